@@ -1,1 +1,4 @@
-//! placeholder
+//! Rules engine for seven draughts variants (work in progress).
+
+pub mod clock;
+pub mod pdn;

@@ -1,0 +1,1 @@
+//! Fischer clock (work in progress).

@@ -1,0 +1,1 @@
+//! PDN reading and writing (work in progress).
