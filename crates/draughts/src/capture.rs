@@ -1,0 +1,248 @@
+//! The one capture search, parameterised by the rules table.
+//!
+//! A depth-first search from each piece of the side to move. Jumped pieces
+//! stay on the board until the move ends: they block the path and cannot be
+//! jumped twice. Routes with the same start, end and captured set are one
+//! move (kept once); the priority filters run afterwards (`priority.rs`).
+
+use crate::geometry::{Geometry, on_board};
+use crate::m::MAX_PATH;
+use crate::movegen::{forward, promotion_row};
+use crate::rules::CapturePromotion;
+use crate::{Bitboard, Move, MoveList, Position, Rules, Square};
+
+/// State of the search for one capturing piece.
+struct Search<'a> {
+    rules: Rules,
+    enemy: u64,
+    enemy_kings: u64,
+    /// Empty squares, the capturing piece's start square included.
+    empty: u64,
+    promo_row: u64,
+    man_dirs: [i32; 4],
+    man_dir_count: usize,
+    from: Square,
+    start_king: bool,
+    captured: u64,
+    path: [u8; MAX_PATH],
+    len: usize,
+    king_key: u32,
+    /// Keep every route (for move input) instead of one per move.
+    all_routes: bool,
+    /// Index in `list` of this piece's first move (duplicates are only
+    /// possible among the moves of one piece).
+    first: usize,
+    list: &'a mut MoveList,
+}
+
+/// Appends the captures of the side to move, one per distinct move (or one
+/// per route with `all_routes`), before any priority filter. With `only_from`
+/// just the captures of the piece on that square.
+pub(crate) fn generate<G: Geometry>(
+    pos: &Position,
+    list: &mut MoveList,
+    all_routes: bool,
+    only_from: Option<Square>,
+) {
+    let (own, enemy, kings) = pos.sides_to_move();
+    let side = pos.side_to_move();
+    let rules = *pos.rules();
+    let [f1, f2] = forward::<G>(side);
+    let [b1, b2] = forward::<G>(1 - side);
+    let (man_dirs, man_dir_count) = if rules.men_capture_backward {
+        ([f1, f2, b1, b2], 4)
+    } else {
+        ([f1, f2, 0, 0], 2)
+    };
+    let mut pieces = own;
+    if let Some(sq) = only_from {
+        pieces &= 1 << sq.bit();
+    }
+    while pieces != 0 {
+        let from = pieces.trailing_zeros() as i32;
+        pieces &= pieces - 1;
+        let first = list.len();
+        let mut search = Search {
+            rules,
+            enemy,
+            enemy_kings: enemy & kings,
+            empty: G::MASK & !(own | enemy) | 1 << from,
+            promo_row: promotion_row::<G>(side),
+            man_dirs,
+            man_dir_count,
+            from: Square::from_bit(from as u8),
+            start_king: kings >> from & 1 != 0,
+            captured: 0,
+            path: [0; MAX_PATH],
+            len: 0,
+            king_key: 0,
+            all_routes,
+            first,
+            list,
+        };
+        let king = search.start_king;
+        search.extend::<G>(from, king);
+    }
+}
+
+impl Search<'_> {
+    /// Tries every capture from `sq`; returns whether there was one (the
+    /// moves through it are emitted by the deeper calls).
+    fn extend<G: Geometry>(&mut self, sq: i32, king: bool) -> bool {
+        if king && self.rules.flying_kings {
+            return self.extend_flying::<G>(sq);
+        }
+        if self.len >= MAX_PATH {
+            return false;
+        }
+        let (dirs, count) = if king {
+            (G::DIRS, 4)
+        } else {
+            (self.man_dirs, self.man_dir_count)
+        };
+        let mut any = false;
+        for &d in &dirs[..count] {
+            let over = sq + d;
+            let land = over + d;
+            if !on_board::<G>(over) || !on_board::<G>(land) || self.empty >> land & 1 == 0 {
+                continue;
+            }
+            if !self.capturable(over, king) {
+                continue;
+            }
+            any = true;
+            let saved_key = self.take(over);
+            self.land::<G>(land, king);
+            self.untake(over, saved_key);
+        }
+        any
+    }
+
+    /// Captures of a flying king from `sq`: any distance to the victim, any
+    /// empty landing square beyond, but only the landings from which the
+    /// capture continues when there are some.
+    fn extend_flying<G: Geometry>(&mut self, sq: i32) -> bool {
+        if self.len >= MAX_PATH {
+            return false;
+        }
+        let mut any = false;
+        for d in G::DIRS {
+            let mut over = sq + d;
+            while on_board::<G>(over) && self.empty >> over & 1 != 0 {
+                over += d;
+            }
+            if !on_board::<G>(over) || !self.capturable(over, true) {
+                continue;
+            }
+            let mut landings = [0i32; 9];
+            let mut n = 0;
+            let mut land = over + d;
+            while on_board::<G>(land) && self.empty >> land & 1 != 0 && n < landings.len() {
+                landings[n] = land;
+                n += 1;
+                land += d;
+            }
+            if n == 0 {
+                continue;
+            }
+            any = true;
+            let saved_key = self.take(over);
+            let mut continued = false;
+            for &l in &landings[..n] {
+                self.push(l);
+                continued |= self.extend_flying::<G>(l);
+                self.len -= 1;
+            }
+            if !continued {
+                for &l in &landings[..n] {
+                    self.push(l);
+                    self.emit(l, true);
+                    self.len -= 1;
+                }
+            }
+            self.untake(over, saved_key);
+        }
+        any
+    }
+
+    /// Whether the piece on `bit` can be captured now by a man or a king.
+    #[inline]
+    fn capturable(&self, bit: i32, king: bool) -> bool {
+        let b = 1u64 << bit;
+        self.enemy & b != 0
+            && self.captured & b == 0
+            && (king || self.rules.men_capture_kings || self.enemy_kings & b == 0)
+    }
+
+    /// After jumping, a short piece lands on `land`: crowning, then go on.
+    fn land<G: Geometry>(&mut self, land: i32, king: bool) {
+        self.push(land);
+        if !king && self.promo_row >> land & 1 != 0 {
+            match self.rules.capture_promotion {
+                CapturePromotion::EndsMove => self.emit(land, true),
+                CapturePromotion::ContinuesAsKing => {
+                    if !self.extend::<G>(land, true) {
+                        self.emit(land, true);
+                    }
+                }
+                CapturePromotion::ContinuesAsMan => {
+                    if !self.extend::<G>(land, false) {
+                        self.emit(land, false);
+                    }
+                }
+            }
+        } else if !self.extend::<G>(land, king) {
+            self.emit(land, king);
+        }
+        self.len -= 1;
+    }
+
+    #[inline]
+    fn push(&mut self, bit: i32) {
+        self.path[self.len] = bit as u8;
+        self.len += 1;
+    }
+
+    /// Marks `bit` captured; returns the previous king key.
+    #[inline]
+    fn take(&mut self, bit: i32) -> u32 {
+        let saved = self.king_key;
+        self.captured |= 1 << bit;
+        if self.enemy_kings >> bit & 1 != 0 {
+            self.king_key |= 1 << (31 - self.len);
+        }
+        saved
+    }
+
+    #[inline]
+    fn untake(&mut self, bit: i32, saved_key: u32) {
+        self.captured &= !(1 << bit);
+        self.king_key = saved_key;
+    }
+
+    /// Records the move ending on `end` (the last pushed square), where the
+    /// piece is a king if `king`.
+    fn emit(&mut self, end: i32, king: bool) {
+        let promotes = !self.start_king && (king || self.promo_row >> end & 1 != 0);
+        let m = Move::capture(
+            self.from,
+            &self.path[..self.len],
+            Bitboard(self.captured),
+            promotes,
+            self.king_key,
+        );
+        if !self.all_routes {
+            for existing in &mut self.list.as_mut_slice()[self.first..] {
+                if *existing == m {
+                    // Same move by another route: keep the route that meets
+                    // a king earliest (what the Italian priority compares).
+                    if m.king_key > existing.king_key {
+                        existing.set_route(&m);
+                    }
+                    return;
+                }
+            }
+        }
+        self.list.push(m);
+    }
+}

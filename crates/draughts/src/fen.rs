@@ -1,0 +1,233 @@
+//! FEN in PDN form: `W:W21,22,K5:B1-12`.
+//!
+//! Input: the side to move, then one piece list per colour; `K` marks a king;
+//! numeric ranges (`1-12`) are expanded; anything after the piece lists (an
+//! engine's move counters, say) is ignored. Output: plain lists in the
+//! variant's notation.
+
+use crate::{Bitboard, Color, Position, Rules, Square, Variant};
+use std::fmt;
+
+/// Why a FEN was rejected. The payload is the offending text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FenError {
+    /// The side to move is not `W` or `B`.
+    InvalidTurn(String),
+    /// A piece list item is not a square of the variant (or a bad range).
+    InvalidSquare(String),
+    /// A square is listed twice.
+    DuplicateSquare(String),
+    /// A colour has two piece lists.
+    DuplicateColor(Color),
+    /// More pieces than a side starts with.
+    TooManyPieces(Color),
+    /// A man stands on the row where it would have been crowned.
+    ManOnPromotionRow(String),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::InvalidTurn(s) => {
+                write!(f, "invalid FEN: side to move must be W or B, got {s:?}")
+            }
+            FenError::InvalidSquare(s) => {
+                write!(f, "invalid FEN: not a square of this variant: {s:?}")
+            }
+            FenError::DuplicateSquare(s) => write!(f, "invalid FEN: square listed twice: {s}"),
+            FenError::DuplicateColor(c) => write!(f, "invalid FEN: two piece lists for {c}"),
+            FenError::TooManyPieces(c) => write!(f, "invalid FEN: too many {c} pieces"),
+            FenError::ManOnPromotionRow(s) => {
+                write!(f, "invalid FEN: a man on its promotion row: {s}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Parses one piece list (without its colour letter) into (pieces, kings).
+fn parse_list(variant: Variant, list: &str) -> Result<(Bitboard, Bitboard), FenError> {
+    let mut pieces = Bitboard::EMPTY;
+    let mut kings = Bitboard::EMPTY;
+    for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (king, body) = match item.strip_prefix(['K', 'k']) {
+            Some(rest) => (true, rest.trim()),
+            None => (false, item),
+        };
+        let squares: Vec<Square> = match body.split_once('-') {
+            Some((lo, hi)) if !variant.is_algebraic() => {
+                let bad = || FenError::InvalidSquare(item.to_string());
+                let lo: u8 = lo.trim().parse().map_err(|_| bad())?;
+                let hi: u8 = hi.trim().parse().map_err(|_| bad())?;
+                if lo > hi {
+                    return Err(bad());
+                }
+                (lo..=hi)
+                    .map(|n| variant.parse_square(&n.to_string()).ok_or_else(bad))
+                    .collect::<Result<_, _>>()?
+            }
+            _ => vec![
+                variant
+                    .parse_square(body)
+                    .ok_or_else(|| FenError::InvalidSquare(item.to_string()))?,
+            ],
+        };
+        for sq in squares {
+            if pieces.contains(sq) {
+                return Err(FenError::DuplicateSquare(variant.square_name(sq)));
+            }
+            pieces = pieces.with(sq);
+            if king {
+                kings = kings.with(sq);
+            }
+        }
+    }
+    Ok((pieces, kings))
+}
+
+impl Position {
+    /// Parses a FEN in the notation of `rules`' variant.
+    ///
+    /// # Errors
+    ///
+    /// [`FenError`] for a bad side to move, a bad or repeated square, too
+    /// many pieces, or a man on its promotion row. Never panics.
+    pub fn from_fen(rules: Rules, fen: &str) -> Result<Position, FenError> {
+        let variant = rules.variant;
+        let fen = fen.trim().trim_matches('"').trim().trim_end_matches('.');
+        let mut parts = fen.split(':');
+        let turn_text = parts.next().unwrap_or("").trim();
+        let turn = match turn_text {
+            "W" | "w" => Color::White,
+            "B" | "b" => Color::Black,
+            _ => return Err(FenError::InvalidTurn(turn_text.to_string())),
+        };
+        let mut lists: [Option<(Bitboard, Bitboard)>; 2] = [None, None];
+        for part in parts {
+            let part = part.trim();
+            let (color, list) = match part.chars().next() {
+                Some('W' | 'w') => (Color::White, &part[1..]),
+                Some('B' | 'b') => (Color::Black, &part[1..]),
+                // An engine-specific field such as move counters.
+                _ => continue,
+            };
+            let slot = &mut lists[usize::from(color == Color::Black)];
+            if slot.is_some() {
+                return Err(FenError::DuplicateColor(color));
+            }
+            *slot = Some(parse_list(variant, list)?);
+        }
+        let [white, black] = lists.map(Option::unwrap_or_default);
+        if let Some(sq) = (white.0 & black.0).first() {
+            return Err(FenError::DuplicateSquare(variant.square_name(sq)));
+        }
+        for (color, (pieces, _)) in [(Color::White, white), (Color::Black, black)] {
+            if pieces.count() > u32::from(variant.men_per_side()) {
+                return Err(FenError::TooManyPieces(color));
+            }
+        }
+        let pos = Position::from_parts(rules, [white, black], turn);
+        for color in Color::ALL {
+            let row = crowning_row(variant, color);
+            let men = pos.pieces(color) & !pos.kings() & row;
+            if let Some(sq) = men.first() {
+                return Err(FenError::ManOnPromotionRow(variant.square_name(sq)));
+            }
+        }
+        Ok(pos)
+    }
+
+    /// The FEN of the position, in the variant's notation.
+    #[must_use]
+    pub fn to_fen(&self) -> String {
+        let variant = self.variant();
+        let mut fen = String::with_capacity(96);
+        fen.push(self.turn().letter());
+        for color in Color::ALL {
+            fen.push(':');
+            fen.push(color.letter());
+            let mut squares: Vec<Square> = self.pieces(color).collect();
+            squares.sort_by_key(|&sq| sort_key(variant, sq));
+            for (i, sq) in squares.into_iter().enumerate() {
+                if i > 0 {
+                    fen.push(',');
+                }
+                if self.kings().contains(sq) {
+                    fen.push('K');
+                }
+                fen.push_str(&variant.square_name(sq));
+            }
+        }
+        fen
+    }
+}
+
+/// Output order: numeric squares ascending, algebraic ones by rank then file.
+fn sort_key(variant: Variant, sq: Square) -> (u8, u8) {
+    let (x, y) = variant.square_xy(sq);
+    if variant.is_algebraic() {
+        (variant.board_size() - y, x)
+    } else {
+        let n = variant.square_name(sq).parse().unwrap_or(0);
+        (n, 0)
+    }
+}
+
+/// The row where men of `color` are crowned.
+pub(crate) fn crowning_row(variant: Variant, color: Color) -> Bitboard {
+    let size = variant.board_size();
+    let target_y = if color == Color::White { 0 } else { size - 1 };
+    variant
+        .squares()
+        .filter(|&sq| variant.square_xy(sq).1 == target_y)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_fens_parse_to_the_start_position() {
+        for v in Variant::ALL {
+            let rules = Rules::new(v);
+            let parsed = Position::from_fen(rules, v.start_fen()).expect("start FEN");
+            assert_eq!(parsed, Position::new(rules), "{v}");
+            assert_eq!(parsed.turn(), v.first_mover());
+            let again = Position::from_fen(rules, &parsed.to_fen()).expect("own FEN");
+            assert_eq!(again, parsed);
+        }
+    }
+
+    #[test]
+    fn rejects_bad_fens_without_panicking() {
+        let rules = Rules::new(Variant::International);
+        for bad in [
+            "",
+            "X:W1:B2",
+            "W:W1,1:B2",
+            "W:W1:B1",
+            "W:W0:B2",
+            "W:W51:B2",
+            "W:W1-25:B30",
+            "W:W3-1:B40",
+            "W:W1:B2:W3",
+            "W:W2:B47",
+            "W:Wx:B",
+            "W:W5-:B",
+            "W:WK:B",
+        ] {
+            assert!(Position::from_fen(rules, bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn accepts_suffixes_and_kings() {
+        let rules = Rules::new(Variant::International);
+        let pos = Position::from_fen(rules, "B:WK1,33:B20-22:H0:F12").expect("valid");
+        assert_eq!(pos.to_fen(), "B:WK1,33:B20,21,22");
+        let ru = Position::from_fen(Rules::new(Variant::Russian), "W:Wa1,Kh8:Bb8").expect("valid");
+        assert_eq!(ru.to_fen(), "W:Wa1,Kh8:Bb8");
+    }
+}
