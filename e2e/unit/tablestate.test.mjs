@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyMessage, canMove, myColor, mySeat, nextPly, pendingAfterState, sameMove } from '../../static/js/tablestate.js';
+
+const alice = { id: 'a', name: 'Alice' };
+const bob = { id: 'b', name: 'Bob' };
+
+function stateMsg(extra = {}) {
+  return {
+    t: 'state', v: 5,
+    table: { id: 't1', room: 'russian', variant: 'russian' },
+    you: { id: 'a', seat: 'white' },
+    seats: { white: alice, black: bob },
+    ready: { white: false, black: false },
+    options: { minutes: 5, increment: 3, random_opening: false, capture_optional: false },
+    presence: { white: true, black: true, spectators: 0 },
+    status: 'playing', game_id: 'g1', white: alice, black: bob,
+    initial_fen: 'W:W1:B2', opening_plies: 0, fen: 'W:W1:B2',
+    moves: [], turn: 'white', legal: ['c3-d4', 'c3-b4'],
+    clock: { white: 300000, black: 300000, running: 'white' },
+    first_move_deadline: null, draw_offer: null, counters: [], result: null, reason: null,
+    ...extra,
+  };
+}
+
+test('a state message replaces everything', () => {
+  const r = applyMessage(null, stateMsg());
+  assert.equal(r.applied, true);
+  assert.equal(r.state.v, 5);
+  assert.equal(mySeat(r.state), 'white');
+  assert.equal(canMove(r.state), true);
+  assert.equal(nextPly(r.state), 1);
+});
+
+test('the next version applies; an old one is ignored; a gap asks for resync', () => {
+  const s = applyMessage(null, stateMsg()).state;
+  const move = { t: 'move', v: 6, ply: 1, move: 'c3-d4', by: 'white', captures: [], fen: 'B:Wd4:B2', turn: 'black', clock: { white: 299000, black: 300000, running: 'black' }, legal: ['f6-e5'], counters: [] };
+  const r1 = applyMessage(s, move);
+  assert.equal(r1.applied, true);
+  assert.equal(r1.state.v, 6);
+  assert.equal(r1.state.moves.length, 1);
+  assert.equal(canMove(r1.state), false, 'black to move now');
+  assert.equal(s.moves.length, 0, 'the old state is not mutated');
+  const dup = applyMessage(r1.state, move);
+  assert.equal(dup.applied, false);
+  assert.equal(dup.resync, false);
+  const gap = applyMessage(r1.state, { t: 'draw_offered', v: 8, by: 'black' });
+  assert.deepEqual({ applied: gap.applied, resync: gap.resync }, { applied: false, resync: true });
+  assert.equal(gap.state, r1.state);
+});
+
+test('an event before any state asks for one', () => {
+  assert.equal(applyMessage(null, { t: 'presence', v: 3, white: true, black: false, spectators: 1 }).resync, true);
+});
+
+test('unversioned replies do not touch the state', () => {
+  const s = applyMessage(null, stateMsg()).state;
+  const r = applyMessage(s, { t: 'ack', ack: 1 });
+  assert.equal(r.applied, false);
+  assert.equal(r.state, s);
+});
+
+test('a move declines a standing draw offer; game_over stops play', () => {
+  let s = applyMessage(null, stateMsg()).state;
+  s = applyMessage(s, { t: 'draw_offered', v: 6, by: 'black' }).state;
+  assert.equal(s.draw_offer, 'black');
+  s = applyMessage(s, { t: 'move', v: 7, ply: 1, move: 'c3-d4', by: 'white', captures: [], fen: 'B:W1:B2', turn: 'black', clock: null, legal: [], counters: [] }).state;
+  assert.equal(s.draw_offer, null);
+  s = applyMessage(s, { t: 'game_over', v: 8, result: 'white', reason: 'resign', clock: { white: 1, black: 2, running: null } }).state;
+  assert.equal(s.status, 'over');
+  assert.equal(s.result, 'white');
+  assert.deepEqual(s.legal, []);
+  assert.equal(canMove(s), false);
+});
+
+test('seats swap between games: my colour follows my identity', () => {
+  let s = applyMessage(null, stateMsg({ status: 'over', result: 'draw', reason: 'agreement' })).state;
+  s = applyMessage(s, { t: 'ready', v: 6, seat: 'white' }).state;
+  assert.equal(s.ready.white, true);
+  s = applyMessage(s, {
+    t: 'game_started', v: 7, id: 'g2', white: bob, black: alice, seats: { white: bob, black: alice },
+    initial_fen: 'W:W1:B2', fen: 'W:W3:B2', opening: ['c3-d4', 'f6-e5'], turn: 'white', legal: ['x'], clock: null, counters: [],
+  }).state;
+  assert.equal(mySeat(s), 'black');
+  assert.equal(myColor(s), 'black');
+  assert.equal(s.moves.length, 2, 'random-opening plies are in the move list');
+  assert.equal(nextPly(s), 3);
+  assert.deepEqual(s.ready, { white: false, black: false });
+  assert.equal(canMove(s), false);
+});
+
+test('a spectator has no colour and cannot move', () => {
+  const s = applyMessage(null, stateMsg({ you: null })).state;
+  assert.equal(myColor(s), null);
+  assert.equal(canMove(s), false);
+});
+
+test('a pending move is resent after a reconnect only while the game waits for it', () => {
+  const waiting = applyMessage(null, stateMsg()).state;
+  assert.equal(pendingAfterState(waiting, { move: 'c3-d4', ply: 1 }), 'resend');
+  const played = applyMessage(null, stateMsg({ moves: [{ ply: 1, move: 'c3-d4', captures: [] }], turn: 'black' })).state;
+  assert.equal(pendingAfterState(played, { move: 'C3-D4', ply: 1 }), 'done');
+  assert.equal(pendingAfterState(played, { move: 'c3-b4', ply: 1 }), 'drop');
+  const over = applyMessage(null, stateMsg({ status: 'over', legal: [] })).state;
+  assert.equal(pendingAfterState(over, { move: 'c3-d4', ply: 1 }), 'drop');
+});
+
+test('sameMove ignores separator spelling and case', () => {
+  assert.equal(sameMove('C3:E5:C7', 'c3xe5xc7'), true);
+  assert.equal(sameMove('c3-d4', 'c3-b4'), false);
+});

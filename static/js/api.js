@@ -1,0 +1,90 @@
+// HTTP access to the server's JSON API (docs/protocol.md). Every failure is thrown as an
+// ApiError carrying the protocol's error code, so pages can show a translated message.
+
+/** An HTTP or network failure with the protocol's `code` (`network` when unreachable). */
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message || code);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError('network', String(err?.message ?? err), 0);
+  }
+  const text = await res.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!res.ok) {
+    const e = data?.error;
+    throw new ApiError(e?.code ?? `http_${res.status}`, e?.message ?? res.statusText, res.status);
+  }
+  return data;
+}
+
+/** Gets the guest of this browser, creating one (and its cookie) on the first visit. */
+export async function ensureGuest() {
+  try {
+    return await request('GET', '/api/me');
+  } catch (err) {
+    if (err.code === 'unauthorized' || err.status === 401) return request('POST', '/api/guest');
+    throw err;
+  }
+}
+
+/** Renames the guest. Fails with `invalid_name`. */
+export function renameGuest(name) {
+  return request('POST', '/api/guest', { name });
+}
+
+let variantsPromise = null;
+
+/** The variants with their board geometry; fetched once per page load. */
+export function variants() {
+  variantsPromise ??= request('GET', '/api/variants').catch((err) => {
+    variantsPromise = null;
+    throw err;
+  });
+  return variantsPromise;
+}
+
+/** One variant by id (geometry for the board). */
+export async function variant(id) {
+  const list = await variants();
+  const found = list.find((v) => v.id === id);
+  if (!found) throw new ApiError('not_found', `variant ${id}`, 404);
+  return found;
+}
+
+/** The rooms of the server. */
+export const rooms = () => request('GET', '/api/rooms');
+/** One room with its tables. */
+export const room = (id) => request('GET', `/api/rooms/${encodeURIComponent(id)}`);
+/** Recent finished games of a room, newest first. */
+export const roomGames = (id, limit = 10) =>
+  request('GET', `/api/rooms/${encodeURIComponent(id)}/games?limit=${limit}`);
+/** Creates a table; the creator is seated. */
+export const createTable = (roomId, options) =>
+  request('POST', `/api/rooms/${encodeURIComponent(roomId)}/tables`, options);
+/** One table. */
+export const table = (id) => request('GET', `/api/tables/${encodeURIComponent(id)}`);
+/** A stored game with every move and the position after it. */
+export const game = (id) => request('GET', `/api/games/${encodeURIComponent(id)}`);
+/** The URL of a stored game's PDN. */
+export const pdnUrl = (id) => `/api/games/${encodeURIComponent(id)}/pdn`;

@@ -1,0 +1,103 @@
+// The client's entry point: the header (language switch, guest name), the guest
+// identity, and hash routing to the pages. Each page mounts into <main> and returns an
+// unmount function that closes its sockets and timers.
+
+import * as api from './api.js';
+import { h, replace } from './dom.js';
+import { LANGUAGES, pickLanguage, rememberLanguage, storedLanguage, translator } from './i18n.js';
+import { href, parseRoute } from './router.js';
+import * as lobby from './lobby.js';
+import * as room from './room.js';
+import * as table from './table.js';
+import * as replay from './replay.js';
+import * as rules from './rules.js';
+
+const PAGES = { lobby, room, table, game: replay, rules };
+
+const app = {
+  lang: pickLanguage(storedLanguage(), navigator.languages ?? [navigator.language]),
+  me: null,
+  unmount: null,
+  // A seat chosen in a room's table list, taken once the table page has its state.
+  intent: null,
+};
+
+const header = document.querySelector('[data-header]');
+const main = document.querySelector('main');
+
+function ctx() {
+  const t = translator(app.lang);
+  return {
+    t,
+    me: app.me,
+    setMe: (me) => {
+      app.me = me;
+      renderHeader();
+    },
+    go: (name, id) => {
+      location.hash = href(name, id);
+    },
+    setIntent: (tableId, seat) => {
+      app.intent = { tableId, seat };
+    },
+    takeIntent: (tableId) => {
+      const seat = app.intent?.tableId === tableId ? app.intent.seat : null;
+      app.intent = null;
+      return seat;
+    },
+  };
+}
+
+function renderHeader() {
+  const t = translator(app.lang);
+  document.documentElement.lang = app.lang;
+  replace(header,
+    h('a', { class: 'logo', href: href('lobby') }, h('span', { class: 'logo-mark', 'aria-hidden': 'true' }, '⛀'), ' Damka'),
+    h('nav', { class: 'main-nav', 'aria-label': t('nav.main') },
+      h('a', { href: href('lobby') }, t('nav.rooms')),
+      h('a', { href: href('rules') }, t('nav.rules')),
+    ),
+    h('span', { class: 'me', 'data-me': '' }, app.me ? app.me.name : ''),
+    h('div', { class: 'lang', role: 'group', 'aria-label': t('nav.language') },
+      LANGUAGES.map((l) => h('button', {
+        class: `btn small${l === app.lang ? ' on' : ''}`,
+        'data-lang': l,
+        'aria-pressed': l === app.lang ? 'true' : 'false',
+        onclick: () => setLanguage(l),
+      }, l.toUpperCase())),
+    ),
+  );
+}
+
+function setLanguage(lang) {
+  if (lang === app.lang) return;
+  app.lang = lang;
+  rememberLanguage(lang);
+  renderHeader();
+  route();
+}
+
+function route() {
+  app.unmount?.();
+  app.unmount = null;
+  const { name, id } = parseRoute(location.hash);
+  const page = PAGES[name] ?? lobby;
+  document.title = `Damka · ${translator(app.lang)(`title.${name}`)}`;
+  main.dataset.page = name;
+  app.unmount = page.mount(main, { id, ctx: ctx() }) ?? null;
+  main.focus({ preventScroll: true });
+}
+
+async function start() {
+  renderHeader();
+  try {
+    app.me = await api.ensureGuest();
+  } catch {
+    // Spectating works without a guest; acting will report `unauthorized`.
+  }
+  renderHeader();
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+start();

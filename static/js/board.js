@@ -1,0 +1,209 @@
+// The SVG board. Geometry comes from the server (`GET /api/variants`: each playing
+// square's name and its x/y as seen with White at the bottom), so mirrored boards
+// (Italian, Spanish), the 10x10 board and every notation are drawn without the client
+// knowing any rule. The board only reports which square was activated; move entry is
+// moves.js's job.
+
+import { s } from './dom.js';
+import { pieceName } from './fen.js';
+
+const CELL = 100;
+const MARGIN = 26;
+const ARROWS = {
+  ArrowUp: [0, -1],
+  ArrowDown: [0, 1],
+  ArrowLeft: [-1, 0],
+  ArrowRight: [1, 0],
+};
+
+/** True when a variant's square names are algebraic (`c3`) rather than numbers. */
+export function isAlgebraic(squares) {
+  return squares.length > 0 && /^[a-z]/i.test(squares[0].name);
+}
+
+/**
+ * Display position of a square: flipped by 180° for the player with the black pieces.
+ * @param {{x: number, y: number}} sq
+ * @param {number} size squares per side
+ * @param {boolean} flipped
+ */
+export function displayXY(sq, size, flipped) {
+  return flipped ? { x: size - 1 - sq.x, y: size - 1 - sq.y } : { x: sq.x, y: sq.y };
+}
+
+/**
+ * Edge labels for algebraic boards, read from the square names themselves: the column
+ * letter and the row number of the squares found in each display column and row.
+ * @returns {{cols: string[], rows: string[]}}
+ */
+export function edgeLabels(squares, size, flipped) {
+  const cols = new Array(size).fill('');
+  const rows = new Array(size).fill('');
+  for (const sq of squares) {
+    const m = /^([a-z]+)(\d+)$/i.exec(sq.name);
+    if (!m) continue;
+    const { x, y } = displayXY(sq, size, flipped);
+    cols[x] = m[1];
+    rows[y] = m[2];
+  }
+  return { cols, rows };
+}
+
+export class Board {
+  /**
+   * @param {{board: number, squares: {name: string, x: number, y: number}[]}} variant
+   * @param {{onSquare: (name: string) => void, label: (name: string, piece: object|null) => string}} hooks
+   */
+  constructor(variant, { onSquare, label }) {
+    this.size = variant.board;
+    this.squares = variant.squares;
+    this.algebraic = isAlgebraic(this.squares);
+    this.onSquare = onSquare;
+    this.label = label;
+    this.flipped = false;
+    this.cells = new Map();
+    this.focusName = null;
+    this.margin = this.algebraic ? MARGIN : 0;
+    const full = this.size * CELL;
+    this.element = s('svg', {
+      class: `board board-${this.size}`,
+      viewBox: `${-this.margin} 0 ${full + this.margin} ${full + this.margin}`,
+      role: 'grid',
+      'data-board': variant.id ?? '',
+    });
+    this.element.addEventListener('click', (ev) => {
+      const g = ev.target.closest?.('[data-square]');
+      if (g) this.activate(g.dataset.square);
+    });
+    this.element.addEventListener('keydown', (ev) => this.key(ev));
+    this.layout();
+  }
+
+  /** Sets which colour is at the bottom. */
+  setFlipped(flipped) {
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    this.layout();
+  }
+
+  activate(name) {
+    this.focusName = name;
+    this.onSquare(name);
+  }
+
+  key(ev) {
+    const g = ev.target.closest?.('[data-square]');
+    if (!g) return;
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      this.activate(g.dataset.square);
+      return;
+    }
+    const dir = ARROWS[ev.key];
+    if (!dir) return;
+    ev.preventDefault();
+    const from = this.cells.get(g.dataset.square).pos;
+    let best = null;
+    let bestScore = Infinity;
+    for (const { name, pos } of this.cells.values()) {
+      const dx = pos.x - from.x;
+      const dy = pos.y - from.y;
+      const along = dir[0] ? dx * dir[0] : dy * dir[1];
+      const across = dir[0] ? Math.abs(dy) : Math.abs(dx);
+      if (along <= 0) continue;
+      const score = along * 10 + across;
+      if (score < bestScore) {
+        bestScore = score;
+        best = name;
+      }
+    }
+    if (best) this.focus(best);
+  }
+
+  /** Moves keyboard focus to a square (roving tabindex: one square in the tab order). */
+  focus(name) {
+    const prev = this.cells.get(this.focusName);
+    prev?.g.setAttribute('tabindex', '-1');
+    const cell = this.cells.get(name);
+    if (!cell) return;
+    this.focusName = name;
+    cell.g.setAttribute('tabindex', '0');
+    cell.g.focus();
+  }
+
+  layout() {
+    const full = this.size * CELL;
+    const children = [s('rect', { class: 'light', x: 0, y: 0, width: full, height: full })];
+    this.cells.clear();
+    for (const sq of this.squares) {
+      const pos = displayXY(sq, this.size, this.flipped);
+      const g = s('g', {
+        class: 'square',
+        'data-square': sq.name,
+        role: 'gridcell',
+        tabindex: '-1',
+        transform: `translate(${pos.x * CELL} ${pos.y * CELL})`,
+      });
+      this.cells.set(sq.name, { name: sq.name, pos, g });
+      children.push(g);
+    }
+    const first = this.cells.get(this.focusName) ?? this.cells.values().next().value;
+    first?.g.setAttribute('tabindex', '0');
+    if (this.algebraic) {
+      const { cols, rows } = edgeLabels(this.squares, this.size, this.flipped);
+      cols.forEach((c, x) =>
+        children.push(s('text', { class: 'coord', x: x * CELL + CELL / 2, y: full + 19, 'text-anchor': 'middle' }, c)),
+      );
+      rows.forEach((r, y) =>
+        children.push(s('text', { class: 'coord', x: -this.margin / 2, y: y * CELL + CELL / 2 + 7, 'text-anchor': 'middle' }, r)),
+      );
+    }
+    this.element.replaceChildren(...children);
+    if (this.view) this.render(this.view);
+  }
+
+  /**
+   * Draws a position and its highlights.
+   * @param {{pieces: Map<string, {color: string, king: boolean}>, path?: string[],
+   *   targets?: Set<string>, movable?: Set<string>, last?: string[], captured?: string[],
+   *   pending?: string[]}} view
+   */
+  render(view) {
+    this.view = view;
+    const path = new Set(view.path ?? []);
+    const targets = view.targets ?? new Set();
+    const movable = view.movable ?? new Set();
+    const last = new Set(view.last ?? []);
+    const captured = new Set(view.captured ?? []);
+    const pending = new Set(view.pending ?? []);
+    for (const { name, g } of this.cells.values()) {
+      const piece = view.pieces.get(name) ?? null;
+      const cls = ['square'];
+      if (path.has(name)) cls.push('selected');
+      if (targets.has(name)) cls.push('target');
+      if (movable.has(name)) cls.push('movable');
+      if (last.has(name)) cls.push('last');
+      if (captured.has(name)) cls.push('captured');
+      if (pending.has(name)) cls.push('pending');
+      g.setAttribute('class', cls.join(' '));
+      g.setAttribute('aria-label', this.label(name, piece));
+      const kids = [s('rect', { class: 'dark', width: CELL, height: CELL })];
+      if (!this.algebraic) kids.push(s('text', { class: 'num', x: 6, y: 22 }, name));
+      if (piece) kids.push(drawPiece(piece));
+      if (captured.has(name) && !piece) kids.push(s('circle', { class: 'ghost', cx: 50, cy: 50, r: 30 }));
+      if (targets.has(name)) kids.push(s('circle', { class: 'dot', cx: 50, cy: 50, r: piece ? 44 : 14 }));
+      g.replaceChildren(...kids);
+    }
+  }
+}
+
+function drawPiece(piece) {
+  const kids = [
+    s('circle', { class: 'body', cx: 50, cy: 52, r: 38 }),
+    s('circle', { class: 'ring', cx: 50, cy: 52, r: 27 }),
+  ];
+  if (piece.king) {
+    kids.push(s('path', { class: 'crown', d: 'M32 60 L30 40 L41 49 L50 34 L59 49 L70 40 L68 60 Z' }));
+  }
+  return s('g', { class: `piece ${piece.color}`, 'data-piece': pieceName(piece) }, kids);
+}

@@ -1,0 +1,81 @@
+// The start page: the rooms (variant, one-line rules, tables, players) and the guest's
+// name, which can be changed here.
+
+import * as api from './api.js';
+import { h, replace } from './dom.js';
+import { href } from './router.js';
+
+const REFRESH_MS = 10_000;
+
+/** Mounts the start page; returns its unmount function. */
+export function mount(root, { ctx }) {
+  const { t } = ctx;
+  const list = h('ul', { class: 'rooms', 'aria-busy': 'true' });
+  const nameForm = guestForm(ctx);
+  replace(root,
+    h('section', { class: 'hero' },
+      h('h1', {}, t('lobby.title')),
+      h('p', { class: 'lead' }, t('lobby.lead')),
+      nameForm,
+    ),
+    h('h2', {}, t('lobby.rooms')),
+    list,
+  );
+
+  async function load() {
+    try {
+      const rooms = await api.rooms();
+      list.removeAttribute('aria-busy');
+      replace(list, rooms.map((room) => roomCard(t, room)));
+    } catch (err) {
+      replace(list, h('li', { class: 'error', role: 'alert' }, t(`error.${err.code}`)));
+    }
+  }
+  load();
+  const timer = setInterval(load, REFRESH_MS);
+  return () => clearInterval(timer);
+}
+
+function roomCard(t, room) {
+  return h('li', { class: 'room card', 'data-room': room.id },
+    h('a', { class: 'room-link', href: href('room', room.id) },
+      h('span', { class: 'room-name' }, t.pick(room.names, room.name ?? room.id)),
+      h('span', { class: 'room-rules' }, t.pick(room.rules, '')),
+    ),
+    h('span', { class: 'room-stats' },
+      h('span', { 'data-tables': String(room.tables) }, t('tables', { n: room.tables })),
+      ' · ',
+      h('span', { 'data-players': String(room.players) }, t('players', { n: room.players })),
+    ),
+    h('a', { class: 'rules-link', href: href('rules', room.variant) }, t('nav.rules')),
+  );
+}
+
+/** The guest name form: shows the name and renames through `POST /api/guest`. */
+export function guestForm(ctx) {
+  const { t } = ctx;
+  const input = h('input', {
+    id: 'guest-name', name: 'name', value: ctx.me?.name ?? '', minlength: '2', maxlength: '24',
+    autocomplete: 'nickname', required: true, 'data-guest-name': '',
+  });
+  const msg = h('span', { class: 'form-msg', role: 'status' });
+  const form = h('form', { class: 'guest-form', 'data-form': 'guest' },
+    h('label', { for: 'guest-name' }, t('guest.name')),
+    input,
+    h('button', { class: 'btn', type: 'submit', 'data-action': 'rename' }, t('guest.save')),
+    msg,
+  );
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    try {
+      const me = await api.renameGuest(input.value.trim());
+      ctx.setMe(me);
+      msg.textContent = t('guest.saved');
+      msg.className = 'form-msg ok';
+    } catch (err) {
+      msg.textContent = t(`error.${err.code}`);
+      msg.className = 'form-msg error';
+    }
+  });
+  return form;
+}

@@ -1,0 +1,95 @@
+// The replay page of a stored game: step through the moves, jump to any move, download
+// the PDN. Every stored move carries the position after it, so stepping is just drawing
+// the right FEN: no rules in the browser.
+
+import * as api from './api.js';
+import { Board } from './board.js';
+import { h, replace } from './dom.js';
+import { parseFen } from './fen.js';
+import { parseMove } from './moves.js';
+import { href } from './router.js';
+import { resultText } from './tableview.js';
+
+/** Mounts the replay page; returns its unmount function. */
+export function mount(root, { id, ctx }) {
+  const { t } = ctx;
+  let game = null;
+  let board = null;
+  let at = 0; // number of moves played on the shown position
+  const head = h('section', { class: 'replay-head' }, h('h1', {}, t('replay.title')));
+  const boardWrap = h('div', { class: 'board-wrap' });
+  const controls = h('div', { class: 'actions replay-controls' });
+  const list = h('ol', { class: 'move-list', 'data-moves': '' });
+  replace(root, h('div', { class: 'table-page replay-page', 'data-game': id },
+    h('div', { class: 'play' }, head, boardWrap, controls),
+    h('aside', { class: 'side' }, h('section', { class: 'card moves' }, h('h3', {}, t('moves')), list)),
+  ));
+
+  const onKey = (ev) => {
+    if (!game || ev.target.closest?.('input, select, textarea')) return;
+    if (ev.key === 'ArrowLeft') go(at - 1);
+    else if (ev.key === 'ArrowRight') go(at + 1);
+    else if (ev.key === 'Home') go(0);
+    else if (ev.key === 'End') go(game.moves.length);
+    else return;
+    ev.preventDefault();
+  };
+  document.addEventListener('keydown', onKey);
+
+  function go(n) {
+    at = Math.max(0, Math.min(game.moves.length, n));
+    draw();
+  }
+
+  function draw() {
+    const move = game.moves[at - 1];
+    const fen = move ? move.fen : game.initial_fen;
+    board.render({
+      pieces: parseFen(fen).pieces,
+      last: move ? parseMove(move.move).squares : [],
+    });
+    const btn = (action, label, target, disabled) =>
+      h('button', { class: 'btn', 'data-action': action, 'aria-label': t(`replay.${action}`), disabled, onclick: () => go(target) }, label);
+    replace(controls,
+      btn('first', '⏮', 0, at === 0),
+      btn('prev', '◀', at - 1, at === 0),
+      h('span', { class: 'ply', 'data-ply-shown': String(at) }, `${at} / ${game.moves.length}`),
+      btn('next', '▶', at + 1, at === game.moves.length),
+      btn('last', '⏭', game.moves.length, at === game.moves.length),
+      h('a', { class: 'btn', href: api.pdnUrl(game.id), download: `damka-${game.id}.pdn`, 'data-action': 'pdn' }, t('replay.pdn')),
+    );
+    const rows = [];
+    for (let i = 0; i < game.moves.length; i += 2) {
+      rows.push(h('li', {}, h('span', { class: 'no' }, `${i / 2 + 1}.`), cell(i), i + 1 < game.moves.length ? cell(i + 1) : null));
+    }
+    replace(list, rows);
+  }
+
+  function cell(i) {
+    const m = game.moves[i];
+    const opening = i < (game.opening_plies ?? 0);
+    return h('button', {
+      class: `mv${i === at - 1 ? ' last' : ''}${opening ? ' opening' : ''}`,
+      'data-ply': String(m.ply),
+      'aria-current': i === at - 1 ? 'step' : null,
+      onclick: () => go(i + 1),
+    }, m.move);
+  }
+
+  api.game(id).then(async (g) => {
+    game = g;
+    const variant = await api.variant(g.variant);
+    board = new Board(variant, { onSquare: () => {}, label: (name) => name });
+    boardWrap.replaceChildren(board.element);
+    replace(head,
+      h('h1', {}, `${g.white?.name ?? '?'} – ${g.black?.name ?? '?'}`),
+      h('p', { class: 'lead' }, `${t.pick(variant.names, variant.id)} · ${t('options.time', { minutes: g.options?.minutes, increment: g.options?.increment })} · ${resultText(t, g)}`),
+      g.room ? h('a', { href: href('room', g.room) }, `← ${t('nav.back_room')}`) : null,
+    );
+    go(g.moves.length);
+  }).catch((err) => {
+    replace(head, h('h1', {}, t('replay.title')), h('p', { class: 'error', role: 'alert' }, t(`error.${err.code}`)));
+  });
+
+  return () => document.removeEventListener('keydown', onKey);
+}

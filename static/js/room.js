@@ -1,0 +1,183 @@
+// The room page: the live list of tables over the room socket, the create-table form,
+// sit / watch, recent games with replay links, and the variant's rules page.
+
+import * as api from './api.js';
+import { h, replace } from './dom.js';
+import { resultText } from './tableview.js';
+import { href } from './router.js';
+import { LiveSocket } from './socket.js';
+
+/** Mounts a room page; returns its unmount function. */
+export function mount(root, { id, ctx }) {
+  const { t } = ctx;
+  const tables = new Map();
+  let room = null;
+  let players = 0;
+  let online = false;
+
+  const title = h('h1', {}, t('room'));
+  const rulesLine = h('p', { class: 'lead' });
+  const stats = h('p', { class: 'meta', role: 'status' });
+  const list = h('ul', { class: 'tables', 'data-tables-list': '' });
+  const games = h('ul', { class: 'games' });
+  const formBox = h('div', { class: 'create card' });
+  replace(root,
+    h('div', { class: 'room-page', 'data-room': id },
+      h('section', { class: 'room-head' }, title, rulesLine, stats),
+      h('div', { class: 'room-cols' },
+        h('section', { class: 'room-tables' }, h('h2', {}, t('room.tables')), list),
+        h('aside', { class: 'room-side' },
+          formBox,
+          h('section', { class: 'card' }, h('h2', {}, t('room.recent')), games),
+        ),
+      ),
+    ),
+  );
+
+  function draw() {
+    if (room) {
+      title.textContent = t.pick(room.names, room.name ?? id);
+      replace(rulesLine, t.pick(room.rules, ''), ' ', h('a', { href: href('rules', room.variant), 'data-link': 'rules' }, t('nav.rules_of')));
+    }
+    stats.textContent = online ? t('players_here', { n: players }) : t('offline');
+    stats.classList.toggle('offline', !online);
+    const rows = [...tables.values()];
+    if (!rows.length) {
+      replace(list, h('li', { class: 'empty' }, h('strong', {}, t('room.empty')), h('br'), t('room.empty_hint')));
+      return;
+    }
+    replace(list, rows.map((tb) => tableRow(t, tb, ctx)));
+  }
+
+  async function loadGames() {
+    try {
+      const recent = await api.roomGames(id, 10);
+      if (!recent.length) {
+        replace(games, h('li', { class: 'empty' }, t('room.no_games')));
+        return;
+      }
+      replace(games, recent.map((g) =>
+        h('li', { 'data-game-id': g.id },
+          h('a', { href: href('game', g.id) }, `${g.white?.name ?? '?'} – ${g.black?.name ?? '?'}`),
+          h('span', { class: 'meta' }, ` ${resultText(t, g)}, ${t('plies', { n: g.plies ?? 0 })}`),
+        ),
+      ));
+    } catch (err) {
+      replace(games, h('li', { class: 'error' }, t(`error.${err.code}`)));
+    }
+  }
+
+  const socket = new LiveSocket(`/ws/rooms/${encodeURIComponent(id)}`, {
+    onStatus: (on) => {
+      online = on;
+      draw();
+    },
+    onMessage: (msg) => {
+      switch (msg.t) {
+        case 'room':
+          room = msg.room;
+          players = msg.players ?? 0;
+          tables.clear();
+          for (const tb of msg.tables ?? []) tables.set(tb.id, tb);
+          renderForm();
+          break;
+        case 'table_added':
+        case 'table_updated':
+          // A game that just ended shows up in the recent games.
+          if (tables.get(msg.table.id)?.game?.status === 'playing' && msg.table.game?.status === 'over') loadGames();
+          tables.set(msg.table.id, msg.table);
+          break;
+        case 'table_removed':
+          tables.delete(msg.table.id);
+          break;
+        case 'presence':
+          players = msg.players ?? players;
+          break;
+        default:
+          return;
+      }
+      draw();
+    },
+  });
+
+  async function renderForm() {
+    let eightByEight = true;
+    try {
+      eightByEight = (await api.variant(room.variant)).board === 8;
+    } catch {
+      // Without geometry the server still validates the option; offer it.
+    }
+    replace(formBox, createForm(t, id, eightByEight, ctx));
+  }
+
+  loadGames();
+  draw();
+  return () => socket.close();
+}
+
+function seatCell(t, tb, side, ctx) {
+  const p = tb.seats?.[side];
+  const playing = tb.game?.status === 'playing';
+  return h('span', { class: `seat ${side}` },
+    h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
+    p ? h('span', { class: 'name' }, p.name, tb.ready?.[side] ? h('span', { class: 'badge ready' }, t('ready')) : null)
+      : playing ? h('span', { class: 'free' }, t('seat.free'))
+        : h('a', { class: 'btn small', href: href('table', tb.id), 'data-action': 'sit', 'data-seat': side, onclick: () => ctx.setIntent(tb.id, side) }, t(`sit.${side}`)),
+  );
+}
+
+function tableRow(t, tb, ctx) {
+  const o = tb.options ?? {};
+  const flags = [o.random_opening ? t('option.random_opening') : null, o.capture_optional ? t('option.capture_optional') : null].filter(Boolean);
+  const g = tb.game;
+  const state = g?.status === 'playing' ? t('table.playing', { ply: g.ply ?? 0 }) : g?.status === 'over' ? t('table.over') : t('table.waiting');
+  return h('li', { class: 'table-row card', 'data-table-id': tb.id },
+    h('div', { class: 'tr-head' },
+      h('span', { class: 'time' }, `${o.minutes}+${o.increment}`),
+      flags.length ? h('span', { class: 'flags' }, flags.join(' · ')) : null,
+      h('span', { class: `state ${g?.status ?? 'waiting'}` }, state),
+    ),
+    h('div', { class: 'tr-seats' }, seatCell(t, tb, 'white', ctx), seatCell(t, tb, 'black', ctx)),
+    h('div', { class: 'tr-foot' },
+      h('span', { class: 'meta' }, t('spectators', { n: tb.spectators ?? 0 })),
+      h('a', { class: 'btn small', href: href('table', tb.id), 'data-action': 'watch' }, t('action.watch')),
+    ),
+  );
+}
+
+function createForm(t, roomId, eightByEight, ctx) {
+  const minutes = h('input', { type: 'number', id: 'opt-minutes', name: 'minutes', min: '1', max: '15', value: '5', required: true });
+  const increment = h('input', { type: 'number', id: 'opt-increment', name: 'increment', min: '0', max: '10', value: '3', required: true });
+  const random = h('input', { type: 'checkbox', id: 'opt-random', name: 'random_opening' });
+  const optional = h('input', { type: 'checkbox', id: 'opt-optional', name: 'capture_optional' });
+  const seat = h('select', { id: 'opt-seat', name: 'seat' },
+    ['random', 'white', 'black'].map((v) => h('option', { value: v }, t(`seat.${v}`))),
+  );
+  const msg = h('p', { class: 'form-msg', role: 'alert' });
+  const form = h('form', { class: 'create-form', 'data-form': 'create-table' },
+    h('h2', {}, t('create.title')),
+    h('div', { class: 'field' }, h('label', { for: 'opt-minutes' }, t('create.minutes')), minutes),
+    h('div', { class: 'field' }, h('label', { for: 'opt-increment' }, t('create.increment')), increment),
+    h('div', { class: 'field check' }, random, h('label', { for: 'opt-random' }, t('option.random_opening'))),
+    eightByEight ? h('div', { class: 'field check' }, optional, h('label', { for: 'opt-optional' }, t('option.capture_optional'))) : null,
+    h('div', { class: 'field' }, h('label', { for: 'opt-seat' }, t('create.seat')), seat),
+    h('button', { class: 'btn primary', type: 'submit', 'data-action': 'create-table' }, t('create.submit')),
+    msg,
+  );
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    try {
+      const table = await api.createTable(roomId, {
+        minutes: Number(minutes.value),
+        increment: Number(increment.value),
+        random_opening: random.checked,
+        capture_optional: eightByEight && optional.checked,
+        seat: seat.value,
+      });
+      ctx.go('table', table.id);
+    } catch (err) {
+      msg.textContent = t(`error.${err.code}`);
+    }
+  });
+  return form;
+}

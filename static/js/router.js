@@ -1,0 +1,29 @@
+// Hash routing (`#/room/russian`, `#/table/ID`, `#/game/ID`, `#/rules/russian`): works
+// when the server serves only static files plus the API, and survives a reload.
+
+/**
+ * Parses a location hash into a route name and its parameter.
+ * @param {string} hash e.g. `#/table/t4k9q2`
+ * @returns {{name: string, id: string|null}}
+ */
+export function parseRoute(hash) {
+  const path = String(hash ?? '').replace(/^#/, '').replace(/^\/+|\/+$/g, '');
+  const [name, ...rest] = path.split('/');
+  const id = rest.length ? decodeURIComponent(rest.join('/')) : null;
+  switch (name) {
+    case 'room':
+    case 'table':
+    case 'game':
+      return id ? { name, id } : { name: 'lobby', id: null };
+    case 'rules':
+      return { name: 'rules', id };
+    default:
+      return { name: 'lobby', id: null };
+  }
+}
+
+/** The hash for a route. */
+export function href(name, id) {
+  if (name === 'lobby') return '#/';
+  return id == null ? `#/${name}` : `#/${name}/${encodeURIComponent(id)}`;
+}

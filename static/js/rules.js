@@ -1,0 +1,61 @@
+// The rules pages: an index with the comparison of the seven variants, and one page per
+// variant, in the chosen language (texts in rules/pl.js and rules/en.js).
+
+import { h, replace } from './dom.js';
+import { href } from './router.js';
+import pl from './rules/pl.js';
+import en from './rules/en.js';
+
+const TEXTS = { pl, en };
+/** The variant ids, in the order of the comparison table. */
+export const VARIANTS = ['american', 'russian', 'brazilian', 'spanish', 'italian', 'czech', 'international'];
+
+/** Mounts the rules index (`id` null) or one variant's rules page. */
+export function mount(root, { id, ctx }) {
+  const { t } = ctx;
+  const texts = TEXTS[t.lang] ?? en;
+  const page = id && texts.variants[id === 'english' ? 'american' : id];
+  const nav = h('nav', { class: 'rules-nav', 'aria-label': t('nav.rules') },
+    h('a', { href: href('rules'), 'aria-current': page ? null : 'page' }, t('rules.all')),
+    VARIANTS.map((v) => h('a', { href: href('rules', v), 'aria-current': page && v === id ? 'page' : null }, texts.comparison.head[VARIANTS.indexOf(v) + 1])),
+  );
+  if (!page) {
+    replace(root, h('article', { class: 'rules' },
+      nav,
+      h('h1', {}, texts.index.title),
+      h('p', { class: 'lead' }, texts.index.lead),
+      h('h2', {}, texts.index.compare),
+      comparison(texts),
+      h('h2', {}, texts.index.common),
+      texts.index.commonText.map((p) => h('p', {}, p)),
+    ));
+    return () => {};
+  }
+  replace(root, h('article', { class: 'rules', 'data-rules': id },
+    nav,
+    h('h1', {}, page.title),
+    h('p', { class: 'lead' }, page.intro),
+    page.sections.map(([title, ...parts]) => h('section', {},
+      h('h2', {}, title),
+      parts.map((p) => (typeof p === 'string' ? h('p', {}, p) : h('ul', {}, p.ul.map((li) => h('li', {}, li))))),
+    )),
+    h('h2', {}, texts.index.common),
+    texts.index.commonText.map((p) => h('p', {}, p)),
+    h('h2', {}, texts.index.compare),
+    comparison(texts, id),
+  ));
+  return () => {};
+}
+
+function comparison(texts, highlight) {
+  const col = VARIANTS.indexOf(highlight) + 1;
+  const cls = (i) => (i === col ? 'hl' : null);
+  return h('div', { class: 'table-scroll' },
+    h('table', { class: 'compare' },
+      h('thead', {}, h('tr', {}, texts.comparison.head.map((c, i) => h('th', { scope: 'col', class: cls(i) }, c)))),
+      h('tbody', {}, texts.comparison.rows.map((row) =>
+        h('tr', {}, row.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, c) : h('td', { class: cls(i) }, c)))),
+      )),
+    ),
+  );
+}

@@ -1,0 +1,218 @@
+// The table page: one table socket, the state it feeds (tablestate.js), the board and
+// move entry, and the player's actions. A move is never shown as played before the
+// server accepted it: it waits, highlighted as pending, for the `move` event and its
+// `ack`, and is resent with the same `ply` after a reconnect.
+
+import * as api from './api.js';
+import { Board } from './board.js';
+import { snapshot } from './clock.js';
+import { h, replace } from './dom.js';
+import { parseFen } from './fen.js';
+import { clickSquare, nextSquares, parseMove } from './moves.js';
+import { LiveSocket } from './socket.js';
+import { applyMessage, canMove, myColor, nextPly, pendingAfterState } from './tablestate.js';
+import { renderPanels, tickClocks } from './tableview.js';
+
+const CLOCK_TICK_MS = 100;
+
+/**
+ * Mounts the table page.
+ * @param {HTMLElement} root
+ * @param {{id: string, ctx: object}} args `ctx.t` translator, `ctx.takeIntent(id)` a seat
+ *   chosen in the room list
+ * @returns {() => void} unmount
+ */
+export function mount(root, { id, ctx }) {
+  const { t } = ctx;
+  const page = {
+    state: null,
+    variant: null,
+    board: null,
+    path: [],
+    pending: null,
+    online: false,
+    error: null,
+    clock: null,
+    closed: false,
+    deadline: null,
+    variantLoad: null,
+    intent: ctx.takeIntent?.(id) ?? null,
+  };
+  let nextAck = 1;
+
+  const boardWrap = h('div', { class: 'board-wrap' });
+  const panels = {
+    top: h('div', { class: 'player-bar top' }),
+    bottom: h('div', { class: 'player-bar bottom' }),
+    status: h('p', { class: 'status', 'data-status': '', role: 'status', 'aria-live': 'polite' }),
+    actions: h('div', { class: 'actions' }),
+    banner: h('div', { class: 'banner', 'data-banner': '', hidden: true }),
+    info: h('section', { class: 'info card' }),
+    counters: h('section', { class: 'counters card' }),
+    moves: h('section', { class: 'moves card' }),
+  };
+  boardWrap.append(panels.banner);
+  replace(
+    root,
+    h('div', { class: 'table-page', 'data-table': id },
+      h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom, panels.status, panels.actions),
+      h('aside', { class: 'side' }, panels.info, panels.counters, panels.moves),
+    ),
+  );
+  panels.status.textContent = t('connecting');
+
+  const socket = new LiveSocket(`/ws/tables/${encodeURIComponent(id)}`, {
+    onMessage: (msg) => onMessage(msg),
+    onStatus: (online) => {
+      page.online = online;
+      if (!online) page.path = [];
+      draw();
+    },
+    onClosedForGood: () => {
+      page.closed = true;
+      draw();
+    },
+  });
+
+  function send(msg) {
+    page.error = null;
+    if (!socket.send(msg)) {
+      page.error = t('error.offline');
+      draw();
+    }
+  }
+
+  function onMessage(msg) {
+    if (msg.t === 'ack') return onAck(msg);
+    if (msg.t === 'error') return onError(msg);
+    const { state, resync, applied } = applyMessage(page.state, msg);
+    if (resync) {
+      socket.send({ t: 'resync' }) || socket.reconnect();
+      return;
+    }
+    if (!applied) return;
+    page.state = state;
+    if (msg.clock || msg.t === 'state') page.clock = state.clock ? snapshot(state.clock, performance.now()) : null;
+    if (msg.t === 'state' || msg.t === 'move' || msg.t === 'game_started' || msg.t === 'game_over') page.path = [];
+    if (msg.t === 'state') {
+      page.deadline = state.first_move_deadline != null ? { ms: state.first_move_deadline, at: performance.now() } : null;
+      afterState();
+    } else if (msg.t === 'move' || msg.t === 'game_over' || msg.t === 'game_started') {
+      page.deadline = null;
+    }
+    settlePending();
+    // The geometry is fetched once; events arriving meanwhile are applied and drawn
+    // without a board, which appears when the fetch is done.
+    page.variantLoad ??= loadVariant().then(draw);
+    draw();
+  }
+
+  function afterState() {
+    if (page.pending) {
+      const what = pendingAfterState(page.state, page.pending);
+      if (what === 'resend') socket.send(moveMessage(page.pending));
+      else if (what === 'done') page.pending.acked = true;
+      else page.pending = null;
+    }
+    if (page.intent && !myColor(page.state)) {
+      send({ t: 'sit', seat: page.intent });
+    }
+    page.intent = null;
+  }
+
+  function onAck(msg) {
+    if (page.pending && page.pending.ack === msg.ack) {
+      page.pending.acked = true;
+      settlePending();
+      draw();
+    }
+  }
+
+  function settlePending() {
+    const p = page.pending;
+    if (p && p.acked && page.state?.moves.some((m) => m.ply === p.ply)) page.pending = null;
+  }
+
+  function onError(msg) {
+    if (page.pending && msg.ack != null && msg.ack === page.pending.ack) {
+      // Rejected: the board never showed it as played, so there is nothing to revert;
+      // ask for the authoritative state in case ours is behind.
+      page.pending = null;
+      page.path = [];
+      socket.send({ t: 'resync' });
+    }
+    page.error = t(`error.${msg.code}`, { message: msg.message ?? '' });
+    draw();
+  }
+
+  async function loadVariant() {
+    const vid = page.state?.table?.variant;
+    try {
+      page.variant = await api.variant(vid);
+    } catch (err) {
+      page.error = t(`error.${err.code}`);
+      page.variantLoad = null;
+      return;
+    }
+    page.board = new Board(page.variant, {
+      onSquare: (sq) => onSquare(sq),
+      label: (name, piece) =>
+        piece ? t('square.piece', { name, piece: t(`piece.${piece.color}-${piece.king ? 'king' : 'man'}`) }) : t('square.empty', { name }),
+    });
+    boardWrap.replaceChildren(page.board.element, panels.banner);
+  }
+
+  function onSquare(sq) {
+    const s = page.state;
+    if (!s || page.pending || !page.online || !canMove(s)) return;
+    const { path, send: move } = clickSquare(s.legal, page.path, sq);
+    page.path = path;
+    if (move) {
+      page.pending = { move, ply: nextPly(s), ack: nextAck++, acked: false };
+      socket.send(moveMessage(page.pending));
+    }
+    draw();
+  }
+
+  const moveMessage = (p) => ({ t: 'move', move: p.move, ply: p.ply, ack: p.ack });
+
+  function act(action, extra = {}) {
+    const type = { 'draw-offer': 'draw_offer', 'draw-accept': 'draw_accept', 'draw-decline': 'draw_decline' }[action] ?? action;
+    send({ t: type, ...extra });
+    draw();
+  }
+
+  function draw() {
+    const s = page.state;
+    if (!s) {
+      panels.status.textContent = page.online ? t('connecting') : t('offline');
+      return;
+    }
+    const pieces = parseFen(s.fen).pieces;
+    const mine = canMove(s) && !page.pending && page.online;
+    const last = s.moves[s.moves.length - 1];
+    if (page.board) {
+      page.board.setFlipped(myColor(s) === 'black');
+      page.board.render({
+        pieces,
+        path: page.path,
+        targets: mine && page.path.length ? nextSquares(s.legal, page.path) : new Set(),
+        movable: mine && !page.path.length ? nextSquares(s.legal, []) : new Set(),
+        last: last ? parseMove(last.move).squares : [],
+        captured: last?.captures ?? [],
+        pending: page.pending ? parseMove(page.pending.move).squares : [],
+      });
+    }
+    renderPanels(panels, { t, page, state: s, pieces, act });
+    tickClocks(panels, page, performance.now());
+  }
+
+  const timer = setInterval(() => {
+    if (page.state) tickClocks(panels, page, performance.now());
+  }, CLOCK_TICK_MS);
+
+  return () => {
+    clearInterval(timer);
+    socket.close();
+  };
+}

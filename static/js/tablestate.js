@@ -1,0 +1,191 @@
+// The table as this client knows it, rebuilt from the server's `state` and kept current
+// by the versioned events of docs/protocol.md. Pure: the table page feeds it messages and
+// draws what comes out, so the ordering rules (versions, resync, pending moves) are
+// unit-tested without a browser.
+
+/**
+ * Applies one server message to the state.
+ *
+ * A `state` message replaces everything. A versioned event is applied only when it is the
+ * next version; an old version (a duplicate after a resync) is ignored; a gap means we
+ * missed something, so the caller must ask for `resync` and wait for a fresh `state`.
+ *
+ * @param {object|null} state the current state (null before the first `state`)
+ * @param {object} msg a parsed server message
+ * @returns {{state: object|null, resync: boolean, applied: boolean}}
+ */
+export function applyMessage(state, msg) {
+  if (msg.t === 'state') return { state: fromState(msg), resync: false, applied: true };
+  if (typeof msg.v !== 'number') return { state, resync: false, applied: false };
+  if (!state) return { state, resync: true, applied: false };
+  if (msg.v <= state.v) return { state, resync: false, applied: false };
+  if (msg.v !== state.v + 1) return { state, resync: true, applied: false };
+  const next = applyEvent(structuredClone(state), msg);
+  next.v = msg.v;
+  return { state: next, resync: false, applied: true };
+}
+
+function fromState(msg) {
+  return {
+    v: msg.v,
+    table: msg.table ?? null,
+    you: msg.you ?? null,
+    seats: { white: msg.seats?.white ?? null, black: msg.seats?.black ?? null },
+    ready: { white: !!msg.ready?.white, black: !!msg.ready?.black },
+    options: msg.options ?? msg.table?.options ?? {},
+    presence: msg.presence ?? { white: false, black: false, spectators: 0 },
+    status: msg.status ?? 'waiting',
+    game_id: msg.game_id ?? null,
+    white: msg.white ?? null,
+    black: msg.black ?? null,
+    initial_fen: msg.initial_fen ?? msg.fen,
+    opening_plies: msg.opening_plies ?? 0,
+    fen: msg.fen,
+    moves: (msg.moves ?? []).map((m) => ({ ...m, captures: m.captures ?? [] })),
+    turn: msg.turn ?? null,
+    legal: msg.legal ?? [],
+    clock: msg.clock ?? null,
+    first_move_deadline: msg.first_move_deadline ?? null,
+    draw_offer: msg.draw_offer ?? null,
+    counters: msg.counters ?? [],
+    result: msg.result ?? null,
+    reason: msg.reason ?? null,
+  };
+}
+
+function applyEvent(s, msg) {
+  switch (msg.t) {
+    case 'seated':
+      s.seats[msg.seat] = msg.player;
+      s.ready[msg.seat] = false;
+      break;
+    case 'stood':
+      s.seats[msg.seat] = null;
+      s.ready[msg.seat] = false;
+      break;
+    case 'ready':
+      s.ready[msg.seat] = true;
+      break;
+    case 'game_started': {
+      const opening = msg.opening ?? [];
+      s.status = 'playing';
+      s.game_id = msg.id;
+      s.white = msg.white ?? null;
+      s.black = msg.black ?? null;
+      if (msg.seats) s.seats = { white: msg.seats.white ?? null, black: msg.seats.black ?? null };
+      s.ready = { white: false, black: false };
+      s.initial_fen = msg.initial_fen ?? msg.fen;
+      s.opening_plies = opening.length;
+      s.fen = msg.fen;
+      // The opening plies are real plies of the game (ply 1..n); the fen after each one is
+      // not sent, so only the last position is known until a replay fetches the record.
+      s.moves = opening.map((move, i) => ({ ply: i + 1, move, captures: [], opening: true }));
+      s.turn = msg.turn;
+      s.legal = msg.legal ?? [];
+      s.clock = msg.clock ?? null;
+      s.counters = msg.counters ?? [];
+      s.draw_offer = null;
+      s.result = null;
+      s.reason = null;
+      s.first_move_deadline = null;
+      break;
+    }
+    case 'move':
+      s.moves.push({ ply: msg.ply, move: msg.move, by: msg.by, captures: msg.captures ?? [], clock: msg.clock });
+      s.fen = msg.fen;
+      s.turn = msg.turn;
+      s.legal = msg.legal ?? [];
+      s.clock = msg.clock ?? s.clock;
+      s.counters = msg.counters ?? [];
+      // A move declines a standing draw offer (product.md §6).
+      s.draw_offer = null;
+      s.first_move_deadline = null;
+      break;
+    case 'draw_offered':
+      s.draw_offer = msg.by;
+      break;
+    case 'draw_declined':
+      s.draw_offer = null;
+      break;
+    case 'game_over':
+      s.status = 'over';
+      s.result = msg.result ?? null;
+      s.reason = msg.reason ?? null;
+      s.clock = msg.clock ?? s.clock;
+      s.legal = [];
+      s.draw_offer = null;
+      s.first_move_deadline = null;
+      break;
+    case 'presence':
+      s.presence = { white: !!msg.white, black: !!msg.black, spectators: msg.spectators ?? 0 };
+      break;
+    case 'table_closed':
+      s.status = 'closed';
+      s.legal = [];
+      break;
+    default:
+      // An event this client does not know yet: the version still advances, the rest of
+      // the state stays as it was (the protocol may add messages).
+      break;
+  }
+  return s;
+}
+
+/**
+ * The seat this client sits in, found by identity: seats swap between games, so the
+ * seat in `you` can be stale after a `game_started`.
+ * @returns {'white'|'black'|null}
+ */
+export function mySeat(state) {
+  const id = state?.you?.id;
+  if (!id) return null;
+  if (state.seats.white?.id === id) return 'white';
+  if (state.seats.black?.id === id) return 'black';
+  return null;
+}
+
+/**
+ * The colour this client plays in the current (or last) game, else its seat.
+ * @returns {'white'|'black'|null}
+ */
+export function myColor(state) {
+  const id = state?.you?.id;
+  if (!id) return null;
+  if (state.status !== 'waiting') {
+    if (state.white?.id === id) return 'white';
+    if (state.black?.id === id) return 'black';
+  }
+  return mySeat(state);
+}
+
+/** The ply number the next move of the game will have. */
+export function nextPly(state) {
+  const last = state.moves[state.moves.length - 1];
+  return last ? last.ply + 1 : (state.opening_plies ?? 0) + 1;
+}
+
+/** True when this client may enter a move now. */
+export function canMove(state) {
+  return state?.status === 'playing' && state.turn != null && myColor(state) === state.turn && state.legal.length > 0;
+}
+
+/**
+ * What to do with a move still waiting for its `ack` once a fresh `state` arrived
+ * (after a reconnect): `done` when that ply holds our move, `resend` (same `ply`, same
+ * `ack` id) when the game still waits for it, `drop` when it can no longer apply.
+ * @param {object} state
+ * @param {{move: string, ply: number}} pending
+ * @returns {'done'|'resend'|'drop'}
+ */
+export function pendingAfterState(state, pending) {
+  const played = state.moves.find((m) => m.ply === pending.ply);
+  if (played) return sameMove(played.move, pending.move) ? 'done' : 'drop';
+  if (canMove(state) && nextPly(state) === pending.ply) return 'resend';
+  return 'drop';
+}
+
+/** Compares two moves ignoring the separator spelling (`x` vs `:`) and case. */
+export function sameMove(a, b) {
+  const norm = (m) => String(m).toLowerCase().replace(/:/g, 'x');
+  return norm(a) === norm(b);
+}

@@ -1,0 +1,215 @@
+// The panels around the board on the table page: player bars with clocks, the status
+// line, the action buttons, the game-over banner, the move list and the live draw-rule
+// counters. Pure rendering from the table state; the controller (table.js) owns state.
+
+import { formatClock, isLow, remaining } from './clock.js';
+import { h, replace } from './dom.js';
+import { material } from './fen.js';
+import { href } from './router.js';
+import { canMove, myColor, mySeat } from './tablestate.js';
+
+const OTHER = { white: 'black', black: 'white' };
+
+/** Redraws every panel. */
+export function renderPanels(panels, { t, page, state: s, pieces, act }) {
+  const bottom = myColor(s) ?? 'white';
+  const count = material(pieces);
+  panels.clocks = {};
+  panels.t = t;
+  replace(panels.top, playerBar(OTHER[bottom], { t, page, s, count, act, panels }));
+  replace(panels.bottom, playerBar(bottom, { t, page, s, count, act, panels }));
+  panels.status.textContent = statusText(t, page, s);
+  panels.status.classList.toggle('offline', !page.online);
+  replace(panels.actions, actionButtons(t, page, s, act));
+  renderBanner(panels.banner, t, page, s, act);
+  replace(panels.info, info(t, page, s));
+  replace(panels.counters, counters(t, s));
+  panels.counters.hidden = s.status !== 'playing' || !s.counters.length;
+  replace(panels.moves, moveList(t, page, s));
+  const list = panels.moves.querySelector('[data-moves]');
+  if (list) list.scrollTop = list.scrollHeight;
+}
+
+/** Updates the clock faces from the last server clock and the time passed since. */
+export function tickClocks(panels, page, now) {
+  const s = page.state;
+  for (const side of ['white', 'black']) {
+    const el = panels.clocks?.[side];
+    if (!el) continue;
+    const ms = page.clock ? remaining(page.clock, side, now) : (s.options?.minutes ?? 0) * 60_000;
+    el.textContent = formatClock(ms);
+    const running = page.clock?.running === side && s.status === 'playing';
+    el.classList.toggle('running', running);
+    el.classList.toggle('low', running && isLow(ms, s.options?.minutes));
+  }
+  const dl = panels.info.querySelector('[data-deadline]');
+  if (dl && page.deadline) {
+    const left = Math.max(0, page.deadline.ms - (now - page.deadline.at));
+    dl.textContent = panels.t('first_move', { s: Math.ceil(left / 1000) });
+  }
+}
+
+function playerOf(s, side) {
+  return s.status === 'waiting' ? s.seats[side] : (s[side] ?? s.seats[side]);
+}
+
+function playerBar(side, { t, page, s, count, act, panels }) {
+  const player = playerOf(s, side);
+  const me = s.you?.id && player?.id === s.you.id;
+  const online = !!s.presence?.[side];
+  const name = player
+    ? h('span', { class: 'name' }, player.name, me ? h('span', { class: 'you' }, ` (${t('you')})`) : null)
+    : h('span', { class: 'name free' }, t('seat.free'));
+  const clock = h('span', { class: 'clock', 'data-clock': side, role: 'timer', 'aria-label': t(`clock.${side}`) });
+  panels.clocks[side] = clock;
+  const canSit = !player && !mySeat(s) && s.status !== 'playing' && page.online;
+  return h('div', { class: `bar ${side}`, 'data-player': side },
+    h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
+    h('div', { class: 'who' },
+      name,
+      h('span', { class: 'meta' },
+        player ? h('span', { class: `presence ${online ? 'on' : 'off'}`, 'data-presence': online ? 'on' : 'off' }, online ? t('presence.on') : t('presence.away')) : null,
+        s.status === 'waiting' && s.ready[side] ? h('span', { class: 'badge ready' }, t('ready')) : null,
+        s.status !== 'waiting' ? h('span', { class: 'count', title: t('pieces') }, `● ${count[side]}`) : null,
+      ),
+    ),
+    canSit ? h('button', { class: 'btn small', 'data-action': 'sit', 'data-seat': side, onclick: () => act('sit', { seat: side }) }, t(`sit.${side}`)) : null,
+    clock,
+  );
+}
+
+function statusText(t, page, s) {
+  if (page.closed || s.status === 'closed') return t('status.closed');
+  if (!page.online) return t('offline');
+  if (page.pending) return t('status.sending', { move: page.pending.move });
+  if (s.status === 'over') return resultText(t, s);
+  if (s.status === 'playing') {
+    if (canMove(s)) return page.path.length > 1 ? t('status.continue') : t('status.your_move');
+    const offer = s.draw_offer && s.draw_offer !== myColor(s) && myColor(s) ? ` ${t('status.draw_offered')}` : '';
+    return t(`status.to_move.${s.turn}`) + offer;
+  }
+  const seat = mySeat(s);
+  if (!seat) return s.seats.white && s.seats.black ? t('status.waiting_start') : t('status.waiting_players');
+  if (!s.seats[OTHER[seat]]) return t('status.waiting_opponent');
+  return s.ready[seat] ? t('status.waiting_ready') : t('status.press_start');
+}
+
+/** "White wins: resignation" and the like. */
+export function resultText(t, s) {
+  const head = s.result ? t(`result.${s.result}`) : t('result.none');
+  return s.reason ? `${head} (${t(`reason.${s.reason}`)})` : head;
+}
+
+function button(action, label, act, opts = {}) {
+  return h('button', { class: `btn ${opts.kind ?? ''}`, 'data-action': action, onclick: () => act(action) }, label);
+}
+
+function actionButtons(t, page, s, act) {
+  const out = [];
+  const seat = mySeat(s);
+  const color = myColor(s);
+  const live = page.online && !page.closed;
+  if (live && s.status !== 'playing' && seat) {
+    if (!s.ready[seat]) out.push(button('start', s.status === 'over' ? t('action.again') : t('action.start'), act, { kind: 'primary' }));
+    out.push(button('stand', t('action.stand'), act));
+  }
+  if (live && s.status === 'playing' && color) {
+    if (s.draw_offer && s.draw_offer !== color) {
+      out.push(button('draw-accept', t('action.draw_accept'), act, { kind: 'primary' }));
+      out.push(button('draw-decline', t('action.draw_decline'), act));
+    } else if (!s.draw_offer) {
+      out.push(button('draw-offer', t('action.draw_offer'), act));
+    } else {
+      out.push(h('span', { class: 'note' }, t('status.draw_sent')));
+    }
+    out.push(button('resign', t('action.resign'), act, { kind: 'danger' }));
+    const played = s.moves.filter((m) => !m.opening).length;
+    if (played < 2) out.push(button('abort', t('action.abort'), act));
+  }
+  if (page.error) out.push(h('p', { class: 'error', 'data-error': '', role: 'alert' }, page.error));
+  return out;
+}
+
+function renderBanner(el, t, page, s, act) {
+  const show = s.status === 'over' && s.game_id && page.bannerFor !== `hidden:${s.game_id}`;
+  el.hidden = !show;
+  if (!show) return;
+  const seat = mySeat(s);
+  const color = myColor(s);
+  let title = resultText(t, s);
+  if (color && s.result && s.result !== 'draw') title = s.result === color ? t('banner.won') : t('banner.lost');
+  else if (color && s.result === 'draw') title = t('banner.draw');
+  replace(el,
+    h('p', { class: 'banner-title' }, title),
+    h('p', { class: 'banner-reason' }, resultText(t, s)),
+    h('div', { class: 'banner-actions' },
+      seat && !s.ready[seat] && page.online ? button('start', t('action.again'), act, { kind: 'primary' }) : null,
+      seat && s.ready[seat] ? h('span', { class: 'note' }, t('status.waiting_ready')) : null,
+      h('a', { class: 'btn', href: href('game', s.game_id), 'data-action': 'replay' }, t('action.replay')),
+      h('button', { class: 'btn ghost', 'aria-label': t('action.close'), onclick: () => { page.bannerFor = `hidden:${s.game_id}`; el.hidden = true; } }, '×'),
+    ),
+  );
+}
+
+function info(t, page, s) {
+  const o = s.options ?? {};
+  const variant = page.variant;
+  const flags = [
+    o.random_opening ? t('option.random_opening') : null,
+    o.capture_optional ? t('option.capture_optional') : null,
+  ].filter(Boolean);
+  return [
+    h('h2', {}, variant ? t.pick(variant.names, variant.id) : t('table')),
+    h('p', { class: 'options' }, t('options.time', { minutes: o.minutes, increment: o.increment }), flags.length ? ` · ${flags.join(' · ')}` : ''),
+    h('p', { class: 'meta' },
+      h('span', { 'data-spectators': String(s.presence?.spectators ?? 0) }, t('spectators', { n: s.presence?.spectators ?? 0 })),
+    ),
+    h('p', { class: 'links' },
+      s.table?.room ? h('a', { href: href('room', s.table.room) }, `← ${t('nav.back_room')}`) : null,
+      ' ',
+      variant ? h('a', { href: href('rules', variant.id) }, t('nav.rules_of')) : null,
+    ),
+    s.status === 'playing' && page.deadline ? h('p', { class: 'deadline', 'data-deadline': '' }) : null,
+  ];
+}
+
+const COUNTER_KEYS = new Set(['forty_moves', 'kings_only', 'fmjd64_7_2_4', 'fmjd64_7_2_6', 'fmjd64_7_2_7', 'fmjd64_7_2_8', 'intl_16', 'intl_5']);
+
+function counters(t, s) {
+  if (!s.counters.length) return [];
+  return [
+    h('h3', {}, t('counters')),
+    h('ul', { class: 'counter-list' },
+      s.counters.map((c) =>
+        h('li', { 'data-counter': c.rule },
+          h('span', {}, COUNTER_KEYS.has(c.rule) ? t(`counter.${c.rule}`) : c.rule),
+          h('span', { class: 'value' }, `${c.moves}/${c.limit}`),
+          h('progress', { max: String(c.limit), value: String(Math.min(c.moves, c.limit)) }),
+        ),
+      ),
+    ),
+  ];
+}
+
+function moveList(t, page, s) {
+  const first = page.variant?.first ?? 'white';
+  const rows = [];
+  for (let i = 0; i < s.moves.length; i += 2) {
+    const a = s.moves[i];
+    const b = s.moves[i + 1];
+    rows.push(h('li', {},
+      h('span', { class: 'no' }, `${i / 2 + 1}.`),
+      cell(a, i === s.moves.length - 1),
+      b ? cell(b, i + 1 === s.moves.length - 1) : h('span', { class: 'mv' }),
+    ));
+  }
+  if (page.pending) rows.push(h('li', { class: 'pending' }, h('span', { class: 'no' }, '…'), h('span', { class: 'mv' }, page.pending.move)));
+  return [
+    h('h3', {}, t('moves'), h('span', { class: 'first' }, ` (${t(`first.${first}`)})`)),
+    h('ol', { class: 'move-list', 'data-moves': '', 'aria-label': t('moves') }, rows),
+  ];
+
+  function cell(m, last) {
+    return h('span', { class: `mv${m.opening ? ' opening' : ''}${last ? ' last' : ''}`, 'data-ply': String(m.ply), title: m.opening ? t('opening') : null }, m.move);
+  }
+}
