@@ -27,8 +27,9 @@ struct Search<'a> {
     path: [u8; MAX_PATH],
     len: usize,
     king_key: u32,
-    /// Keep every route (for move input) instead of one per move.
-    all_routes: bool,
+    /// Keep every route (for move input) instead of one per move, but only
+    /// those ending on this bit.
+    all_routes_to: Option<u8>,
     /// Index in `list` of this piece's first move (duplicates are only
     /// possible among the moves of one piece).
     first: usize,
@@ -36,12 +37,12 @@ struct Search<'a> {
 }
 
 /// Appends the captures of the side to move, one per distinct move (or one
-/// per route with `all_routes`), before any priority filter. With `only_from`
-/// just the captures of the piece on that square.
+/// per route ending on `all_routes_to` when given), before any priority
+/// filter. With `only_from` just the captures of the piece on that square.
 pub(crate) fn generate<G: Geometry>(
     pos: &Position,
     list: &mut MoveList,
-    all_routes: bool,
+    all_routes_to: Option<Square>,
     only_from: Option<Square>,
 ) {
     let (own, enemy, kings) = pos.sides_to_move();
@@ -76,7 +77,7 @@ pub(crate) fn generate<G: Geometry>(
             path: [0; MAX_PATH],
             len: 0,
             king_key: 0,
-            all_routes,
+            all_routes_to: all_routes_to.map(Square::bit),
             first,
             list,
         };
@@ -231,7 +232,11 @@ impl Search<'_> {
             promotes,
             self.king_key,
         );
-        if !self.all_routes {
+        if let Some(to) = self.all_routes_to {
+            if end != i32::from(to) {
+                return;
+            }
+        } else {
             for existing in &mut self.list.as_mut_slice()[self.first..] {
                 if *existing == m {
                     // Same move by another route: keep the route that meets

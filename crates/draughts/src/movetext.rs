@@ -100,8 +100,8 @@ impl Position {
         } else {
             // Any route of a legal move may be written, not just the one
             // the generator kept.
-            let routes = self.capture_routes(from);
-            for route in routes.iter().filter(|r| r.to() == to) {
+            let routes = self.capture_routes_to(from, to);
+            for route in routes.iter() {
                 let path: Vec<Square> = route.path().collect();
                 let exact = path.len() == sq.len() - 1 && path[..path.len() - 1] == *inner;
                 if !exact && !is_subsequence(inner, &path[..path.len() - 1]) {

@@ -191,19 +191,35 @@ impl Position {
 
     /// The legal captures (after the priority filters).
     pub(crate) fn generate_captures<G: Geometry>(&self, list: &mut MoveList) {
-        capture::generate::<G>(self, list, false, None);
+        capture::generate::<G>(self, list, None, None);
         let (own, enemy, kings) = self.sides_to_move();
         priority::filter(&self.rules, own & kings, enemy & kings, list);
     }
 
-    /// Every capture route of the piece on `from` (no deduplication, no
+    /// Every capture route from `from` to `to` (no deduplication, no
     /// priority filter), for matching move text against the route written.
-    pub(crate) fn capture_routes(&self, from: Square) -> MoveList {
+    pub(crate) fn capture_routes_to(&self, from: Square, to: Square) -> MoveList {
         let mut list = MoveList::new();
         if self.rules.variant.board_size() == 10 {
-            capture::generate::<Board10>(self, &mut list, true, Some(from));
+            capture::generate::<Board10>(self, &mut list, Some(to), Some(from));
         } else {
-            capture::generate::<Board8>(self, &mut list, true, Some(from));
+            capture::generate::<Board8>(self, &mut list, Some(to), Some(from));
+        }
+        list
+    }
+
+    /// Every capture route of the piece on `from`, whatever its end square.
+    /// A king with many landing choices can have more routes than a
+    /// [`MoveList`] holds: prefer [`Position::capture_routes_to`].
+    pub(crate) fn capture_routes(&self, from: Square) -> MoveList {
+        let mut list = MoveList::new();
+        for to in self.variant().squares() {
+            if list.len() == crate::MOVE_LIST_CAPACITY {
+                break;
+            }
+            for m in &self.capture_routes_to(from, to) {
+                list.push(*m);
+            }
         }
         list
     }
