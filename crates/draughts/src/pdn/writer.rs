@@ -1,0 +1,139 @@
+//! Writing a game as PDN 3.0 text.
+
+use super::game::PdnGame;
+use super::numbering::number_of;
+use crate::{Move, Position, Rules, Variant};
+
+/// Movetext lines are wrapped before this many characters.
+const LINE_WIDTH: usize = 80;
+
+/// Tags the writer derives from the game itself, never copied from [`PdnGame::tags`].
+const DERIVED: [&str; 4] = ["Result", "GameType", "FEN", "SetUp"];
+
+/// The seven-tag roster order (PDN/PGN); other tags follow in the game's order.
+const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
+
+/// Writes one game as PDN: tags (the roster with `?` for unknown values, `Result`, the full
+/// `GameType`, the game's other tags, `SetUp "1"` and `FEN` when the start is not the
+/// standard one), a blank line, the numbered moves in the variant's notation wrapped at 80
+/// columns, and the result token. Ends with a blank line so games can be concatenated.
+///
+/// # Panics
+///
+/// Never for moves that are legal in sequence from `game.start` (as the reader returns
+/// them); a move that is not legal is written by its squares anyway.
+pub fn write(game: &PdnGame) -> String {
+    let variant = game.variant();
+    let mut out = String::new();
+    for name in ROSTER {
+        let value = game.tag(name).unwrap_or("?");
+        push_tag(&mut out, name, value);
+    }
+    push_tag(&mut out, "Result", game.result.token(variant));
+    push_tag(&mut out, "GameType", variant.game_type());
+    for (name, value) in &game.tags {
+        if !ROSTER.contains(&name.as_str()) && !DERIVED.contains(&name.as_str()) {
+            push_tag(&mut out, name, value);
+        }
+    }
+    // Compared as FEN: a table option (optional capture) does not make the start non-standard.
+    let fen = game.start.to_fen();
+    if fen != Position::new(Rules::new(variant)).to_fen() {
+        push_tag(&mut out, "SetUp", "1");
+        push_tag(&mut out, "FEN", &fen);
+    }
+    out.push('\n');
+    let mut words = movetext_words(game);
+    words.push(game.result.token(variant).to_owned());
+    wrap(&mut out, &words);
+    out.push('\n');
+    out
+}
+
+/// Writes several games, one after the other.
+pub fn write_all<'a>(games: impl IntoIterator<Item = &'a PdnGame>) -> String {
+    games.into_iter().map(write).collect()
+}
+
+fn push_tag(out: &mut String, name: &str, value: &str) {
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    // Tag names cannot hold spaces or brackets; a name from elsewhere is kept readable.
+    let name: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    out.push_str(&format!("[{name} \"{escaped}\"]\n"));
+}
+
+/// Move numbers and moves as separate words.
+fn movetext_words(game: &PdnGame) -> Vec<String> {
+    let mut words = Vec::with_capacity(game.moves.len() * 3 / 2 + 1);
+    let mut position = game.start.clone();
+    for (i, m) in game.moves.iter().enumerate() {
+        let ply = i + 1;
+        let (number, first_mover) = number_of(&game.start, ply);
+        if first_mover {
+            words.push(format!("{number}."));
+        } else if ply == 1 {
+            words.push(format!("{number}..."));
+        }
+        words.push(move_text(&position, m));
+        position.play_unchecked(m);
+    }
+    words
+}
+
+/// A move in the variant's PDN notation: `from-to` for a simple move; a capture as
+/// `from x to` (`:` in Russian), or its full path when another legal move has the same
+/// start and end squares.
+pub fn move_text(position: &Position, m: &Move) -> String {
+    let variant = position.variant();
+    let name = |sq| variant.square_name(sq);
+    if !m.is_capture() {
+        return format!("{}-{}", name(m.from()), name(m.to()));
+    }
+    let separator = if variant == Variant::Russian {
+        ":"
+    } else {
+        "x"
+    };
+    let ambiguous = position
+        .legal_moves()
+        .iter()
+        .any(|other| other != m && other.from() == m.from() && other.to() == m.to());
+    let mut text = name(m.from());
+    if ambiguous {
+        for sq in m.path() {
+            text.push_str(separator);
+            text.push_str(&name(sq));
+        }
+    } else {
+        text.push_str(separator);
+        text.push_str(&name(m.to()));
+    }
+    text
+}
+
+/// Appends words separated by spaces, breaking lines before `LINE_WIDTH`.
+fn wrap(out: &mut String, words: &[String]) {
+    let mut line_len = 0;
+    for word in words {
+        if line_len > 0 && line_len + 1 + word.len() >= LINE_WIDTH {
+            out.push('\n');
+            line_len = 0;
+        }
+        if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += word.len();
+    }
+    out.push('\n');
+}
