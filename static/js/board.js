@@ -8,7 +8,7 @@ import { s } from './dom.js';
 import { pieceName } from './fen.js';
 
 const CELL = 100;
-const MARGIN = 26;
+const MARGIN = 28;
 const ARROWS = {
   ArrowUp: [0, -1],
   ArrowDown: [0, 1],
@@ -152,7 +152,7 @@ export class Board {
     if (this.algebraic) {
       const { cols, rows } = edgeLabels(this.squares, this.size, this.flipped);
       cols.forEach((c, x) =>
-        children.push(s('text', { class: 'coord', x: x * CELL + CELL / 2, y: full + 19, 'text-anchor': 'middle' }, c)),
+        children.push(s('text', { class: 'coord', x: x * CELL + CELL / 2, y: full + 21, 'text-anchor': 'middle' }, c)),
       );
       rows.forEach((r, y) =>
         children.push(s('text', { class: 'coord', x: -this.margin / 2, y: y * CELL + CELL / 2 + 7, 'text-anchor': 'middle' }, r)),

@@ -51,11 +51,11 @@ export function mount(root, { id, ctx }) {
     const btn = (action, label, target, disabled) =>
       h('button', { class: 'btn', 'data-action': action, 'aria-label': t(`replay.${action}`), disabled, onclick: () => go(target) }, label);
     replace(controls,
-      btn('first', '⏮', 0, at === 0),
-      btn('prev', '◀', at - 1, at === 0),
+      btn('first', '«', 0, at === 0),
+      btn('prev', '‹', at - 1, at === 0),
       h('span', { class: 'ply', 'data-ply-shown': String(at) }, `${at} / ${game.moves.length}`),
-      btn('next', '▶', at + 1, at === game.moves.length),
-      btn('last', '⏭', game.moves.length, at === game.moves.length),
+      btn('next', '›', at + 1, at === game.moves.length),
+      btn('last', '»', game.moves.length, at === game.moves.length),
       h('a', { class: 'btn', href: api.pdnUrl(game.id), download: `damka-${game.id}.pdn`, 'data-action': 'pdn' }, t('replay.pdn')),
     );
     const rows = [];

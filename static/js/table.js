@@ -203,7 +203,7 @@ export function mount(root, { id, ctx }) {
         pending: page.pending ? parseMove(page.pending.move).squares : [],
       });
     }
-    renderPanels(panels, { t, page, state: s, pieces, act });
+    renderPanels(panels, { t, page, state: s, pieces, act, redraw: draw });
     tickClocks(panels, page, performance.now());
   }
 

@@ -11,7 +11,7 @@ import { canMove, myColor, mySeat } from './tablestate.js';
 const OTHER = { white: 'black', black: 'white' };
 
 /** Redraws every panel. */
-export function renderPanels(panels, { t, page, state: s, pieces, act }) {
+export function renderPanels(panels, { t, page, state: s, pieces, act, redraw }) {
   const bottom = myColor(s) ?? 'white';
   const count = material(pieces);
   panels.clocks = {};
@@ -20,8 +20,8 @@ export function renderPanels(panels, { t, page, state: s, pieces, act }) {
   replace(panels.bottom, playerBar(bottom, { t, page, s, count, act, panels }));
   panels.status.textContent = statusText(t, page, s);
   panels.status.classList.toggle('offline', !page.online);
-  replace(panels.actions, actionButtons(t, page, s, act));
-  renderBanner(panels.banner, t, page, s, act);
+  const banner = renderBanner(panels.banner, t, page, s, act, redraw);
+  replace(panels.actions, actionButtons(t, page, s, act, banner));
   replace(panels.info, info(t, page, s));
   replace(panels.counters, counters(t, s));
   panels.counters.hidden = s.status !== 'playing' || !s.counters.length;
@@ -104,13 +104,14 @@ function button(action, label, act, opts = {}) {
   return h('button', { class: `btn ${opts.kind ?? ''}`, 'data-action': action, onclick: () => act(action) }, label);
 }
 
-function actionButtons(t, page, s, act) {
+function actionButtons(t, page, s, act, bannerShown) {
   const out = [];
   const seat = mySeat(s);
   const color = myColor(s);
   const live = page.online && !page.closed;
   if (live && s.status !== 'playing' && seat) {
-    if (!s.ready[seat]) out.push(button('start', s.status === 'over' ? t('action.again') : t('action.start'), act, { kind: 'primary' }));
+    // While the game-over banner shows, its own button starts the next game.
+    if (!s.ready[seat] && !bannerShown) out.push(button('start', s.status === 'over' ? t('action.again') : t('action.start'), act, { kind: 'primary' }));
     out.push(button('stand', t('action.stand'), act));
   }
   if (live && s.status === 'playing' && color) {
@@ -130,10 +131,11 @@ function actionButtons(t, page, s, act) {
   return out;
 }
 
-function renderBanner(el, t, page, s, act) {
-  const show = s.status === 'over' && s.game_id && page.bannerFor !== `hidden:${s.game_id}`;
+/** Draws the game-over banner; returns whether it is shown. */
+function renderBanner(el, t, page, s, act, redraw) {
+  const show = s.status === 'over' && !!s.game_id && page.bannerHidden !== s.game_id;
   el.hidden = !show;
-  if (!show) return;
+  if (!show) return false;
   const seat = mySeat(s);
   const color = myColor(s);
   let title = resultText(t, s);
@@ -146,9 +148,10 @@ function renderBanner(el, t, page, s, act) {
       seat && !s.ready[seat] && page.online ? button('start', t('action.again'), act, { kind: 'primary' }) : null,
       seat && s.ready[seat] ? h('span', { class: 'note' }, t('status.waiting_ready')) : null,
       h('a', { class: 'btn', href: href('game', s.game_id), 'data-action': 'replay' }, t('action.replay')),
-      h('button', { class: 'btn ghost', 'aria-label': t('action.close'), onclick: () => { page.bannerFor = `hidden:${s.game_id}`; el.hidden = true; } }, '×'),
+      h('button', { class: 'btn ghost', 'aria-label': t('action.close'), onclick: () => { page.bannerHidden = s.game_id; redraw(); } }, '×'),
     ),
   );
+  return true;
 }
 
 function info(t, page, s) {
