@@ -5,7 +5,7 @@
 //! jumped twice. Routes with the same start, end and captured set are one
 //! move (kept once); the priority filters run afterwards (`priority.rs`).
 
-use crate::geometry::{Geometry, on_board};
+use crate::geometry::{Geometry, on_board, shift};
 use crate::m::MAX_PATH;
 use crate::movegen::{forward, promotion_row};
 use crate::rules::CapturePromotion;
@@ -55,34 +55,49 @@ pub(crate) fn generate<G: Geometry>(
     } else {
         ([f1, f2, 0, 0], 2)
     };
-    let mut pieces = own;
+    let empty = G::MASK & !(own | enemy);
+    // Only the men that have a jump now can start a capture; a cheap
+    // bitboard test spares the search for the others.
+    let men = own & !kings;
+    let men_targets = if rules.men_capture_kings {
+        enemy
+    } else {
+        enemy & !kings
+    };
+    let mut pieces = own & kings;
+    for &d in &man_dirs[..man_dir_count] {
+        pieces |= men & shift::<G>(shift::<G>(empty, -d) & men_targets, -d);
+    }
     if let Some(sq) = only_from {
         pieces &= 1 << sq.bit();
     }
+    let mut search = Search {
+        rules,
+        enemy,
+        enemy_kings: enemy & kings,
+        empty,
+        promo_row: promotion_row::<G>(side),
+        man_dirs,
+        man_dir_count,
+        from: Square::from_bit(0),
+        start_king: false,
+        captured: 0,
+        path: [0; MAX_PATH],
+        len: 0,
+        king_key: 0,
+        all_routes_to: all_routes_to.map(Square::bit),
+        first: 0,
+        list,
+    };
     while pieces != 0 {
         let from = pieces.trailing_zeros() as i32;
         pieces &= pieces - 1;
-        let first = list.len();
-        let mut search = Search {
-            rules,
-            enemy,
-            enemy_kings: enemy & kings,
-            empty: G::MASK & !(own | enemy) | 1 << from,
-            promo_row: promotion_row::<G>(side),
-            man_dirs,
-            man_dir_count,
-            from: Square::from_bit(from as u8),
-            start_king: kings >> from & 1 != 0,
-            captured: 0,
-            path: [0; MAX_PATH],
-            len: 0,
-            king_key: 0,
-            all_routes_to: all_routes_to.map(Square::bit),
-            first,
-            list,
-        };
-        let king = search.start_king;
-        search.extend::<G>(from, king);
+        search.first = search.list.len();
+        search.from = Square::from_bit(from as u8);
+        search.start_king = kings >> from & 1 != 0;
+        // The capturing piece has left its square (it may pass or land there).
+        search.empty = empty | 1 << from;
+        search.extend::<G>(from, search.start_king);
     }
 }
 

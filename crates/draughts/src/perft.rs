@@ -8,24 +8,27 @@ use crate::{MoveList, Position, movegen};
 /// spec §1.1). Bulk-counts at depth 1: no move list when there is no capture.
 #[must_use]
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    // One move list per level, made once: a fresh array per node would cost
+    // more than generating the moves.
+    let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
     if pos.variant().board_size() == 10 {
-        perft_inner::<Board10>(pos, depth)
+        perft_inner::<Board10>(pos, depth, &mut lists)
     } else {
-        perft_inner::<Board8>(pos, depth)
+        perft_inner::<Board8>(pos, depth, &mut lists)
     }
 }
 
-fn perft_inner<G: Geometry>(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
+fn perft_inner<G: Geometry>(pos: &Position, depth: u32, lists: &mut [MoveList]) -> u64 {
+    let Some((list, deeper)) = lists.split_first_mut() else {
         return 1;
-    }
+    };
     let optional = pos.rules().capture_optional;
     if optional || movegen::has_capture::<G>(pos) {
-        let mut list = MoveList::new();
+        list.clear();
         if optional {
-            pos.generate::<G>(&mut list);
+            pos.generate::<G>(list);
         } else {
-            pos.generate_captures::<G>(&mut list);
+            pos.generate_captures::<G>(list);
         }
         if depth == 1 {
             return list.len() as u64;
@@ -35,7 +38,7 @@ fn perft_inner<G: Geometry>(pos: &Position, depth: u32) -> u64 {
             .map(|m| {
                 let mut next = pos.clone();
                 next.play_unchecked(m);
-                perft_inner::<G>(&next, depth - 1)
+                perft_inner::<G>(&next, depth - 1, deeper)
             })
             .sum();
     }
@@ -46,7 +49,7 @@ fn perft_inner<G: Geometry>(pos: &Position, depth: u32) -> u64 {
     movegen::for_each_simple::<G>(pos, |from, to, promotes| {
         let mut next = pos.clone();
         next.play_simple(from, to, promotes);
-        total += perft_inner::<G>(&next, depth - 1);
+        total += perft_inner::<G>(&next, depth - 1, deeper);
     });
     total
 }
