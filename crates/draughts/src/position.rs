@@ -208,22 +208,6 @@ impl Position {
         list
     }
 
-    /// Every capture route of the piece on `from`, whatever its end square.
-    /// A king with many landing choices can have more routes than a
-    /// [`MoveList`] holds: prefer [`Position::capture_routes_to`].
-    pub(crate) fn capture_routes(&self, from: Square) -> MoveList {
-        let mut list = MoveList::new();
-        for to in self.variant().squares() {
-            if list.len() == crate::MOVE_LIST_CAPACITY {
-                break;
-            }
-            for m in &self.capture_routes_to(from, to) {
-                list.push(*m);
-            }
-        }
-        list
-    }
-
     /// Plays a legal move, returning the new position.
     ///
     /// # Errors
