@@ -99,26 +99,31 @@ impl Position {
             }
         } else {
             // Any route of a legal move may be written, not just the one
-            // the generator kept.
-            let routes = self.capture_routes_to(from, to);
-            for route in routes.iter() {
+            // the generator kept; a route written in full beats routes that
+            // merely pass through the written squares.
+            let mut partial = MoveList::new();
+            for route in self.capture_routes_to(from, to).iter() {
                 let path: Vec<Square> = route.path().collect();
                 let exact = path.len() == sq.len() - 1 && path[..path.len() - 1] == *inner;
                 if !exact && !is_subsequence(inner, &path[..path.len() - 1]) {
                     continue;
                 }
-                let Some(m) = legal.iter().find(|m| *m == route) else {
+                let Some(legal_move) = legal.iter().find(|m| *m == route) else {
                     continue;
                 };
-                let mut m = *m;
-                if exact {
+                let mut m = *legal_move;
+                let target = if exact {
                     m.set_route(route);
+                    &mut out
+                } else {
+                    &mut partial
+                };
+                if !target.contains(&m) {
+                    target.push(m);
                 }
-                match out.iter().position(|o| *o == m) {
-                    Some(i) if exact => out.as_mut_slice()[i] = m,
-                    Some(_) => {}
-                    None => out.push(m),
-                }
+            }
+            if out.is_empty() {
+                out = partial;
             }
         }
         if out.len() > 1 {
@@ -159,5 +164,79 @@ impl Position {
             s.push_str(&variant.square_name(sq));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Rules, Variant};
+
+    fn pos(variant: Variant, fen: &str) -> Position {
+        Position::from_fen(Rules::new(variant), fen).expect("valid FEN")
+    }
+
+    #[test]
+    fn simple_moves_any_separator() {
+        let p = Position::new(Rules::new(Variant::International));
+        let m = p.parse_move("32-28").expect("legal");
+        assert_eq!(p.move_to_string(&m), "32-28");
+        assert_eq!(
+            p.parse_move("32x28"),
+            Ok(m),
+            "PDN files write x for simple moves"
+        );
+        assert_eq!(p.parse_move("32-26"), Err(MoveError::Illegal));
+        assert_eq!(p.parse_move("32-28-23"), Err(MoveError::Illegal));
+        for bad in ["", "32", "32-", "-28", "a1-b2", "32--28", "32-99"] {
+            assert_eq!(p.parse_move(bad), Err(MoveError::Syntax), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn short_form_must_identify_one_move() {
+        // Two routes from e1 to e5 taking different pieces (Czech men only
+        // capture forwards, so neither goes on from e5).
+        let p = pos(Variant::Czech, "W:We1:Bd2,d4,f2,f4");
+        assert_eq!(p.legal_moves().len(), 2);
+        assert_eq!(p.parse_move("e1xe5"), Err(MoveError::Ambiguous));
+        assert_eq!(p.moves_matching("e1:e5").map(|l| l.len()), Ok(2));
+        let left = p.parse_move("e1xc3xe5").expect("full path");
+        assert_eq!(p.move_to_string(&left), "e1xc3xe5");
+        assert!(
+            left.captures()
+                .contains(Variant::Czech.parse_square("d4").expect("square"))
+        );
+        let right = p.parse_move("e1:g3:e5").expect("colon separator");
+        assert_ne!(left, right);
+        assert_eq!(
+            p.parse_move("e1-c3-e5"),
+            Ok(left),
+            "captures written with -"
+        );
+        assert_eq!(
+            p.parse_move("e1xc3"),
+            Err(MoveError::Illegal),
+            "a capture must be completed"
+        );
+    }
+
+    #[test]
+    fn a_full_route_beats_routes_through_the_same_squares() {
+        // c3xe5xg7 takes two; c3xa5xc7xe5xg7 also passes e5 and ends on g7.
+        let p = pos(
+            Variant::Russian,
+            "W:Wa1,e1,g1,b2,d2,f2,h2,c3,h4,c5,a7:Bb4,d4,g5,b6,d6,f6,e7,b8,d8,h8",
+        );
+        let m = p.parse_move("c3xe5xg7").expect("exact route");
+        assert_eq!(m.captures().count(), 2);
+        assert_eq!(p.parse_move("c3xg7"), Err(MoveError::Ambiguous));
+    }
+
+    #[test]
+    fn errors_have_fixed_messages() {
+        assert_eq!(MoveError::Syntax.to_string(), "invalid move syntax");
+        assert_eq!(MoveError::Illegal.to_string(), "illegal move");
+        assert_eq!(MoveError::Ambiguous.to_string(), "ambiguous move");
     }
 }

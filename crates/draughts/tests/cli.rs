@@ -1,0 +1,181 @@
+//! The `draughts` binary: each subcommand, and clear failures with the right
+//! exit status for bad input.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("UTF-8 output")
+}
+
+#[test]
+fn perft_prints_the_count_last() {
+    let out = run(&["perft", "--variant", "international", "--depth", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().last(), Some("658"));
+
+    let out = run(&["perft", "--variant", "english", "--depth", "2", "--divide"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8, "7 moves and the total");
+    assert_eq!(lines.last(), Some(&"49"));
+    assert!(lines[0].contains(' '), "move and count: {}", lines[0]);
+
+    let out = run(&[
+        "perft",
+        "--variant=brazilian",
+        "--fen",
+        "W:Wg1:Bf6,d4,f4,f2",
+        "--depth=1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "1");
+}
+
+#[test]
+fn moves_lists_legal_moves_as_text_or_json() {
+    let out = run(&["moves", "--variant", "american"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).lines().count(), 7);
+    assert!(
+        stdout(&out).lines().any(|l| l == "9-13"),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = run(&[
+        "moves",
+        "--variant",
+        "russian",
+        "--fen",
+        "W:Wg1:Bf6,d4,f4,f2",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line: Value = serde_json::from_str(text.lines().next().expect("one move")).expect("JSON");
+    assert_eq!(line["move"], "g1xe3xc5");
+    assert_eq!(line["from"], "g1");
+    assert_eq!(line["to"], "c5");
+    assert_eq!(line["path"], serde_json::json!(["e3", "c5"]));
+    assert_eq!(line["captures"].as_array().map(Vec::len), Some(2));
+    assert_eq!(line["promotes"], false);
+}
+
+#[test]
+fn capture_optional_adds_the_simple_moves() {
+    let fen = "W:Wg1:Bf6,d4,f4,f2";
+    let plain = run(&["moves", "--variant", "russian", "--fen", fen]);
+    let optional = run(&[
+        "moves",
+        "--variant",
+        "russian",
+        "--fen",
+        fen,
+        "--capture-optional",
+    ]);
+    assert!(optional.status.success());
+    assert!(stdout(&optional).lines().count() > stdout(&plain).lines().count());
+    let out = run(&["moves", "--variant", "international", "--capture-optional"]);
+    assert_eq!(out.status.code(), Some(2), "not allowed on 10x10");
+}
+
+#[test]
+fn play_prints_the_game_state() {
+    let out = run(&[
+        "play",
+        "--variant",
+        "international",
+        "32-28",
+        "19-23",
+        "28x19",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let state: Value = serde_json::from_str(stdout(&out).trim()).expect("JSON");
+    assert_eq!(state["turn"], "black");
+    assert_eq!(state["outcome"], Value::Null);
+    assert!(
+        state["fen"]
+            .as_str()
+            .is_some_and(|f| f.starts_with("B:W19,"))
+    );
+    assert!(state["counters"].as_array().is_some_and(Vec::is_empty));
+
+    let out = run(&["play", "--variant", "american", "--fen", "W:W:BK1"]);
+    let state: Value = serde_json::from_str(stdout(&out).trim()).expect("JSON");
+    assert_eq!(
+        state["outcome"],
+        serde_json::json!({"result": "black", "reason": "no_moves"})
+    );
+    assert_eq!(state["counters"][0]["rule"], "forty_moves");
+}
+
+#[test]
+fn play_names_the_first_illegal_move() {
+    let out = run(&["play", "--variant", "international", "32-28", "32-28"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("move 2") && err.contains("32-28") && err.contains("illegal"),
+        "{err}"
+    );
+    let out = run(&["play", "--variant", "international", "hello"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("invalid move syntax"));
+}
+
+#[test]
+fn bad_arguments_fail_cleanly() {
+    for (args, code) in [
+        (&["perft", "--variant", "international"][..], 2),
+        (&["perft", "--variant", "chess", "--depth", "1"][..], 2),
+        (&["perft", "--variant", "russian", "--depth", "x"][..], 2),
+        (&["moves", "--fen"][..], 2),
+        (&["moves", "--variant", "russian", "--bogus"][..], 2),
+        (&["moves"][..], 2),
+        (&["frobnicate"][..], 2),
+        (&[][..], 2),
+        (
+            &["moves", "--variant", "russian", "--fen", "W:Wz9:B"][..],
+            1,
+        ),
+        (
+            &[
+                "perft",
+                "--variant",
+                "american",
+                "--fen",
+                "X",
+                "--depth",
+                "1",
+            ][..],
+            1,
+        ),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            !err.is_empty() && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn pdn_is_dispatched() {
+    let out = run(&["pdn", "--help"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
