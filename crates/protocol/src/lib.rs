@@ -1,1 +1,25 @@
-//! placeholder
+//! Wire types of the Damka protocol (`docs/protocol.md`): the JSON objects of the HTTP API
+//! and the messages of the room and table WebSockets.
+//!
+//! The server serialises these types and its tests deserialise them, so a field renamed
+//! here is caught by both. Every type mirrors one object or message of the contract:
+//!
+//! - [`common`]: players, options, clocks, counters, tables, rooms, variants, games;
+//! - [`error`]: the error codes and the one error shape;
+//! - [`room`]: room socket messages;
+//! - [`table`]: table socket messages.
+//!
+//! ```
+//! use damka_protocol::table::ClientMessage;
+//! let msg: ClientMessage =
+//!     serde_json::from_str(r#"{"t": "move", "move": "c3-d4", "ply": 1, "ack": 7}"#).unwrap();
+//! assert!(matches!(msg, ClientMessage::Move { ply: 1, .. }));
+//! ```
+
+pub mod common;
+pub mod error;
+pub mod room;
+pub mod table;
+
+pub use common::*;
+pub use error::{ErrorBody, ErrorCode, ErrorDetail};

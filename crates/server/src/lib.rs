@@ -1,1 +1,68 @@
-//! placeholder
+//! The Damka server: rooms, tables, guests and timed draughts games over HTTP and
+//! WebSockets, refereed by the `draughts` engine and stored with sqlx.
+//!
+//! Layout (one idea per module):
+//!
+//! - [`config`]: flags and environment (clap); [`server`]: start-up, serving and graceful
+//!   shutdown (used by `main` and the tests);
+//! - [`http`]: `fn app(state) -> Router` and one file per resource (guest, rooms, tables,
+//!   games, variants, health);
+//! - [`ws`]: WebSocket upgrade (origin check, size limits) and one session task per
+//!   socket: [`ws::room_socket`], [`ws::table_socket`];
+//! - [`room`]: rooms, their live table lists and the fan-out to room sockets;
+//! - [`table`]: one actor task per table (seats, game, clock, subscribers);
+//! - [`store`]: SQLite or PostgreSQL behind one enum, runtime queries, migrations;
+//! - [`metrics`]: Prometheus text; [`error`]: the one error type; [`time`]: the server's
+//!   monotonic milliseconds (real or manual for tests); [`random`]: OS randomness.
+//!
+//! Concurrency: each table is owned by its actor; rooms and the table registry are behind
+//! std mutexes held for a map lookup only, never across `.await`; every task is spawned on
+//! one [`tokio_util::task::TaskTracker`] and watches one
+//! [`tokio_util::sync::CancellationToken`], so shutdown reaches all of them.
+
+pub mod config;
+pub mod error;
+pub mod http;
+pub mod metrics;
+pub mod random;
+pub mod room;
+pub mod server;
+pub mod store;
+pub mod table;
+pub mod time;
+pub mod ws;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+pub use config::Config;
+pub use http::app;
+pub use server::{RunningServer, StartError, start};
+
+/// State shared by every handler, session and table actor.
+pub struct Shared {
+    /// The configuration.
+    pub config: Config,
+    /// The database.
+    pub store: store::Store,
+    /// The rooms.
+    pub rooms: room::Rooms,
+    /// The open tables.
+    pub tables: table::Tables,
+    /// Metrics.
+    pub metrics: metrics::Metrics,
+    /// Monotonic time for clocks and timers.
+    pub time: time::TimeSource,
+    /// Cancelled when the server shuts down.
+    pub shutdown: CancellationToken,
+    /// Every spawned task, to wait for them at shutdown.
+    pub tracker: TaskTracker,
+    /// The web client's directory.
+    pub static_dir: PathBuf,
+}
+
+/// The shared state as handlers receive it.
+pub type AppState = Arc<Shared>;

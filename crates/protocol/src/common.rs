@@ -1,0 +1,415 @@
+//! The common objects of the protocol: players, options, clocks, tables, rooms, games.
+
+use serde::{Deserialize, Serialize};
+
+/// A colour on the wire: `"white"` or `"black"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+impl Side {
+    /// The other colour.
+    pub fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    /// Index 0 for white, 1 for black (for two-element arrays).
+    pub fn index(self) -> usize {
+        match self {
+            Side::White => 0,
+            Side::Black => 1,
+        }
+    }
+
+    /// The wire name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+}
+
+/// A guest as others see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// Stable guest id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+}
+
+/// Options of a table, fixed when it is created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    /// Initial time per player, 1–15 minutes.
+    pub minutes: u32,
+    /// Fischer increment per move, 0–10 seconds.
+    pub increment: u32,
+    /// Start every game from a few random opening plies.
+    pub random_opening: bool,
+    /// Capturing is not compulsory (8x8 variants only).
+    pub capture_optional: bool,
+}
+
+/// The seat a table's creator asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatChoice {
+    /// The white seat.
+    White,
+    /// The black seat.
+    Black,
+    /// Either, drawn at random.
+    #[default]
+    Random,
+}
+
+/// Body of `POST /api/rooms/{room}/tables`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateTable {
+    /// Minutes per player.
+    pub minutes: u32,
+    /// Increment in seconds.
+    pub increment: u32,
+    /// Random opening on/off (default off).
+    #[serde(default)]
+    pub random_opening: bool,
+    /// Optional capture on/off (default off).
+    #[serde(default)]
+    pub capture_optional: bool,
+    /// The seat the creator takes (default random).
+    #[serde(default)]
+    pub seat: SeatChoice,
+}
+
+/// Body of `POST /api/guest`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GuestRequest {
+    /// A new display name, if any.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Remaining time of both sides and the side whose time runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockView {
+    /// White's remaining time in ms.
+    pub white: u64,
+    /// Black's remaining time in ms.
+    pub black: u64,
+    /// The side whose time is running, or `null`.
+    pub running: Option<Side>,
+}
+
+/// Remaining times after a stored move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockTimes {
+    /// White's remaining time in ms.
+    pub white: u64,
+    /// Black's remaining time in ms.
+    pub black: u64,
+}
+
+/// A live draw-rule counter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CounterView {
+    /// Rule id (`forty_moves`, `kings_only`, ...).
+    pub rule: String,
+    /// Moves counted so far.
+    pub moves: u32,
+    /// Moves at which the rule draws.
+    pub limit: u32,
+}
+
+/// Both seats of a table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seats {
+    /// The white seat.
+    pub white: Option<Player>,
+    /// The black seat.
+    pub black: Option<Player>,
+}
+
+/// Who pressed start.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ready {
+    /// White is ready.
+    pub white: bool,
+    /// Black is ready.
+    pub black: bool,
+}
+
+/// Status of a table's game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    /// Being played.
+    Playing,
+    /// Finished (or aborted).
+    Over,
+}
+
+/// Status of a table as a whole (the `status` of `state`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TableStatus {
+    /// No game yet.
+    Waiting,
+    /// A game is being played.
+    Playing,
+    /// The last game is over.
+    Over,
+}
+
+/// The outcome of a finished game: the winner or a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameResult {
+    /// White won.
+    White,
+    /// Black won.
+    Black,
+    /// Drawn.
+    Draw,
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// The side to move had no legal move.
+    NoMoves,
+    /// A player resigned.
+    Resign,
+    /// A player's time ran out.
+    Timeout,
+    /// Draw agreed.
+    Agreement,
+    /// Threefold repetition.
+    Threefold,
+    /// A draw-rule move limit.
+    MoveLimit,
+    /// Aborted before both players moved.
+    Aborted,
+}
+
+impl EndReason {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no_moves",
+            EndReason::Resign => "resign",
+            EndReason::Timeout => "timeout",
+            EndReason::Agreement => "agreement",
+            EndReason::Threefold => "threefold",
+            EndReason::MoveLimit => "move_limit",
+            EndReason::Aborted => "aborted",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn from_name(name: &str) -> Option<EndReason> {
+        Some(match name {
+            "no_moves" => EndReason::NoMoves,
+            "resign" => EndReason::Resign,
+            "timeout" => EndReason::Timeout,
+            "agreement" => EndReason::Agreement,
+            "threefold" => EndReason::Threefold,
+            "move_limit" => EndReason::MoveLimit,
+            "aborted" => EndReason::Aborted,
+            _ => return None,
+        })
+    }
+}
+
+/// Summary of a table's current or last game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// Game id.
+    pub id: String,
+    /// Playing or over.
+    pub status: GameStatus,
+    /// Plies played.
+    pub ply: u32,
+    /// Side to move.
+    pub turn: Side,
+    /// Result when over.
+    pub result: Option<GameResult>,
+    /// Reason when over.
+    pub reason: Option<EndReason>,
+}
+
+/// A table as listed in rooms and returned by `GET /api/tables/{id}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableView {
+    /// Table id.
+    pub id: String,
+    /// Room id.
+    pub room: String,
+    /// Variant id.
+    pub variant: String,
+    /// Options.
+    pub options: Options,
+    /// Seats.
+    pub seats: Seats,
+    /// Who pressed start.
+    pub ready: Ready,
+    /// Connected sockets that are not a seated player's.
+    pub spectators: u32,
+    /// The current or last game.
+    pub game: Option<GameSummary>,
+}
+
+/// A text in Polish and English.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Texts {
+    /// Polish.
+    pub pl: String,
+    /// English.
+    pub en: String,
+}
+
+/// A room as listed by `GET /api/rooms`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomView {
+    /// Room id.
+    pub id: String,
+    /// Display name (Polish).
+    pub name: String,
+    /// Names in both languages.
+    pub names: Texts,
+    /// One-line rules in both languages.
+    pub rules: Texts,
+    /// Variant id.
+    pub variant: String,
+    /// Number of open tables.
+    pub tables: u32,
+    /// Sockets connected to the room.
+    pub players: u32,
+}
+
+/// A room with its tables (`GET /api/rooms/{room}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomDetail {
+    /// Room id.
+    pub id: String,
+    /// Display name (Polish).
+    pub name: String,
+    /// Names in both languages.
+    pub names: Texts,
+    /// One-line rules in both languages.
+    pub rules: Texts,
+    /// Variant id.
+    pub variant: String,
+    /// The open tables.
+    pub tables: Vec<TableView>,
+    /// Sockets connected to the room.
+    pub players: u32,
+}
+
+/// One playing square of a variant's board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SquareView {
+    /// PDN name (`"a1"` or `"32"`).
+    pub name: String,
+    /// Column from the left.
+    pub x: u8,
+    /// Row from the top.
+    pub y: u8,
+}
+
+/// A variant as listed by `GET /api/variants`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantView {
+    /// Wire id.
+    pub id: String,
+    /// Names.
+    pub names: Texts,
+    /// One-line rules.
+    pub rules: Texts,
+    /// Full PDN GameType.
+    pub game_type: String,
+    /// Board size (8 or 10).
+    pub board: u8,
+    /// The side that moves first.
+    pub first: Side,
+    /// Start position as FEN.
+    pub start_fen: String,
+    /// Playing squares with display coordinates.
+    pub squares: Vec<SquareView>,
+}
+
+/// A stored move of `GET /api/games/{id}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredMove {
+    /// Ply number from 1.
+    pub ply: u32,
+    /// The move, full path.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Position after the move.
+    pub fen: String,
+    /// Clocks after the move.
+    pub clock: ClockTimes,
+    /// Time the mover used, in ms.
+    pub used_ms: u64,
+}
+
+/// A stored game (`GET /api/games/{id}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Game id.
+    pub id: String,
+    /// Room id.
+    pub room: String,
+    /// Variant id.
+    pub variant: String,
+    /// Table options.
+    pub options: Options,
+    /// White player.
+    pub white: Player,
+    /// Black player.
+    pub black: Player,
+    /// Position before ply 1.
+    pub initial_fen: String,
+    /// How many of the first plies were a random opening.
+    pub opening_plies: u32,
+    /// The moves.
+    pub moves: Vec<StoredMove>,
+    /// Result, or `null` (aborted or unfinished).
+    pub result: Option<GameResult>,
+    /// Reason, or `null` while playing.
+    pub reason: Option<EndReason>,
+    /// Start time (RFC 3339).
+    pub started_at: String,
+    /// End time (RFC 3339), or `null`.
+    pub ended_at: Option<String>,
+}
+
+/// One line of `GET /api/rooms/{room}/games`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameListItem {
+    /// Game id.
+    pub id: String,
+    /// White player.
+    pub white: Player,
+    /// Black player.
+    pub black: Player,
+    /// Result.
+    pub result: Option<GameResult>,
+    /// Reason.
+    pub reason: Option<EndReason>,
+    /// Plies played.
+    pub plies: u32,
+    /// End time (RFC 3339).
+    pub ended_at: Option<String>,
+}

@@ -1,0 +1,107 @@
+//! The error codes of the protocol and the HTTP error body.
+
+use serde::{Deserialize, Serialize};
+
+/// Every error code of `docs/protocol.md`, serialised in `snake_case`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A move or draw action when it is not the sender's turn.
+    NotYourTurn,
+    /// A move that is not legal in the position (the legal moves go along).
+    IllegalMove,
+    /// A different move for a ply that has already been played.
+    StalePly,
+    /// `sit` on a seat someone else holds.
+    SeatTaken,
+    /// A player action by someone who is not seated at the table.
+    NotSeated,
+    /// An action that is not allowed while a game is being played.
+    GameInProgress,
+    /// A game action when the table has no game in progress.
+    NoGame,
+    /// Table options out of range or not allowed for the variant.
+    InvalidOptions,
+    /// A guest name that breaks the naming rules.
+    InvalidName,
+    /// Too many messages on one connection.
+    RateLimited,
+    /// A message that is not valid JSON or not a known message.
+    BadMessage,
+    /// An action that needs a guest session without one.
+    Unauthorized,
+    /// An unknown room, table or game.
+    NotFound,
+    /// The guest already sits at the maximum number of open tables.
+    TooManyTables,
+    /// A server-side failure (details are only in the server's logs).
+    Internal,
+}
+
+impl ErrorCode {
+    /// The wire name of the code, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::NotYourTurn => "not_your_turn",
+            ErrorCode::IllegalMove => "illegal_move",
+            ErrorCode::StalePly => "stale_ply",
+            ErrorCode::SeatTaken => "seat_taken",
+            ErrorCode::NotSeated => "not_seated",
+            ErrorCode::GameInProgress => "game_in_progress",
+            ErrorCode::NoGame => "no_game",
+            ErrorCode::InvalidOptions => "invalid_options",
+            ErrorCode::InvalidName => "invalid_name",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::BadMessage => "bad_message",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::TooManyTables => "too_many_tables",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+/// The HTTP error body: `{"error": {"code": ..., "message": ...}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// The error itself.
+    pub error: ErrorDetail,
+}
+
+/// Code and human-readable message of an HTTP error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorDetail {
+    /// Machine-readable code.
+    pub code: ErrorCode,
+    /// Human-readable explanation (English).
+    pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn as_str_matches_serde() {
+        for code in [
+            ErrorCode::NotYourTurn,
+            ErrorCode::IllegalMove,
+            ErrorCode::StalePly,
+            ErrorCode::SeatTaken,
+            ErrorCode::NotSeated,
+            ErrorCode::GameInProgress,
+            ErrorCode::NoGame,
+            ErrorCode::InvalidOptions,
+            ErrorCode::InvalidName,
+            ErrorCode::RateLimited,
+            ErrorCode::BadMessage,
+            ErrorCode::Unauthorized,
+            ErrorCode::NotFound,
+            ErrorCode::TooManyTables,
+            ErrorCode::Internal,
+        ] {
+            let json = serde_json::to_string(&code).expect("serialises");
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+        }
+    }
+}

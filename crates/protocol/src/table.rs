@@ -1,0 +1,357 @@
+//! Messages of the table socket (`GET /ws/tables/{id}`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::common::{
+    ClockTimes, ClockView, CounterView, EndReason, GameResult, Options, Player, Ready, Seats, Side,
+    TableStatus, TableView,
+};
+use crate::error::ErrorCode;
+
+/// Client → server on a table socket.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Take a free seat.
+    Sit {
+        /// The seat wanted.
+        seat: Side,
+    },
+    /// Leave one's seat (not during a game).
+    Stand,
+    /// Ready to start.
+    Start,
+    /// Play a move.
+    Move {
+        /// The move in the variant's notation.
+        #[serde(rename = "move")]
+        mv: String,
+        /// The ply this move is meant for (from 1).
+        ply: u32,
+        /// Client-chosen id echoed in `ack` / `error`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ack: Option<serde_json::Value>,
+    },
+    /// Offer a draw.
+    DrawOffer,
+    /// Accept the opponent's draw offer.
+    DrawAccept,
+    /// Decline the opponent's draw offer.
+    DrawDecline,
+    /// Resign the game.
+    Resign,
+    /// Abort the game (only before both players moved).
+    Abort,
+    /// Ask for a fresh `state`.
+    Resync,
+    /// Latency probe.
+    Ping {
+        /// Any number, echoed back unchanged.
+        ts: serde_json::Number,
+    },
+}
+
+/// The caller's identity and seat in `state`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct You {
+    /// Guest id.
+    pub id: String,
+    /// The seat the guest holds at this table, if any.
+    pub seat: Option<Side>,
+}
+
+/// Who is connected to the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PresenceView {
+    /// The white seat's player has a socket open.
+    pub white: bool,
+    /// The black seat's player has a socket open.
+    pub black: bool,
+    /// Other sockets.
+    pub spectators: u32,
+}
+
+/// A played move in `state`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedMove {
+    /// Ply from 1.
+    pub ply: u32,
+    /// Full path.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Captured squares.
+    pub captures: Vec<String>,
+    /// Clocks after the move.
+    pub clock: ClockTimes,
+}
+
+/// The full state of a table and its game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// Version of the last event included.
+    pub v: u64,
+    /// The table object.
+    pub table: TableView,
+    /// The receiver, or `null` without a session.
+    pub you: Option<You>,
+    /// Seats.
+    pub seats: Seats,
+    /// Who pressed start.
+    pub ready: Ready,
+    /// Options.
+    pub options: Options,
+    /// Who is connected.
+    pub presence: PresenceView,
+    /// Waiting, playing or over.
+    pub status: TableStatus,
+    /// Current or last game id.
+    pub game_id: Option<String>,
+    /// White player of the game.
+    pub white: Option<Player>,
+    /// Black player of the game.
+    pub black: Option<Player>,
+    /// Position before ply 1.
+    pub initial_fen: String,
+    /// Random-opening plies at the start of `moves`.
+    pub opening_plies: u32,
+    /// Current position.
+    pub fen: String,
+    /// Moves so far.
+    pub moves: Vec<PlayedMove>,
+    /// Side to move.
+    pub turn: Side,
+    /// Legal moves of the side to move (empty unless playing).
+    pub legal: Vec<String>,
+    /// Clock as of sending.
+    pub clock: ClockView,
+    /// Time left for the pending first move, while the first-move window applies.
+    pub first_move_deadline: Option<u64>,
+    /// Side with a pending draw offer.
+    pub draw_offer: Option<Side>,
+    /// Active draw-rule counters.
+    pub counters: Vec<CounterView>,
+    /// Result when over.
+    pub result: Option<GameResult>,
+    /// Reason when over.
+    pub reason: Option<EndReason>,
+}
+
+/// Server → client on a table socket.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// Full state (on connect, on `resync`, after falling behind).
+    State(Box<State>),
+    /// A move was stored.
+    Ack {
+        /// The `ack` of the move message.
+        ack: serde_json::Value,
+    },
+    /// A player sat down.
+    Seated {
+        /// Version.
+        v: u64,
+        /// Seat.
+        seat: Side,
+        /// Player.
+        player: Player,
+    },
+    /// A player stood up.
+    Stood {
+        /// Version.
+        v: u64,
+        /// Seat.
+        seat: Side,
+    },
+    /// A player pressed start.
+    Ready {
+        /// Version.
+        v: u64,
+        /// Seat.
+        seat: Side,
+    },
+    /// A game started.
+    GameStarted(Box<GameStarted>),
+    /// A move was played.
+    Move(Box<MovePlayed>),
+    /// A draw was offered.
+    DrawOffered {
+        /// Version.
+        v: u64,
+        /// The offering side.
+        by: Side,
+    },
+    /// A draw offer was declined (explicitly or by moving).
+    DrawDeclined {
+        /// Version.
+        v: u64,
+        /// The declining side.
+        by: Side,
+    },
+    /// The game ended.
+    GameOver {
+        /// Version.
+        v: u64,
+        /// Result (`null` when aborted).
+        result: Option<GameResult>,
+        /// Reason.
+        reason: EndReason,
+        /// Final clock.
+        clock: ClockView,
+    },
+    /// Who is connected changed.
+    Presence {
+        /// Version.
+        v: u64,
+        /// White's player connected.
+        white: bool,
+        /// Black's player connected.
+        black: bool,
+        /// Other sockets.
+        spectators: u32,
+    },
+    /// The table went away.
+    TableClosed {
+        /// Version.
+        v: u64,
+    },
+    /// A rejected message.
+    Error {
+        /// Error code.
+        code: ErrorCode,
+        /// Explanation.
+        message: String,
+        /// The `ack` of the failing message, if it had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ack: Option<serde_json::Value>,
+        /// Legal moves, for `illegal_move`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        legal: Option<Vec<String>>,
+    },
+    /// Answer to `ping`.
+    Pong {
+        /// The `ts` of the ping.
+        ts: serde_json::Number,
+    },
+}
+
+/// The `game_started` event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameStarted {
+    /// Version.
+    pub v: u64,
+    /// Game id.
+    pub id: String,
+    /// White player.
+    pub white: Player,
+    /// Black player.
+    pub black: Player,
+    /// Seats (colours swap from one game to the next).
+    pub seats: Seats,
+    /// Position before ply 1.
+    pub initial_fen: String,
+    /// Position after the random opening (if any).
+    pub fen: String,
+    /// Random-opening plies, full paths.
+    pub opening: Vec<String>,
+    /// Side to move.
+    pub turn: Side,
+    /// Legal moves.
+    pub legal: Vec<String>,
+    /// Clock.
+    pub clock: ClockView,
+    /// Draw-rule counters.
+    pub counters: Vec<CounterView>,
+    /// Time for the first move (the first-move window), ms.
+    pub first_move_deadline: Option<u64>,
+}
+
+/// The `move` event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovePlayed {
+    /// Version.
+    pub v: u64,
+    /// Ply of this move.
+    pub ply: u32,
+    /// Full path.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The side that moved.
+    pub by: Side,
+    /// Captured squares.
+    pub captures: Vec<String>,
+    /// Position after the move.
+    pub fen: String,
+    /// Side to move next.
+    pub turn: Side,
+    /// Clock after the move.
+    pub clock: ClockView,
+    /// Legal moves of the side to move (empty when the game ended).
+    pub legal: Vec<String>,
+    /// Draw-rule counters.
+    pub counters: Vec<CounterView>,
+    /// Time for the next first move, while the first-move window applies.
+    pub first_move_deadline: Option<u64>,
+}
+
+impl ServerMessage {
+    /// The version of a broadcast event (`None` for replies to one client).
+    pub fn version(&self) -> Option<u64> {
+        match self {
+            ServerMessage::Seated { v, .. }
+            | ServerMessage::Stood { v, .. }
+            | ServerMessage::Ready { v, .. }
+            | ServerMessage::DrawOffered { v, .. }
+            | ServerMessage::DrawDeclined { v, .. }
+            | ServerMessage::GameOver { v, .. }
+            | ServerMessage::Presence { v, .. }
+            | ServerMessage::TableClosed { v } => Some(*v),
+            ServerMessage::GameStarted(g) => Some(g.v),
+            ServerMessage::Move(m) => Some(m.v),
+            ServerMessage::State(_)
+            | ServerMessage::Ack { .. }
+            | ServerMessage::Error { .. }
+            | ServerMessage::Pong { .. } => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse() {
+        let m: ClientMessage = serde_json::from_str(r#"{"t":"sit","seat":"black"}"#).expect("sit");
+        assert_eq!(m, ClientMessage::Sit { seat: Side::Black });
+        let m: ClientMessage = serde_json::from_str(r#"{"t":"draw_offer"}"#).expect("offer");
+        assert_eq!(m, ClientMessage::DrawOffer);
+        let m: ClientMessage =
+            serde_json::from_str(r#"{"t":"ping","ts":1.5}"#).expect("float ping");
+        assert!(matches!(m, ClientMessage::Ping { .. }));
+        assert!(serde_json::from_str::<ClientMessage>(r#"{"t":"fly"}"#).is_err());
+        assert!(serde_json::from_str::<ClientMessage>(r#"{"t":"move","move":"1-5"}"#).is_err());
+    }
+
+    #[test]
+    fn events_serialise_with_tag() {
+        let e = ServerMessage::DrawOffered {
+            v: 3,
+            by: Side::White,
+        };
+        assert_eq!(
+            serde_json::to_string(&e).expect("json"),
+            r#"{"t":"draw_offered","v":3,"by":"white"}"#
+        );
+        let e = ServerMessage::Error {
+            code: ErrorCode::StalePly,
+            message: "x".into(),
+            ack: None,
+            legal: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&e).expect("json"),
+            r#"{"t":"error","code":"stale_ply","message":"x"}"#
+        );
+    }
+}

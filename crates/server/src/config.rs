@@ -1,0 +1,162 @@
+//! Configuration from command-line flags and environment variables (clap).
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+
+/// Log output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Everything the server can be told at start-up.
+#[derive(Clone, Parser)]
+#[command(name = "damka", version, about = "The Damka draughts server")]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "DAMKA_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+
+    /// `sqlite://path` (created if missing) or `postgres://...`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://data/damka.db")]
+    pub database_url: String,
+
+    /// Extra origins allowed to open WebSockets (comma-separated, e.g.
+    /// `https://damka.example`); the server's own host is always allowed.
+    #[arg(long, env = "DAMKA_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+
+    /// JSON file with the rooms (default: one room per variant).
+    #[arg(long, env = "DAMKA_ROOMS")]
+    pub rooms: Option<PathBuf>,
+
+    /// Log format.
+    #[arg(long, env = "DAMKA_LOG_FORMAT", value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+
+    /// Directory of the web client (default `./static`, else the repository's `static/`).
+    #[arg(long, env = "DAMKA_STATIC_DIR")]
+    pub static_dir: Option<PathBuf>,
+
+    /// Seconds each player has for their first move before the game is aborted.
+    #[arg(long, env = "DAMKA_FIRST_MOVE_SECS", default_value_t = 30)]
+    pub first_move_secs: u64,
+
+    /// Seconds an empty table (nobody connected, no game running) lives on.
+    #[arg(long, env = "DAMKA_EMPTY_TABLE_GRACE_SECS", default_value_t = 30)]
+    pub empty_table_grace_secs: u64,
+
+    /// Open tables a guest may sit at.
+    #[arg(long, env = "DAMKA_MAX_TABLES_PER_GUEST", default_value_t = 3)]
+    pub max_tables_per_guest: usize,
+
+    /// Plies a player must wait between two draw offers.
+    #[arg(long, env = "DAMKA_DRAW_OFFER_PLIES", default_value_t = 10)]
+    pub draw_offer_plies: u32,
+
+    /// Seconds graceful shutdown waits for tables and sockets.
+    #[arg(long, env = "DAMKA_SHUTDOWN_TIMEOUT_SECS", default_value_t = 10)]
+    pub shutdown_timeout_secs: u64,
+
+    /// Test hook, not a flag: every new game starts from this FEN (when it parses for
+    /// the table's variant) instead of the start position.
+    #[arg(skip)]
+    pub test_start_fen: Option<String>,
+
+    /// Test hook, not a flag: use a manual clock advanced by the test
+    /// ([`crate::time::TimeSource::advance`]) instead of the real one.
+    #[arg(skip)]
+    pub manual_time: bool,
+}
+
+impl Config {
+    /// The configuration with every default, as `damka` with no flags and no environment.
+    pub fn defaults() -> Config {
+        Config::parse_from(["damka"])
+    }
+
+    /// The first-move window.
+    pub fn first_move_window(&self) -> Duration {
+        Duration::from_secs(self.first_move_secs)
+    }
+
+    /// The empty-table grace period.
+    pub fn empty_table_grace(&self) -> Duration {
+        Duration::from_secs(self.empty_table_grace_secs)
+    }
+
+    /// The shutdown timeout.
+    pub fn shutdown_timeout(&self) -> Duration {
+        Duration::from_secs(self.shutdown_timeout_secs)
+    }
+}
+
+/// The database URL with any password replaced, for logs.
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let (authority, path) = match rest.find('/') {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}:***@{host}{path}")
+        }
+        None => url.to_owned(),
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("bind", &self.bind)
+            .field("database_url", &redact_url(&self.database_url))
+            .field("allowed_origins", &self.allowed_origins)
+            .field("rooms", &self.rooms)
+            .field("log_format", &self.log_format)
+            .field("static_dir", &self.static_dir)
+            .field("first_move_secs", &self.first_move_secs)
+            .field("empty_table_grace_secs", &self.empty_table_grace_secs)
+            .field("max_tables_per_guest", &self.max_tables_per_guest)
+            .field("draw_offer_plies", &self.draw_offer_plies)
+            .field("shutdown_timeout_secs", &self.shutdown_timeout_secs)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_the_brief() {
+        let c = Config::defaults();
+        assert_eq!(c.bind.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.database_url, "sqlite://data/damka.db");
+        assert_eq!(c.first_move_secs, 30);
+        assert_eq!(c.max_tables_per_guest, 3);
+    }
+
+    #[test]
+    fn debug_redacts_the_password() {
+        let mut c = Config::defaults();
+        c.database_url = "postgres://damka:s3cret@db:5432/damka".into();
+        let text = format!("{c:?}");
+        assert!(!text.contains("s3cret"), "{text}");
+        assert!(
+            text.contains("postgres://damka:***@db:5432/damka"),
+            "{text}"
+        );
+        assert_eq!(redact_url("sqlite://data/x.db"), "sqlite://data/x.db");
+    }
+}

@@ -1,0 +1,115 @@
+//! The server's one error type, mapped to HTTP statuses and protocol error codes.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use damka_protocol::{ErrorBody, ErrorCode, ErrorDetail};
+
+/// Everything a request or a socket message can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// An unknown room, table or game.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// No valid session cookie.
+    #[error("a guest session is required")]
+    Unauthorized,
+    /// Bad table options.
+    #[error("invalid options: {0}")]
+    InvalidOptions(String),
+    /// Bad guest name.
+    #[error("a name has 2 to 24 letters, digits, spaces, '-' or '_'")]
+    InvalidName,
+    /// The guest sits at too many tables.
+    #[error("you already sit at {0} open tables")]
+    TooManyTables(usize),
+    /// Malformed request.
+    #[error("bad message: {0}")]
+    BadMessage(String),
+    /// Too many messages.
+    #[error("too many messages; slow down")]
+    RateLimited,
+    /// The request was fine, but the game forbids it.
+    #[error("{message}")]
+    Game {
+        /// Protocol code.
+        code: ErrorCode,
+        /// Explanation.
+        message: String,
+    },
+    /// A database failure; the client sees a generic text, the log the details.
+    #[error("database error")]
+    Database(#[from] sqlx::Error),
+    /// Any other server-side failure.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl AppError {
+    /// A game-rule rejection with a code and message.
+    pub fn game(code: ErrorCode, message: impl Into<String>) -> AppError {
+        AppError::Game {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The protocol error code.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            AppError::NotFound(_) => ErrorCode::NotFound,
+            AppError::Unauthorized => ErrorCode::Unauthorized,
+            AppError::InvalidOptions(_) => ErrorCode::InvalidOptions,
+            AppError::InvalidName => ErrorCode::InvalidName,
+            AppError::TooManyTables(_) => ErrorCode::TooManyTables,
+            AppError::BadMessage(_) => ErrorCode::BadMessage,
+            AppError::RateLimited => ErrorCode::RateLimited,
+            AppError::Game { code, .. } => *code,
+            AppError::Database(_) | AppError::Internal(_) => ErrorCode::Internal,
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        match self.code() {
+            ErrorCode::NotFound => StatusCode::NOT_FOUND,
+            ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ErrorCode::TooManyTables | ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::SeatTaken | ErrorCode::GameInProgress | ErrorCode::StalePly => {
+                StatusCode::CONFLICT
+            }
+            _ => StatusCode::BAD_REQUEST,
+        }
+    }
+
+    /// The text shown to clients; server-side details stay in the logs.
+    pub fn client_message(&self) -> String {
+        match self {
+            AppError::Database(e) => {
+                tracing::error!(error = %e, "database error");
+                "internal error".to_owned()
+            }
+            AppError::Internal(detail) => {
+                tracing::error!(%detail, "internal error");
+                "internal error".to_owned()
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code(),
+                message: self.client_message(),
+            },
+        };
+        (self.status(), Json(body)).into_response()
+    }
+}
+
+/// Result with [`AppError`].
+pub type AppResult<T> = Result<T, AppError>;

@@ -1,0 +1,194 @@
+//! Stored games: `GET /api/games/{id}`, `GET /api/games/{id}/pdn`,
+//! `GET /api/rooms/{room}/games`.
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::response::IntoResponse;
+use damka_protocol::{
+    ClockTimes, EndReason, GameListItem, GameRecord, GameResult, Options, Player, StoredMove,
+};
+use draughts::pdn::{self, PdnGame};
+use draughts::{Color, Outcome, Position, Reason, Rules, Variant};
+use serde::Deserialize;
+
+use crate::AppState;
+use crate::error::{AppError, AppResult};
+use crate::store::GameRow;
+use crate::time::rfc3339;
+
+/// Query of the recent-games list.
+#[derive(Deserialize)]
+pub struct RecentQuery {
+    /// 1–100, default 20.
+    limit: Option<i64>,
+}
+
+fn result_of(row: &GameRow) -> Option<GameResult> {
+    match row.result.as_deref()? {
+        "white" => Some(GameResult::White),
+        "black" => Some(GameResult::Black),
+        "draw" => Some(GameResult::Draw),
+        _ => None,
+    }
+}
+
+fn players(row: &GameRow) -> (Player, Player) {
+    (
+        Player {
+            id: row.white_id.clone(),
+            name: row.white_name.clone(),
+        },
+        Player {
+            id: row.black_id.clone(),
+            name: row.black_name.clone(),
+        },
+    )
+}
+
+fn ms(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+/// Recent finished games of a room, newest first.
+pub async fn recent(
+    State(state): State<AppState>,
+    Path(room): Path<String>,
+    Query(q): Query<RecentQuery>,
+) -> AppResult<Json<Vec<GameListItem>>> {
+    state.rooms.get(&room).ok_or(AppError::NotFound("room"))?;
+    let limit = q.limit.unwrap_or(20);
+    if !(1..=100).contains(&limit) {
+        return Err(AppError::BadMessage("limit must be 1 to 100".into()));
+    }
+    let games = state.store.recent_games(&room, limit).await?;
+    Ok(Json(
+        games
+            .into_iter()
+            .map(|(g, plies)| {
+                let (white, black) = players(&g);
+                GameListItem {
+                    id: g.id.clone(),
+                    white,
+                    black,
+                    result: result_of(&g),
+                    reason: g.reason.as_deref().and_then(EndReason::from_name),
+                    plies: u32::try_from(plies).unwrap_or(0),
+                    ended_at: g.ended_at.map(rfc3339),
+                }
+            })
+            .collect(),
+    ))
+}
+
+/// A stored game with its moves.
+pub async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<Json<GameRecord>> {
+    let g = state
+        .store
+        .game(&id)
+        .await?
+        .ok_or(AppError::NotFound("game"))?;
+    let moves = state.store.moves(&id).await?;
+    let (white, black) = players(&g);
+    Ok(Json(GameRecord {
+        id: g.id.clone(),
+        room: g.room.clone(),
+        variant: g.variant.clone(),
+        options: Options {
+            minutes: u32::try_from(g.minutes).unwrap_or(0),
+            increment: u32::try_from(g.increment_s).unwrap_or(0),
+            random_opening: g.random_opening != 0,
+            capture_optional: g.capture_optional != 0,
+        },
+        white,
+        black,
+        initial_fen: g.initial_fen.clone(),
+        opening_plies: u32::try_from(g.opening_plies).unwrap_or(0),
+        moves: moves
+            .into_iter()
+            .map(|m| StoredMove {
+                ply: u32::try_from(m.ply).unwrap_or(0),
+                mv: m.mv,
+                fen: m.fen_after,
+                clock: ClockTimes {
+                    white: ms(m.white_ms),
+                    black: ms(m.black_ms),
+                },
+                used_ms: ms(m.used_ms),
+            })
+            .collect(),
+        result: result_of(&g),
+        reason: g.reason.as_deref().and_then(EndReason::from_name),
+        started_at: rfc3339(g.started_at),
+        ended_at: g.ended_at.map(rfc3339),
+    }))
+}
+
+/// A stored game as PDN, written by the engine.
+pub async fn pdn(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<impl IntoResponse> {
+    let g = state
+        .store
+        .game(&id)
+        .await?
+        .ok_or(AppError::NotFound("game"))?;
+    let moves = state.store.moves(&id).await?;
+    let variant = Variant::from_name(&g.variant)
+        .ok_or_else(|| AppError::Internal(format!("stored game {id} has variant {}", g.variant)))?;
+    let rules = Rules::with_capture_optional(variant, g.capture_optional != 0)
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let start = Position::from_fen(rules, &g.initial_fen)
+        .map_err(|e| AppError::Internal(format!("stored game {id}: {e}")))?;
+    let mut record = PdnGame::new(start.clone());
+    let mut pos = start;
+    for m in &moves {
+        let mv = pos
+            .parse_move(&m.mv)
+            .map_err(|e| AppError::Internal(format!("stored game {id}, ply {}: {e}", m.ply)))?;
+        pos = pos
+            .play(&mv)
+            .map_err(|_| AppError::Internal(format!("stored game {id}, ply {}", m.ply)))?;
+        record.moves.push(mv);
+    }
+    let date = rfc3339(g.started_at);
+    record.set_tag("Event", "Damka");
+    record.set_tag("Site", format!("room {}, table {}", g.room, g.table_id));
+    record.set_tag(
+        "Date",
+        date.get(..10).unwrap_or("????-??-??").replace('-', "."),
+    );
+    record.set_tag("White", g.white_name.as_str());
+    record.set_tag("Black", g.black_name.as_str());
+    record.set_tag(
+        "TimeControl",
+        format!("{}+{}", g.minutes * 60, g.increment_s),
+    );
+    let outcome = g
+        .reason
+        .as_deref()
+        .and_then(Reason::from_name)
+        .map(|reason| Outcome {
+            winner: match g.result.as_deref() {
+                Some("white") => Some(Color::White),
+                Some("black") => Some(Color::Black),
+                _ => None,
+            },
+            reason,
+        });
+    record.set_outcome(outcome.as_ref());
+    Ok((
+        [
+            (CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                CONTENT_DISPOSITION,
+                format!("inline; filename=\"damka-{id}.pdn\""),
+            ),
+        ],
+        pdn::write(&record),
+    ))
+}

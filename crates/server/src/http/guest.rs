@@ -1,0 +1,87 @@
+//! `POST /api/guest` (create, or return and rename) and `GET /api/me`.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::header::SET_COOKIE;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use damka_protocol::{GuestRequest, Player};
+
+use super::auth::{Guest, guest_of, set_cookie, token_hash};
+use crate::AppState;
+use crate::error::{AppError, AppResult};
+use crate::{random, time};
+
+/// Whether a display name follows the rules: 2–24 characters of letters, digits, space,
+/// `-` or `_`, not blank.
+pub fn valid_name(name: &str) -> bool {
+    let n = name.chars().count();
+    (2..=24).contains(&n)
+        && name.trim() == name
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '_')
+}
+
+/// Creates a guest with a session cookie, or returns (and renames) the cookie's guest.
+pub async fn create(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> AppResult<Response> {
+    let req: GuestRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        GuestRequest::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| AppError::BadMessage(e.to_string()))?
+    };
+    if let Some(name) = &req.name
+        && !valid_name(name)
+    {
+        return Err(AppError::InvalidName);
+    }
+    let now = time::unix_ms();
+    if let Some(mut guest) = guest_of(&state, &headers).await? {
+        if let Some(name) = req.name {
+            state.store.rename_guest(&guest.id, &name, now).await?;
+            guest.name = name;
+        }
+        return Ok(Json(guest).into_response());
+    }
+    let token = random::session_token();
+    let guest = Player {
+        id: uuid::Uuid::new_v4().simple().to_string(),
+        name: req.name.unwrap_or_else(random::guest_name),
+    };
+    state
+        .store
+        .create_guest(&guest.id, &guest.name, &token_hash(&token), now)
+        .await?;
+    tracing::info!(guest = %guest.id, "new guest");
+    Ok((
+        StatusCode::OK,
+        [(SET_COOKIE, set_cookie(&token))],
+        Json(guest),
+    )
+        .into_response())
+}
+
+/// The session's guest.
+pub async fn me(Guest(guest): Guest) -> Json<Player> {
+    Json(guest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::valid_name;
+
+    #[test]
+    fn names() {
+        assert!(valid_name("Gość 4821"));
+        assert!(valid_name("Ala_ma-kota"));
+        assert!(!valid_name("A"));
+        assert!(!valid_name(" Ala"));
+        assert!(!valid_name("<script>"));
+        assert!(!valid_name(&"x".repeat(25)));
+    }
+}

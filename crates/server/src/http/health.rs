@@ -1,0 +1,35 @@
+//! `/healthz`, `/readyz` and `/metrics`.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
+use axum::response::IntoResponse;
+
+use crate::AppState;
+
+/// Alive.
+pub async fn healthz() -> &'static str {
+    "ok"
+}
+
+/// Ready: the database answers and the server is not shutting down.
+pub async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str) {
+    if state.shutdown.is_cancelled() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down");
+    }
+    match state.store.ping().await {
+        Ok(()) => (StatusCode::OK, "ready"),
+        Err(e) => {
+            tracing::warn!(error = %e, "readiness check failed");
+            (StatusCode::SERVICE_UNAVAILABLE, "database unavailable")
+        }
+    }
+}
+
+/// Prometheus text format.
+pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+        state.metrics.render(),
+    )
+}

@@ -1,0 +1,62 @@
+//! HTTP: the router and one file per resource.
+
+pub mod auth;
+pub mod games;
+pub mod guest;
+pub mod health;
+pub mod rooms;
+pub mod tables;
+pub mod variants;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::routing::{any, get, post};
+use tower_http::services::ServeDir;
+use tower_http::timeout::TimeoutLayer;
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::ws;
+
+/// Largest request body accepted (guest names and table options are tiny).
+const BODY_LIMIT: usize = 4 * 1024;
+
+/// Time limit for a plain HTTP request (WebSocket sessions are not affected: the upgrade
+/// response is immediate).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The whole application: API, sockets, metrics and the static web client.
+pub fn app(state: AppState) -> Router {
+    let static_files = ServeDir::new(&state.static_dir).append_index_html_on_directories(true);
+    Router::new()
+        .route("/api/guest", post(guest::create))
+        .route("/api/me", get(guest::me))
+        .route("/api/variants", get(variants::list))
+        .route("/api/rooms", get(rooms::list))
+        .route("/api/rooms/{room}", get(rooms::show))
+        .route("/api/rooms/{room}/tables", post(rooms::create_table))
+        .route("/api/rooms/{room}/games", get(games::recent))
+        .route("/api/tables/{id}", get(tables::show))
+        .route("/api/games/{id}", get(games::show))
+        .route("/api/games/{id}/pdn", get(games::pdn))
+        .route("/api/{*rest}", any(api_not_found))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .route("/metrics", get(health::metrics))
+        .route("/ws/rooms/{room}", get(ws::room_socket::upgrade))
+        .route("/ws/tables/{id}", get(ws::table_socket::upgrade))
+        .fallback_service(static_files)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .with_state(state)
+}
+
+async fn api_not_found() -> AppError {
+    AppError::NotFound("resource")
+}

@@ -1,0 +1,43 @@
+//! `GET /api/rooms`, `GET /api/rooms/{room}`, `POST /api/rooms/{room}/tables`.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use damka_protocol::{CreateTable, RoomDetail, RoomView, TableView};
+
+use super::auth::Guest;
+use crate::AppState;
+use crate::error::{AppError, AppResult};
+
+/// Every room with counts.
+pub async fn list(State(state): State<AppState>) -> Json<Vec<RoomView>> {
+    Json(state.rooms.all().iter().map(|r| r.view()).collect())
+}
+
+/// One room with its tables.
+pub async fn show(
+    State(state): State<AppState>,
+    Path(room): Path<String>,
+) -> AppResult<Json<RoomDetail>> {
+    let room = state.rooms.get(&room).ok_or(AppError::NotFound("room"))?;
+    Ok(Json(room.detail()))
+}
+
+/// Creates a table with the caller seated.
+pub async fn create_table(
+    State(state): State<AppState>,
+    Path(room): Path<String>,
+    Guest(guest): Guest,
+    body: Result<Json<CreateTable>, JsonRejection>,
+) -> AppResult<(StatusCode, Json<TableView>)> {
+    let room = state
+        .rooms
+        .get(&room)
+        .ok_or(AppError::NotFound("room"))?
+        .clone();
+    let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
+    let view = state.tables.create(&state, &room, guest, &req)?;
+    tracing::info!(table = %view.id, room = %room.config.id, "table created");
+    Ok((StatusCode::CREATED, Json(view)))
+}

@@ -1,0 +1,220 @@
+//! Rooms: their configuration, the live list of their tables and the fan-out of table
+//! events and presence to room sockets.
+//!
+//! A room keeps a copy of each of its tables' public view, updated by the table actors
+//! whenever a table changes, so listing a room never waits for an actor. Events go out on
+//! a `broadcast` channel as already-serialised JSON; a room socket that falls behind gets
+//! `Lagged` and is sent a fresh `room` snapshot instead of the events it missed.
+
+mod config;
+mod defaults;
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use axum::extract::ws::Utf8Bytes;
+use damka_protocol::room::RoomServerMessage;
+use damka_protocol::{RoomDetail, RoomView, TableView};
+use tokio::sync::broadcast;
+
+pub use config::{RoomConfig, RoomsError, default_rooms, load_rooms, parse_rooms};
+pub use defaults::variant_texts;
+
+/// Room events buffered per room socket before it counts as lagging.
+const ROOM_EVENT_BUFFER: usize = 256;
+
+/// A room and its live tables.
+pub struct Room {
+    /// The room's configuration.
+    pub config: RoomConfig,
+    /// Public views of the open tables, by id. A std mutex: held only to copy or replace a
+    /// view, never across an `.await`.
+    tables: Mutex<BTreeMap<String, TableView>>,
+    /// Serialised room events for the room sockets.
+    events: broadcast::Sender<Utf8Bytes>,
+    /// Room sockets connected.
+    sockets: AtomicU32,
+}
+
+impl Room {
+    /// A room with no tables.
+    pub fn new(config: RoomConfig) -> Room {
+        let (events, _) = broadcast::channel(ROOM_EVENT_BUFFER);
+        Room {
+            config,
+            tables: Mutex::new(BTreeMap::new()),
+            events,
+            sockets: AtomicU32::new(0),
+        }
+    }
+
+    /// The room object with counts.
+    pub fn view(&self) -> RoomView {
+        let c = &self.config;
+        RoomView {
+            id: c.id.clone(),
+            name: c.names.pl.clone(),
+            names: c.names.clone(),
+            rules: c.rules.clone(),
+            variant: c.variant.clone(),
+            tables: u32::try_from(self.lock_tables().len()).unwrap_or(u32::MAX),
+            players: self.players(),
+        }
+    }
+
+    /// The room with its tables.
+    pub fn detail(&self) -> RoomDetail {
+        let c = &self.config;
+        RoomDetail {
+            id: c.id.clone(),
+            name: c.names.pl.clone(),
+            names: c.names.clone(),
+            rules: c.rules.clone(),
+            variant: c.variant.clone(),
+            tables: self.tables(),
+            players: self.players(),
+        }
+    }
+
+    /// The open tables' views.
+    pub fn tables(&self) -> Vec<TableView> {
+        self.lock_tables().values().cloned().collect()
+    }
+
+    /// Room sockets connected.
+    pub fn players(&self) -> u32 {
+        self.sockets.load(Ordering::Relaxed)
+    }
+
+    /// The `room` message a socket receives on connect.
+    pub fn snapshot(&self) -> RoomServerMessage {
+        RoomServerMessage::Room {
+            room: self.view(),
+            tables: self.tables(),
+            players: self.players(),
+        }
+    }
+
+    /// Subscribes to room events (subscribe before taking the snapshot, so nothing is
+    /// missed: an event may then arrive twice, which is harmless since each carries the
+    /// whole table).
+    pub fn subscribe(&self) -> broadcast::Receiver<Utf8Bytes> {
+        self.events.subscribe()
+    }
+
+    /// A table was created or changed: store its view and tell the room.
+    pub fn table_changed(&self, view: TableView, added: bool) {
+        let msg = if added {
+            RoomServerMessage::TableAdded {
+                table: view.clone(),
+            }
+        } else {
+            RoomServerMessage::TableUpdated {
+                table: view.clone(),
+            }
+        };
+        let mut tables = self.lock_tables();
+        tables.insert(view.id.clone(), view);
+        // Sent under the lock so snapshots and events are ordered the same way.
+        self.publish(&msg);
+    }
+
+    /// Updates the stored view of a table without telling the room sockets (a move
+    /// changes only the ply, which room lists do not show live).
+    pub fn table_refreshed(&self, view: TableView) {
+        let mut tables = self.lock_tables();
+        if let Some(slot) = tables.get_mut(&view.id) {
+            *slot = view;
+        }
+    }
+
+    /// A table went away.
+    pub fn table_removed(&self, id: &str) {
+        let mut tables = self.lock_tables();
+        if let Some(view) = tables.remove(id) {
+            self.publish(&RoomServerMessage::TableRemoved { table: view });
+        }
+    }
+
+    /// A socket joined (+1) or left (-1) the room.
+    pub fn socket_joined(&self, joined: bool) {
+        if joined {
+            self.sockets.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.sockets.fetch_sub(1, Ordering::Relaxed);
+        }
+        self.publish(&RoomServerMessage::Presence {
+            players: self.players(),
+        });
+    }
+
+    /// The view of one of the room's tables.
+    pub fn table(&self, id: &str) -> Option<TableView> {
+        self.lock_tables().get(id).cloned()
+    }
+
+    /// Whether a guest sits at this table view.
+    pub fn seated_tables(&self, guest_id: &str) -> usize {
+        self.lock_tables()
+            .values()
+            .filter(|t| {
+                [&t.seats.white, &t.seats.black]
+                    .iter()
+                    .any(|s| s.as_ref().is_some_and(|p| p.id == guest_id))
+            })
+            .count()
+    }
+
+    fn publish(&self, msg: &RoomServerMessage) {
+        match serde_json::to_string(msg) {
+            // No receivers is fine: nobody is watching the room.
+            Ok(text) => drop(self.events.send(Utf8Bytes::from(text))),
+            Err(e) => tracing::error!(error = %e, "cannot serialise a room event"),
+        }
+    }
+
+    fn lock_tables(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, TableView>> {
+        // A panic while holding this lock cannot leave a half-written map (every update is
+        // one insert or remove), so a poisoned lock is still usable.
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// All rooms, in configuration order.
+pub struct Rooms {
+    /// The rooms.
+    list: Vec<std::sync::Arc<Room>>,
+}
+
+impl Rooms {
+    /// Builds the rooms.
+    pub fn new(configs: Vec<RoomConfig>) -> Rooms {
+        Rooms {
+            list: configs
+                .into_iter()
+                .map(|c| std::sync::Arc::new(Room::new(c)))
+                .collect(),
+        }
+    }
+
+    /// A room by id.
+    pub fn get(&self, id: &str) -> Option<&std::sync::Arc<Room>> {
+        self.list.iter().find(|r| r.config.id == id)
+    }
+
+    /// Every room.
+    pub fn all(&self) -> &[std::sync::Arc<Room>] {
+        &self.list
+    }
+
+    /// Open tables a guest is seated at, over all rooms.
+    pub fn seated_tables(&self, guest_id: &str) -> usize {
+        self.list.iter().map(|r| r.seated_tables(guest_id)).sum()
+    }
+
+    /// A table's view, from whichever room holds it.
+    pub fn table(&self, id: &str) -> Option<TableView> {
+        self.list.iter().find_map(|r| r.table(id))
+    }
+}

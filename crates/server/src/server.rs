@@ -1,0 +1,142 @@
+//! Start-up (database, rooms, restored tables, listener) and graceful shutdown.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::serve::ListenerExt;
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tracing::Instrument;
+
+use crate::config::{Config, redact_url};
+use crate::room::{Rooms, RoomsError, default_rooms, load_rooms};
+use crate::store::Store;
+use crate::table::{Tables, restore_tables};
+use crate::time::TimeSource;
+use crate::{AppState, Shared, http, metrics};
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The rooms file is bad.
+    #[error(transparent)]
+    Rooms(#[from] RoomsError),
+    /// The database is unreachable or a migration failed.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The address cannot be bound.
+    #[error("cannot listen: {0}")]
+    Bind(#[from] std::io::Error),
+}
+
+/// A started server.
+pub struct RunningServer {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// Its shared state (tests use the time source and the store).
+    pub state: AppState,
+    /// The HTTP server task.
+    serve: JoinHandle<()>,
+}
+
+/// The web client's directory: the configured one, else `./static`, else the
+/// repository's `static/` (so tests and `cargo run` work from any directory).
+fn static_dir(config: &Config) -> PathBuf {
+    if let Some(dir) = &config.static_dir {
+        return dir.clone();
+    }
+    let local = PathBuf::from("static");
+    if local.is_dir() {
+        return local;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../static")
+}
+
+/// Connects the database, recreates the tables of unfinished games, binds `config.bind`
+/// and starts serving.
+///
+/// Fails if the rooms file is bad, the database cannot be opened or migrated, or the
+/// address cannot be bound.
+pub async fn start(config: Config) -> Result<RunningServer, StartError> {
+    let rooms = match &config.rooms {
+        Some(path) => load_rooms(path)?,
+        None => default_rooms(),
+    };
+    let store = Store::connect(&config.database_url).await?;
+    tracing::info!(
+        database = %redact_url(&config.database_url),
+        backend = store.backend(),
+        "database ready"
+    );
+    let time = if config.manual_time {
+        TimeSource::manual()
+    } else {
+        TimeSource::real()
+    };
+    let listener = TcpListener::bind(config.bind).await?;
+    let addr = listener.local_addr()?;
+    let state: AppState = Arc::new(Shared {
+        static_dir: static_dir(&config),
+        config,
+        store,
+        rooms: Rooms::new(rooms),
+        tables: Tables::default(),
+        metrics: metrics::Metrics::default(),
+        time,
+        shutdown: CancellationToken::new(),
+        tracker: TaskTracker::new(),
+    });
+    let restored = restore_tables(&state).await?;
+    tracing::info!(%addr, restored, "listening");
+    let app = http::app(state.clone());
+    let shutdown = state.shutdown.clone();
+    // Moves are tiny frames that must leave at once: no Nagle delay.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!(error = %e, "cannot set TCP_NODELAY");
+        }
+    });
+    let serve = tokio::spawn(
+        async move {
+            let result = axum::serve(listener, app)
+                .with_graceful_shutdown(shutdown.cancelled_owned())
+                .await;
+            if let Err(e) = result {
+                tracing::error!(error = %e, "server error");
+            }
+        }
+        .instrument(tracing::info_span!("http")),
+    );
+    Ok(RunningServer { addr, state, serve })
+}
+
+impl RunningServer {
+    /// Shuts down gracefully: sockets are closed with 1001, every table stores its clock,
+    /// and the tasks get `shutdown_timeout` to finish before the database is closed.
+    pub async fn shutdown(self) {
+        let state = self.state;
+        tracing::info!("shutting down");
+        state.shutdown.cancel();
+        state.tracker.close();
+        let timeout = state.config.shutdown_timeout();
+        if tokio::time::timeout(timeout, state.tracker.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!(?timeout, "tasks still running at the shutdown timeout");
+        }
+        if tokio::time::timeout(timeout, self.serve).await.is_err() {
+            tracing::warn!("the HTTP server did not stop in time");
+        }
+        state.store.close().await;
+        tracing::info!("stopped");
+    }
+
+    /// Waits until the server stops by itself (it does not, unless it fails).
+    pub fn is_finished(&self) -> bool {
+        self.serve.is_finished()
+    }
+}

@@ -1,0 +1,47 @@
+//! Guests: an id, a display name and the SHA-256 hash of their session token.
+
+use super::{Store, on_pool};
+
+/// A stored guest.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct GuestRow {
+    /// Guest id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+}
+
+impl Store {
+    /// Stores a new guest.
+    ///
+    /// Fails on a database error (including a duplicate token hash).
+    pub async fn create_guest(
+        &self,
+        id: &str,
+        name: &str,
+        token_hash: &str,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        const SQL: &str = "INSERT INTO guests (id, name, token_hash, created_at, seen_at) \
+                           VALUES ($1, $2, $3, $4, $4)";
+        on_pool!(self, pool => sqlx::query(SQL)
+            .bind(id).bind(name).bind(token_hash).bind(now)
+            .execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// The guest whose token hashes to `token_hash`, if any.
+    pub async fn guest_by_token(&self, token_hash: &str) -> Result<Option<GuestRow>, sqlx::Error> {
+        const SQL: &str = "SELECT id, name FROM guests WHERE token_hash = $1";
+        on_pool!(self, pool => sqlx::query_as::<_, GuestRow>(SQL)
+            .bind(token_hash).fetch_optional(pool).await)
+    }
+
+    /// Renames a guest.
+    pub async fn rename_guest(&self, id: &str, name: &str, now: i64) -> Result<(), sqlx::Error> {
+        const SQL: &str = "UPDATE guests SET name = $2, seen_at = $3 WHERE id = $1";
+        on_pool!(self, pool => sqlx::query(SQL)
+            .bind(id).bind(name).bind(now).execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,296 @@
+//! The table actor: the one task that owns a table. It waits for a command, a timer (the
+//! first-move window, the running side's flag, the empty-table grace) or shutdown, and
+//! nothing else ever mutates the table.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use damka_protocol::table::ServerMessage;
+use damka_protocol::{Options, Player, Side};
+use draughts::{Rules, Variant};
+use tokio::sync::mpsc;
+
+use super::Command;
+use super::game::LiveGame;
+use super::registry::TableSeed;
+use super::subscribers::{Outgoing, Subscribers};
+use crate::AppState;
+use crate::error::AppError;
+use crate::metrics::Metrics;
+use crate::room::Room;
+
+/// How often stale sockets are checked while any exists.
+const STALE_CHECK: Duration = Duration::from_millis(200);
+
+/// The state of one table, owned by its task.
+pub struct TableActor {
+    /// Server-wide state (store, time, config, rooms, metrics).
+    pub(super) state: AppState,
+    /// Table id.
+    pub(super) id: String,
+    /// The room the table is in.
+    pub(super) room: Arc<Room>,
+    /// The room's variant.
+    pub(super) variant: Variant,
+    /// Rules with the table's options.
+    pub(super) rules: Rules,
+    /// Options.
+    pub(super) options: Options,
+    /// Seated players, white then black.
+    pub(super) seats: [Option<Player>; 2],
+    /// Who pressed start, white then black.
+    pub(super) ready: [bool; 2],
+    /// The sockets.
+    pub(super) subs: Subscribers,
+    /// The current or last game.
+    pub(super) game: Option<LiveGame>,
+    /// Version of the last broadcast event.
+    pub(super) v: u64,
+    /// Last presence broadcast (white connected, black connected, spectators).
+    pub(super) presence: (bool, bool, u32),
+    /// Since when the table has been empty (no socket, no game running), in server ms.
+    empty_since: Option<u64>,
+    /// Commands.
+    rx: mpsc::Receiver<Command>,
+}
+
+impl TableActor {
+    /// A table from its seed.
+    ///
+    /// Fails if the room's variant or the options are unknown to the engine.
+    pub fn new(
+        state: AppState,
+        seed: TableSeed,
+        rx: mpsc::Receiver<Command>,
+    ) -> Result<TableActor, AppError> {
+        let variant = Variant::from_name(&seed.room.config.variant)
+            .ok_or_else(|| AppError::Internal("room with unknown variant".into()))?;
+        let rules = Rules::with_capture_optional(variant, seed.options.capture_optional)
+            .map_err(|e| AppError::InvalidOptions(e.to_string()))?;
+        let now = state.time.now_ms();
+        let mut actor = TableActor {
+            state,
+            id: seed.id,
+            room: seed.room,
+            variant,
+            rules,
+            options: seed.options,
+            seats: seed.seats,
+            ready: [false, false],
+            subs: Subscribers::default(),
+            game: seed.game,
+            v: 0,
+            presence: (false, false, 0),
+            empty_since: None,
+            rx,
+        };
+        actor.update_empty(now);
+        Ok(actor)
+    }
+
+    /// The room.
+    pub fn room(&self) -> &Arc<Room> {
+        &self.room
+    }
+
+    /// Runs the table until it closes or the server shuts down.
+    pub async fn run(mut self) {
+        let window = self.first_move_window_ms();
+        let grace = self.state.config.empty_table_grace().as_millis() as u64;
+        let shutdown = self.state.shutdown.clone();
+        let time = self.state.time.clone();
+        loop {
+            let now = time.now_ms();
+            let deadline = self.game.as_ref().and_then(|g| g.deadline(now, window));
+            let close_at = self.empty_since.map(|t| t + grace);
+            let stale = self.subs.any_stale();
+            tokio::select! {
+                biased;
+                () = shutdown.cancelled() => {
+                    self.flush().await;
+                    break;
+                }
+                cmd = self.rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                () = time.sleep_until(deadline.unwrap_or(u64::MAX)), if deadline.is_some() => {
+                    self.on_deadline().await;
+                }
+                () = time.sleep_until(close_at.unwrap_or(u64::MAX)), if close_at.is_some() => {
+                    self.close();
+                    break;
+                }
+                () = tokio::time::sleep(STALE_CHECK), if stale => {}
+            }
+            self.after_event();
+        }
+        Metrics::dec(&self.state.metrics.tables);
+    }
+
+    async fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Join { guest, tx, reply } => {
+                let sub = self.subs.add(guest, tx);
+                let _ = reply.send(sub);
+                self.send_state(sub);
+                self.presence_changed();
+            }
+            Command::Leave { sub } => {
+                self.subs.remove(sub);
+                self.presence_changed();
+            }
+            Command::Client {
+                sub,
+                msg,
+                lag_ms,
+                received,
+            } => {
+                self.on_client(sub, msg, lag_ms, received).await;
+            }
+        }
+    }
+
+    /// After every wake-up: refresh sockets that fell behind, drop those that stay behind,
+    /// and start or stop the empty-table countdown.
+    fn after_event(&mut self) {
+        for sub in self.subs.ready_for_state() {
+            self.send_state(sub);
+        }
+        let dropped = self.subs.drop_laggards();
+        if dropped > 0 {
+            tracing::info!(dropped, "disconnected lagging sockets");
+            for _ in 0..dropped {
+                Metrics::inc(&self.state.metrics.lagging_dropped);
+            }
+            self.presence_changed();
+        }
+        let now = self.state.time.now_ms();
+        self.update_empty(now);
+    }
+
+    fn update_empty(&mut self, now: u64) {
+        let playing = self.game.as_ref().is_some_and(LiveGame::playing);
+        if self.subs.is_empty() && !playing {
+            self.empty_since.get_or_insert(now);
+        } else {
+            self.empty_since = None;
+        }
+    }
+
+    /// The first-move window in ms.
+    pub(super) fn first_move_window_ms(&self) -> u64 {
+        self.state.config.first_move_window().as_millis() as u64
+    }
+
+    /// The next version number, for a broadcast event.
+    pub(super) fn next_v(&mut self) -> u64 {
+        self.v += 1;
+        self.v
+    }
+
+    /// Serialises and sends an event to every socket.
+    pub(super) fn broadcast(&mut self, msg: &ServerMessage) {
+        if let Some(text) = encode(msg) {
+            self.subs.broadcast(&text);
+        }
+    }
+
+    /// Sends a reply to one socket.
+    pub(super) fn reply(&mut self, sub: u64, msg: &ServerMessage) {
+        if let Some(text) = encode(msg) {
+            self.subs.send_to(sub, Outgoing::Text(text));
+        }
+    }
+
+    /// Sends the full state to one socket.
+    pub(super) fn send_state(&mut self, sub: u64) {
+        let Some(guest) = self.subs.get(sub).map(|s| s.guest.clone()) else {
+            return;
+        };
+        let state = self.state_for(guest.as_ref());
+        if let Some(text) = encode(&ServerMessage::State(Box::new(state))) {
+            self.subs.send_state(sub, text);
+        }
+    }
+
+    /// Broadcasts `presence` if who is connected changed, and updates the room.
+    pub(super) fn presence_changed(&mut self) {
+        let now = self.presence_now();
+        if now != self.presence {
+            self.presence = now;
+            let v = self.next_v();
+            self.broadcast(&ServerMessage::Presence {
+                v,
+                white: now.0,
+                black: now.1,
+                spectators: now.2,
+            });
+            self.publish();
+        }
+    }
+
+    /// (white connected, black connected, spectators) as of now.
+    fn presence_now(&self) -> (bool, bool, u32) {
+        let connected = |side: Side| {
+            self.seats[side.index()]
+                .as_ref()
+                .is_some_and(|p| self.subs.has_guest(&p.id))
+        };
+        let seated = |id: &str| self.seats.iter().flatten().any(|p| p.id == id);
+        let spectators = self
+            .subs
+            .iter()
+            .filter(|s| !s.guest.as_ref().is_some_and(|g| seated(&g.id)))
+            .count();
+        (
+            connected(Side::White),
+            connected(Side::Black),
+            u32::try_from(spectators).unwrap_or(u32::MAX),
+        )
+    }
+
+    /// Tells the room the table changed (seats, readiness, spectators, game status).
+    pub(super) fn publish(&self) {
+        self.room.table_changed(self.table_view(), false);
+    }
+
+    /// Updates the room's copy of the table without an event (a move changes only the ply).
+    pub(super) fn refresh_room_copy(&self) {
+        self.room.table_refreshed(self.table_view());
+    }
+
+    /// Graceful shutdown: store the live clock of a running game, so the restart resumes
+    /// from exactly here.
+    async fn flush(&mut self) {
+        let now = self.state.time.now_ms();
+        if let Some(g) = self.game.as_mut().filter(|g| g.playing()) {
+            g.clock.pause(now);
+            let snapshot = g.clock_snapshot(now);
+            if let Err(e) = self.state.store.save_clock(&g.id, snapshot).await {
+                tracing::error!(error = %e, game = %g.id, "cannot save the clock at shutdown");
+            }
+        }
+    }
+
+    /// The empty table goes away.
+    fn close(&mut self) {
+        let v = self.next_v();
+        self.broadcast(&ServerMessage::TableClosed { v });
+        tracing::info!("table closed");
+        self.state.tables.remove(&self.id);
+        self.room.table_removed(&self.id);
+    }
+}
+
+/// Serialises a message once for every socket that receives it.
+pub(super) fn encode(msg: &ServerMessage) -> Option<Utf8Bytes> {
+    match serde_json::to_string(msg) {
+        Ok(text) => Some(Utf8Bytes::from(text)),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot serialise a table event");
+            None
+        }
+    }
+}

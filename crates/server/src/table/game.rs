@@ -1,0 +1,344 @@
+//! The game being played at a table: the engine's `Game` and `Clock`, the moves with their
+//! clock times, the first-move window and the draw offer. Pure and synchronous: the actor
+//! decides when to store and broadcast; this file decides what a move or a timer means.
+
+use damka_protocol::table::PlayedMove;
+use damka_protocol::{ClockTimes, ClockView, CounterView, EndReason, GameResult, Player, Side};
+use draughts::clock::Clock;
+use draughts::{Color, Game, Move, Outcome, Position, Reason};
+
+use crate::error::AppError;
+use crate::store::MoveRow;
+use damka_protocol::ErrorCode;
+
+/// A game at a table, running or finished.
+pub struct LiveGame {
+    /// Game id.
+    pub id: String,
+    /// White player.
+    pub white: Player,
+    /// Black player.
+    pub black: Player,
+    /// Position before ply 1.
+    pub initial_fen: String,
+    /// How many of the first plies were the random opening.
+    pub opening_plies: u32,
+    /// Position and history (draw rules).
+    pub game: Game,
+    /// The Fischer clock; not running until the second mover's first move.
+    pub clock: Clock,
+    /// Every ply with its clock times.
+    pub moves: Vec<PlayedMove>,
+    /// `None` while playing, the outcome once over.
+    pub over: Option<Outcome>,
+    /// The side whose draw offer is pending.
+    pub draw_offer: Option<Color>,
+    /// Ply count at each side's last draw offer (for the offer rate limit).
+    pub last_offer: [Option<u32>; 2],
+    /// While the first-move window applies: when the pending first move's window opened.
+    pub first_move_since: Option<u64>,
+    /// Wall-clock start (Unix ms).
+    pub started_at: i64,
+}
+
+/// A move that passed every check, ready to be stored; [`LiveGame::commit`] applies it.
+pub struct PreparedMove {
+    /// Ply of the move.
+    pub ply: u32,
+    /// The side that moved.
+    pub by: Color,
+    /// The engine's move.
+    pub mv: Move,
+    /// Full path.
+    pub text: String,
+    /// Captured squares' names.
+    pub captures: Vec<String>,
+    /// The game after the move.
+    pub game: Game,
+    /// The clock after the move.
+    pub clock: Clock,
+    /// The row to store.
+    pub row: MoveRow,
+    /// The game ended with this move.
+    pub outcome: Option<Outcome>,
+    /// The first-move window after this move (`None` once the clock runs).
+    pub first_move_since: Option<u64>,
+}
+
+/// What a move message amounts to.
+pub enum MoveCheck {
+    /// A new move to store and apply.
+    New(Box<PreparedMove>),
+    /// The same move resent for a ply already played: acknowledge again, change nothing.
+    AlreadyPlayed,
+    /// The mover's time was already out: the game is lost on time.
+    Flagged(Color),
+}
+
+/// The wire colour of an engine colour.
+pub fn side(color: Color) -> Side {
+    match color {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+/// The wire result of an outcome.
+pub fn result_of(outcome: &Outcome) -> Option<GameResult> {
+    match outcome.result_name()? {
+        "white" => Some(GameResult::White),
+        "black" => Some(GameResult::Black),
+        _ => Some(GameResult::Draw),
+    }
+}
+
+/// The wire reason of an outcome.
+pub fn reason_of(outcome: &Outcome) -> EndReason {
+    EndReason::from_name(outcome.reason.name()).unwrap_or(EndReason::Aborted)
+}
+
+/// Whether two move texts mean the same (`:` and `x` are the same separator).
+fn same_text(a: &str, b: &str) -> bool {
+    let norm = |s: &str| s.trim().replace(':', "x").to_ascii_lowercase();
+    norm(a) == norm(b)
+}
+
+impl LiveGame {
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// Whether the game is still being played.
+    pub fn playing(&self) -> bool {
+        self.over.is_none()
+    }
+
+    /// Plies played, opening included.
+    pub fn ply(&self) -> u32 {
+        u32::try_from(self.moves.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The player of a colour.
+    pub fn player(&self, color: Color) -> &Player {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The colour a guest plays, if they play this game.
+    pub fn color_of(&self, guest_id: &str) -> Option<Color> {
+        if self.white.id == guest_id {
+            Some(Color::White)
+        } else if self.black.id == guest_id {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// Whether both players have made their first move (abort no longer allowed).
+    pub fn both_moved(&self) -> bool {
+        self.ply() >= self.opening_plies + 2
+    }
+
+    /// The legal moves of the side to move as text (empty once over).
+    pub fn legal(&self) -> Vec<String> {
+        if !self.playing() {
+            return Vec::new();
+        }
+        let pos = self.position();
+        pos.legal_moves()
+            .iter()
+            .map(|m| pos.move_to_string(m))
+            .collect()
+    }
+
+    /// The live draw-rule counters.
+    pub fn counters(&self) -> Vec<CounterView> {
+        self.game
+            .counters()
+            .into_iter()
+            .map(|c| CounterView {
+                rule: c.rule.to_owned(),
+                moves: c.moves,
+                limit: c.limit,
+            })
+            .collect()
+    }
+
+    /// The clock as of `now`.
+    pub fn clock_view(&self, now: u64) -> ClockView {
+        ClockView {
+            white: self.clock.remaining(Color::White, now),
+            black: self.clock.remaining(Color::Black, now),
+            running: self.clock.running().map(side),
+        }
+    }
+
+    /// Time left for the pending first move, while the first-move window applies.
+    pub fn first_move_left(&self, now: u64, window_ms: u64) -> Option<u64> {
+        let since = self.first_move_since.filter(|_| self.playing())?;
+        Some((since + window_ms).saturating_sub(now))
+    }
+
+    /// When the actor must wake up for this game: the first-move deadline or the running
+    /// side's flag.
+    pub fn deadline(&self, now: u64, window_ms: u64) -> Option<u64> {
+        if !self.playing() {
+            return None;
+        }
+        if let Some(since) = self.first_move_since {
+            return Some(since + window_ms);
+        }
+        self.clock.time_to_flag(now).map(|left| now + left)
+    }
+
+    /// Checks a move message of `by` for ply `ply` at `now`, without changing anything.
+    ///
+    /// Fails with `no_game`, `stale_ply`, `not_your_turn` or `illegal_move`.
+    pub fn check_move(
+        &self,
+        by: Color,
+        text: &str,
+        ply: u32,
+        now: u64,
+        lag_ms: u64,
+    ) -> Result<MoveCheck, AppError> {
+        if !self.playing() {
+            return Err(AppError::game(ErrorCode::NoGame, "the game is over"));
+        }
+        let next = self.ply() + 1;
+        if ply >= 1 && ply < next {
+            let played = &self.moves[(ply - 1) as usize];
+            return if same_text(&played.mv, text) {
+                Ok(MoveCheck::AlreadyPlayed)
+            } else {
+                Err(AppError::game(
+                    ErrorCode::StalePly,
+                    format!(
+                        "ply {ply} was already played ({}); the next ply is {next}",
+                        played.mv
+                    ),
+                ))
+            };
+        }
+        let pos = self.position();
+        if pos.turn() != by {
+            return Err(AppError::game(
+                ErrorCode::NotYourTurn,
+                "it is your opponent's turn",
+            ));
+        }
+        if ply != next {
+            return Err(AppError::game(
+                ErrorCode::StalePly,
+                format!("the next ply is {next}, not {ply}"),
+            ));
+        }
+        let mv = pos
+            .parse_move(text)
+            .map_err(|e| AppError::game(ErrorCode::IllegalMove, e.to_string()))?;
+        let mut clock = self.clock.clone();
+        let mut used_ms = 0;
+        if clock.running().is_some() {
+            match clock.press(now, lag_ms) {
+                Ok(t) => used_ms = t.used_ms,
+                Err(draughts::clock::PressError::Flagged(c)) => return Ok(MoveCheck::Flagged(c)),
+                Err(draughts::clock::PressError::NotRunning) => {}
+            }
+        } else if let Some(since) = self.first_move_since {
+            used_ms = now.saturating_sub(since);
+        }
+        let variant = pos.variant();
+        let text = pos.move_to_string(&mv);
+        let captures = mv.captures().map(|sq| variant.square_name(sq)).collect();
+        let mut game = self.game.clone();
+        game.play(&mv)
+            .map_err(|e| AppError::Internal(format!("engine refused a parsed move: {e}")))?;
+        let outcome = game.outcome();
+        // The first-move window: the first mover's first move opens the second mover's
+        // window; the second mover's first move starts the clock.
+        let mut first_move_since = self.first_move_since;
+        if first_move_since.is_some() {
+            if ply >= self.opening_plies + 2 {
+                first_move_since = None;
+                if outcome.is_none() {
+                    clock.start(game.position().turn(), now);
+                }
+            } else {
+                first_move_since = Some(now);
+            }
+        }
+        if outcome.is_some() {
+            clock.stop(now);
+        }
+        let row = MoveRow {
+            ply: i64::from(ply),
+            mv: text.clone(),
+            fen_after: game.position().to_fen(),
+            white_ms: to_i64(clock.remaining(Color::White, now)),
+            black_ms: to_i64(clock.remaining(Color::Black, now)),
+            used_ms: to_i64(used_ms),
+        };
+        Ok(MoveCheck::New(Box::new(PreparedMove {
+            ply,
+            by,
+            mv,
+            text,
+            captures,
+            game,
+            clock,
+            row,
+            outcome,
+            first_move_since,
+        })))
+    }
+
+    /// Applies a stored move.
+    pub fn commit(&mut self, p: PreparedMove) {
+        self.moves.push(PlayedMove {
+            ply: p.ply,
+            mv: p.text,
+            captures: p.captures,
+            clock: ClockTimes {
+                white: to_u64(p.row.white_ms),
+                black: to_u64(p.row.black_ms),
+            },
+        });
+        self.game = p.game;
+        self.clock = p.clock;
+        self.first_move_since = p.first_move_since;
+        if let Some(o) = p.outcome {
+            self.over = Some(o);
+        }
+    }
+
+    /// Ends the game at `now` (resign, agreement, timeout, abort).
+    pub fn end(&mut self, winner: Option<Color>, reason: Reason, now: u64) {
+        self.clock.stop(now);
+        self.draw_offer = None;
+        self.first_move_since = None;
+        self.over = Some(Outcome { winner, reason });
+    }
+
+    /// The clock snapshot to store: `(white_ms, black_ms, ply)`.
+    pub fn clock_snapshot(&self, now: u64) -> (i64, i64, i64) {
+        (
+            to_i64(self.clock.remaining(Color::White, now)),
+            to_i64(self.clock.remaining(Color::Black, now)),
+            i64::from(self.ply()),
+        )
+    }
+}
+
+/// Milliseconds to a database integer.
+pub fn to_i64(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}
+
+/// A database integer to milliseconds.
+pub fn to_u64(ms: i64) -> u64 {
+    u64::try_from(ms).unwrap_or(0)
+}

@@ -1,0 +1,288 @@
+//! What each table-socket message does. Every rejection is an `error` to the sender only;
+//! nothing a client sends can close the table or reach another player.
+
+use std::time::Instant;
+
+use damka_protocol::table::{ClientMessage, ServerMessage};
+use damka_protocol::{ErrorCode, Player, Side};
+use draughts::{Color, Reason};
+
+use super::actor::TableActor;
+use super::game::{MoveCheck, side};
+use crate::error::AppError;
+
+impl TableActor {
+    /// Handles one message of socket `sub`.
+    pub(super) async fn on_client(
+        &mut self,
+        sub: u64,
+        msg: ClientMessage,
+        lag_ms: u64,
+        received: Instant,
+    ) {
+        let Some(guest) = self.subs.get(sub).map(|s| s.guest.clone()) else {
+            return;
+        };
+        let ack = match &msg {
+            ClientMessage::Move { ack, .. } => ack.clone(),
+            _ => None,
+        };
+        let result = match (msg, guest) {
+            (ClientMessage::Resync, _) => {
+                self.send_state(sub);
+                Ok(())
+            }
+            (ClientMessage::Ping { ts }, _) => {
+                self.reply(sub, &ServerMessage::Pong { ts });
+                Ok(())
+            }
+            (_, None) => Err(AppError::Unauthorized),
+            (ClientMessage::Sit { seat }, Some(g)) => self.sit(g, seat),
+            (ClientMessage::Stand, Some(g)) => self.stand(&g),
+            (ClientMessage::Start, Some(g)) => self.start(&g).await,
+            (ClientMessage::Move { mv, ply, ack }, Some(g)) => {
+                self.play(sub, &g, &mv, ply, ack, lag_ms, received).await
+            }
+            (ClientMessage::DrawOffer, Some(g)) => self.draw_offer(&g).await,
+            (ClientMessage::DrawAccept, Some(g)) => self.draw_answer(&g, true).await,
+            (ClientMessage::DrawDecline, Some(g)) => self.draw_answer(&g, false).await,
+            (ClientMessage::Resign, Some(g)) => self.resign(&g).await,
+            (ClientMessage::Abort, Some(g)) => self.abort(&g).await,
+        };
+        if let Err(e) = result {
+            self.reply_error(sub, e, ack);
+        }
+    }
+
+    /// Sends an error to one socket (with the legal moves for `illegal_move`).
+    pub(super) fn reply_error(&mut self, sub: u64, e: AppError, ack: Option<serde_json::Value>) {
+        let code = e.code();
+        let legal = (code == ErrorCode::IllegalMove)
+            .then(|| self.game.as_ref().map(|g| g.legal()).unwrap_or_default());
+        let msg = ServerMessage::Error {
+            code,
+            message: e.client_message(),
+            ack,
+            legal,
+        };
+        self.reply(sub, &msg);
+    }
+
+    /// The seat a guest holds here.
+    fn seat_of(&self, guest_id: &str) -> Option<Side> {
+        [Side::White, Side::Black].into_iter().find(|s| {
+            self.seats[s.index()]
+                .as_ref()
+                .is_some_and(|p| p.id == guest_id)
+        })
+    }
+
+    fn game_playing(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| g.playing())
+    }
+
+    /// The colour the guest plays in the running game.
+    ///
+    /// Fails with `no_game` or `not_seated`.
+    fn game_color(&self, guest: &Player) -> Result<Color, AppError> {
+        let game = self
+            .game
+            .as_ref()
+            .filter(|g| g.playing())
+            .ok_or_else(|| AppError::game(ErrorCode::NoGame, "no game is being played"))?;
+        game.color_of(&guest.id)
+            .ok_or_else(|| AppError::game(ErrorCode::NotSeated, "you do not play this game"))
+    }
+
+    fn sit(&mut self, guest: Player, seat: Side) -> Result<(), AppError> {
+        if self.game_playing() {
+            return Err(AppError::game(
+                ErrorCode::GameInProgress,
+                "a game is being played",
+            ));
+        }
+        match &self.seats[seat.index()] {
+            Some(p) if p.id == guest.id => return Ok(()),
+            Some(_) => return Err(AppError::game(ErrorCode::SeatTaken, "that seat is taken")),
+            None => {}
+        }
+        match self.seat_of(&guest.id) {
+            // Changing seats at the same table.
+            Some(other) => self.vacate(other),
+            None => {
+                let max = self.state.config.max_tables_per_guest;
+                if self.state.rooms.seated_tables(&guest.id) >= max {
+                    return Err(AppError::TooManyTables(max));
+                }
+            }
+        }
+        self.seats[seat.index()] = Some(guest.clone());
+        self.ready[seat.index()] = false;
+        let v = self.next_v();
+        self.broadcast(&ServerMessage::Seated {
+            v,
+            seat,
+            player: guest,
+        });
+        self.presence_changed();
+        self.publish();
+        Ok(())
+    }
+
+    fn stand(&mut self, guest: &Player) -> Result<(), AppError> {
+        let seat = self
+            .seat_of(&guest.id)
+            .ok_or_else(|| AppError::game(ErrorCode::NotSeated, "you are not seated here"))?;
+        if self.game_playing() {
+            return Err(AppError::game(
+                ErrorCode::GameInProgress,
+                "a game is being played",
+            ));
+        }
+        self.vacate(seat);
+        self.presence_changed();
+        self.publish();
+        Ok(())
+    }
+
+    /// Empties a seat and announces it.
+    fn vacate(&mut self, seat: Side) {
+        self.seats[seat.index()] = None;
+        self.ready = [false, false];
+        let v = self.next_v();
+        self.broadcast(&ServerMessage::Stood { v, seat });
+    }
+
+    async fn start(&mut self, guest: &Player) -> Result<(), AppError> {
+        let seat = self
+            .seat_of(&guest.id)
+            .ok_or_else(|| AppError::game(ErrorCode::NotSeated, "you are not seated here"))?;
+        if self.game_playing() {
+            return Err(AppError::game(
+                ErrorCode::GameInProgress,
+                "a game is being played",
+            ));
+        }
+        if !self.ready[seat.index()] {
+            self.ready[seat.index()] = true;
+            let v = self.next_v();
+            self.broadcast(&ServerMessage::Ready { v, seat });
+        }
+        if self.ready == [true, true] && self.seats.iter().all(Option::is_some) {
+            self.start_game().await?;
+        }
+        self.publish();
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn play(
+        &mut self,
+        sub: u64,
+        guest: &Player,
+        text: &str,
+        ply: u32,
+        ack: Option<serde_json::Value>,
+        lag_ms: u64,
+        received: Instant,
+    ) -> Result<(), AppError> {
+        let me = self.game_color(guest)?;
+        let now = self.state.time.now_ms();
+        let Some(game) = self.game.as_ref() else {
+            return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
+        };
+        match game.check_move(me, text, ply, now, lag_ms)? {
+            MoveCheck::AlreadyPlayed => {
+                if let Some(ack) = ack {
+                    self.reply(sub, &ServerMessage::Ack { ack });
+                }
+                Ok(())
+            }
+            MoveCheck::Flagged(c) => {
+                self.finish(Some(c.other()), Reason::Timeout).await;
+                Err(AppError::game(
+                    ErrorCode::NoGame,
+                    "your time ran out before the move",
+                ))
+            }
+            MoveCheck::New(prepared) => {
+                let game_id = game.id.clone();
+                // Durable first: the move is acknowledged and shown only once stored.
+                self.state
+                    .store
+                    .append_move(&game_id, &prepared.row)
+                    .await?;
+                self.commit_move(*prepared, sub, ack, received).await;
+                Ok(())
+            }
+        }
+    }
+
+    async fn resign(&mut self, guest: &Player) -> Result<(), AppError> {
+        let me = self.game_color(guest)?;
+        self.finish(Some(me.other()), Reason::Resign).await;
+        Ok(())
+    }
+
+    async fn abort(&mut self, guest: &Player) -> Result<(), AppError> {
+        self.game_color(guest)?;
+        if self.game.as_ref().is_some_and(|g| g.both_moved()) {
+            return Err(AppError::game(
+                ErrorCode::GameInProgress,
+                "both players have moved: resign or offer a draw instead",
+            ));
+        }
+        self.finish(None, Reason::Aborted).await;
+        Ok(())
+    }
+
+    async fn draw_offer(&mut self, guest: &Player) -> Result<(), AppError> {
+        let me = self.game_color(guest)?;
+        let every = self.state.config.draw_offer_plies;
+        let Some(game) = self.game.as_mut() else {
+            return Ok(());
+        };
+        if game.draw_offer == Some(me.other()) {
+            // Offering while the opponent's offer stands is accepting it.
+            self.finish(None, Reason::Agreement).await;
+            return Ok(());
+        }
+        let ply = game.ply();
+        if game.last_offer[color_index(me)].is_some_and(|last| ply < last + every) {
+            return Err(AppError::game(
+                ErrorCode::RateLimited,
+                format!("one draw offer per {every} plies"),
+            ));
+        }
+        game.last_offer[color_index(me)] = Some(ply);
+        game.draw_offer = Some(me);
+        let v = self.next_v();
+        self.broadcast(&ServerMessage::DrawOffered { v, by: side(me) });
+        Ok(())
+    }
+
+    async fn draw_answer(&mut self, guest: &Player, accept: bool) -> Result<(), AppError> {
+        let me = self.game_color(guest)?;
+        let Some(game) = self.game.as_mut() else {
+            return Ok(());
+        };
+        if game.draw_offer != Some(me.other()) {
+            return Err(AppError::BadMessage(
+                "there is no draw offer to answer".into(),
+            ));
+        }
+        if accept {
+            self.finish(None, Reason::Agreement).await;
+        } else {
+            game.draw_offer = None;
+            let v = self.next_v();
+            self.broadcast(&ServerMessage::DrawDeclined { v, by: side(me) });
+        }
+        Ok(())
+    }
+}
+
+/// 0 for white, 1 for black.
+pub(super) fn color_index(c: Color) -> usize {
+    side(c).index()
+}

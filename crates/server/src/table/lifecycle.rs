@@ -1,0 +1,299 @@
+//! Starting a game, applying a stored move, and ending a game. Each change is stored
+//! before it is announced.
+
+use std::time::Instant;
+
+use damka_protocol::table::{GameStarted, MovePlayed, ServerMessage};
+use damka_protocol::{ClockTimes, Seats};
+use draughts::clock::Clock;
+use draughts::{Color, Game, Position, Reason, random_opening};
+
+use super::actor::TableActor;
+use super::game::{LiveGame, PreparedMove, reason_of, result_of, side, to_i64};
+use crate::error::AppError;
+use crate::metrics::Metrics;
+use crate::store::{GameRow, MoveRow, NewGame};
+use crate::{random, time};
+
+impl TableActor {
+    /// Both seated players are ready: start a game (colours swapped if the same two
+    /// players played the previous game here), store it, then announce it.
+    pub(super) async fn start_game(&mut self) -> Result<(), AppError> {
+        let (Some(mut white), Some(mut black)) = (self.seats[0].clone(), self.seats[1].clone())
+        else {
+            return Ok(());
+        };
+        if let Some(prev) = self.game.as_ref()
+            && prev.white.id == white.id
+            && prev.black.id == black.id
+        {
+            std::mem::swap(&mut white, &mut black);
+        }
+        let now = self.state.time.now_ms();
+        let start = match self.state.config.test_start_fen.as_deref() {
+            Some(fen) => {
+                Position::from_fen(self.rules, fen).unwrap_or_else(|_| Position::new(self.rules))
+            }
+            None => Position::new(self.rules),
+        };
+        let initial_fen = start.to_fen();
+        let mut game = Game::new(start);
+        let initial_ms = u64::from(self.options.minutes) * 60_000;
+        let clock = Clock::new(initial_ms, u64::from(self.options.increment) * 1000);
+        let mut opening = Vec::new();
+        let mut opening_rows = Vec::new();
+        if self.options.random_opening {
+            for m in random_opening(self.rules, random::u64()) {
+                let pos = game.position();
+                let text = pos.move_to_string(&m);
+                let captures: Vec<String> = m
+                    .captures()
+                    .map(|sq| self.variant.square_name(sq))
+                    .collect();
+                if game.play(&m).is_err() {
+                    break;
+                }
+                opening_rows.push(MoveRow {
+                    ply: opening_rows.len() as i64 + 1,
+                    mv: text.clone(),
+                    fen_after: game.position().to_fen(),
+                    white_ms: to_i64(initial_ms),
+                    black_ms: to_i64(initial_ms),
+                    used_ms: 0,
+                });
+                opening.push((text, captures));
+            }
+        }
+        let id = random::token_base36(12);
+        let started_at = time::unix_ms();
+        let opening_plies = opening.len() as u32;
+        let row = GameRow {
+            id: id.clone(),
+            table_id: self.id.clone(),
+            room: self.room.config.id.clone(),
+            variant: self.variant.name().to_owned(),
+            minutes: i64::from(self.options.minutes),
+            increment_s: i64::from(self.options.increment),
+            random_opening: i64::from(self.options.random_opening),
+            capture_optional: i64::from(self.options.capture_optional),
+            white_id: white.id.clone(),
+            white_name: white.name.clone(),
+            black_id: black.id.clone(),
+            black_name: black.name.clone(),
+            initial_fen: initial_fen.clone(),
+            opening_plies: i64::from(opening_plies),
+            status: "playing".into(),
+            result: None,
+            reason: None,
+            white_ms: to_i64(initial_ms),
+            black_ms: to_i64(initial_ms),
+            clock_ply: i64::from(opening_plies),
+            started_at,
+            ended_at: None,
+        };
+        self.state
+            .store
+            .insert_game(&NewGame {
+                row,
+                opening: opening_rows,
+            })
+            .await?;
+        let moves = opening
+            .iter()
+            .enumerate()
+            .map(|(i, (text, captures))| damka_protocol::table::PlayedMove {
+                ply: i as u32 + 1,
+                mv: text.clone(),
+                captures: captures.clone(),
+                clock: ClockTimes {
+                    white: initial_ms,
+                    black: initial_ms,
+                },
+            })
+            .collect();
+        self.seats = [Some(white.clone()), Some(black.clone())];
+        self.ready = [false, false];
+        let live = LiveGame {
+            id: id.clone(),
+            white: white.clone(),
+            black: black.clone(),
+            initial_fen: initial_fen.clone(),
+            opening_plies,
+            game,
+            clock,
+            moves,
+            over: None,
+            draw_offer: None,
+            last_offer: [None, None],
+            first_move_since: Some(now),
+            started_at,
+        };
+        let window = self.first_move_window_ms();
+        let event = GameStarted {
+            v: self.next_v(),
+            id,
+            white: white.clone(),
+            black: black.clone(),
+            seats: Seats {
+                white: Some(white),
+                black: Some(black),
+            },
+            initial_fen,
+            fen: live.position().to_fen(),
+            opening: opening.into_iter().map(|(t, _)| t).collect(),
+            turn: side(live.position().turn()),
+            legal: live.legal(),
+            clock: live.clock_view(now),
+            counters: live.counters(),
+            first_move_deadline: live.first_move_left(now, window),
+        };
+        let ended = live.game.outcome();
+        self.game = Some(live);
+        Metrics::inc(&self.state.metrics.games_started);
+        tracing::info!(game = %event.id, "game started");
+        self.broadcast(&ServerMessage::GameStarted(Box::new(event)));
+        self.presence_changed();
+        if let Some(o) = ended {
+            // A set-up position that is already decided (tests only).
+            self.finish(o.winner, o.reason).await;
+        }
+        Ok(())
+    }
+
+    /// A move is stored: apply it, acknowledge it, announce it, and end the game if it did.
+    pub(super) async fn commit_move(
+        &mut self,
+        prepared: PreparedMove,
+        sub: u64,
+        ack: Option<serde_json::Value>,
+        received: Instant,
+    ) {
+        let now = self.state.time.now_ms();
+        let window = self.first_move_window_ms();
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        let by = prepared.by;
+        let declined = game.draw_offer == Some(by.other());
+        let (ply, text, captures) = (
+            prepared.ply,
+            prepared.text.clone(),
+            prepared.captures.clone(),
+        );
+        game.commit(prepared);
+        if declined || game.draw_offer.is_some() && !game.playing() {
+            game.draw_offer = None;
+        }
+        let event = MovePlayed {
+            v: 0,
+            ply,
+            mv: text,
+            by: side(by),
+            captures,
+            fen: game.position().to_fen(),
+            turn: side(game.position().turn()),
+            clock: game.clock_view(now),
+            legal: game.legal(),
+            counters: game.counters(),
+            first_move_deadline: game.first_move_left(now, window),
+        };
+        let outcome = game.over;
+        if let Some(ack) = ack {
+            self.reply(sub, &ServerMessage::Ack { ack });
+        }
+        Metrics::inc(&self.state.metrics.moves);
+        self.state.metrics.observe_move_latency(
+            u64::try_from(received.elapsed().as_micros()).unwrap_or(u64::MAX),
+        );
+        if declined {
+            let v = self.next_v();
+            self.broadcast(&ServerMessage::DrawDeclined { v, by: side(by) });
+        }
+        let event = MovePlayed {
+            v: self.next_v(),
+            ..event
+        };
+        self.broadcast(&ServerMessage::Move(Box::new(event)));
+        self.refresh_room_copy();
+        if let Some(o) = outcome {
+            self.store_end(now).await;
+            self.announce_end(result_of(&o), reason_of(&o), now);
+        }
+    }
+
+    /// Ends the running game now (resign, agreement, abort, timeout).
+    pub(super) async fn finish(&mut self, winner: Option<Color>, reason: Reason) {
+        let now = self.state.time.now_ms();
+        let Some(game) = self.game.as_mut().filter(|g| g.playing()) else {
+            return;
+        };
+        game.end(winner, reason, now);
+        let Some(o) = game.over else {
+            return;
+        };
+        self.store_end(now).await;
+        self.announce_end(result_of(&o), reason_of(&o), now);
+    }
+
+    /// The first-move window or a flag timer expired.
+    pub(super) async fn on_deadline(&mut self) {
+        let now = self.state.time.now_ms();
+        let window = self.first_move_window_ms();
+        let Some(game) = self.game.as_ref().filter(|g| g.playing()) else {
+            return;
+        };
+        if game.first_move_left(now, window) == Some(0) {
+            tracing::info!(game = %game.id, "first move not made in time: aborted");
+            self.finish(None, Reason::Aborted).await;
+        } else if let Some(flagged) = game.clock.flagged(now) {
+            self.finish(Some(flagged.other()), Reason::Timeout).await;
+        }
+    }
+
+    /// Stores the end of the game. A failure is logged: the result stands in memory, and
+    /// the stored game stays "playing" so a restart would resume it rather than lose it.
+    async fn store_end(&mut self, now: u64) {
+        let Some(game) = self.game.as_ref() else {
+            return;
+        };
+        let Some(o) = game.over else {
+            return;
+        };
+        let result = o.result_name();
+        if let Err(e) = self
+            .state
+            .store
+            .finish_game(
+                &game.id,
+                result,
+                o.reason.name(),
+                game.clock_snapshot(now),
+                time::unix_ms(),
+            )
+            .await
+        {
+            tracing::error!(error = %e, game = %game.id, "cannot store the end of a game");
+        }
+    }
+
+    fn announce_end(
+        &mut self,
+        result: Option<damka_protocol::GameResult>,
+        reason: damka_protocol::EndReason,
+        now: u64,
+    ) {
+        let Some(clock) = self.game.as_ref().map(|g| g.clock_view(now)) else {
+            return;
+        };
+        Metrics::inc(&self.state.metrics.games_finished);
+        tracing::info!(?result, reason = reason.as_str(), "game over");
+        let v = self.next_v();
+        self.broadcast(&ServerMessage::GameOver {
+            v,
+            result,
+            reason,
+            clock,
+        });
+        self.publish();
+    }
+}

@@ -1,0 +1,63 @@
+//! Tables: one actor task per table owns its seats, readiness, game, clock and
+//! subscribers; everything else talks to it through a bounded command channel.
+//!
+//! - [`actor`]: the task, its `select!` loop and timers (first-move window, flag, empty
+//!   grace, shutdown flush);
+//! - [`handlers`]: what each client message does;
+//! - [`lifecycle`]: starting and ending games (stored before announced);
+//! - [`game`]: the engine-facing game state, pure and synchronous;
+//! - [`view`]: the table, state and clock objects sent to clients;
+//! - [`subscribers`]: the sockets and their bounded queues;
+//! - [`registry`]: the open tables by id, creation and start-up restore.
+
+mod actor;
+mod game;
+mod handlers;
+mod lifecycle;
+mod registry;
+mod restore;
+mod subscribers;
+mod view;
+
+use damka_protocol::Player;
+use damka_protocol::table::ClientMessage;
+use tokio::sync::{mpsc, oneshot};
+
+pub use registry::{TableHandle, Tables};
+pub use restore::restore_tables;
+pub use subscribers::{Outgoing, QUEUE as SOCKET_QUEUE};
+
+/// Commands a table actor accepts.
+#[derive(Debug)]
+pub enum Command {
+    /// A socket opens: register it and send it the state.
+    Join {
+        /// The guest behind the socket, if any.
+        guest: Option<Player>,
+        /// The socket's outgoing queue.
+        tx: mpsc::Sender<Outgoing>,
+        /// Receives the subscriber id.
+        reply: oneshot::Sender<u64>,
+    },
+    /// A socket closed.
+    Leave {
+        /// Its subscriber id.
+        sub: u64,
+    },
+    /// A message from a socket.
+    Client {
+        /// The sender's subscriber id.
+        sub: u64,
+        /// The message.
+        msg: ClientMessage,
+        /// The connection's one-way network delay estimate, ms (lag compensation).
+        lag_ms: u64,
+        /// When the session received it (move latency metric).
+        received: std::time::Instant,
+    },
+}
+
+/// Capacity of a table's command queue.
+pub const COMMAND_QUEUE: usize = 256;
+
+pub use game::side as side_of;

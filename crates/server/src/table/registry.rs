@@ -1,0 +1,165 @@
+//! The open tables by id: creating a table (with its actor) and finding one.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use damka_protocol::{CreateTable, Options, Player, SeatChoice, Side, TableView};
+use draughts::{Rules, Variant};
+use tokio::sync::mpsc;
+use tracing::Instrument;
+
+use super::actor::TableActor;
+use super::game::LiveGame;
+use super::{COMMAND_QUEUE, Command};
+use crate::AppState;
+use crate::error::AppError;
+use crate::random;
+use crate::room::Room;
+
+/// How to reach a table's actor.
+#[derive(Clone, Debug)]
+pub struct TableHandle {
+    /// The actor's command queue.
+    pub tx: mpsc::Sender<Command>,
+    /// The room the table is in.
+    pub room_id: String,
+}
+
+/// The open tables.
+#[derive(Default)]
+pub struct Tables {
+    /// By id. A std mutex: held only to look up, insert or remove, never across `.await`.
+    map: Mutex<HashMap<String, TableHandle>>,
+}
+
+/// What a new table actor starts with.
+pub struct TableSeed {
+    /// Table id.
+    pub id: String,
+    /// The room.
+    pub room: Arc<Room>,
+    /// Options.
+    pub options: Options,
+    /// Seated players.
+    pub seats: [Option<Player>; 2],
+    /// A game in progress (restored at start-up).
+    pub game: Option<LiveGame>,
+}
+
+impl Tables {
+    /// A table's handle.
+    pub fn get(&self, id: &str) -> Option<TableHandle> {
+        self.lock().get(id).cloned()
+    }
+
+    /// Number of open tables.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether there are no open tables.
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
+    }
+
+    /// Forgets a closed table.
+    pub fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    /// Creates a table in `room` with `creator` seated.
+    ///
+    /// Fails with `invalid_options` or `too_many_tables`.
+    pub fn create(
+        &self,
+        state: &AppState,
+        room: &Arc<Room>,
+        creator: Player,
+        req: &CreateTable,
+    ) -> Result<TableView, AppError> {
+        let options = validate_options(&room.config.variant, req)?;
+        let seat = match req.seat {
+            SeatChoice::White => Side::White,
+            SeatChoice::Black => Side::Black,
+            SeatChoice::Random if random::u64().is_multiple_of(2) => Side::White,
+            SeatChoice::Random => Side::Black,
+        };
+        // Checked and inserted under the lock, so two quick requests cannot both pass.
+        let mut map = self.lock();
+        let max = state.config.max_tables_per_guest;
+        if state.rooms.seated_tables(&creator.id) >= max {
+            return Err(AppError::TooManyTables(max));
+        }
+        let mut seats = [None, None];
+        seats[seat.index()] = Some(creator);
+        let id = loop {
+            let id = format!("t{}", random::token_base36(7));
+            if !map.contains_key(&id) {
+                break id;
+            }
+        };
+        let seed = TableSeed {
+            id: id.clone(),
+            room: room.clone(),
+            options,
+            seats,
+            game: None,
+        };
+        let (handle, view) = spawn(state, seed)?;
+        map.insert(id, handle);
+        Ok(view)
+    }
+
+    /// Registers a restored table (start-up).
+    pub fn insert_restored(&self, state: &AppState, seed: TableSeed) -> Result<(), AppError> {
+        let id = seed.id.clone();
+        let (handle, _) = spawn(state, seed)?;
+        self.lock().insert(id, handle);
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TableHandle>> {
+        // Every update is a single insert or remove: a poisoned map is still consistent.
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Starts a table's actor on the task tracker; the room learns about the table at once.
+fn spawn(state: &AppState, seed: TableSeed) -> Result<(TableHandle, TableView), AppError> {
+    let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
+    let room_id = seed.room.config.id.clone();
+    let span = tracing::info_span!("table", id = %seed.id, room = %room_id);
+    let actor = TableActor::new(state.clone(), seed, rx)?;
+    let view = actor.table_view();
+    actor.room().table_changed(view.clone(), true);
+    crate::metrics::Metrics::inc(&state.metrics.tables);
+    state.tracker.spawn(actor.run().instrument(span));
+    Ok((TableHandle { tx, room_id }, view))
+}
+
+/// Checks table options against the spec and the room's variant.
+///
+/// Fails with `invalid_options`.
+pub fn validate_options(variant: &str, req: &CreateTable) -> Result<Options, AppError> {
+    if !(1..=15).contains(&req.minutes) {
+        return Err(AppError::InvalidOptions("minutes must be 1 to 15".into()));
+    }
+    if req.increment > 10 {
+        return Err(AppError::InvalidOptions(
+            "increment must be 0 to 10 seconds".into(),
+        ));
+    }
+    let variant = Variant::from_name(variant)
+        .ok_or_else(|| AppError::Internal(format!("room with unknown variant {variant}")))?;
+    if Rules::with_capture_optional(variant, req.capture_optional).is_err() {
+        return Err(AppError::InvalidOptions(
+            "capture_optional is only allowed on 8x8 boards".into(),
+        ));
+    }
+    Ok(Options {
+        minutes: req.minutes,
+        increment: req.increment,
+        random_opening: req.random_opening,
+        capture_optional: req.capture_optional,
+    })
+}

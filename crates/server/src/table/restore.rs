@@ -1,0 +1,135 @@
+//! Start-up: every unfinished game is replayed from the store and its table recreated
+//! (same id, room, players and seats) with the clocks as stored. The downtime is charged
+//! to nobody: the running side's clock resumes at start-up with its stored time.
+
+use damka_protocol::table::PlayedMove;
+use damka_protocol::{ClockTimes, Options, Player};
+use draughts::clock::Clock;
+use draughts::{Game, Position, Rules, Variant};
+
+use super::game::{LiveGame, to_u64};
+use super::registry::TableSeed;
+use crate::AppState;
+use crate::store::{GameRow, MoveRow};
+
+/// Recreates the tables of all unfinished games; returns how many.
+///
+/// Fails only if the store cannot be read; a game that cannot be replayed is logged and
+/// marked aborted.
+pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
+    let now = state.time.now_ms();
+    let mut restored = 0;
+    for row in state.store.unfinished_games().await? {
+        let moves = state.store.moves(&row.id).await?;
+        let Some(room) = state.rooms.get(&row.room).cloned() else {
+            abandon(state, &row, "its room no longer exists").await;
+            continue;
+        };
+        if state.tables.get(&row.table_id).is_some() {
+            abandon(state, &row, "its table already has another unfinished game").await;
+            continue;
+        }
+        let game = match replay(&row, &moves, now) {
+            Ok(g) => g,
+            Err(why) => {
+                abandon(state, &row, &why).await;
+                continue;
+            }
+        };
+        let seed = TableSeed {
+            id: row.table_id.clone(),
+            room,
+            options: Options {
+                minutes: u32::try_from(row.minutes).unwrap_or(1),
+                increment: u32::try_from(row.increment_s).unwrap_or(0),
+                random_opening: row.random_opening != 0,
+                capture_optional: row.capture_optional != 0,
+            },
+            seats: [Some(game.white.clone()), Some(game.black.clone())],
+            game: Some(game),
+        };
+        match state.tables.insert_restored(state, seed) {
+            Ok(()) => restored += 1,
+            Err(e) => abandon(state, &row, &e.to_string()).await,
+        }
+    }
+    Ok(restored)
+}
+
+/// Marks a game that cannot be resumed as aborted, so it is not retried forever.
+async fn abandon(state: &AppState, row: &GameRow, why: &str) {
+    tracing::error!(game = %row.id, why, "cannot resume a game; marking it aborted");
+    let clock = (row.white_ms, row.black_ms, row.clock_ply);
+    if let Err(e) = state
+        .store
+        .finish_game(&row.id, None, "aborted", clock, crate::time::unix_ms())
+        .await
+    {
+        tracing::error!(error = %e, game = %row.id, "cannot mark the game aborted");
+    }
+}
+
+/// Replays the stored moves of a game.
+fn replay(row: &GameRow, moves: &[MoveRow], now: u64) -> Result<LiveGame, String> {
+    let variant = Variant::from_name(&row.variant).ok_or("unknown variant")?;
+    let rules = Rules::with_capture_optional(variant, row.capture_optional != 0)
+        .map_err(|e| e.to_string())?;
+    let start = Position::from_fen(rules, &row.initial_fen).map_err(|e| e.to_string())?;
+    let mut game = Game::new(start);
+    let mut played = Vec::with_capacity(moves.len());
+    for m in moves {
+        let pos = game.position();
+        let mv = pos
+            .parse_move(&m.mv)
+            .map_err(|e| format!("ply {}: {e}", m.ply))?;
+        let captures = mv.captures().map(|sq| variant.square_name(sq)).collect();
+        game.play(&mv).map_err(|e| format!("ply {}: {e}", m.ply))?;
+        played.push(PlayedMove {
+            ply: u32::try_from(m.ply).unwrap_or(0),
+            mv: m.mv.clone(),
+            captures,
+            clock: ClockTimes {
+                white: to_u64(m.white_ms),
+                black: to_u64(m.black_ms),
+            },
+        });
+    }
+    let initial_ms = to_u64(row.minutes) * 60_000;
+    let increment_ms = to_u64(row.increment_s) * 1000;
+    // The newest clock: the shutdown snapshot if it is as recent as the last move.
+    let last_ply = moves.last().map_or(0, |m| m.ply);
+    let (white_ms, black_ms) = match moves.last() {
+        Some(m) if m.ply > row.clock_ply => (m.white_ms, m.black_ms),
+        _ => (row.white_ms, row.black_ms),
+    };
+    let opening_plies = u32::try_from(row.opening_plies).unwrap_or(0);
+    let ply = u32::try_from(last_ply).unwrap_or(0);
+    let mut clock =
+        Clock::with_remaining(initial_ms, increment_ms, to_u64(white_ms), to_u64(black_ms));
+    let both_moved = ply >= opening_plies + 2;
+    if both_moved {
+        clock.start(game.position().turn(), now);
+    }
+    Ok(LiveGame {
+        id: row.id.clone(),
+        white: Player {
+            id: row.white_id.clone(),
+            name: row.white_name.clone(),
+        },
+        black: Player {
+            id: row.black_id.clone(),
+            name: row.black_name.clone(),
+        },
+        initial_fen: row.initial_fen.clone(),
+        opening_plies,
+        game,
+        clock,
+        moves: played,
+        over: None,
+        draw_offer: None,
+        last_offer: [None, None],
+        // A game still in its first moves gets a fresh first-move window.
+        first_move_since: (!both_moved).then_some(now),
+        started_at: row.started_at,
+    })
+}

@@ -1,0 +1,174 @@
+//! The sockets watching a table, each with a bounded outgoing queue.
+//!
+//! The actor never waits for a socket: it `try_send`s. A socket whose queue is full is
+//! marked stale and skipped by later broadcasts (so it never slows the table); once its
+//! queue has drained it is sent a fresh `state` instead of the events it missed, and if it
+//! stays stale for too long it is disconnected.
+
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::Utf8Bytes;
+use damka_protocol::Player;
+use tokio::sync::mpsc;
+use tokio::sync::mpsc::error::TrySendError;
+
+/// Capacity of each socket's outgoing queue.
+pub const QUEUE: usize = 64;
+
+/// How long a socket may stay stale before it is disconnected.
+pub const MAX_STALE: Duration = Duration::from_secs(10);
+
+/// What a socket session is told to send.
+#[derive(Debug, Clone)]
+pub enum Outgoing {
+    /// A JSON text frame.
+    Text(Utf8Bytes),
+    /// Close the socket with this code and reason.
+    Close(u16, &'static str),
+}
+
+/// One socket watching the table.
+pub struct Subscriber {
+    /// Id, unique within the table.
+    pub id: u64,
+    /// The guest behind the socket, if it has a session.
+    pub guest: Option<Player>,
+    /// The socket's outgoing queue.
+    tx: mpsc::Sender<Outgoing>,
+    /// Since when the queue has been full (events skipped).
+    stale_since: Option<Instant>,
+}
+
+/// All sockets watching a table.
+#[derive(Default)]
+pub struct Subscribers {
+    /// The subscribers, in joining order.
+    list: Vec<Subscriber>,
+    /// Next id to give out.
+    next_id: u64,
+}
+
+impl Subscribers {
+    /// Adds a socket; returns its id.
+    pub fn add(&mut self, guest: Option<Player>, tx: mpsc::Sender<Outgoing>) -> u64 {
+        self.next_id += 1;
+        self.list.push(Subscriber {
+            id: self.next_id,
+            guest,
+            tx,
+            stale_since: None,
+        });
+        self.next_id
+    }
+
+    /// Removes a socket (its queue closes, which ends its session).
+    pub fn remove(&mut self, id: u64) -> Option<Subscriber> {
+        let i = self.list.iter().position(|s| s.id == id)?;
+        Some(self.list.remove(i))
+    }
+
+    /// A socket by id.
+    pub fn get(&self, id: u64) -> Option<&Subscriber> {
+        self.list.iter().find(|s| s.id == id)
+    }
+
+    /// Every socket.
+    pub fn iter(&self) -> impl Iterator<Item = &Subscriber> {
+        self.list.iter()
+    }
+
+    /// Whether no socket watches.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Whether the guest has a socket open here.
+    pub fn has_guest(&self, guest_id: &str) -> bool {
+        self.list
+            .iter()
+            .any(|s| s.guest.as_ref().is_some_and(|g| g.id == guest_id))
+    }
+
+    /// Sends an event to every socket that keeps up.
+    pub fn broadcast(&mut self, text: &Utf8Bytes) {
+        for s in &mut self.list {
+            if s.stale_since.is_none() {
+                push(s, Outgoing::Text(text.clone()));
+            }
+        }
+    }
+
+    /// Sends a reply to one socket (skipped while it is stale: it gets a `state` later).
+    pub fn send_to(&mut self, id: u64, out: Outgoing) {
+        if let Some(s) = self.list.iter_mut().find(|s| s.id == id)
+            && s.stale_since.is_none()
+        {
+            push(s, out);
+        }
+    }
+
+    /// Sends a fresh `state` to a socket, even a stale one, and clears its staleness.
+    pub fn send_state(&mut self, id: u64, text: Utf8Bytes) {
+        if let Some(s) = self.list.iter_mut().find(|s| s.id == id) {
+            s.stale_since = None;
+            push(s, Outgoing::Text(text));
+        }
+    }
+
+    /// Stale sockets whose queue has drained to half: they are ready for a fresh `state`.
+    pub fn ready_for_state(&self) -> Vec<u64> {
+        self.list
+            .iter()
+            .filter(|s| s.stale_since.is_some() && s.tx.capacity() >= QUEUE / 2)
+            .map(|s| s.id)
+            .collect()
+    }
+
+    /// Whether any socket is stale.
+    pub fn any_stale(&self) -> bool {
+        self.list.iter().any(|s| s.stale_since.is_some())
+    }
+
+    /// Disconnects sockets stale for longer than [`MAX_STALE`] and sockets whose session
+    /// has ended; returns how many lagging sockets were dropped.
+    pub fn drop_laggards(&mut self) -> usize {
+        let before = self.list.len();
+        self.list
+            .retain(|s| !s.tx.is_closed() && s.stale_since.is_none_or(|t| t.elapsed() < MAX_STALE));
+        before - self.list.len()
+    }
+}
+
+fn push(s: &mut Subscriber, out: Outgoing) {
+    match s.tx.try_send(out) {
+        Ok(()) => {}
+        Err(TrySendError::Full(_)) => s.stale_since = Some(Instant::now()),
+        // The session has ended; its `Leave` command is on its way.
+        Err(TrySendError::Closed(_)) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_queue_marks_stale_and_is_skipped() {
+        let mut subs = Subscribers::default();
+        let (tx, mut rx) = mpsc::channel(QUEUE);
+        let id = subs.add(None, tx);
+        let text = Utf8Bytes::from_static("{}");
+        for _ in 0..QUEUE + 5 {
+            subs.broadcast(&text);
+        }
+        assert!(subs.any_stale());
+        assert!(subs.ready_for_state().is_empty(), "queue still full");
+        for _ in 0..QUEUE {
+            assert!(rx.try_recv().is_ok());
+        }
+        assert!(rx.try_recv().is_err(), "events past the queue were skipped");
+        assert_eq!(subs.ready_for_state(), vec![id]);
+        subs.send_state(id, Utf8Bytes::from_static("state"));
+        assert!(!subs.any_stale());
+    }
+}

@@ -1,0 +1,120 @@
+//! The objects a table shows: the public table view and the full `state`.
+
+use damka_protocol::table::{PresenceView, State, You};
+use damka_protocol::{
+    ClockView, GameStatus, GameSummary, Player, Ready, Seats, Side, TableStatus, TableView,
+};
+
+use super::actor::TableActor;
+use super::game::{reason_of, result_of, side};
+
+impl TableActor {
+    /// Seats as the wire object.
+    fn seats_view(&self) -> Seats {
+        Seats {
+            white: self.seats[0].clone(),
+            black: self.seats[1].clone(),
+        }
+    }
+
+    /// The public table object (room lists, `GET /api/tables/{id}`, `state.table`).
+    pub fn table_view(&self) -> TableView {
+        let game = self.game.as_ref().map(|g| GameSummary {
+            id: g.id.clone(),
+            status: if g.playing() {
+                GameStatus::Playing
+            } else {
+                GameStatus::Over
+            },
+            ply: g.ply(),
+            turn: side(g.position().turn()),
+            result: g.over.as_ref().and_then(result_of),
+            reason: g.over.as_ref().map(reason_of),
+        });
+        TableView {
+            id: self.id.clone(),
+            room: self.room.config.id.clone(),
+            variant: self.variant.name().to_owned(),
+            options: self.options,
+            seats: self.seats_view(),
+            ready: Ready {
+                white: self.ready[0],
+                black: self.ready[1],
+            },
+            spectators: self.presence.2,
+            game,
+        }
+    }
+
+    /// The full state as seen by `guest` (or a spectator without a session).
+    pub fn state_for(&self, guest: Option<&Player>) -> State {
+        let now = self.state.time.now_ms();
+        let window = self.first_move_window_ms();
+        let you = guest.map(|g| You {
+            id: g.id.clone(),
+            seat: [Side::White, Side::Black]
+                .into_iter()
+                .find(|s| self.seats[s.index()].as_ref().is_some_and(|p| p.id == g.id)),
+        });
+        let presence = PresenceView {
+            white: self.presence.0,
+            black: self.presence.1,
+            spectators: self.presence.2,
+        };
+        let table = self.table_view();
+        let common = |status, initial_fen: String, fen| State {
+            v: self.v,
+            table: table.clone(),
+            you: you.clone(),
+            seats: self.seats_view(),
+            ready: table.ready,
+            options: self.options,
+            presence,
+            status,
+            game_id: None,
+            white: None,
+            black: None,
+            initial_fen,
+            opening_plies: 0,
+            fen,
+            moves: Vec::new(),
+            turn: side(self.variant.first_mover()),
+            legal: Vec::new(),
+            clock: ClockView {
+                white: u64::from(self.options.minutes) * 60_000,
+                black: u64::from(self.options.minutes) * 60_000,
+                running: None,
+            },
+            first_move_deadline: None,
+            draw_offer: None,
+            counters: Vec::new(),
+            result: None,
+            reason: None,
+        };
+        let Some(g) = self.game.as_ref() else {
+            let start = self.variant.start_fen().to_owned();
+            return common(TableStatus::Waiting, start.clone(), start);
+        };
+        let status = if g.playing() {
+            TableStatus::Playing
+        } else {
+            TableStatus::Over
+        };
+        State {
+            game_id: Some(g.id.clone()),
+            white: Some(g.white.clone()),
+            black: Some(g.black.clone()),
+            opening_plies: g.opening_plies,
+            moves: g.moves.clone(),
+            turn: side(g.position().turn()),
+            legal: g.legal(),
+            clock: g.clock_view(now),
+            first_move_deadline: g.first_move_left(now, window),
+            draw_offer: g.draw_offer.map(side),
+            counters: g.counters(),
+            result: g.over.as_ref().and_then(result_of),
+            reason: g.over.as_ref().map(reason_of),
+            ..common(status, g.initial_fen.clone(), g.position().to_fen())
+        }
+    }
+}

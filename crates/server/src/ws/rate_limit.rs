@@ -1,0 +1,91 @@
+//! A per-connection token bucket: bursts are fine, a flood is answered with
+//! `rate_limited` and, if it goes on, the socket is closed with 1008.
+
+use std::time::Instant;
+
+/// Messages a connection may send in a burst.
+const BURST: f64 = 20.0;
+/// Messages per second refilled.
+const PER_SECOND: f64 = 10.0;
+/// Rejected messages in a row after which the connection is closed.
+const MAX_REJECTED: u32 = 20;
+
+/// What to do with a message.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Handle it.
+    Allow,
+    /// Reject it with `rate_limited`.
+    Reject,
+    /// Close the connection (1008).
+    Close,
+}
+
+/// A token bucket.
+pub struct RateLimiter {
+    /// Tokens left.
+    tokens: f64,
+    /// Last refill.
+    at: Instant,
+    /// Rejections since the last allowed message.
+    rejected: u32,
+}
+
+impl Default for RateLimiter {
+    fn default() -> Self {
+        RateLimiter {
+            tokens: BURST,
+            at: Instant::now(),
+            rejected: 0,
+        }
+    }
+}
+
+impl RateLimiter {
+    /// Takes a token for one message.
+    pub fn check(&mut self) -> Verdict {
+        self.check_at(Instant::now())
+    }
+
+    fn check_at(&mut self, now: Instant) -> Verdict {
+        let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
+        self.at = now;
+        self.tokens = (self.tokens + elapsed * PER_SECOND).min(BURST);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.rejected = 0;
+            Verdict::Allow
+        } else {
+            self.rejected += 1;
+            if self.rejected >= MAX_REJECTED {
+                Verdict::Close
+            } else {
+                Verdict::Reject
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn burst_then_reject_then_close_and_refill() {
+        let mut rl = RateLimiter::default();
+        let t0 = rl.at;
+        for _ in 0..20 {
+            assert_eq!(rl.check_at(t0), Verdict::Allow);
+        }
+        for _ in 0..19 {
+            assert_eq!(rl.check_at(t0), Verdict::Reject);
+        }
+        assert_eq!(rl.check_at(t0), Verdict::Close);
+        let mut rl = RateLimiter::default();
+        for _ in 0..25 {
+            rl.check_at(t0);
+        }
+        assert_eq!(rl.check_at(t0 + Duration::from_millis(200)), Verdict::Allow);
+    }
+}

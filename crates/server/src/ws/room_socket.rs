@@ -1,0 +1,128 @@
+//! `GET /ws/rooms/{room}`: the room's table list and presence, live.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use damka_protocol::ErrorCode;
+use damka_protocol::room::{RoomClientMessage, RoomServerMessage};
+use tokio::sync::broadcast::error::RecvError;
+use tracing::Instrument;
+
+use super::rate_limit::{RateLimiter, Verdict};
+use super::{close, error_frame, limit, origin_allowed, send_close};
+use crate::AppState;
+use crate::error::AppError;
+use crate::metrics::Metrics;
+use crate::room::Room;
+
+/// Upgrades to a room socket (`404` for an unknown room).
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(state): State<AppState>,
+    Path(room): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let room = state
+        .rooms
+        .get(&room)
+        .ok_or(AppError::NotFound("room"))?
+        .clone();
+    let origin_ok = origin_allowed(&headers, &state.config.allowed_origins);
+    let span = tracing::info_span!("room_socket", room = %room.config.id);
+    let tracker = state.tracker.clone();
+    Ok(limit(ws).on_upgrade(move |mut socket| {
+        tracker.track_future(
+            async move {
+                if origin_ok {
+                    session(socket, state, room).await;
+                } else {
+                    tracing::info!("rejected origin");
+                    send_close(&mut socket, close::POLICY, "origin not allowed").await;
+                }
+            }
+            .instrument(span),
+        )
+    }))
+}
+
+fn encode(msg: &RoomServerMessage) -> Option<Message> {
+    serde_json::to_string(msg)
+        .ok()
+        .map(|t| Message::Text(t.into()))
+}
+
+async fn session(mut socket: WebSocket, state: AppState, room: Arc<Room>) {
+    Metrics::inc(&state.metrics.room_connections);
+    let mut events = room.subscribe();
+    room.socket_joined(true);
+    let mut limiter = RateLimiter::default();
+    if let Some(snapshot) = encode(&room.snapshot()) {
+        let _ = socket.send(snapshot).await;
+    }
+    loop {
+        tokio::select! {
+            biased;
+            () = state.shutdown.cancelled() => {
+                send_close(&mut socket, close::GOING_AWAY, "server shutting down").await;
+                break;
+            }
+            event = events.recv() => match event {
+                Ok(text) => {
+                    if socket.send(Message::Text(text)).await.is_err() {
+                        break;
+                    }
+                }
+                // Fell behind: a fresh snapshot replaces the missed events.
+                Err(RecvError::Lagged(_)) => {
+                    if let Some(snapshot) = encode(&room.snapshot())
+                        && socket.send(snapshot).await.is_err() {
+                            break;
+                        }
+                }
+                Err(RecvError::Closed) => break,
+            },
+            incoming = socket.recv() => {
+                let Some(Ok(msg)) = incoming else {
+                    if let Some(Err(e)) = incoming {
+                        tracing::debug!(error = %e, "room socket error");
+                        send_close(&mut socket, close::POLICY, "bad frame").await;
+                    }
+                    break;
+                };
+                let text = match msg {
+                    Message::Text(t) => t,
+                    Message::Close(_) => break,
+                    Message::Binary(_) => {
+                        let _ = socket.send(error_frame(ErrorCode::BadMessage, "text frames only", None)).await;
+                        continue;
+                    }
+                    _ => continue,
+                };
+                match limiter.check() {
+                    Verdict::Allow => {}
+                    Verdict::Reject => {
+                        let _ = socket.send(error_frame(ErrorCode::RateLimited, "too many messages", None)).await;
+                        continue;
+                    }
+                    Verdict::Close => {
+                        send_close(&mut socket, close::POLICY, "rate limit").await;
+                        break;
+                    }
+                }
+                let reply = match serde_json::from_str::<RoomClientMessage>(&text) {
+                    Ok(RoomClientMessage::Ping { ts }) => encode(&RoomServerMessage::Pong { ts }),
+                    Err(e) => Some(error_frame(ErrorCode::BadMessage, &e.to_string(), None)),
+                };
+                if let Some(reply) = reply
+                    && socket.send(reply).await.is_err() {
+                        break;
+                    }
+            }
+        }
+    }
+    room.socket_joined(false);
+    Metrics::dec(&state.metrics.room_connections);
+}
