@@ -33,6 +33,12 @@ struct Search<'a> {
     /// Index in `list` of this piece's first move (duplicates are only
     /// possible among the moves of one piece).
     first: usize,
+    /// Length of `list` before this search: where the captures start.
+    base: usize,
+    /// Under the majority rule, the most pieces taken so far: shorter
+    /// captures are dropped at once instead of by the filter, which keeps the
+    /// list short (and perft fast) in positions with many kings.
+    most: usize,
     list: &'a mut MoveList,
 }
 
@@ -87,6 +93,8 @@ pub(crate) fn generate<G: Geometry>(
         king_key: 0,
         all_routes_to: all_routes_to.map(Square::bit),
         first: 0,
+        base: list.len(),
+        most: 0,
         list,
     };
     while pieces != 0 {
@@ -239,6 +247,16 @@ impl Search<'_> {
     /// Records the move ending on `end` (the last pushed square), where the
     /// piece is a king if `king`.
     fn emit(&mut self, end: i32, king: bool) {
+        if self.rules.majority && self.all_routes_to.is_none() {
+            if self.len < self.most {
+                return;
+            }
+            if self.len > self.most {
+                self.list.truncate(self.base);
+                self.first = self.base;
+                self.most = self.len;
+            }
+        }
         let promotes = !self.start_king && (king || self.promo_row >> end & 1 != 0);
         let m = Move::capture(
             self.from,

@@ -190,6 +190,11 @@ impl MoveList {
         &mut self.moves[..self.len]
     }
 
+    /// Keeps the first `len` moves.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     /// Removes every move.
     pub fn clear(&mut self) {
         self.len = 0;
