@@ -1,0 +1,336 @@
+//! Test harness: a real server on 127.0.0.1:0 with a temporary SQLite file or a fresh
+//! PostgreSQL database, a tiny HTTP/1.1 client, and WebSocket clients (tokio-tungstenite).
+//!
+//! PostgreSQL runs when `DAMKA_TEST_POSTGRES_URL` is set (e.g.
+//! `postgres://postgres@127.0.0.1:5432/postgres`): every test gets its own database,
+//! dropped afterwards. Without it the PostgreSQL variants print a notice and pass, unless
+//! `CI` is set, in which case they fail.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+pub mod http;
+pub mod ws;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use damka_server::{Config, RunningServer};
+use serde_json::Value;
+use sqlx::Connection;
+
+pub use http::{Response, request};
+pub use ws::Ws;
+
+/// The database backends the storage and game tests run against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// A temporary SQLite file.
+    Sqlite,
+    /// A fresh PostgreSQL database.
+    Postgres,
+}
+
+/// Generates `<name>_sqlite` and `<name>_postgres` tests from `async fn name(Backend)`.
+#[macro_export]
+macro_rules! both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Sqlite).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    if $crate::common::postgres_url().is_none() {
+                        return;
+                    }
+                    super::$name($crate::common::Backend::Postgres).await;
+                }
+            )*
+        }
+    };
+}
+
+/// The admin URL for PostgreSQL tests, or `None` (with a notice) when not configured.
+///
+/// # Panics
+///
+/// When `CI` is set and `DAMKA_TEST_POSTGRES_URL` is not: CI must test both backends.
+pub fn postgres_url() -> Option<String> {
+    match std::env::var("DAMKA_TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI is set but DAMKA_TEST_POSTGRES_URL is not: the PostgreSQL tests must run"
+            );
+            eprintln!("DAMKA_TEST_POSTGRES_URL not set: skipping a PostgreSQL test");
+            None
+        }
+    }
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn unique(prefix: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!(
+        "{prefix}_{}_{}_{nanos}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::SeqCst)
+    )
+}
+
+/// A database that lives as long as the test: a temp SQLite file or a PostgreSQL db.
+pub struct TestDb {
+    /// The URL the server uses.
+    pub url: String,
+    /// The SQLite folder to remove.
+    dir: Option<PathBuf>,
+    /// The PostgreSQL admin URL and database name to drop.
+    pg: Option<(String, String)>,
+}
+
+impl TestDb {
+    /// Creates the database.
+    pub async fn new(backend: Backend) -> TestDb {
+        match backend {
+            Backend::Sqlite => {
+                let dir = std::env::temp_dir().join(unique("damka_test"));
+                std::fs::create_dir_all(&dir).unwrap();
+                let url = format!("sqlite://{}/damka.db", dir.display());
+                TestDb {
+                    url,
+                    dir: Some(dir),
+                    pg: None,
+                }
+            }
+            Backend::Postgres => {
+                let admin = postgres_url().expect("postgres url");
+                let name = unique("damka_test");
+                let mut conn = sqlx::PgConnection::connect(&admin)
+                    .await
+                    .expect("connect to PostgreSQL");
+                sqlx::query(&format!("CREATE DATABASE {name}"))
+                    .execute(&mut conn)
+                    .await
+                    .expect("create database");
+                conn.close().await.ok();
+                let base = admin
+                    .rsplit_once('/')
+                    .map(|(b, _)| b.to_owned())
+                    .unwrap_or(admin.clone());
+                TestDb {
+                    url: format!("{base}/{name}"),
+                    dir: None,
+                    pg: Some((admin, name)),
+                }
+            }
+        }
+    }
+
+    /// Drops the database (PostgreSQL) or removes the files (SQLite).
+    pub async fn cleanup(self) {
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        if let Some((admin, name)) = &self.pg {
+            if let Ok(mut conn) = sqlx::PgConnection::connect(admin).await {
+                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                    .execute(&mut conn)
+                    .await;
+            }
+        }
+    }
+}
+
+/// A test configuration: random port, manual time, the given database.
+pub fn config(db: &TestDb) -> Config {
+    let mut c = Config::defaults();
+    c.bind = "127.0.0.1:0".parse().unwrap();
+    c.database_url = db.url.clone();
+    c.manual_time = true;
+    c.shutdown_timeout_secs = 5;
+    c
+}
+
+/// A running test server.
+pub struct TestServer {
+    /// The server.
+    pub server: RunningServer,
+    /// `host:port`.
+    pub addr: String,
+}
+
+impl TestServer {
+    /// Starts a server.
+    pub async fn start(config: Config) -> TestServer {
+        let server = damka_server::start(config).await.expect("server starts");
+        let addr = server.addr.to_string();
+        TestServer { server, addr }
+    }
+
+    /// Moves the server's manual clock forward and lets the actors react.
+    pub async fn advance(&self, ms: u64) {
+        self.server.state.time.advance(ms);
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+
+    /// An HTTP request.
+    pub async fn http(
+        &self,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> Response {
+        request(
+            &self.addr,
+            method,
+            path,
+            cookie,
+            body.map(|b| b.to_string()).as_deref(),
+            &[],
+        )
+        .await
+    }
+
+    /// A new guest: its cookie and player object.
+    pub async fn guest(&self, name: &str) -> (String, Value) {
+        let r = self
+            .http(
+                "POST",
+                "/api/guest",
+                None,
+                Some(serde_json::json!({"name": name})),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let cookie = r.cookie().expect("session cookie");
+        (cookie, r.json())
+    }
+
+    /// Creates a table; returns its view.
+    pub async fn create_table(&self, cookie: &str, room: &str, body: Value) -> Value {
+        let r = self
+            .http(
+                "POST",
+                &format!("/api/rooms/{room}/tables"),
+                Some(cookie),
+                Some(body),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.json()
+    }
+
+    /// Opens a table socket.
+    pub async fn table_ws(&self, table: &str, cookie: Option<&str>) -> Ws {
+        Ws::connect(&self.addr, &format!("/ws/tables/{table}"), cookie, None).await
+    }
+
+    /// Opens a room socket.
+    pub async fn room_ws(&self, room: &str) -> Ws {
+        Ws::connect(&self.addr, &format!("/ws/rooms/{room}"), None, None).await
+    }
+
+    /// Graceful shutdown.
+    pub async fn stop(self) {
+        self.server.shutdown().await;
+    }
+}
+
+/// Two players at one table with a game started.
+pub struct Match {
+    /// Table id.
+    pub table: String,
+    /// Game id.
+    pub game: String,
+    /// The white player's socket and cookie.
+    pub white: (Ws, String),
+    /// The black player's socket and cookie.
+    pub black: (Ws, String),
+    /// The `game_started` event.
+    pub started: Value,
+}
+
+impl Match {
+    /// The socket of the side to move in `event` (`turn`).
+    pub fn side(&mut self, color: &str) -> &mut Ws {
+        if color == "white" {
+            &mut self.white.0
+        } else {
+            &mut self.black.0
+        }
+    }
+}
+
+/// Two guests, a table in `room` with `options`, both seated and started.
+pub async fn start_match(s: &TestServer, room: &str, options: Value) -> Match {
+    let (a, _) = s.guest("Ala").await;
+    let (b, _) = s.guest("Bolek").await;
+    let mut opts = options;
+    opts["seat"] = "white".into();
+    let table = s.create_table(&a, room, opts).await;
+    let id = table["id"].as_str().unwrap().to_owned();
+    let mut wa = s.table_ws(&id, Some(&a)).await;
+    let st = wa.recv_t("state").await;
+    assert_eq!(st["you"]["seat"], "white");
+    let mut wb = s.table_ws(&id, Some(&b)).await;
+    wb.recv_t("state").await;
+    wb.send(serde_json::json!({"t": "sit", "seat": "black"}))
+        .await;
+    wb.recv_t("seated").await;
+    wa.send(serde_json::json!({"t": "start"})).await;
+    wb.send(serde_json::json!({"t": "start"})).await;
+    let started = wa.recv_t("game_started").await;
+    wb.recv_t("game_started").await;
+    let game = started["id"].as_str().unwrap().to_owned();
+    Match {
+        table: id,
+        game,
+        white: (wa, a),
+        black: (wb, b),
+        started,
+    }
+}
+
+/// Plays `mv` for ply `ply` from the side to move and returns the `move` event seen by the
+/// mover (after its `ack`).
+pub async fn play(m: &mut Match, color: &str, mv: &str, ply: u64) -> Value {
+    let ws = m.side(color);
+    ws.send(serde_json::json!({"t": "move", "move": mv, "ply": ply, "ack": ply}))
+        .await;
+    let ack = ws.recv_t("ack").await;
+    assert_eq!(ack["ack"], ply);
+    let ev = ws.recv_t("move").await;
+    let other = if color == "white" { "black" } else { "white" };
+    let seen = m.side(other).recv_t("move").await;
+    assert_eq!(seen["ply"], ev["ply"]);
+    ev
+}
+
+/// Plays the first legal move `n` times from the `game_started` event; returns the last
+/// `move` event.
+pub async fn play_first_moves(m: &mut Match, n: u64) -> Value {
+    let mut turn = m.started["turn"].as_str().unwrap().to_owned();
+    let mut legal = m.started["legal"].clone();
+    let mut ply = m.started["opening"].as_array().map_or(0, Vec::len) as u64;
+    let mut last = Value::Null;
+    for _ in 0..n {
+        ply += 1;
+        let mv = legal[0].as_str().unwrap().to_owned();
+        last = play(m, &turn, &mv, ply).await;
+        turn = last["turn"].as_str().unwrap().to_owned();
+        legal = last["legal"].clone();
+    }
+    last
+}

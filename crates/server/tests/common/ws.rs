@@ -1,0 +1,135 @@
+//! A WebSocket test client: JSON in and out, with timeouts so a missing event fails the
+//! test instead of hanging it.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long to wait for an expected frame.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A connected socket.
+pub struct Ws {
+    /// The stream.
+    pub stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every JSON message received, in order (for version checks).
+    pub log: Vec<Value>,
+}
+
+impl Ws {
+    /// Connects to `path` with an optional cookie and `Origin`.
+    pub async fn connect(addr: &str, path: &str, cookie: Option<&str>, origin: Option<&str>) -> Ws {
+        let mut req = format!("ws://{addr}{path}")
+            .into_client_request()
+            .expect("request");
+        if let Some(c) = cookie {
+            req.headers_mut()
+                .insert("cookie", c.parse().expect("cookie"));
+        }
+        if let Some(o) = origin {
+            req.headers_mut()
+                .insert("origin", o.parse().expect("origin"));
+        }
+        let (stream, _) = tokio_tungstenite::connect_async(req)
+            .await
+            .expect("websocket connects");
+        Ws {
+            stream,
+            log: Vec::new(),
+        }
+    }
+
+    /// Sends a JSON message.
+    pub async fn send(&mut self, v: Value) {
+        self.stream
+            .send(Message::Text(v.to_string().into()))
+            .await
+            .expect("send");
+    }
+
+    /// Sends raw text.
+    pub async fn send_text(&mut self, t: &str) {
+        self.stream
+            .send(Message::Text(t.to_owned().into()))
+            .await
+            .expect("send");
+    }
+
+    /// The next JSON message.
+    pub async fn recv(&mut self) -> Value {
+        loop {
+            let frame = tokio::time::timeout(TIMEOUT, self.stream.next())
+                .await
+                .expect("a frame before the timeout")
+                .expect("socket open")
+                .expect("frame ok");
+            match frame {
+                Message::Text(t) => {
+                    let v: Value = serde_json::from_str(&t).expect("JSON");
+                    self.log.push(v.clone());
+                    return v;
+                }
+                Message::Close(c) => panic!("socket closed: {c:?}"),
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next message of type `t`, skipping others (e.g. `presence`).
+    pub async fn recv_t(&mut self, t: &str) -> Value {
+        loop {
+            let v = self.recv().await;
+            if v["t"] == t {
+                return v;
+            }
+            assert!(
+                !(v["t"] == "error" && t != "error"),
+                "expected {t}, got an error: {v}"
+            );
+        }
+    }
+
+    /// Reads until the socket closes; returns the close code (`None` if closed without one).
+    pub async fn closed(&mut self) -> Option<u16> {
+        loop {
+            match tokio::time::timeout(TIMEOUT, self.stream.next())
+                .await
+                .expect("closes before the timeout")
+            {
+                Some(Ok(Message::Close(frame))) => {
+                    return frame.map(|f: CloseFrame| u16::from(f.code));
+                }
+                Some(Ok(Message::Text(t))) => {
+                    if let Ok(v) = serde_json::from_str::<Value>(&t) {
+                        self.log.push(v);
+                    }
+                }
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
+    /// Asserts nothing arrives within `ms` (besides pings).
+    pub async fn silent(&mut self, ms: u64) {
+        let r = tokio::time::timeout(Duration::from_millis(ms), async {
+            loop {
+                match self.stream.next().await {
+                    Some(Ok(Message::Text(t))) => return Some(t),
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                    _ => {}
+                }
+            }
+        })
+        .await;
+        if let Ok(Some(t)) = r {
+            panic!("unexpected message: {t}");
+        }
+    }
+}

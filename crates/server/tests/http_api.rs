@@ -1,0 +1,216 @@
+//! The HTTP API: guests and cookies, rooms, tables, variants, health and metrics.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{Backend, TestDb, TestServer, config};
+use serde_json::json;
+
+async fn guests_and_cookies(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    // A guest without a name gets a random Polish one.
+    let r = s.http("POST", "/api/guest", None, None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let set_cookie = r.header("set-cookie").unwrap().to_owned();
+    assert!(
+        set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Lax"),
+        "{set_cookie}"
+    );
+    let cookie = r.cookie().unwrap();
+    let guest = r.json();
+    assert!(guest["name"].as_str().unwrap().chars().count() >= 2);
+    // Same cookie, same guest; renaming keeps the id.
+    let me = s.http("GET", "/api/me", Some(&cookie), None).await;
+    assert_eq!(me.json(), guest);
+    let renamed = s
+        .http(
+            "POST",
+            "/api/guest",
+            Some(&cookie),
+            Some(json!({"name": "Zażółć 12"})),
+        )
+        .await;
+    assert_eq!(renamed.json()["id"], guest["id"]);
+    assert_eq!(renamed.json()["name"], "Zażółć 12");
+    assert!(renamed.header("set-cookie").is_none());
+    // Bad names, no session.
+    let bad = s
+        .http(
+            "POST",
+            "/api/guest",
+            Some(&cookie),
+            Some(json!({"name": "<b>"})),
+        )
+        .await;
+    assert_eq!(
+        (bad.status, bad.error_code().as_str()),
+        (400, "invalid_name")
+    );
+    let anon = s.http("GET", "/api/me", None, None).await;
+    assert_eq!(
+        (anon.status, anon.error_code().as_str()),
+        (401, "unauthorized")
+    );
+    let forged = s
+        .http(
+            "GET",
+            "/api/me",
+            Some(&format!("damka_session={}", "0".repeat(64))),
+            None,
+        )
+        .await;
+    assert_eq!(forged.status, 401);
+    // Only the hash of the token is stored; the same cookie works after a restart.
+    s.stop().await;
+    let s = TestServer::start(config(&db)).await;
+    let me = s.http("GET", "/api/me", Some(&cookie), None).await;
+    assert_eq!(me.json()["name"], "Zażółć 12");
+    s.stop().await;
+    db.cleanup().await;
+}
+
+async fn rooms_tables_and_options(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let rooms = s.http("GET", "/api/rooms", None, None).await.json();
+    assert_eq!(rooms.as_array().unwrap().len(), 7);
+    let brazilian = rooms
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "brazilian")
+        .unwrap();
+    assert_eq!(brazilian["rules"]["pl"], "Warcaby 8×8: pionki biją do tyłu");
+    assert_eq!(brazilian["tables"], 0);
+    let (cookie, me) = s.guest("Ala").await;
+    let body = json!({"minutes": 5, "increment": 3, "random_opening": false, "capture_optional": true, "seat": "black"});
+    let table = s.create_table(&cookie, "russian", body).await;
+    assert_eq!(table["seats"]["black"], me);
+    assert_eq!(table["seats"]["white"], json!(null));
+    assert_eq!(table["options"]["capture_optional"], true);
+    assert_eq!(table["game"], json!(null));
+    let id = table["id"].as_str().unwrap();
+    assert_eq!(
+        s.http("GET", &format!("/api/tables/{id}"), None, None)
+            .await
+            .json(),
+        table
+    );
+    let room = s.http("GET", "/api/rooms/russian", None, None).await.json();
+    assert_eq!(room["tables"][0]["id"], table["id"]);
+    assert_eq!(
+        s.http("GET", "/api/rooms", None, None).await.json()[0]["tables"],
+        1
+    );
+    // Option validation.
+    for bad in [
+        json!({"minutes": 0, "increment": 0}),
+        json!({"minutes": 16, "increment": 0}),
+        json!({"minutes": 5, "increment": 11}),
+        json!({"minutes": 5}),
+        json!({"minutes": 5, "increment": 0, "seat": "green"}),
+    ] {
+        let r = s
+            .http(
+                "POST",
+                "/api/rooms/russian/tables",
+                Some(&cookie),
+                Some(bad.clone()),
+            )
+            .await;
+        assert_eq!(
+            (r.status, r.error_code().as_str()),
+            (400, "invalid_options"),
+            "{bad}"
+        );
+    }
+    let intl = json!({"minutes": 5, "increment": 0, "capture_optional": true});
+    let r = s
+        .http(
+            "POST",
+            "/api/rooms/international/tables",
+            Some(&cookie),
+            Some(intl),
+        )
+        .await;
+    assert_eq!(r.error_code(), "invalid_options");
+    // Unknown things and missing sessions.
+    let ok = json!({"minutes": 5, "increment": 0});
+    let r = s
+        .http(
+            "POST",
+            "/api/rooms/chess/tables",
+            Some(&cookie),
+            Some(ok.clone()),
+        )
+        .await;
+    assert_eq!((r.status, r.error_code().as_str()), (404, "not_found"));
+    let r = s
+        .http("POST", "/api/rooms/russian/tables", None, Some(ok.clone()))
+        .await;
+    assert_eq!((r.status, r.error_code().as_str()), (401, "unauthorized"));
+    assert_eq!(
+        s.http("GET", "/api/tables/nope", None, None)
+            .await
+            .error_code(),
+        "not_found"
+    );
+    assert_eq!(
+        s.http("GET", "/api/games/nope", None, None)
+            .await
+            .error_code(),
+        "not_found"
+    );
+    assert_eq!(s.http("GET", "/api/nothing", None, None).await.status, 404);
+    // At most three open tables per guest.
+    s.create_table(&cookie, "russian", ok.clone()).await;
+    s.create_table(&cookie, "czech", ok.clone()).await;
+    let r = s
+        .http("POST", "/api/rooms/russian/tables", Some(&cookie), Some(ok))
+        .await;
+    assert_eq!(
+        (r.status, r.error_code().as_str()),
+        (429, "too_many_tables")
+    );
+    s.stop().await;
+    db.cleanup().await;
+}
+
+both_backends!(guests_and_cookies, rooms_tables_and_options);
+
+#[tokio::test]
+async fn variants_health_metrics_and_static() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let s = TestServer::start(config(&db)).await;
+    let variants = s.http("GET", "/api/variants", None, None).await.json();
+    let variants = variants.as_array().unwrap();
+    assert_eq!(variants.len(), 7);
+    let intl = variants
+        .iter()
+        .find(|v| v["id"] == "international")
+        .unwrap();
+    assert_eq!(intl["board"], 10);
+    assert_eq!(intl["squares"].as_array().unwrap().len(), 50);
+    assert_eq!(intl["game_type"], "20,W,10,10,N2,0");
+    let american = variants.iter().find(|v| v["id"] == "american").unwrap();
+    assert_eq!(american["first"], "black");
+    assert_eq!(american["squares"].as_array().unwrap().len(), 32);
+    let r = s.http("GET", "/healthz", None, None).await;
+    assert_eq!((r.status, r.body.as_str()), (200, "ok"));
+    let r = s.http("GET", "/readyz", None, None).await;
+    assert_eq!((r.status, r.body.as_str()), (200, "ready"));
+    let m = s.http("GET", "/metrics", None, None).await;
+    assert!(m.body.contains("damka_tables 0"), "{}", m.body);
+    assert!(
+        m.body
+            .contains("damka_move_latency_seconds_bucket{le=\"+Inf\"} 0")
+    );
+    // Oversized bodies are refused before they are parsed.
+    let big = json!({"name": "x".repeat(10_000)});
+    let r = s.http("POST", "/api/guest", None, Some(big)).await;
+    assert_eq!(r.status, 413);
+    s.stop().await;
+    db.cleanup().await;
+}
