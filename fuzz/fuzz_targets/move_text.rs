@@ -1,0 +1,4 @@
+//! Fuzz target `move_text`: see `draughts::pdn::fuzzing::move_text` for the properties checked.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| draughts::pdn::fuzzing::move_text(data));
