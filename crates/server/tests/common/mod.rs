@@ -142,13 +142,12 @@ impl TestDb {
         if let Some(dir) = &self.dir {
             let _ = std::fs::remove_dir_all(dir);
         }
-        if let Some((admin, name)) = &self.pg {
-            if let Ok(mut conn) = sqlx::PgConnection::connect(admin).await {
+        if let Some((admin, name)) = &self.pg
+            && let Ok(mut conn) = sqlx::PgConnection::connect(admin).await {
                 let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
                     .execute(&mut conn)
                     .await;
             }
-        }
     }
 }
 
