@@ -128,10 +128,10 @@ impl Search<'_> {
         for &d in &dirs[..count] {
             let over = sq + d;
             let land = over + d;
-            if !on_board::<G>(over) || !on_board::<G>(land) || self.empty >> land & 1 == 0 {
-                continue;
-            }
-            if !self.capturable(over, king) {
+            // `empty` and the enemy sets hold playing squares only, so a
+            // step over a ghost bit fails the tests below; `land` in range
+            // puts `over` in range too.
+            if (land as u32) >= 64 || self.empty >> land & 1 == 0 || !self.capturable(over, king) {
                 continue;
             }
             any = true;
