@@ -284,3 +284,80 @@ impl Search<'_> {
         self.list.push(m);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Position, Rules, Variant};
+
+    fn moves(variant: Variant, fen: &str) -> Vec<(String, bool)> {
+        let pos = Position::from_fen(Rules::new(variant), fen).expect("valid FEN");
+        let mut out: Vec<(String, bool)> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| (pos.move_to_string(m), m.promotes()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn one(text: &str, promotes: bool) -> Vec<(String, bool)> {
+        vec![(text.to_string(), promotes)]
+    }
+
+    #[test]
+    fn promotion_during_a_capture_follows_the_variant() {
+        let fen = "W:Wf6:Bc7,e7";
+        // Russian: crowned on d8 and goes on as a (flying) king.
+        let ru = vec![
+            ("f6xd8xa5".to_string(), true),
+            ("f6xd8xb6".to_string(), true),
+        ];
+        assert_eq!(moves(Variant::Russian, fen), ru);
+        // Brazilian: goes on as a man, not crowned off the last row.
+        assert_eq!(moves(Variant::Brazilian, fen), one("f6xd8xb6", false));
+        // Czech: crowned, the move ends on d8.
+        assert_eq!(moves(Variant::Czech, fen), one("f6xd8", true));
+    }
+
+    #[test]
+    fn italian_men_never_capture_kings() {
+        assert_eq!(moves(Variant::Italian, "W:W22:B18"), one("22x13", false));
+        assert_eq!(moves(Variant::Italian, "W:W22:BK18"), one("22-19", false));
+        assert_eq!(
+            moves(Variant::Spanish, "W:W11:BK15"),
+            moves(Variant::Spanish, "W:W11:B15")
+        );
+    }
+
+    #[test]
+    fn czech_king_must_capture_first() {
+        // The man could take two (c3xe5xg7), but a king can capture.
+        let all = moves(Variant::Czech, "W:Wc3,Kh2:Bd4,f6,f4");
+        assert!(!all.is_empty());
+        assert!(all.iter().all(|(m, _)| m.starts_with("h2x")), "{all:?}");
+        // Russian has no such rule: both pieces may capture.
+        let ru = moves(Variant::Russian, "W:Wc3,Kh2:Bd4,f6,f4");
+        assert!(ru.iter().any(|(m, _)| m.starts_with("c3x")), "{ru:?}");
+    }
+
+    #[test]
+    fn a_flying_king_lands_where_the_capture_goes_on() {
+        // Beyond c3 the king may stop on d4 ... h8, but only from e5 can it
+        // take again (c7), so it must land there.
+        assert_eq!(
+            moves(Variant::Russian, "W:WKa1:Bc3,c7"),
+            one("a1xe5xb8", false)
+        );
+        // Nothing to continue: every landing square is a move.
+        assert_eq!(moves(Variant::Russian, "W:WKa1:Bc3").len(), 5);
+    }
+
+    #[test]
+    fn jumped_pieces_block_until_the_move_ends() {
+        // Crowned on h8 after taking g7, the new king's only diagonal runs
+        // back over g7, which still stands: it cannot go on to take b2.
+        assert_eq!(moves(Variant::Russian, "W:Wf6:BKg7,b2"), one("f6xh8", true));
+        // e7 and c5 lie on one diagonal through the king: one capture only.
+        assert_eq!(moves(Variant::Brazilian, "W:WKd6:Be7,c5").len(), 3);
+    }
+}
