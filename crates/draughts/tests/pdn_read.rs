@@ -54,6 +54,15 @@ fn localized_tags_and_latin1_files() {
 }
 
 #[test]
+fn captures_may_list_the_captured_squares() {
+    // 28x19 jumps the piece on 23.
+    let game = only_game("1. 32-28 19-23 2. 28x23x19 14x23 *", None).expect("legal");
+    assert_eq!(game.moves.len(), 4);
+    let error = only_game("1. 32-28 19-23 2. 28x22x19 14x23 *", None).expect_err("22 not taken");
+    assert_eq!(error.ply(), Some(3));
+}
+
+#[test]
 fn game_type_selects_the_variant_unless_one_is_given() {
     let text = "[GameType \"21\"]\n1. 11-15 23-19 *";
     assert_eq!(

@@ -60,12 +60,9 @@ impl PdnGame {
         }
     }
 
-    /// The position after every move (the start position if there are none).
-    ///
-    /// # Panics
-    ///
-    /// Never for a game returned by the reader; a hand-built game whose moves are not
-    /// legal in sequence gets a meaningless position (moves are played unchecked).
+    /// The position after every move (the start position if there are none). Moves are
+    /// played unchecked: for a hand-built game whose moves are not legal in sequence the
+    /// position is meaningless (never for a game returned by the reader).
     pub fn end_position(&self) -> Position {
         let mut position = self.start.clone();
         for m in &self.moves {

@@ -4,9 +4,8 @@
 //! The engine's [`Position::moves_matching`] does the matching (any route of a move may be
 //! written; the separator only breaks ties, since real records write `x` on quiet moves
 //! and `-` on captures). On top of it the reader normalizes squares (zero padding, upper
-//! case), tells placeholders from syntax errors, and falls back to the start and end
-//! squares alone when the squares in between match no route (a record written with
-//! another convention, e.g. captured squares).
+//! case), tells placeholders from syntax errors, and also accepts the convention of
+//! writing the captured pieces between the start and end squares.
 
 use super::error::MoveFault;
 use crate::{Move, Position};
@@ -31,19 +30,25 @@ pub fn candidates(position: &Position, token: &str) -> Result<Vec<Move>, MoveFau
     if !found.is_empty() {
         return Ok(found.iter().copied().collect());
     }
-    let squares: Vec<&str> = normalized.split(SEPARATORS).collect();
-    let (Some(from), Some(to)) = (squares.first(), squares.last()) else {
+    // Some programs write the captured pieces between the start and end squares.
+    let variant = position.variant();
+    let squares: Option<Vec<_>> = normalized
+        .split(SEPARATORS)
+        .map(|name| variant.parse_square(name))
+        .collect();
+    let Some(squares) = squares.filter(|s| s.len() > 2) else {
         return Ok(Vec::new());
     };
-    if squares.len() <= 2 {
-        return Ok(Vec::new());
-    }
-    let variant = position.variant();
-    let (from, to) = (variant.parse_square(from), variant.parse_square(to));
+    let (from, to, inner) = (
+        squares[0],
+        squares[squares.len() - 1],
+        &squares[1..squares.len() - 1],
+    );
     Ok(position
         .legal_moves()
         .iter()
-        .filter(|m| Some(m.from()) == from && Some(m.to()) == to)
+        .filter(|m| m.from() == from && m.to() == to)
+        .filter(|m| inner.iter().all(|&sq| m.captures().contains(sq)))
         .copied()
         .collect())
 }
