@@ -27,10 +27,20 @@ pub(crate) fn reference_xy(size: u8, r: u8) -> (u8, u8) {
     (2 * idx + u8::from(row % 2 == 0), row)
 }
 
-/// The square's name in the variant's notation.
-pub(crate) fn square_name(variant: Variant, sq: Square) -> String {
+/// The reference number of `sq` if it is a playing square of the board.
+fn checked_reference(variant: Variant, sq: Square) -> Option<u8> {
     let size = variant.board_size();
     let r = sq.reference(size);
+    (Square::from_reference(size, r) == Some(sq)).then_some(r)
+}
+
+/// The square's name in the variant's notation (`"?"` for a square that is
+/// not on this board, which only a caller mixing boards can produce).
+pub(crate) fn square_name(variant: Variant, sq: Square) -> String {
+    let size = variant.board_size();
+    let Some(r) = checked_reference(variant, sq) else {
+        return "?".to_string();
+    };
     if variant.is_algebraic() {
         let (x, y) = reference_xy(size, r);
         let file = char::from(b'a' + x);
@@ -70,10 +80,14 @@ pub(crate) fn parse_square(variant: Variant, name: &str) -> Option<Square> {
     }
 }
 
-/// Display column and row, White at the bottom, mirrored boards as drawn.
+/// Display column and row, White at the bottom, mirrored boards as drawn
+/// (`(0, 0)` for a square that is not on this board).
 pub(crate) fn square_xy(variant: Variant, sq: Square) -> (u8, u8) {
     let size = variant.board_size();
-    let (x, y) = reference_xy(size, sq.reference(size));
+    let Some(r) = checked_reference(variant, sq) else {
+        return (0, 0);
+    };
+    let (x, y) = reference_xy(size, r);
     let last = size - 1;
     match variant {
         // Black moves first, so the reference board has Black at the bottom.
@@ -139,6 +153,15 @@ mod tests {
             Variant::American.square_xy(sq(Variant::American, "29")),
             (0, 7)
         );
+    }
+
+    #[test]
+    fn squares_of_another_board_never_panic() {
+        let big = Variant::International.parse_square("50").expect("square");
+        assert_eq!(Variant::American.square_name(big), "?");
+        assert_eq!(Variant::Italian.square_xy(big), (0, 0));
+        let ghost = Square::from_bit(8);
+        assert_eq!(Variant::Spanish.square_name(ghost), "?");
     }
 
     #[test]

@@ -127,7 +127,8 @@ impl Variant {
         }
     }
 
-    /// The name of a square in this variant's notation (`"32"`, `"c3"`).
+    /// The name of a square in this variant's notation (`"32"`, `"c3"`);
+    /// `"?"` for a square of the other board size.
     #[must_use]
     pub fn square_name(self, sq: Square) -> String {
         notation::square_name(self, sq)
