@@ -61,7 +61,7 @@ pub use bitboard::Bitboard;
 pub use color::{Color, ParseColorError};
 pub use draw::Counter;
 pub use fen::FenError;
-pub use game::Game;
+pub use game::{Game, ReplayError};
 pub use m::{MAX_PATH, MOVE_LIST_CAPACITY, Move, MoveList};
 pub use movetext::MoveError;
 pub use opening::random_opening;
