@@ -38,14 +38,12 @@ async function request(method, path, body) {
   return data;
 }
 
-/** Gets the guest of this browser, creating one (and its cookie) on the first visit. */
-export async function ensureGuest() {
-  try {
-    return await request('GET', '/api/me');
-  } catch (err) {
-    if (err.code === 'unauthorized' || err.status === 401) return request('POST', '/api/guest');
-    throw err;
-  }
+/**
+ * Gets the guest of this browser: `POST /api/guest` returns the cookie's guest, or
+ * creates one (and sets its cookie) on the first visit, in one request.
+ */
+export function ensureGuest() {
+  return request('POST', '/api/guest');
 }
 
 /** Renames the guest. Fails with `invalid_name`. */

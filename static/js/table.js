@@ -94,12 +94,13 @@ export function mount(root, { id, ctx }) {
     page.state = state;
     if (msg.clock || msg.t === 'state') page.clock = state.clock ? snapshot(state.clock, performance.now()) : null;
     if (msg.t === 'state' || msg.t === 'move' || msg.t === 'game_started' || msg.t === 'game_over') page.path = [];
-    if (msg.t === 'state') {
-      page.deadline = state.first_move_deadline != null ? { ms: state.first_move_deadline, at: performance.now() } : null;
-      afterState();
-    } else if (msg.t === 'move' || msg.t === 'game_over' || msg.t === 'game_started') {
-      page.deadline = null;
+    if (['state', 'move', 'game_started', 'game_over'].includes(msg.t)) {
+      // The first-move window: in `state`, and (an addition to the protocol) in the
+      // events that open a new window.
+      const ms = msg.t === 'game_over' ? null : msg.first_move_deadline;
+      page.deadline = typeof ms === 'number' ? { ms, at: performance.now() } : null;
     }
+    if (msg.t === 'state') afterState();
     settlePending();
     // The geometry is fetched once; events arriving meanwhile are applied and drawn
     // without a board, which appears when the fetch is done.

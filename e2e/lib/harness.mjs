@@ -1,0 +1,121 @@
+// End-to-end harness: starts the real server binary on a free port with a temporary
+// SQLite database and the repository's static/ directory, and launches Debian's headless
+// Chromium through playwright-core (never a downloaded browser).
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The repository root. */
+export const REPO = path.resolve(here, '..', '..');
+/** Where screenshots and server logs go (gitignored). */
+export const ARTIFACTS = path.join(REPO, 'e2e', 'artifacts');
+
+const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts the server and waits until `/readyz` answers 200.
+ * @param {string} name used for the log file name
+ * @returns {Promise<{url: string, stop: () => Promise<void>, log: string}>}
+ */
+export async function startServer(name) {
+  const bin = path.resolve(REPO, process.env.DAMKA_BIN ?? 'target/debug/damka');
+  if (!fs.existsSync(bin)) throw new Error(`server binary not found: ${bin} (build it: cargo build --bins)`);
+  const port = await freePort();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'damka-e2e-'));
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const log = path.join(ARTIFACTS, `server-${name}.log`);
+  const out = fs.openSync(log, 'w');
+  const child = spawn(bin, [
+    '--bind', `127.0.0.1:${port}`,
+    '--database-url', `sqlite://${tmp}/damka.db`,
+    '--static-dir', path.join(REPO, 'static'),
+  ], { stdio: ['ignore', out, out], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' } });
+  let exited = null;
+  child.on('exit', (code, signal) => {
+    exited = { code, signal };
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}); see ${log}`);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready after 30 s; see ${log}`);
+    }
+    await sleep(100);
+  }
+  return {
+    url,
+    log,
+    async stop() {
+      if (!exited) {
+        child.kill('SIGTERM');
+        for (let i = 0; i < 100 && !exited; i++) await sleep(50);
+        if (!exited) child.kill('SIGKILL');
+      }
+      fs.closeSync(out);
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches headless Chromium. */
+export function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A new player: a separate browser context (own cookies, so own guest) and its page.
+ * Page errors are collected in `errors` so a test can assert the page stayed healthy.
+ * @param {import('playwright-core').Browser} browser
+ * @param {{phone?: boolean, locale?: string}} [opts]
+ */
+export async function newPlayer(browser, { phone = false, locale = 'en-US' } = {}) {
+  const context = await browser.newContext(phone
+    ? { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale }
+    : { viewport: { width: 1280, height: 860 }, locale });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  return { context, page, errors, phone };
+}
+
+/** Saves a screenshot under e2e/artifacts. */
+export async function screenshot(page, name) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
