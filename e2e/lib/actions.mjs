@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 
 /** Clicks or taps, depending on the player's device. */
 export async function press(player, locator) {
-  await locator.scrollIntoViewIfNeeded();
   if (player.phone) await locator.tap();
   else await locator.click();
 }

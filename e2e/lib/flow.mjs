@@ -158,7 +158,7 @@ export async function twoPlayerStory({ browser, url, variant, phone, tag, t }) {
       await press(alice, A.locator('[data-action="draw-accept"]'));
       for (const page of [A, B]) await page.locator('[data-banner]:visible').waitFor();
       assert.match(await A.locator('[data-banner]').textContent(), /Draw/);
-      assert.match(await A.locator('[data-status]').textContent(), /agreed draw/);
+      assert.match(await A.locator('[data-status]').textContent(), /Draw \(by agreement\)/);
       assert.match(await B.locator('[data-banner]').textContent(), /Remis/);
       await screenshot(A, `${tag}-game-over`);
     });

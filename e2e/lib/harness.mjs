@@ -38,8 +38,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts the server and waits until `/readyz` answers 200.
+ *
+ * The returned handle can also freeze (`pause`), kill and `restart` the process on the
+ * same port and database, to test reconnects and a server restart.
  * @param {string} name used for the log file name
- * @returns {Promise<{url: string, stop: () => Promise<void>, log: string}>}
  */
 export async function startServer(name) {
   const bin = path.resolve(REPO, process.env.DAMKA_BIN ?? 'target/debug/damka');
@@ -49,39 +51,61 @@ export async function startServer(name) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const log = path.join(ARTIFACTS, `server-${name}.log`);
   const out = fs.openSync(log, 'w');
-  const child = spawn(bin, [
-    '--bind', `127.0.0.1:${port}`,
-    '--database-url', `sqlite://${tmp}/damka.db`,
-    '--static-dir', path.join(REPO, 'static'),
-  ], { stdio: ['ignore', out, out], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' } });
-  let exited = null;
-  child.on('exit', (code, signal) => {
-    exited = { code, signal };
-  });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}); see ${log}`);
-    try {
-      const res = await fetch(`${url}/readyz`);
-      if (res.ok) break;
-    } catch {
-      // Not listening yet.
+  let child = null;
+  let exited = null;
+
+  async function launch() {
+    exited = null;
+    child = spawn(bin, [
+      '--bind', `127.0.0.1:${port}`,
+      '--database-url', `sqlite://${tmp}/damka.db`,
+      '--static-dir', path.join(REPO, 'static'),
+    ], { stdio: ['ignore', out, out], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' } });
+    const me = child;
+    me.on('exit', (code, signal) => {
+      if (child === me) exited = { code, signal };
+    });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}); see ${log}`);
+      try {
+        const res = await fetch(`${url}/readyz`);
+        if (res.ok) return;
+      } catch {
+        // Not listening yet.
+      }
+      if (Date.now() > deadline) {
+        me.kill('SIGKILL');
+        throw new Error(`server not ready after 30 s; see ${log}`);
+      }
+      await sleep(100);
     }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server not ready after 30 s; see ${log}`);
-    }
-    await sleep(100);
   }
+
+  async function waitExit(ms) {
+    for (let i = 0; i < ms / 50 && !exited; i++) await sleep(50);
+    return !!exited;
+  }
+
+  await launch();
   return {
     url,
     log,
+    /** Freezes the process: sockets stay open but nothing is answered. */
+    pause: () => child.kill('SIGSTOP'),
+    /** Kills the process at once (no graceful shutdown). */
+    async kill() {
+      child.kill('SIGKILL');
+      await waitExit(5_000);
+    },
+    /** Starts the server again on the same port and database. */
+    restart: launch,
     async stop() {
-      if (!exited) {
+      if (child && !exited) {
+        child.kill('SIGCONT');
         child.kill('SIGTERM');
-        for (let i = 0; i < 100 && !exited; i++) await sleep(50);
-        if (!exited) child.kill('SIGKILL');
+        if (!(await waitExit(5_000))) child.kill('SIGKILL');
       }
       fs.closeSync(out);
       fs.rmSync(tmp, { recursive: true, force: true });

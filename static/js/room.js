@@ -11,6 +11,7 @@ import { LiveSocket } from './socket.js';
 export function mount(root, { id, ctx }) {
   const { t } = ctx;
   const tables = new Map();
+  const rowCache = new Map();
   let room = null;
   let players = 0;
   let online = false;
@@ -46,7 +47,19 @@ export function mount(root, { id, ctx }) {
       replace(list, h('li', { class: 'empty' }, h('strong', {}, t('room.empty')), h('br'), t('room.empty_hint')));
       return;
     }
-    replace(list, rows.map((tb) => tableRow(t, tb, ctx)));
+    // Rows are rebuilt only when their table changed, so a live update elsewhere in the
+    // list does not take the focus or a pending tap away from the row being used.
+    const els = rows.map((tb) => {
+      const key = JSON.stringify(tb);
+      const cached = rowCache.get(tb.id);
+      if (cached?.key === key) return cached.el;
+      const el = tableRow(t, tb, ctx);
+      rowCache.set(tb.id, { key, el });
+      return el;
+    });
+    for (const tid of rowCache.keys()) if (!tables.has(tid)) rowCache.delete(tid);
+    const same = els.length === list.children.length && els.every((el, i) => list.children[i] === el);
+    if (!same) replace(list, els);
   }
 
   async function loadGames() {

@@ -143,7 +143,7 @@ function renderBanner(el, t, page, s, act, redraw) {
   else if (color && s.result === 'draw') title = t('banner.draw');
   replace(el,
     h('p', { class: 'banner-title' }, title),
-    h('p', { class: 'banner-reason' }, resultText(t, s)),
+    h('p', { class: 'banner-reason' }, title === resultText(t, s) ? '' : resultText(t, s)),
     h('div', { class: 'banner-actions' },
       seat && !s.ready[seat] && page.online ? button('start', t('action.again'), act, { kind: 'primary' }) : null,
       seat && s.ready[seat] ? h('span', { class: 'note' }, t('status.waiting_ready')) : null,

@@ -82,7 +82,7 @@ export default {
   'reason.no_moves': 'no moves left',
   'reason.resign': 'resignation',
   'reason.timeout': 'time out',
-  'reason.agreement': 'agreed draw',
+  'reason.agreement': 'by agreement',
   'reason.threefold': 'threefold repetition',
   'reason.move_limit': 'move limit',
   'reason.aborted': 'aborted',

@@ -82,7 +82,7 @@ export default {
   'reason.no_moves': 'brak ruchu',
   'reason.resign': 'poddanie',
   'reason.timeout': 'koniec czasu',
-  'reason.agreement': 'remis za zgodą',
+  'reason.agreement': 'za zgodą',
   'reason.threefold': 'trzykrotne powtórzenie',
   'reason.move_limit': 'limit ruchów',
   'reason.aborted': 'przerwana',

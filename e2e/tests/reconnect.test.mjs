@@ -1,0 +1,80 @@
+// Connection loss: a spectator watches; the server freezes while a move is on its way,
+// is killed and restarted on the same database. The pages show that they are offline,
+// never show the unacknowledged move as played, reconnect by themselves, resend the
+// move with the same ply, and the game goes on.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser, newPlayer, screenshot, startServer } from '../lib/harness.mjs';
+import { arrive, createTable, expectPiece, moveList, playMove, press, waitMoves, waitStatus } from '../lib/actions.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer('reconnect');
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('a move sent into a dying server is resent after the restart and played once', { timeout: 120_000 }, async () => {
+  const alice = await newPlayer(browser);
+  const bob = await newPlayer(browser);
+  const carol = await newPlayer(browser);
+  const [A, B, C] = [alice.page, bob.page, carol.page];
+  try {
+    await arrive(alice, server.url, 'Alice');
+    await arrive(bob, server.url, 'Bob');
+    const id = await createTable(alice, server.url, 'russian', { minutes: 3, increment: 2, seat: 'white' });
+    await B.goto(`${server.url}/#/table/${id}`);
+    await press(bob, B.locator('[data-action="sit"][data-seat="black"]'));
+
+    // A spectator (no name chosen) comes in through the room's watch button.
+    await C.goto(`${server.url}/#/room/russian`);
+    await press(carol, C.locator(`[data-table-id="${id}"] [data-action="watch"]`));
+    await C.locator(`[data-table="${id}"] [data-square]`).first().waitFor();
+    await A.locator('[data-spectators="1"]').waitFor();
+    assert.equal(await C.locator('[data-action="start"]').count(), 0, 'a spectator has no Start button');
+
+    await press(alice, A.locator('[data-action="start"]'));
+    await press(bob, B.locator('[data-action="start"]'));
+    await playMove(alice, 'c3-b4');
+    await waitMoves(B, 1);
+    await playMove(bob, 'b6-a5');
+    await waitMoves(A, 2);
+    await waitMoves(C, 2);
+
+    // The server stops answering while Alice's move is on its way: it stays pending.
+    server.pause();
+    await playMove(alice, 'e3-d4');
+    await waitStatus(A, 'Sending move e3-d4');
+    await expectPiece(A, 'e3', 'white-man');
+    await expectPiece(A, 'd4', null);
+    assert.equal((await moveList(A)).length, 2, 'the pending move is not in the move list as played');
+
+    // The server dies without answering; every page says it is offline.
+    await server.kill();
+    for (const page of [A, B, C]) await page.locator('[data-status].offline').waitFor();
+    await screenshot(A, 'reconnect-offline');
+
+    // Back on the same database: the pages reconnect by themselves, Alice's move is
+    // resent for the same ply and played exactly once.
+    await server.restart();
+    for (const page of [A, B, C]) {
+      await expectPiece(page, 'd4', 'white-man', 30_000);
+      await expectPiece(page, 'e3', null);
+      await waitMoves(page, 3);
+      assert.deepEqual(await moveList(page), ['c3-b4', 'b6-a5', 'e3-d4']);
+    }
+    await waitStatus(B, 'Your move');
+    await A.locator('[data-status]:not(.offline)').waitFor();
+
+    // The game goes on: Black captures the piece that just arrived.
+    await playMove(bob, 'a5xc3xe5');
+    for (const page of [A, B, C]) await waitMoves(page, 4);
+    assert.deepEqual([alice.errors, bob.errors, carol.errors].flat().filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(e)), []);
+  } finally {
+    await Promise.all([alice, bob, carol].map((p) => p.context.close()));
+  }
+});
