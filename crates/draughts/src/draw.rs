@@ -98,8 +98,9 @@ fn alone_on_long_diagonal(pos: &Position, color: Color) -> bool {
     matches!((pieces.next(), pieces.next()), (Some(sq), None) if pos.pieces(color).contains(sq))
 }
 
-/// The limits active in `pos`, in priority order. `paused` is the previous
-/// 7.2.7 limit, which stays selected while the lone king is off the diagonal.
+/// The limits active in `pos`, in priority order. `previous` are the limits
+/// before the move: a 7.2.7 limit stays selected (paused) while the lone king
+/// is off the long diagonal.
 fn active(pos: &Position, previous: &[Limit]) -> Vec<Limit> {
     let v = pos.variant();
     match v {
