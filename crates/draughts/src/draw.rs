@@ -4,6 +4,15 @@
 //! FMJD-64 table, the 40-move rule, or International's three rules side by
 //! side). A limit that stays active counts the move in its own unit; one that
 //! becomes active starts at zero; a capture or promotion restarts them all.
+//!
+//! Readings of the spec where it leaves room:
+//! - 7.2.7 is selected when the lone king is the only piece on the long
+//!   diagonal; it stays selected (paused) when the king steps off, so those
+//!   moves neither count nor restart, and a strong-side move counts when the
+//!   lone king is alone on the diagonal after it.
+//! - International's 25-move kings-only counter is listed only while both
+//!   sides have a king: otherwise every move of the side without one is a man
+//!   move, which restarts it anyway.
 
 use crate::notation::reference_xy;
 use crate::{Color, Move, Position, Variant};
