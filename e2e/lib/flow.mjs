@@ -95,8 +95,16 @@ export async function twoPlayerStory({ browser, url, variant, phone, tag, t }) {
       for (const [i, move] of line.opening.entries()) {
         const mover = players[i % 2];
         const other = players[(i + 1) % 2];
-        await playMove(mover, move);
         const [from, to] = move.split('-');
+        if (i === 0 && !phone) {
+          // The first move by keyboard: squares are focusable and operated with Enter.
+          for (const sq of [from, to]) {
+            await mover.page.locator(`[data-square="${sq}"]`).focus();
+            await mover.page.keyboard.press('Enter');
+          }
+        } else {
+          await playMove(mover, move);
+        }
         const piece = i % 2 === 0 ? 'white-man' : 'black-man';
         await expectPiece(other.page, to, piece);
         await expectPiece(other.page, from, null);

@@ -1,0 +1,110 @@
+// The pages around the game: language choice, rules pages of all seven variants in both
+// languages, guest renaming errors, the create-table form per variant, and the mirrored
+// Italian board drawn from the server's geometry.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser, newPlayer, screenshot, startServer } from '../lib/harness.mjs';
+import { createTable, press } from '../lib/actions.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer('pages');
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('the language comes from the browser, can be switched, and is remembered', async () => {
+  const p = await newPlayer(browser, { locale: 'pl-PL' });
+  try {
+    await p.page.goto(`${server.url}/#/`);
+    await p.page.locator('h1', { hasText: 'Warcaby online' }).waitFor();
+    assert.equal(await p.page.getAttribute('html', 'lang'), 'pl');
+    await press(p, p.page.locator('[data-lang="en"]'));
+    await p.page.locator('h1', { hasText: 'Draughts online' }).waitFor();
+    await p.page.reload();
+    await p.page.locator('h1', { hasText: 'Draughts online' }).waitFor();
+    assert.equal(await p.page.getAttribute('[data-lang="en"]', 'aria-pressed'), 'true');
+    // The room names come from the server in both languages.
+    await p.page.locator('[data-room="russian"]', { hasText: 'Russian draughts' }).waitFor();
+    await screenshot(p.page, 'lobby');
+  } finally {
+    await p.context.close();
+  }
+});
+
+test('rules pages exist for all seven variants in Polish and English', async () => {
+  const p = await newPlayer(browser, { locale: 'pl-PL' });
+  const words = {
+    american: ['amerykańskich', 'American'], russian: ['rosyjskich', 'Russian'], brazilian: ['brazylijskich', 'Brazilian'],
+    spanish: ['hiszpańskich', 'Spanish'], italian: ['włoskich', 'Italian'], czech: ['czeskich', 'Czech'],
+    international: ['międzynarodowych', 'International'],
+  };
+  try {
+    for (const [lang, idx] of [['pl', 0], ['en', 1]]) {
+      await p.page.goto(`${server.url}/#/`);
+      await press(p, p.page.locator(`[data-lang="${lang}"]`));
+      for (const [variant, names] of Object.entries(words)) {
+        await p.page.goto(`${server.url}/#/rules/${variant}`);
+        const h1 = p.page.locator(`[data-rules="${variant}"] h1`);
+        await h1.waitFor();
+        assert.match(await h1.textContent(), new RegExp(names[idx]));
+        assert.ok((await p.page.locator('[data-rules] section').count()) >= 5, `${lang}/${variant} has its sections`);
+        assert.equal(await p.page.locator('table.compare .hl').count(), 9, 'the variant’s column is highlighted');
+      }
+    }
+    await screenshot(p.page, 'rules');
+  } finally {
+    await p.context.close();
+  }
+});
+
+test('an invalid guest name is refused with the server’s reason', async () => {
+  const p = await newPlayer(browser);
+  try {
+    await p.page.goto(`${server.url}/#/`);
+    await p.page.locator('[data-guest-name]').fill('<b>bad</b>');
+    await press(p, p.page.locator('[data-action="rename"]'));
+    await p.page.locator('.guest-form .form-msg.error', { hasText: '2–24 characters' }).waitFor();
+  } finally {
+    await p.context.close();
+  }
+});
+
+test('capture optional is offered only on 8x8 boards', async () => {
+  const p = await newPlayer(browser);
+  try {
+    await p.page.goto(`${server.url}/#/room/russian`);
+    await p.page.locator('[data-form="create-table"] [name="capture_optional"]').waitFor();
+    await p.page.goto(`${server.url}/#/room/international`);
+    await p.page.locator('[data-form="create-table"]').waitFor();
+    assert.equal(await p.page.locator('[name="capture_optional"]').count(), 0);
+  } finally {
+    await p.context.close();
+  }
+});
+
+test('the Italian board is drawn mirrored, with named and labelled squares', async () => {
+  const p = await newPlayer(browser);
+  try {
+    await p.page.goto(`${server.url}/#/`);
+    await createTable(p, server.url, 'italian', { seat: 'white' });
+    const board = await p.page.locator('svg.board').boundingBox();
+    const one = await p.page.locator('[data-square="1"]').boundingBox();
+    const cell = one.width;
+    // Square 1 is the top-left corner, a playing square: the bottom-left one is light.
+    assert.ok(Math.abs(one.x - board.x) < 2 && Math.abs(one.y - board.y) < 2, 'square 1 at the top-left');
+    const bottomLeft = await p.page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('[data-square]')?.dataset.square ?? null,
+      [board.x + cell / 2, board.y + board.height - cell / 2]);
+    assert.equal(bottomLeft, null, 'the bottom-left corner is not a playing square');
+    assert.equal(await p.page.locator('[data-square]').count(), 32);
+    assert.equal(await p.page.locator('[data-piece="white-man"]').count(), 12);
+    assert.equal(await p.page.locator('[data-square="21"]').getAttribute('aria-label'), 'Square 21: white man');
+    assert.equal(await p.page.locator('[data-square="16"]').getAttribute('aria-label'), 'Square 16');
+  } finally {
+    await p.context.close();
+  }
+});
