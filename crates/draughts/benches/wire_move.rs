@@ -6,7 +6,8 @@
 //!   seeded random games and on every move of the vectors' random positions
 //!   (sparse endgames with kings, long captures).
 //! - `game`: `parse_move` then `Game::play` (repetition list, draw-limit
-//!   counters, outcome) along the random games, as the server's table does.
+//!   counters, outcome) along the random games, as the server's table does;
+//!   `game play`: `Game::play` alone, the move parsed beforehand.
 //! - `legal text`: the reply's list of legal moves in notation, which the
 //!   server sends after every move.
 //!
@@ -65,7 +66,11 @@ fn main() {
         samples.extend(vector_positions(variant, &vectors));
         let rows = [
             ("position", time_position_path(&samples, plan.rounds)),
-            ("game", time_game_path(variant, &games, plan.rounds)),
+            ("game", time_game_path(variant, &games, plan.rounds, true)),
+            (
+                "game play",
+                time_game_path(variant, &games, plan.rounds, false),
+            ),
             ("legal text", time_legal_text(&samples, plan.rounds)),
         ];
         for (path, l) in rows {
@@ -147,19 +152,28 @@ fn time_position_path(samples: &[(Position, String)], rounds: usize) -> Latency 
     Latency::of(ns, rounds)
 }
 
-/// Parse and `Game::play` with its draw bookkeeping, move by move along each
-/// game; only the move itself is timed, not setting up the game.
-fn time_game_path(variant: Variant, games: &[Vec<String>], rounds: usize) -> Latency {
+/// `Game::play` with its draw bookkeeping, move by move along each game,
+/// with the parse timed too when `with_parse`; setting up the game is not
+/// timed.
+fn time_game_path(
+    variant: Variant,
+    games: &[Vec<String>],
+    rounds: usize,
+    with_parse: bool,
+) -> Latency {
     let mut ns = Vec::new();
     for _ in 0..rounds {
         for texts in games {
             let mut game = Game::new(Position::new(Rules::new(variant)));
             for text in texts {
+                let parse = || {
+                    game.position()
+                        .parse_move(black_box(text))
+                        .expect("a written move parses back")
+                };
+                let parsed = (!with_parse).then(parse);
                 let start = Instant::now();
-                let m = game
-                    .position()
-                    .parse_move(black_box(text))
-                    .expect("a written move parses back");
+                let m = parsed.unwrap_or_else(parse);
                 game.play(&m).expect("a parsed move plays");
                 black_box(&game);
                 ns.push(nanos(start.elapsed()));
