@@ -180,6 +180,10 @@ export async function twoPlayerStory({ browser, url, variant, phone, tag, t }) {
       await waitMoves(A, 0);
       await playAnyMove(bob);
       await waitMoves(A, 1);
+      // Resigning asks for a second click.
+      await press(alice, A.locator('[data-action="resign"]'));
+      await A.locator('[data-action="resign"]', { hasText: 'Click again' }).waitFor();
+      assert.equal(await B.locator('[data-banner]:visible').count(), 0, 'one click does not resign');
       await press(alice, A.locator('[data-action="resign"]'));
       await A.locator('[data-banner]:visible', { hasText: 'You lost' }).waitFor();
       await B.locator('[data-banner]:visible', { hasText: 'Wygrałeś' }).waitFor();

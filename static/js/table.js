@@ -14,6 +14,7 @@ import { applyMessage, canMove, myColor, nextPly, pendingAfterState } from './ta
 import { renderPanels, tickClocks } from './tableview.js';
 
 const CLOCK_TICK_MS = 100;
+const RESIGN_CONFIRM_MS = 4_000;
 
 /**
  * Mounts the table page.
@@ -36,6 +37,7 @@ export function mount(root, { id, ctx }) {
     closed: false,
     deadline: null,
     variantLoad: null,
+    resignArmedUntil: 0,
     intent: ctx.takeIntent?.(id) ?? null,
   };
   let nextAck = 1;
@@ -45,6 +47,7 @@ export function mount(root, { id, ctx }) {
     top: h('div', { class: 'player-bar top' }),
     bottom: h('div', { class: 'player-bar bottom' }),
     status: h('p', { class: 'status', 'data-status': '', role: 'status', 'aria-live': 'polite' }),
+    deadline: h('p', { class: 'deadline', 'data-deadline': '', hidden: true }),
     actions: h('div', { class: 'actions' }),
     banner: h('div', { class: 'banner', 'data-banner': '', hidden: true }),
     info: h('section', { class: 'info card' }),
@@ -55,7 +58,7 @@ export function mount(root, { id, ctx }) {
   replace(
     root,
     h('div', { class: 'table-page', 'data-table': id },
-      h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom, panels.status, panels.actions),
+      h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom, panels.status, panels.deadline, panels.actions),
       h('aside', { class: 'side' }, panels.info, panels.counters, panels.moves),
     ),
   );
@@ -178,6 +181,14 @@ export function mount(root, { id, ctx }) {
   const moveMessage = (p) => ({ t: 'move', move: p.move, ply: p.ply, ack: p.ack });
 
   function act(action, extra = {}) {
+    // Resigning takes a second click within a few seconds: a stray tap must not lose a game.
+    if (action === 'resign' && !(performance.now() < page.resignArmedUntil)) {
+      page.resignArmedUntil = performance.now() + RESIGN_CONFIRM_MS;
+      draw();
+      setTimeout(draw, RESIGN_CONFIRM_MS);
+      return;
+    }
+    page.resignArmedUntil = 0;
     const type = { 'draw-offer': 'draw_offer', 'draw-accept': 'draw_accept', 'draw-decline': 'draw_decline' }[action] ?? action;
     send({ t: type, ...extra });
     draw();

@@ -42,8 +42,10 @@ export function tickClocks(panels, page, now) {
     el.classList.toggle('running', running);
     el.classList.toggle('low', running && isLow(ms, s.options?.minutes));
   }
-  const dl = panels.info.querySelector('[data-deadline]');
-  if (dl && page.deadline) {
+  const dl = panels.deadline;
+  const show = !!page.deadline && s.status === 'playing';
+  dl.hidden = !show;
+  if (show) {
     const left = Math.max(0, page.deadline.ms - (now - page.deadline.at));
     dl.textContent = panels.t('first_move', { s: Math.ceil(left / 1000) });
   }
@@ -123,7 +125,8 @@ function actionButtons(t, page, s, act, bannerShown) {
     } else {
       out.push(h('span', { class: 'note' }, t('status.draw_sent')));
     }
-    out.push(button('resign', t('action.resign'), act, { kind: 'danger' }));
+    const armed = performance.now() < page.resignArmedUntil;
+    out.push(button('resign', armed ? t('action.resign_confirm') : t('action.resign'), act, { kind: armed ? 'danger armed' : 'danger' }));
     const played = s.moves.filter((m) => !m.opening).length;
     if (played < 2) out.push(button('abort', t('action.abort'), act));
   }
@@ -172,7 +175,6 @@ function info(t, page, s) {
       ' ',
       variant ? h('a', { href: href('rules', variant.id) }, t('nav.rules_of')) : null,
     ),
-    s.status === 'playing' && page.deadline ? h('p', { class: 'deadline', 'data-deadline': '' }) : null,
   ];
 }
 

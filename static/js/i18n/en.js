@@ -97,6 +97,7 @@ export default {
   'action.draw_accept': 'Accept the draw',
   'action.draw_decline': 'Decline the draw',
   'action.resign': 'Resign',
+  'action.resign_confirm': 'Sure? Click again',
   'action.abort': 'Abort the game',
   'action.replay': 'Game record',
   'action.close': 'Close',

@@ -97,6 +97,7 @@ export default {
   'action.draw_accept': 'Przyjmij remis',
   'action.draw_decline': 'Odrzuć remis',
   'action.resign': 'Poddaj się',
+  'action.resign_confirm': 'Na pewno? Kliknij ponownie',
   'action.abort': 'Przerwij partię',
   'action.replay': 'Zapis partii',
   'action.close': 'Zamknij',
