@@ -34,6 +34,7 @@ mod numbering;
 mod record;
 mod replay;
 mod resolve;
+mod scanner;
 mod tags;
 mod writer;
 
