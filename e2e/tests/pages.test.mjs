@@ -108,3 +108,21 @@ test('the Italian board is drawn mirrored, with named and labelled squares', asy
     await p.context.close();
   }
 });
+
+test('the player with Black sees the board from Black’s side', async () => {
+  const p = await newPlayer(browser);
+  try {
+    await p.page.goto(`${server.url}/#/`);
+    await createTable(p, server.url, 'american', { seat: 'black' });
+    const board = await p.page.locator('svg.board').boundingBox();
+    const one = await p.page.locator('[data-square="1"]').boundingBox();
+    // Square 1 is on Black's home row: at the bottom for the player with Black.
+    assert.ok(Math.abs(one.y + one.height - (board.y + board.height)) < 2, 'square 1 on the bottom row');
+    assert.equal(await p.page.locator('[data-square="1"] [data-piece]').getAttribute('data-piece'), 'black-man');
+    await p.page.locator('[data-player="black"]', { hasText: '(you)' }).waitFor();
+    const bottomBar = await p.page.locator('.player-bar.bottom [data-player]').getAttribute('data-player');
+    assert.equal(bottomBar, 'black');
+  } finally {
+    await p.context.close();
+  }
+});

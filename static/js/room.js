@@ -135,7 +135,7 @@ function seatCell(t, tb, side, ctx) {
     h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
     p ? h('span', { class: 'name' }, p.name, tb.ready?.[side] ? h('span', { class: 'badge ready' }, t('ready')) : null)
       : playing ? h('span', { class: 'free' }, t('seat.free'))
-        : h('a', { class: 'btn small', href: href('table', tb.id), 'data-action': 'sit', 'data-seat': side, onclick: () => ctx.setIntent(tb.id, side) }, t(`sit.${side}`)),
+        : h('a', { class: 'btn small', href: href('table', tb.id), 'data-action': 'sit', 'data-seat': side, 'aria-label': t(`sit.${side}`), onclick: () => ctx.setIntent(tb.id, side) }, t('sit')),
   );
 }
 

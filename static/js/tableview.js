@@ -146,7 +146,7 @@ function renderBanner(el, t, page, s, act, redraw) {
   else if (color && s.result === 'draw') title = t('banner.draw');
   replace(el,
     h('p', { class: 'banner-title' }, title),
-    h('p', { class: 'banner-reason' }, title === resultText(t, s) ? '' : resultText(t, s)),
+    h('p', { class: 'banner-reason' }, bannerReason(t, s, title)),
     h('div', { class: 'banner-actions' },
       seat && !s.ready[seat] && page.online ? button('start', t('action.again'), act, { kind: 'primary' }) : null,
       seat && s.ready[seat] ? h('span', { class: 'note' }, t('status.waiting_ready')) : null,
@@ -155,6 +155,17 @@ function renderBanner(el, t, page, s, act, redraw) {
     ),
   );
   return true;
+}
+
+/** The line under the banner's title: what the title does not say already. */
+function bannerReason(t, s, title) {
+  const full = resultText(t, s);
+  if (title === full) return '';
+  if (s.result === 'draw' && s.reason) {
+    const reason = t(`reason.${s.reason}`);
+    return reason.charAt(0).toUpperCase() + reason.slice(1);
+  }
+  return full;
 }
 
 function info(t, page, s) {

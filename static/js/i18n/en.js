@@ -43,6 +43,7 @@ export default {
   'seat.white': 'White',
   'seat.black': 'Black',
   'seat.free': 'free seat',
+  sit: 'Sit down',
   'sit.white': 'Sit (White)',
   'sit.black': 'Sit (Black)',
   'option.random_opening': 'Random opening',

@@ -43,6 +43,7 @@ export default {
   'seat.white': 'Białe',
   'seat.black': 'Czarne',
   'seat.free': 'wolne miejsce',
+  sit: 'Usiądź',
   'sit.white': 'Usiądź (białe)',
   'sit.black': 'Usiądź (czarne)',
   'option.random_opening': 'Losowy debiut',
