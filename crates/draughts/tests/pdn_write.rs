@@ -203,6 +203,10 @@ fn long_games_are_wrapped() {
     let text = pdn::write(&game);
     assert!(text.lines().count() > 12, "{text}");
     assert!(text.lines().all(|line| line.chars().count() < 80), "{text}");
+    assert!(
+        text.lines().all(|line| !line.ends_with('.')),
+        "a move number is never separated from its move\n{text}"
+    );
 }
 
 /// xorshift64: deterministic, so a failing seed can be replayed.

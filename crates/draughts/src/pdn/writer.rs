@@ -71,19 +71,22 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
     out.push_str(&format!("[{name} \"{escaped}\"]\n"));
 }
 
-/// Move numbers and moves as separate words.
+/// The movetext as units that are never split over two lines: a move with its number
+/// (`12. 32-28`) or a move alone (the second mover's, after the first ply).
 fn movetext_words(game: &PdnGame) -> Vec<String> {
-    let mut words = Vec::with_capacity(game.moves.len() * 3 / 2 + 1);
+    let mut words = Vec::with_capacity(game.moves.len() + 1);
     let mut position = game.start.clone();
     for (i, m) in game.moves.iter().enumerate() {
         let ply = i + 1;
         let (number, first_mover) = number_of(&game.start, ply);
-        if first_mover {
-            words.push(format!("{number}."));
+        let text = move_text(&position, m);
+        words.push(if first_mover {
+            format!("{number}. {text}")
         } else if ply == 1 {
-            words.push(format!("{number}..."));
-        }
-        words.push(move_text(&position, m));
+            format!("{number}... {text}")
+        } else {
+            text
+        });
         position.play_unchecked(m);
     }
     words
