@@ -78,3 +78,58 @@ test('a move sent into a dying server is resent after the restart and played onc
     await Promise.all([alice, bob, carol].map((p) => p.context.close()));
   }
 });
+
+test('a missed event is noticed from the version gap and repaired by a resync', { timeout: 60_000 }, async () => {
+  const alice = await newPlayer(browser);
+  const bob = await newPlayer(browser);
+  const [A, B] = [alice.page, bob.page];
+  // Alice's table socket goes through a relay that loses Bob's first move, the way a
+  // server drops events for a lagging subscriber; it also records what Alice sends.
+  const sent = [];
+  let dropped = null;
+  await A.routeWebSocket(/\/ws\/tables\//, (ws) => {
+    const upstream = ws.connectToServer();
+    ws.onMessage((m) => {
+      sent.push(JSON.parse(m));
+      upstream.send(m);
+    });
+    upstream.onMessage((m) => {
+      const msg = JSON.parse(m);
+      if (!dropped && msg.t === 'move' && msg.by === 'black') {
+        dropped = msg;
+        return;
+      }
+      ws.send(m);
+    });
+  });
+  try {
+    await arrive(alice, server.url, 'Alice');
+    await arrive(bob, server.url, 'Bob');
+    const id = await createTable(alice, server.url, 'russian', { seat: 'white' });
+    await B.goto(`${server.url}/#/table/${id}`);
+    await press(bob, B.locator('[data-action="sit"][data-seat="black"]'));
+    await press(alice, A.locator('[data-action="start"]'));
+    await press(bob, B.locator('[data-action="start"]'));
+    await playMove(alice, 'c3-d4');
+    await waitMoves(B, 1);
+    await playMove(bob, 'f6-e5');
+    await waitMoves(B, 2);
+    await A.waitForTimeout(300);
+    assert.ok(dropped, 'the relay dropped Black’s move');
+    assert.equal((await moveList(A)).length, 1, 'Alice has not seen it');
+    assert.equal(sent.filter((m) => m.t === 'resync').length, 0);
+
+    // The next event has a version one too far: Alice's page asks for a fresh state.
+    await press(bob, B.locator('[data-action="draw-offer"]'));
+    await waitMoves(A, 2);
+    await expectPiece(A, 'e5', 'black-man');
+    await A.locator('[data-action="draw-accept"]').waitFor();
+    assert.equal(sent.filter((m) => m.t === 'resync').length, 1, 'exactly one resync');
+    // And the game goes on from the repaired state: the capture d4xf6 is offered.
+    await playMove(alice, 'd4xf6');
+    await waitMoves(B, 3);
+  } finally {
+    await alice.context.close();
+    await bob.context.close();
+  }
+});

@@ -38,6 +38,7 @@ export function mount(root, { id, ctx }) {
     deadline: null,
     variantLoad: null,
     resignArmedUntil: 0,
+    resyncing: false,
     intent: ctx.takeIntent?.(id) ?? null,
   };
   let nextAck = 1;
@@ -68,6 +69,7 @@ export function mount(root, { id, ctx }) {
     onMessage: (msg) => onMessage(msg),
     onStatus: (online) => {
       page.online = online;
+      page.resyncing = false;
       if (!online) page.path = [];
       draw();
     },
@@ -90,10 +92,15 @@ export function mount(root, { id, ctx }) {
     if (msg.t === 'error') return onError(msg);
     const { state, resync, applied } = applyMessage(page.state, msg);
     if (resync) {
-      socket.send({ t: 'resync' }) || socket.reconnect();
+      // One request per gap: later events are ignored until the fresh `state` arrives.
+      if (!page.resyncing) {
+        page.resyncing = true;
+        if (!socket.send({ t: 'resync' })) socket.reconnect();
+      }
       return;
     }
     if (!applied) return;
+    if (msg.t === 'state') page.resyncing = false;
     page.state = state;
     if (msg.clock || msg.t === 'state') page.clock = state.clock ? snapshot(state.clock, performance.now()) : null;
     if (msg.t === 'state' || msg.t === 'move' || msg.t === 'game_started' || msg.t === 'game_over') page.path = [];
@@ -216,6 +223,8 @@ export function mount(root, { id, ctx }) {
       });
     }
     renderPanels(panels, { t, page, state: s, pieces, act, redraw: draw });
+    // A player in another tab sees that it is their move from the tab's title.
+    document.title = `${mine ? '● ' : ''}Damka · ${t('title.table')}`;
     tickClocks(panels, page, performance.now());
   }
 
