@@ -3,7 +3,9 @@
 //! A depth-first search from each piece of the side to move. Jumped pieces
 //! stay on the board until the move ends: they block the path and cannot be
 //! jumped twice. Routes with the same start, end and captured set are one
-//! move (kept once); the priority filters run afterwards (`priority.rs`).
+//! move (kept once). The majority rule already prunes here (shorter captures
+//! are dropped as soon as a longer one is found); the other priorities are
+//! filters that run afterwards (`priority.rs`).
 
 use crate::geometry::{Geometry, on_board, shift};
 use crate::m::MAX_PATH;
@@ -13,19 +15,32 @@ use crate::{Bitboard, Move, MoveList, Position, Rules, Square};
 
 /// State of the search for one capturing piece.
 struct Search<'a> {
+    /// The rules (men backwards, flying kings, crowning, majority).
     rules: Rules,
+    /// The opponent's pieces, captured ones included (they stay until the
+    /// move ends).
     enemy: u64,
+    /// The opponent's kings (Italian men may not take them; priorities).
     enemy_kings: u64,
     /// Empty squares, the capturing piece's start square included.
     empty: u64,
+    /// Where the mover's men are crowned.
     promo_row: u64,
+    /// The steps a man captures along: forward, plus backward if allowed.
     man_dirs: [i32; 4],
+    /// How many of `man_dirs` are used (2 or 4).
     man_dir_count: usize,
+    /// The capturing piece's start square.
     from: Square,
+    /// Whether the capturing piece started as a king (a king never "promotes").
     start_king: bool,
+    /// Pieces jumped so far.
     captured: u64,
+    /// Landing squares so far (bits); `len` of them are used.
     path: [u8; MAX_PATH],
+    /// Number of landings (= captures) so far.
     len: usize,
+    /// Italian priority key of the route so far (see [`Move`]).
     king_key: u32,
     /// Keep every route (for move input) instead of one per move, but only
     /// those ending on this bit.
@@ -39,6 +54,7 @@ struct Search<'a> {
     /// captures are dropped at once instead of by the filter, which keeps the
     /// list short (and perft fast) in positions with many kings.
     most: usize,
+    /// Where the moves go.
     list: &'a mut MoveList,
 }
 

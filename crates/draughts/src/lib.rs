@@ -23,7 +23,7 @@
 //! - [`Position`]: FEN in and out, [`Position::legal_moves`] (bitboards, no
 //!   allocation), [`Position::play`], move text via [`Position::parse_move`]
 //!   and [`Position::move_to_string`].
-//! - [`perft`]: move-tree counts for testing against published tables.
+//! - [`perft()`]: move-tree counts for testing against published tables.
 //! - [`Game`]: a position with its history: threefold repetition, the draw
 //!   limits of every variant with live [`Counter`]s, the [`Outcome`], and
 //!   [`random_opening`].
