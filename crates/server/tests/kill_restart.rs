@@ -1,0 +1,443 @@
+//! Restart safety with the real `damka` binary: a game is played over real sockets, the
+//! process is killed (SIGKILL right after an `ack`) or stopped (SIGTERM), started again on
+//! the same database and port, and the game must be all there and go on:
+//!
+//! - `GET /api/games/{id}` has every acknowledged move, with consistent clocks;
+//! - the table socket's `state` has the same moves and side to move, and the clocks as
+//!   stored: the side that just moved exactly, the running side resumed at start-up from
+//!   its stored time, so the downtime (a deliberate pause between stop and start) is
+//!   charged to nobody;
+//! - the next move is accepted and acknowledged.
+//!
+//! Each scenario runs on SQLite and, when `DAMKA_TEST_POSTGRES_URL` is set, on a fresh
+//! PostgreSQL database (see `common`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use common::{Backend, Response, TestDb, Ws, request};
+use serde_json::{Value, json};
+
+/// Time between stopping the server and starting it again. A restart that charged the
+/// downtime to the running side would be off by at least this much.
+const DOWNTIME: Duration = Duration::from_secs(2);
+
+/// Plies played before the stop: odd, so White moved last and Black's clock runs; past
+/// the first two plies, so the clock is running (not the first-move window).
+const PLIES: u64 = 7;
+
+/// Increment in seconds: makes the stored clocks differ from a plain countdown.
+const INCREMENT_S: u64 = 2;
+
+/// How the server is stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// SIGKILL right after the last move's `ack`.
+    Kill,
+    /// SIGTERM after the last move: graceful shutdown.
+    Term,
+}
+
+/// The `damka` binary running as a child process.
+struct Damka {
+    child: Child,
+    /// `127.0.0.1:port`.
+    addr: String,
+}
+
+impl Damka {
+    /// Starts `damka` on `port` with `database_url` and waits for its "listening" line.
+    fn spawn(database_url: &str, port: u16) -> Damka {
+        let addr = format!("127.0.0.1:{port}");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_damka"));
+        // Only the flags below configure it: nothing inherited from the environment.
+        for var in [
+            "DATABASE_URL",
+            "DAMKA_BIND",
+            "DAMKA_ALLOWED_ORIGINS",
+            "DAMKA_ROOMS",
+            "DAMKA_LOG_FORMAT",
+            "DAMKA_FIRST_MOVE_SECS",
+            "DAMKA_EMPTY_TABLE_GRACE_SECS",
+            "DAMKA_MAX_TABLES_PER_GUEST",
+            "DAMKA_DRAW_OFFER_PLIES",
+            "DAMKA_SHUTDOWN_TIMEOUT_SECS",
+        ] {
+            cmd.env_remove(var);
+        }
+        let mut child = cmd
+            .args(["--bind", &addr, "--database-url", database_url])
+            .args(["--shutdown-timeout-secs", "5"])
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("damka starts");
+        let (tx, rx) = mpsc::channel();
+        // Both pipes are drained for the whole life of the process (a full pipe would
+        // block the server); the lines show up in the output of a failing test.
+        let stdout = child.stdout.take().expect("stdout");
+        let stderr = child.stderr.take().expect("stderr");
+        let out_tx = tx.clone();
+        std::thread::spawn(move || forward(BufReader::new(stdout), &out_tx));
+        std::thread::spawn(move || forward(BufReader::new(stderr), &tx));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) if line.starts_with("damka listening on") => break,
+                Ok(_) => {}
+                Err(e) => {
+                    let status = child.try_wait();
+                    panic!("damka did not report listening ({e}); exit status {status:?}");
+                }
+            }
+        }
+        Damka { child, addr }
+    }
+
+    /// SIGKILL (what `Child::kill` sends on Unix), then reaps the process.
+    fn kill(&mut self) {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("reaped");
+    }
+
+    /// Sends SIGTERM with the `kill` command.
+    fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill -TERM runs");
+        assert!(status.success(), "kill -TERM failed: {status}");
+    }
+
+    /// Waits up to `limit` for the process to exit.
+    async fn exited(&mut self, limit: Duration) -> ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "damka still running {limit:?} after SIGTERM"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    async fn http(&self, method: &str, path: &str, cookie: Option<&str>, body: Value) -> Response {
+        let body = (!body.is_null()).then(|| body.to_string());
+        request(&self.addr, method, path, cookie, body.as_deref(), &[]).await
+    }
+
+    async fn guest(&self, name: &str) -> String {
+        let r = self
+            .http("POST", "/api/guest", None, json!({"name": name}))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.cookie().expect("session cookie")
+    }
+
+    async fn game(&self, id: &str) -> Value {
+        let r = self
+            .http("GET", &format!("/api/games/{id}"), None, Value::Null)
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    }
+
+    async fn table_ws(&self, table: &str, cookie: &str) -> Ws {
+        Ws::connect(
+            &self.addr,
+            &format!("/ws/tables/{table}"),
+            Some(cookie),
+            None,
+        )
+        .await
+    }
+}
+
+impl Drop for Damka {
+    fn drop(&mut self) {
+        // A failed test must not leave a server behind.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Copies a child's output lines to the test output and to `tx`.
+fn forward(reader: impl BufRead, tx: &mpsc::Sender<String>) {
+    for line in reader.lines().map_while(Result::ok) {
+        eprintln!("[damka] {line}");
+        let _ = tx.send(line);
+    }
+}
+
+/// A port nobody listens on right now.
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind :0");
+    l.local_addr().expect("addr").port()
+}
+
+/// One player's socket and cookie.
+struct Seat {
+    ws: Ws,
+    cookie: String,
+}
+
+/// What was played before the stop.
+struct Played {
+    /// The moves acknowledged, in ply order.
+    moves: Vec<String>,
+    /// The `move` events seen (one per ply, except the last when killed right after its ack).
+    events: Vec<Value>,
+    /// When the last move was sent.
+    last_sent: Instant,
+}
+
+/// Two guests at a new Russian table, seated and started; returns (table, game, white,
+/// black, the `game_started` event).
+async fn start_game(s: &Damka) -> (String, String, Seat, Seat, Value) {
+    let a = s.guest("Ala").await;
+    let b = s.guest("Bolek").await;
+    let opts = json!({"minutes": 5, "increment": INCREMENT_S, "random_opening": false,
+                      "capture_optional": false, "seat": "white"});
+    let r = s
+        .http("POST", "/api/rooms/russian/tables", Some(&a), opts)
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let table = r.json()["id"].as_str().expect("table id").to_owned();
+    let mut wa = s.table_ws(&table, &a).await;
+    assert_eq!(wa.recv_t("state").await["you"]["seat"], "white");
+    let mut wb = s.table_ws(&table, &b).await;
+    wb.recv_t("state").await;
+    wb.send(json!({"t": "sit", "seat": "black"})).await;
+    wb.recv_t("seated").await;
+    wa.send(json!({"t": "start"})).await;
+    wb.send(json!({"t": "start"})).await;
+    let started = wa.recv_t("game_started").await;
+    wb.recv_t("game_started").await;
+    let game = started["id"].as_str().expect("game id").to_owned();
+    let white = Seat { ws: wa, cookie: a };
+    let black = Seat { ws: wb, cookie: b };
+    (table, game, white, black, started)
+}
+
+/// Plays `PLIES` moves (the first legal move each time), each acknowledged. The last one's
+/// events are read only if `read_last` (a SIGKILL comes right after its ack instead).
+async fn play(white: &mut Seat, black: &mut Seat, started: &Value, read_last: bool) -> Played {
+    let mut legal = started["legal"].clone();
+    let mut turn = started["turn"].as_str().expect("turn").to_owned();
+    let mut played = Played {
+        moves: Vec::new(),
+        events: Vec::new(),
+        last_sent: Instant::now(),
+    };
+    for ply in 1..=PLIES {
+        let mv = legal[0].as_str().expect("a legal move").to_owned();
+        let (mover, other) = if turn == "white" {
+            (&mut *white, &mut *black)
+        } else {
+            (&mut *black, &mut *white)
+        };
+        played.last_sent = Instant::now();
+        let ack = format!("m{ply}");
+        mover
+            .ws
+            .send(json!({"t": "move", "move": mv, "ply": ply, "ack": ack}))
+            .await;
+        assert_eq!(mover.ws.recv_t("ack").await["ack"], ack.as_str());
+        played.moves.push(mv);
+        if ply == PLIES && !read_last {
+            break;
+        }
+        let ev = mover.ws.recv_t("move").await;
+        assert_eq!(other.ws.recv_t("move").await["ply"], ply);
+        assert_eq!(ev["ply"], ply);
+        turn = ev["turn"].as_str().expect("turn").to_owned();
+        legal = ev["legal"].clone();
+        played.events.push(ev);
+    }
+    played
+}
+
+fn ms(v: &Value) -> u64 {
+    v.as_u64()
+        .unwrap_or_else(|| panic!("not milliseconds: {v}"))
+}
+
+/// Checks the stored game: every acknowledged move, and clocks that follow from each
+/// other and from the `move` events.
+fn check_stored(record: &Value, played: &Played) -> Vec<Value> {
+    let moves = record["moves"].as_array().expect("moves").clone();
+    let texts: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(texts, played.moves, "stored moves: {record}");
+    for (i, m) in moves.iter().enumerate() {
+        let ply = i as u64 + 1;
+        assert_eq!(m["ply"], ply);
+        let (mover, other) = if ply % 2 == 1 {
+            ("white", "black")
+        } else {
+            ("black", "white")
+        };
+        if ply >= 3 {
+            // The side not moving was stopped during this ply; the mover paid what it used
+            // and got the increment.
+            let prev = &moves[i - 1]["clock"];
+            assert_eq!(m["clock"][other], prev[other], "ply {ply}: {record}");
+            assert_eq!(
+                ms(&m["clock"][mover]) + ms(&m["used_ms"]),
+                ms(&prev[mover]) + INCREMENT_S * 1000,
+                "ply {ply}: {record}"
+            );
+        }
+        if let Some(ev) = played.events.get(i) {
+            // The event is the same clock, read a moment later (after the write): exact
+            // for the mover, at most a little lower for the side now running.
+            assert_eq!(ev["clock"][mover], m["clock"][mover], "ply {ply}");
+            let (stored, shown) = (ms(&m["clock"][other]), ms(&ev["clock"][other]));
+            assert!(
+                shown <= stored && stored - shown < 2000,
+                "ply {ply}: {ev} vs {m}"
+            );
+        }
+    }
+    moves
+}
+
+/// The whole scenario on one backend.
+async fn scenario(backend: Backend, stop: Stop) {
+    let db = TestDb::new(backend).await;
+    let port = free_port();
+    let mut server = Damka::spawn(&db.url, port);
+    let (table, game, mut white, mut black, started) = start_game(&server).await;
+    let played = play(&mut white, &mut black, &started, stop == Stop::Term).await;
+
+    // Charged to the running side between its last stored time and the stop.
+    let before_stop = match stop {
+        Stop::Kill => {
+            server.kill();
+            Duration::ZERO
+        }
+        Stop::Term => {
+            server.terminate();
+            assert_eq!(white.ws.closed().await, Some(1001), "white's close code");
+            assert_eq!(black.ws.closed().await, Some(1001), "black's close code");
+            let status = server.exited(Duration::from_secs(10)).await;
+            assert!(status.success(), "exit status after SIGTERM: {status}");
+            played.last_sent.elapsed()
+        }
+    };
+    drop(server);
+    tokio::time::sleep(DOWNTIME).await;
+
+    let spawned = Instant::now();
+    let server = Damka::spawn(&db.url, port);
+    let record = server.game(&game).await;
+    assert_eq!(record["result"], Value::Null, "{record}");
+    let stored = check_stored(&record, &played);
+    let last = &stored[stored.len() - 1]["clock"];
+
+    let mut black_ws = server.table_ws(&table, &black.cookie).await;
+    let state = black_ws.recv_t("state").await;
+    let since_start = spawned.elapsed();
+    assert_eq!(state["status"], "playing", "{state}");
+    assert_eq!(state["game_id"], game.as_str());
+    assert_eq!(state["you"]["seat"], "black");
+    let shown: Vec<&str> = state["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(shown, played.moves, "{state}");
+    for (m, s) in state["moves"].as_array().unwrap().iter().zip(&stored) {
+        assert_eq!(
+            m["clock"], s["clock"],
+            "state move clock vs stored: {state}"
+        );
+    }
+    // PLIES is odd: White moved last, Black is to move and Black's clock runs.
+    assert_eq!(state["turn"], "black", "{state}");
+    assert_eq!(state["clock"]["running"], "black", "{state}");
+    assert_eq!(
+        state["clock"]["white"], last["white"],
+        "the mover's time: {state}"
+    );
+    let (black_stored, black_now) = (ms(&last["black"]), ms(&state["clock"]["black"]));
+    let allowed = u64::try_from((before_stop + since_start).as_millis()).unwrap();
+    eprintln!(
+        "{stop:?}: black's clock stored {black_stored} ms, shown {black_now} ms after the \
+         restart (at most {allowed} ms may have run; downtime {DOWNTIME:?})"
+    );
+    assert!(
+        black_now <= black_stored && black_stored - black_now <= allowed,
+        "black's clock: stored {black_stored} ms, shown {black_now} ms after restart; \
+         at most {allowed} ms may have run (the {DOWNTIME:?} downtime must not count)"
+    );
+    if stop == Stop::Kill {
+        // The last `move` event seen (ply PLIES-1, Black's move) showed Black's time after
+        // that move: the time Black's clock started from and resumes from.
+        let ev = &played.events[played.events.len() - 1];
+        assert_eq!(ev["by"], "black");
+        assert_eq!(ms(&ev["clock"]["black"]), black_stored, "{ev}");
+    }
+
+    // The game goes on: the next move is stored and acknowledged.
+    let mv = state["legal"][0].as_str().expect("a legal move").to_owned();
+    let next = PLIES + 1;
+    black_ws
+        .send(json!({"t": "move", "move": mv, "ply": next, "ack": "after-restart"}))
+        .await;
+    assert_eq!(black_ws.recv_t("ack").await["ack"], "after-restart");
+    let ev = black_ws.recv_t("move").await;
+    assert_eq!(ev["ply"], next);
+    assert_eq!(ev["turn"], "white");
+    let record = server.game(&game).await;
+    assert_eq!(
+        record["moves"].as_array().map(Vec::len),
+        Some(next as usize)
+    );
+    // White's seat survived the restart too.
+    let mut white_ws = server.table_ws(&table, &white.cookie).await;
+    let state = white_ws.recv_t("state").await;
+    assert_eq!(state["you"]["seat"], "white");
+    assert_eq!(state["turn"], "white");
+
+    drop(server);
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_sqlite() {
+    scenario(Backend::Sqlite, Stop::Kill).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_sqlite() {
+    scenario(Backend::Sqlite, Stop::Term).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_postgres() {
+    if common::postgres_url().is_some() {
+        scenario(Backend::Postgres, Stop::Kill).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_postgres() {
+    if common::postgres_url().is_some() {
+        scenario(Backend::Postgres, Stop::Term).await;
+    }
+}
