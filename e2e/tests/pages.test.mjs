@@ -54,6 +54,7 @@ test('rules pages exist for all seven variants in Polish and English', async () 
         assert.match(await h1.textContent(), new RegExp(names[idx]));
         assert.ok((await p.page.locator('[data-rules] section').count()) >= 5, `${lang}/${variant} has its sections`);
         assert.equal(await p.page.locator('table.compare .hl').count(), 9, 'the variant’s column is highlighted');
+        await p.page.locator('.start-diagram [data-piece]').first().waitFor();
       }
     }
     await screenshot(p.page, 'rules');

@@ -52,9 +52,12 @@ export function edgeLabels(squares, size, flipped) {
 export class Board {
   /**
    * @param {{board: number, squares: {name: string, x: number, y: number}[]}} variant
-   * @param {{onSquare: (name: string) => void, label: (name: string, piece: object|null) => string}} hooks
+   * @param {{onSquare?: (name: string) => void, label: (name: string, piece: object|null) => string}} hooks
+   *   without `onSquare` the board is a picture: no focusable squares, no input;
+   *   `title` is the board's accessible name.
    */
-  constructor(variant, { onSquare, label }) {
+  constructor(variant, { onSquare, label, title }) {
+    this.interactive = typeof onSquare === 'function';
     this.size = variant.board;
     this.squares = variant.squares;
     this.algebraic = isAlgebraic(this.squares);
@@ -68,15 +71,22 @@ export class Board {
     this.element = s('svg', {
       class: `board board-${this.size}`,
       viewBox: `${-this.margin} 0 ${full + this.margin} ${full + this.margin}`,
-      role: 'grid',
+      // Squares are buttons inside a group (a grid role would need rows, which the
+      // diagonal geometry does not have); a picture-only board is one image.
+      role: this.interactive ? 'group' : 'img',
+      'aria-label': title ?? null,
       'data-board': variant.id ?? '',
     });
+    if (this.interactive) this.listen();
+    this.layout();
+  }
+
+  listen() {
     this.element.addEventListener('click', (ev) => {
       const g = ev.target.closest?.('[data-square]');
       if (g) this.activate(g.dataset.square);
     });
     this.element.addEventListener('keydown', (ev) => this.key(ev));
-    this.layout();
   }
 
   /** Sets which colour is at the bottom. */
@@ -140,15 +150,17 @@ export class Board {
       const g = s('g', {
         class: 'square',
         'data-square': sq.name,
-        role: 'gridcell',
-        tabindex: '-1',
+        role: this.interactive ? 'button' : null,
+        tabindex: this.interactive ? '-1' : null,
         transform: `translate(${pos.x * CELL} ${pos.y * CELL})`,
       });
       this.cells.set(sq.name, { name: sq.name, pos, g });
       children.push(g);
     }
-    const first = this.cells.get(this.focusName) ?? this.cells.values().next().value;
-    first?.g.setAttribute('tabindex', '0');
+    if (this.interactive) {
+      const first = this.cells.get(this.focusName) ?? this.cells.values().next().value;
+      first?.g.setAttribute('tabindex', '0');
+    }
     if (this.algebraic) {
       const { cols, rows } = edgeLabels(this.squares, this.size, this.flipped);
       cols.forEach((c, x) =>

@@ -79,7 +79,7 @@ export function mount(root, { id, ctx }) {
   api.game(id).then(async (g) => {
     game = g;
     const variant = await api.variant(g.variant);
-    board = new Board(variant, { onSquare: () => {}, label: (name) => name });
+    board = new Board(variant, { label: (name) => name, title: t('replay.title') });
     boardWrap.replaceChildren(board.element);
     replace(head,
       h('h1', {}, `${g.white?.name ?? '?'} – ${g.black?.name ?? '?'}`),

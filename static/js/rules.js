@@ -1,7 +1,10 @@
 // The rules pages: an index with the comparison of the seven variants, and one page per
 // variant, in the chosen language (texts in rules/pl.js and rules/en.js).
 
+import * as api from './api.js';
+import { Board } from './board.js';
 import { h, replace } from './dom.js';
+import { parseFen } from './fen.js';
 import { href } from './router.js';
 import pl from './rules/pl.js';
 import en from './rules/en.js';
@@ -31,19 +34,31 @@ export function mount(root, { id, ctx }) {
     ));
     return () => {};
   }
+  const diagram = h('figure', { class: 'start-diagram', hidden: true });
   replace(root, h('article', { class: 'rules', 'data-rules': id },
     nav,
     h('h1', {}, page.title),
     h('p', { class: 'lead' }, page.intro),
-    page.sections.map(([title, ...parts]) => h('section', {},
+    page.sections.map(([title, ...parts], i) => h('section', {},
       h('h2', {}, title),
       parts.map((p) => (typeof p === 'string' ? h('p', {}, p) : h('ul', {}, p.ul.map((li) => h('li', {}, li))))),
+      i === 0 ? diagram : null,
     )),
     h('h2', {}, texts.index.common),
     texts.index.commonText.map((p) => h('p', {}, p)),
     h('h2', {}, texts.index.compare),
     comparison(texts, id),
   ));
+  // The start position drawn from the server's geometry: the mirrored boards and the
+  // notation show as they are played here.
+  api.variant(id === 'english' ? 'american' : id).then((variant) => {
+    const board = new Board(variant, { label: (name) => name, title: t('rules.start_position') });
+    board.render({ pieces: parseFen(variant.start_fen).pieces });
+    replace(diagram, board.element, h('figcaption', {}, t('rules.start_position')));
+    diagram.hidden = false;
+  }).catch(() => {
+    // Without the server the text still stands on its own.
+  });
   return () => {};
 }
 

@@ -166,6 +166,7 @@ export function mount(root, { id, ctx }) {
       return;
     }
     page.board = new Board(page.variant, {
+      title: t('board'),
       onSquare: (sq) => onSquare(sq),
       label: (name, piece) =>
         piece ? t('square.piece', { name, piece: t(`piece.${piece.color}-${piece.king ? 'king' : 'man'}`) }) : t('square.empty', { name }),
