@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPlayer, screenshot, startServer } from '../lib/harness.mjs';
-import { createTable, press } from '../lib/actions.mjs';
+import { createTable, playMove, press } from '../lib/actions.mjs';
 
 let server;
 let browser;
@@ -125,5 +125,28 @@ test('the player with Black sees the board from Black’s side', async () => {
     assert.equal(bottomBar, 'black');
   } finally {
     await p.context.close();
+  }
+});
+
+test('a game is aborted before both players moved, and the table stays for the next one', async () => {
+  const alice = await newPlayer(browser);
+  const bob = await newPlayer(browser);
+  try {
+    const id = await createTable(alice, server.url, 'czech', { seat: 'white' });
+    await bob.page.goto(`${server.url}/#/table/${id}`);
+    await press(bob, bob.page.locator('[data-action="sit"][data-seat="black"]'));
+    await press(alice, alice.page.locator('[data-action="start"]'));
+    await press(bob, bob.page.locator('[data-action="start"]'));
+    await alice.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
+    await playMove(alice, 'c3-d4');
+    // One player has moved: either may still abort.
+    await press(bob, bob.page.locator('[data-action="abort"]'));
+    for (const p of [alice, bob]) await p.page.locator('[data-banner]:visible', { hasText: 'Game aborted' }).waitFor();
+    // Closing the banner brings the next-game button to the action bar.
+    await press(alice, alice.page.locator('[data-banner] [aria-label="Close"]'));
+    await alice.page.locator('.actions [data-action="start"]').waitFor();
+  } finally {
+    await alice.context.close();
+    await bob.context.close();
   }
 });

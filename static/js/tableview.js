@@ -99,6 +99,7 @@ function statusText(t, page, s) {
 /** "White wins: resignation" and the like. */
 export function resultText(t, s) {
   const head = s.result ? t(`result.${s.result}`) : t('result.none');
+  if (!s.result && s.reason === 'aborted') return head;
   return s.reason ? `${head} (${t(`reason.${s.reason}`)})` : head;
 }
 
