@@ -21,7 +21,7 @@ export async function arrive(player, url, name) {
 }
 
 /** Opens a room and creates a table there; returns the table id. */
-export async function createTable(player, url, room, { minutes = 5, increment = 0, seat = 'white' } = {}) {
+export async function createTable(player, url, room, { minutes = 5, increment = 0, seat = 'white', random = false } = {}) {
   const { page } = player;
   await page.goto(`${url}/#/room/${room}`);
   const form = page.locator('[data-form="create-table"]');
@@ -29,6 +29,7 @@ export async function createTable(player, url, room, { minutes = 5, increment = 
   await form.locator('[name="minutes"]').fill(String(minutes));
   await form.locator('[name="increment"]').fill(String(increment));
   await form.locator('[name="seat"]').selectOption(seat);
+  if (random) await form.locator('[name="random_opening"]').check();
   await press(player, form.locator('[data-action="create-table"]'));
   await page.waitForURL(/#\/table\//);
   const id = decodeURIComponent(page.url().split('#/table/')[1]);

@@ -150,3 +150,29 @@ test('a game is aborted before both players moved, and the table stays for the n
     await bob.context.close();
   }
 });
+
+test('a random opening starts the game after four plies both players see', async () => {
+  const alice = await newPlayer(browser);
+  const bob = await newPlayer(browser);
+  try {
+    const id = await createTable(alice, server.url, 'brazilian', { seat: 'white', random: true });
+    await alice.page.locator('[data-table] .options', { hasText: 'Random opening' }).waitFor();
+    await bob.page.goto(`${server.url}/#/table/${id}`);
+    await press(bob, bob.page.locator('[data-action="sit"][data-seat="black"]'));
+    await press(alice, alice.page.locator('[data-action="start"]'));
+    await press(bob, bob.page.locator('[data-action="start"]'));
+    for (const p of [alice, bob]) {
+      await p.page.locator('[data-moves] .mv.opening').nth(3).waitFor();
+      assert.equal(await p.page.locator('[data-moves] [data-ply]').count(), 4);
+    }
+    const opening = await alice.page.locator('[data-moves] [data-ply]').allTextContents();
+    assert.deepEqual(await bob.page.locator('[data-moves] [data-ply]').allTextContents(), opening);
+    for (const m of opening) assert.match(m, /^[a-h][1-8]-[a-h][1-8]$/, 'no captures in a random opening');
+    await alice.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
+    // The opening plies do not count as the players' moves: abort is still offered.
+    await alice.page.locator('[data-action="abort"]').waitFor();
+  } finally {
+    await alice.context.close();
+    await bob.context.close();
+  }
+});

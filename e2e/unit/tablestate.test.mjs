@@ -109,3 +109,13 @@ test('sameMove ignores separator spelling and case', () => {
   assert.equal(sameMove('C3:E5:C7', 'c3xe5xc7'), true);
   assert.equal(sameMove('c3-d4', 'c3-b4'), false);
 });
+
+test('random-opening plies in a state are marked as opening', () => {
+  const s = applyMessage(null, stateMsg({
+    opening_plies: 2,
+    moves: [{ ply: 1, move: 'c3-d4' }, { ply: 2, move: 'f6-e5' }, { ply: 3, move: 'd4xf6' }],
+  })).state;
+  assert.deepEqual(s.moves.map((m) => m.opening), [true, true, false]);
+  assert.deepEqual(s.moves[2].captures, [], 'a missing captures list reads as none');
+  assert.equal(nextPly(s), 4);
+});

@@ -41,7 +41,7 @@ function fromState(msg) {
     initial_fen: msg.initial_fen ?? msg.fen,
     opening_plies: msg.opening_plies ?? 0,
     fen: msg.fen,
-    moves: (msg.moves ?? []).map((m) => ({ ...m, captures: m.captures ?? [] })),
+    moves: (msg.moves ?? []).map((m) => ({ ...m, captures: m.captures ?? [], opening: m.ply <= (msg.opening_plies ?? 0) })),
     turn: msg.turn ?? null,
     legal: msg.legal ?? [],
     clock: msg.clock ?? null,
