@@ -1,0 +1,261 @@
+//! The server under load: the real `damka` binary as a child process (so its memory can be
+//! read from `/proc`), a temporary database, and the few HTTP calls the bench needs.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use sqlx::Connection;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// A temporary database: a SQLite file in a fresh folder, or a fresh PostgreSQL database.
+pub enum Db {
+    /// The folder holding the SQLite file.
+    Sqlite(std::path::PathBuf),
+    /// The admin URL and the database's name.
+    Postgres(String, String),
+}
+
+impl Db {
+    /// A new SQLite file under the system's temp folder.
+    pub fn sqlite() -> Result<Db, String> {
+        let dir = std::env::temp_dir().join(format!("damka_load_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(Db::Sqlite(dir))
+    }
+
+    /// A new database on the PostgreSQL server of `admin_url`.
+    pub async fn postgres(admin_url: &str) -> Result<Db, String> {
+        let name = format!("damka_load_{}", std::process::id());
+        let mut conn = sqlx::PgConnection::connect(admin_url)
+            .await
+            .map_err(|e| format!("PostgreSQL: {e}"))?;
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&mut conn)
+            .await
+            .map_err(|e| format!("create database: {e}"))?;
+        let _ = conn.close().await;
+        Ok(Db::Postgres(admin_url.to_owned(), name))
+    }
+
+    /// The URL the server is given.
+    pub fn url(&self) -> String {
+        match self {
+            Db::Sqlite(dir) => format!("sqlite://{}/damka.db", dir.display()),
+            Db::Postgres(admin, name) => {
+                let base = admin.rsplit_once('/').map_or(admin.as_str(), |(b, _)| b);
+                format!("{base}/{name}")
+            }
+        }
+    }
+
+    /// Removes the files or drops the database.
+    pub async fn remove(self) {
+        match self {
+            Db::Sqlite(dir) => {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+            Db::Postgres(admin, name) => {
+                if let Ok(mut conn) = sqlx::PgConnection::connect(&admin).await {
+                    let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+                    let _ = sqlx::query(&sql).execute(&mut conn).await;
+                }
+            }
+        }
+    }
+}
+
+/// The `damka` binary, running.
+pub struct Server {
+    child: Child,
+    /// `127.0.0.1:port`.
+    pub addr: String,
+}
+
+impl Server {
+    /// Starts `damka` on a free loopback port and waits until it listens.
+    pub fn spawn(database_url: &str) -> Result<Server, String> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map_err(|e| format!("no free port: {e}"))?
+            .port();
+        let addr = format!("127.0.0.1:{port}");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+            .args(["--bind", &addr, "--database-url", database_url])
+            // A long first-move window: a table that is slow to get going under load must
+            // not be aborted, the bench measures moves.
+            .args(["--first-move-secs", "300"])
+            .env_remove("DAMKA_ROOMS")
+            .env("RUST_LOG", "warn")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start damka: {e}"))?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = mpsc::channel();
+        // Drained for the server's whole life: a full pipe would stall it.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line.clone()).is_err() {
+                    eprintln!("[damka] {line}");
+                }
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) if line.starts_with("damka listening on") => break,
+                Ok(line) => eprintln!("[damka] {line}"),
+                Err(_) => {
+                    let _ = child.kill();
+                    return Err("damka did not start listening in 30 s".into());
+                }
+            }
+        }
+        Ok(Server { child, addr })
+    }
+
+    /// The server's resident memory in KiB (`VmRSS`), or 0 where `/proc` is missing.
+    pub fn rss_kib(&self) -> u64 {
+        self.proc_status("VmRSS:")
+    }
+
+    /// The server's peak resident memory in KiB (`VmHWM`).
+    pub fn peak_rss_kib(&self) -> u64 {
+        self.proc_status("VmHWM:")
+    }
+
+    fn proc_status(&self, field: &str) -> u64 {
+        let path = format!("/proc/{}/status", self.child.id());
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        text.lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Graceful stop (SIGTERM); returns whether it exited successfully within 20 s.
+    pub async fn stop(mut self) -> bool {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status();
+        if !sent.is_ok_and(|s| s.success()) {
+            let _ = self.child.kill();
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.success();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        false
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// An HTTP answer: status, the `Set-Cookie` pair if any, and the body.
+pub struct Reply {
+    /// Status code.
+    pub status: u16,
+    /// `name=value` of `Set-Cookie`.
+    pub cookie: Option<String>,
+    /// The body.
+    pub body: String,
+}
+
+impl Reply {
+    /// The body as JSON.
+    pub fn json(&self) -> Result<Value, String> {
+        serde_json::from_str(&self.body).map_err(|e| format!("{e}: {}", self.body))
+    }
+}
+
+/// One HTTP/1.1 request with `Connection: close` (setup calls only: not on the hot path).
+pub async fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&Value>,
+) -> Result<Reply, String> {
+    let mut stream = TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if let Some(c) = cookie {
+        req.push_str(&format!("Cookie: {c}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(&body);
+    stream
+        .write_all(req.as_bytes())
+        .await
+        .map_err(|e| format!("write: {e}"))?;
+    let mut raw = Vec::new();
+    stream
+        .read_to_end(&mut raw)
+        .await
+        .map_err(|e| format!("read: {e}"))?;
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text.split_once("\r\n\r\n").ok_or("no response head")?;
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .ok_or("no status line")?;
+    let mut cookie = None;
+    let mut chunked = false;
+    for (name, value) in lines.filter_map(|l| l.split_once(':')) {
+        let name = name.trim().to_ascii_lowercase();
+        if name == "set-cookie" {
+            cookie = value.trim().split(';').next().map(str::to_owned);
+        } else if name == "transfer-encoding" && value.contains("chunked") {
+            chunked = true;
+        }
+    }
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    Ok(Reply {
+        status,
+        cookie,
+        body,
+    })
+}
+
+/// Joins the chunks of a chunked body.
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
