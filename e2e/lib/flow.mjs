@@ -180,6 +180,7 @@ export async function twoPlayerStory({ browser, url, variant, phone, tag, t }) {
       await waitMoves(A, 0);
       await playAnyMove(bob);
       await waitMoves(A, 1);
+      await screenshot(A, `${tag}-as-black`);
       // Resigning asks for a second click.
       await press(alice, A.locator('[data-action="resign"]'));
       await A.locator('[data-action="resign"]', { hasText: 'Click again' }).waitFor();

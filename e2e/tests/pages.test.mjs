@@ -176,3 +176,13 @@ test('a random opening starts the game after four plies both players see', async
     await bob.context.close();
   }
 });
+
+test('a stale table link says the table is gone instead of reconnecting forever', async () => {
+  const p = await newPlayer(browser);
+  try {
+    await p.page.goto(`${server.url}/#/table/nosuchtable`);
+    await p.page.locator('[data-status]', { hasText: 'This table no longer exists.' }).waitFor();
+  } finally {
+    await p.context.close();
+  }
+});

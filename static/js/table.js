@@ -39,6 +39,7 @@ export function mount(root, { id, ctx }) {
     variantLoad: null,
     resignArmedUntil: 0,
     resyncing: false,
+    missing: false,
     intent: ctx.takeIntent?.(id) ?? null,
   };
   let nextAck = 1;
@@ -71,6 +72,7 @@ export function mount(root, { id, ctx }) {
       page.online = online;
       page.resyncing = false;
       if (!online) page.path = [];
+      if (!online && !page.state) checkExists();
       draw();
     },
     onClosedForGood: () => {
@@ -78,6 +80,23 @@ export function mount(root, { id, ctx }) {
       draw();
     },
   });
+
+  // A socket that never opened may mean the table is gone (a stale link): ask once, and
+  // stop reconnecting if the server says it does not exist.
+  let checked = false;
+  async function checkExists() {
+    if (checked) return;
+    checked = true;
+    try {
+      await api.table(id);
+    } catch (err) {
+      if (err.code === 'not_found') {
+        page.missing = true;
+        socket.close();
+        draw();
+      }
+    }
+  }
 
   function send(msg) {
     page.error = null;
@@ -205,7 +224,11 @@ export function mount(root, { id, ctx }) {
   function draw() {
     const s = page.state;
     if (!s) {
-      panels.status.textContent = page.online ? t('connecting') : t('offline');
+      if (page.missing) {
+        replace(panels.status, t('table.missing'), ' ', h('a', { href: '#/' }, t('nav.rooms')));
+      } else {
+        panels.status.textContent = page.online ? t('connecting') : t('offline');
+      }
       return;
     }
     const pieces = parseFen(s.fen).pieces;

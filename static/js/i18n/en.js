@@ -34,6 +34,7 @@ export default {
   'table.playing': 'Game in progress (ply {ply})',
   'table.over': 'Game over',
   'table.waiting': 'Waiting for players',
+  'table.missing': 'This table no longer exists.',
   'create.title': 'New table',
   'create.minutes': 'Time (minutes, 1–15)',
   'create.increment': 'Increment (seconds, 0–10)',

@@ -34,6 +34,7 @@ export default {
   'table.playing': 'Partia w toku (posunięcie {ply})',
   'table.over': 'Partia zakończona',
   'table.waiting': 'Czeka na graczy',
+  'table.missing': 'Tego stołu już nie ma.',
   'create.title': 'Nowy stół',
   'create.minutes': 'Czas (minuty, 1–15)',
   'create.increment': 'Dodatek (sekundy, 0–10)',
