@@ -133,3 +133,48 @@ test('a missed event is noticed from the version gap and repaired by a resync', 
     await bob.context.close();
   }
 });
+
+test('a move lost on its way is resent on a fresh connection after the ack timeout', { timeout: 60_000 }, async () => {
+  const alice = await newPlayer(browser);
+  const bob = await newPlayer(browser);
+  const [A, B] = [alice.page, bob.page];
+  // The relay swallows Alice's first move and answers nothing: the connection looks
+  // alive (pings still pass) but the move never arrives.
+  let swallowed = 0;
+  let connections = 0;
+  await A.routeWebSocket(/\/ws\/tables\//, (ws) => {
+    connections += 1;
+    const upstream = ws.connectToServer();
+    ws.onMessage((m) => {
+      if (JSON.parse(m).t === 'move' && swallowed === 0) {
+        swallowed += 1;
+        return;
+      }
+      upstream.send(m);
+    });
+    upstream.onMessage((m) => ws.send(m));
+  });
+  try {
+    await arrive(alice, server.url, 'Alice');
+    const id = await createTable(alice, server.url, 'russian', { seat: 'white' });
+    await B.goto(`${server.url}/#/table/${id}`);
+    await press(bob, B.locator('[data-action="sit"][data-seat="black"]'));
+    await press(alice, A.locator('[data-action="start"]'));
+    await press(bob, B.locator('[data-action="start"]'));
+    await waitStatus(A, 'Your move');
+    const before = connections;
+    await playMove(alice, 'g3-h4');
+    await waitStatus(A, 'Sending move g3-h4');
+    assert.equal(swallowed, 1);
+    await expectPiece(A, 'h4', null, 1_000);
+    // Within the ack timeout plus a reconnect, the move is played on both boards.
+    await expectPiece(B, 'h4', 'white-man', 20_000);
+    await expectPiece(A, 'h4', 'white-man');
+    assert.equal(connections, before + 1, 'one fresh connection');
+    await waitMoves(A, 1);
+    await waitMoves(B, 1);
+  } finally {
+    await alice.context.close();
+    await bob.context.close();
+  }
+});

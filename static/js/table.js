@@ -15,6 +15,9 @@ import { renderPanels, tickClocks } from './tableview.js';
 
 const CLOCK_TICK_MS = 100;
 const RESIGN_CONFIRM_MS = 4_000;
+const ACK_TIMEOUT_MS = 8_000;
+// Messages after which the position (and so any half-entered move) is new.
+const POSITION_CHANGES = new Set(['state', 'move', 'game_started', 'game_over']);
 
 /**
  * Mounts the table page.
@@ -122,8 +125,9 @@ export function mount(root, { id, ctx }) {
     if (msg.t === 'state') page.resyncing = false;
     page.state = state;
     if (msg.clock || msg.t === 'state') page.clock = state.clock ? snapshot(state.clock, performance.now()) : null;
-    if (msg.t === 'state' || msg.t === 'move' || msg.t === 'game_started' || msg.t === 'game_over') page.path = [];
-    if (['state', 'move', 'game_started', 'game_over'].includes(msg.t)) {
+    if (POSITION_CHANGES.has(msg.t)) {
+      // A half-entered move belongs to the old position.
+      page.path = [];
       // The first-move window: in `state`, and (an addition to the protocol) in the
       // events that open a new window.
       const ms = msg.t === 'game_over' ? null : msg.first_move_deadline;
@@ -199,8 +203,14 @@ export function mount(root, { id, ctx }) {
     const { path, send: move } = clickSquare(s.legal, page.path, sq);
     page.path = path;
     if (move) {
-      page.pending = { move, ply: nextPly(s), ack: nextAck++, acked: false };
-      socket.send(moveMessage(page.pending));
+      const pending = { move, ply: nextPly(s), ack: nextAck++, acked: false };
+      page.pending = pending;
+      socket.send(moveMessage(pending));
+      // No answer in time: the connection is likely half-dead. A fresh one resends the
+      // move for the same ply, which the server applies at most once.
+      setTimeout(() => {
+        if (page.pending === pending && !pending.acked) socket.reconnect();
+      }, ACK_TIMEOUT_MS);
     }
     draw();
   }
