@@ -20,6 +20,7 @@ impl TableActor {
         lag_ms: u64,
         received: Instant,
     ) {
+        tracing::debug!(sub, ?msg, "client message");
         let Some(guest) = self.subs.get(sub).map(|s| s.guest.clone()) else {
             return;
         };

@@ -143,11 +143,12 @@ impl TestDb {
             let _ = std::fs::remove_dir_all(dir);
         }
         if let Some((admin, name)) = &self.pg
-            && let Ok(mut conn) = sqlx::PgConnection::connect(admin).await {
-                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                    .execute(&mut conn)
-                    .await;
-            }
+            && let Ok(mut conn) = sqlx::PgConnection::connect(admin).await
+        {
+            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&mut conn)
+                .await;
+        }
     }
 }
 
@@ -172,6 +173,14 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server.
     pub async fn start(config: Config) -> TestServer {
+        // Server logs in test output (shown for failing tests); RUST_LOG filters.
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(
+                tracing_subscriber::EnvFilter::try_from_default_env()
+                    .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+            )
+            .with_test_writer()
+            .try_init();
         let server = damka_server::start(config).await.expect("server starts");
         let addr = server.addr.to_string();
         TestServer { server, addr }

@@ -63,10 +63,14 @@ impl Ws {
 
     /// The next JSON message.
     pub async fn recv(&mut self) -> Value {
+        let deadline = tokio::time::Instant::now() + TIMEOUT;
         loop {
-            let frame = tokio::time::timeout(TIMEOUT, self.stream.next())
+            let frame = tokio::time::timeout_at(deadline, self.stream.next())
                 .await
-                .expect("a frame before the timeout")
+                .unwrap_or_else(|_| {
+                    let tail: Vec<_> = self.log.iter().rev().take(5).collect();
+                    panic!("no frame before the timeout; last received: {tail:?}")
+                })
                 .expect("socket open")
                 .expect("frame ok");
             match frame {
