@@ -134,8 +134,10 @@ impl TableActor {
             Command::Join { guest, tx, reply } => {
                 let sub = self.subs.add(guest, tx);
                 let _ = reply.send(sub);
+                // The newcomer's first message is its state, which already includes
+                // this presence change.
+                self.presence_changed_except(Some(sub));
                 self.send_state(sub);
-                self.presence_changed();
             }
             Command::Leave { sub } => {
                 self.subs.remove(sub);
@@ -217,16 +219,24 @@ impl TableActor {
 
     /// Broadcasts `presence` if who is connected changed, and updates the room.
     pub(super) fn presence_changed(&mut self) {
+        self.presence_changed_except(None);
+    }
+
+    /// [`Self::presence_changed`], not telling socket `except`.
+    fn presence_changed_except(&mut self, except: Option<u64>) {
         let now = self.presence_now();
         if now != self.presence {
             self.presence = now;
             let v = self.next_v();
-            self.broadcast(&ServerMessage::Presence {
+            let msg = ServerMessage::Presence {
                 v,
                 white: now.0,
                 black: now.1,
                 spectators: now.2,
-            });
+            };
+            if let Some(text) = encode(&msg) {
+                self.subs.broadcast_except(&text, except);
+            }
             self.publish();
         }
     }

@@ -91,8 +91,13 @@ impl Subscribers {
 
     /// Sends an event to every socket that keeps up.
     pub fn broadcast(&mut self, text: &Utf8Bytes) {
+        self.broadcast_except(text, None);
+    }
+
+    /// Sends an event to every socket that keeps up, except `except`.
+    pub fn broadcast_except(&mut self, text: &Utf8Bytes, except: Option<u64>) {
         for s in &mut self.list {
-            if s.stale_since.is_none() {
+            if s.stale_since.is_none() && Some(s.id) != except {
                 push(s, Outgoing::Text(text.clone()));
             }
         }

@@ -1,0 +1,278 @@
+//! The table socket: versions, spectators, reconnects, resent moves and every error code
+//! a socket can produce.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{Backend, TestDb, TestServer, Ws, config, play, play_first_moves, start_match};
+use serde_json::{Value, json};
+
+/// Versions of broadcast events in a log are contiguous from the first one seen.
+fn assert_contiguous(log: &[Value], from: u64) {
+    let mut expected = from;
+    for e in log
+        .iter()
+        .filter(|e| e.get("v").is_some() && e["t"] != "state")
+    {
+        expected += 1;
+        assert_eq!(e["v"], expected, "event out of sequence: {e}");
+    }
+}
+
+async fn spectator_sees_every_move_and_reconnect_restores_state(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = start_match(&s, "international", json!({"minutes": 3, "increment": 2})).await;
+    // A spectator without a session.
+    let mut spec = s.table_ws(&m.table, None).await;
+    let st = spec.recv_t("state").await;
+    assert_eq!(st["you"], json!(null));
+    assert_eq!(st["status"], "playing");
+    assert_eq!(
+        st["presence"],
+        json!({"white": true, "black": true, "spectators": 1})
+    );
+    let v0 = st["v"].as_u64().unwrap();
+    let last = play_first_moves(&mut m, 6).await;
+    for ply in 1..=6 {
+        let ev = spec.recv_t("move").await;
+        assert_eq!(ev["ply"], ply);
+    }
+    assert_contiguous(&spec.log[1..], v0);
+    // Spectators cannot act.
+    spec.send(json!({"t": "sit", "seat": "white"})).await;
+    assert_eq!(spec.recv_t("error").await["code"], "unauthorized");
+    // Black drops and comes back: the opponent sees it, the state is complete.
+    let (ws, cookie) = (&mut m.black.0, m.black.1.clone());
+    ws.stream.close(None).await.ok();
+    let p = m.white.0.recv_t("presence").await;
+    assert_eq!(
+        (p["white"].as_bool(), p["black"].as_bool()),
+        (Some(true), Some(false))
+    );
+    let mut back = s.table_ws(&m.table, Some(&cookie)).await;
+    let st = back.recv_t("state").await;
+    assert_eq!(st["you"]["seat"], "black");
+    assert_eq!(st["moves"].as_array().unwrap().len(), 6);
+    assert_eq!(st["fen"], last["fen"]);
+    assert_eq!(st["legal"], last["legal"]);
+    assert_eq!(st["turn"], last["turn"]);
+    assert_eq!(st["clock"]["running"], "white");
+    assert_eq!(st["clock"]["white"], last["clock"]["white"]);
+    assert_eq!(st["game_id"], m.game.as_str());
+    assert_eq!(st["presence"]["black"], true);
+    m.black.0 = back;
+    // Play on after the reconnect.
+    let mv = last["legal"][0].as_str().unwrap().to_owned();
+    play(&mut m, "white", &mv, 7).await;
+    s.stop().await;
+    db.cleanup().await;
+}
+
+async fn resent_moves_apply_once(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
+    let first = m.started["legal"][0].as_str().unwrap().to_owned();
+    let other = m.started["legal"][1].as_str().unwrap().to_owned();
+    play(&mut m, "white", &first, 1).await;
+    // The same move for ply 1 again (a resend after a lost ack): acknowledged, not replayed.
+    m.white
+        .0
+        .send(json!({"t": "move", "move": first, "ply": 1, "ack": "again"}))
+        .await;
+    assert_eq!(m.white.0.recv_t("ack").await["ack"], "again");
+    // A different move for ply 1: stale.
+    m.white
+        .0
+        .send(json!({"t": "move", "move": other, "ply": 1, "ack": 9}))
+        .await;
+    let e = m.white.0.recv_t("error").await;
+    assert_eq!(
+        (e["code"].as_str(), e["ack"].as_u64()),
+        (Some("stale_ply"), Some(9))
+    );
+    m.black.0.silent(200).await;
+    let g = s
+        .http("GET", &format!("/api/games/{}", m.game), None, None)
+        .await
+        .json();
+    assert_eq!(g["moves"].as_array().unwrap().len(), 1);
+    s.stop().await;
+    db.cleanup().await;
+}
+
+both_backends!(
+    spectator_sees_every_move_and_reconnect_restores_state,
+    resent_moves_apply_once
+);
+
+async fn error_of(ws: &mut Ws, msg: Value) -> Value {
+    ws.send(msg).await;
+    ws.recv_t("error").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_socket_error_code() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let s = TestServer::start(config(&db)).await;
+    let (a, _) = s.guest("Ala").await;
+    let (b, _) = s.guest("Bolek").await;
+    let (c, _) = s.guest("Celina").await;
+    let table = s
+        .create_table(
+            &a,
+            "russian",
+            json!({"minutes": 5, "increment": 0, "seat": "white"}),
+        )
+        .await;
+    let id = table["id"].as_str().unwrap();
+    let mut wa = s.table_ws(id, Some(&a)).await;
+    wa.recv_t("state").await;
+    let mut wb = s.table_ws(id, Some(&b)).await;
+    wb.recv_t("state").await;
+    let mut wc = s.table_ws(id, Some(&c)).await;
+    wc.recv_t("state").await;
+    // bad_message: not JSON, unknown type, missing field, binary; the socket stays open.
+    wb.send_text("{not json").await;
+    assert_eq!(wb.recv_t("error").await["code"], "bad_message");
+    let e = error_of(&mut wb, json!({"t": "teleport", "ack": 5})).await;
+    assert_eq!(
+        (e["code"].as_str(), e["ack"].as_u64()),
+        (Some("bad_message"), Some(5))
+    );
+    assert_eq!(
+        error_of(&mut wb, json!({"t": "sit"})).await["code"],
+        "bad_message"
+    );
+    // not_seated, no_game, seat_taken.
+    assert_eq!(
+        error_of(&mut wb, json!({"t": "stand"})).await["code"],
+        "not_seated"
+    );
+    assert_eq!(
+        error_of(&mut wb, json!({"t": "start"})).await["code"],
+        "not_seated"
+    );
+    assert_eq!(
+        error_of(&mut wb, json!({"t": "resign"})).await["code"],
+        "no_game"
+    );
+    let e = error_of(
+        &mut wb,
+        json!({"t": "move", "move": "c3-d4", "ply": 1, "ack": 1}),
+    )
+    .await;
+    assert_eq!(
+        (e["code"].as_str(), e["ack"].as_u64()),
+        (Some("no_game"), Some(1))
+    );
+    assert_eq!(
+        error_of(&mut wb, json!({"t": "sit", "seat": "white"})).await["code"],
+        "seat_taken"
+    );
+    wb.send(json!({"t": "sit", "seat": "black"})).await;
+    wb.recv_t("seated").await;
+    assert_eq!(
+        error_of(&mut wc, json!({"t": "sit", "seat": "black"})).await["code"],
+        "seat_taken"
+    );
+    wa.send(json!({"t": "start"})).await;
+    wb.send(json!({"t": "start"})).await;
+    let started = wa.recv_t("game_started").await;
+    // game_in_progress, not_your_turn, illegal_move (with the legal moves), stale_ply.
+    assert_eq!(
+        error_of(&mut wa, json!({"t": "stand"})).await["code"],
+        "game_in_progress"
+    );
+    assert_eq!(
+        error_of(&mut wa, json!({"t": "start"})).await["code"],
+        "game_in_progress"
+    );
+    let e = error_of(
+        &mut wb,
+        json!({"t": "move", "move": "b6-a5", "ply": 1, "ack": 2}),
+    )
+    .await;
+    assert_eq!(e["code"], "not_your_turn");
+    let e = error_of(
+        &mut wa,
+        json!({"t": "move", "move": "c3-c4", "ply": 1, "ack": 3}),
+    )
+    .await;
+    assert_eq!(e["code"], "illegal_move");
+    assert_eq!(e["legal"], started["legal"]);
+    let e = error_of(
+        &mut wa,
+        json!({"t": "move", "move": "c3-d4", "ply": 5, "ack": 4}),
+    )
+    .await;
+    assert_eq!(e["code"], "stale_ply");
+    // A spectator with a session is not a player of the game.
+    assert_eq!(
+        error_of(&mut wc, json!({"t": "resign"})).await["code"],
+        "not_seated"
+    );
+    assert_eq!(
+        error_of(&mut wc, json!({"t": "draw_offer"})).await["code"],
+        "not_seated"
+    );
+    // None of this disturbed the game.
+    wa.send(json!({"t": "move", "move": "c3-d4", "ply": 1, "ack": 6}))
+        .await;
+    assert_eq!(wa.recv_t("ack").await["ack"], 6);
+    assert_eq!(wb.recv_t("move").await["move"], "c3-d4");
+    // not_found on a socket; too_many_tables when sitting down.
+    let mut gone = s.table_ws("t0000000", Some(&a)).await;
+    assert_eq!(gone.recv_t("error").await["code"], "not_found");
+    assert_eq!(gone.closed().await, Some(1000));
+    let opts = json!({"minutes": 5, "increment": 0});
+    for room in ["russian", "czech", "italian"] {
+        s.create_table(&c, room, opts.clone()).await;
+    }
+    let (d, _) = s.guest("Darek").await;
+    let t2 = s
+        .create_table(
+            &d,
+            "russian",
+            json!({"minutes": 5, "increment": 0, "seat": "white"}),
+        )
+        .await;
+    let mut wc2 = s.table_ws(t2["id"].as_str().unwrap(), Some(&c)).await;
+    wc2.recv_t("state").await;
+    let e = error_of(&mut wc2, json!({"t": "sit", "seat": "black"})).await;
+    assert_eq!(e["code"], "too_many_tables");
+    s.stop().await;
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn internal_error_when_the_store_fails() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
+    // Break the database under the server: the move cannot be stored, so it is neither
+    // acknowledged nor played, and the client gets a generic `internal` error.
+    let damka_server::store::Store::Sqlite(pool) = &s.server.state.store else {
+        panic!("sqlite store");
+    };
+    sqlx::query("DROP TABLE moves").execute(pool).await.unwrap();
+    let mv = m.started["legal"][0].as_str().unwrap().to_owned();
+    m.white
+        .0
+        .send(json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
+        .await;
+    let e = m.white.0.recv_t("error").await;
+    assert_eq!(
+        (e["code"].as_str(), e["message"].as_str(), e["ack"].as_u64()),
+        (Some("internal"), Some("internal error"), Some(1))
+    );
+    m.black.0.silent(200).await;
+    m.white.0.send(json!({"t": "resync"})).await;
+    let st = m.white.0.recv_t("state").await;
+    assert_eq!(st["moves"], json!([]));
+    assert_eq!(st["turn"], "white");
+    s.stop().await;
+    db.cleanup().await;
+}
