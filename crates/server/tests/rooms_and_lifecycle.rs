@@ -1,0 +1,166 @@
+//! Room sockets, table lifetimes, restarts and graceful shutdown.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{Backend, TestDb, TestServer, config, play, play_first_moves, start_match};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn room_socket_sees_tables_appear_change_and_disappear() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut room = s.room_ws("czech").await;
+    let hello = room.recv_t("room").await;
+    assert_eq!(hello["room"]["id"], "czech");
+    assert_eq!(hello["tables"], json!([]));
+    assert_eq!(room.recv_t("presence").await["players"], 1);
+    let mut other = s.room_ws("czech").await;
+    other.recv_t("room").await;
+    assert_eq!(room.recv_t("presence").await["players"], 2);
+    other.stream.close(None).await.ok();
+    assert_eq!(room.recv_t("presence").await["players"], 1);
+    // A ping is answered.
+    room.send(json!({"t": "ping", "ts": 123.5})).await;
+    assert_eq!(room.recv_t("pong").await["ts"], 123.5);
+    room.send_text("hello").await;
+    assert_eq!(room.recv_t("error").await["code"], "bad_message");
+    // A table appears at once, with its seats.
+    let (a, me) = s.guest("Ala").await;
+    let t = s
+        .create_table(
+            &a,
+            "czech",
+            json!({"minutes": 2, "increment": 1, "seat": "black"}),
+        )
+        .await;
+    let added = room.recv_t("table_added").await;
+    assert_eq!(added["table"], t);
+    assert_eq!(added["table"]["seats"]["black"], me);
+    // Someone sits down: updated.
+    let (b, _) = s.guest("Bolek").await;
+    let id = t["id"].as_str().unwrap();
+    let mut wb = s.table_ws(id, Some(&b)).await;
+    wb.recv_t("state").await;
+    wb.send(json!({"t": "sit", "seat": "white"})).await;
+    loop {
+        let u = room.recv_t("table_updated").await;
+        if u["table"]["seats"]["white"]["name"] == "Bolek" {
+            break;
+        }
+    }
+    // Everybody leaves: after the grace period the table is removed.
+    wb.stream.close(None).await.ok();
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    s.advance(29_000).await;
+    assert!(
+        s.http("GET", &format!("/api/tables/{id}"), None, None)
+            .await
+            .status
+            == 200
+    );
+    s.advance(1_000).await;
+    let removed = room.recv_t("table_removed").await;
+    assert_eq!(removed["table"]["id"], id);
+    assert_eq!(
+        s.http("GET", &format!("/api/tables/{id}"), None, None)
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        s.http("GET", "/api/rooms/czech", None, None).await.json()["tables"],
+        json!([])
+    );
+    s.stop().await;
+    db.cleanup().await;
+}
+
+/// A new server on the same database finds the running game and continues it, with
+/// the clocks exactly as they were.
+async fn restart_resumes_games(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = start_match(&s, "russian", json!({"minutes": 3, "increment": 2})).await;
+    play_first_moves(&mut m, 2).await;
+    s.advance(4_000).await;
+    let last = play_first_moves_more(&mut m, 3).await;
+    let clock_before = last["clock"].clone();
+    s.advance(1_500).await; // White thinks for 1.5 s before the shutdown.
+    let table = m.table.clone();
+    let (wcookie, bcookie) = (m.white.1.clone(), m.black.1.clone());
+    s.stop().await;
+    // The old sockets were told the server is going away.
+    assert_eq!(m.white.0.closed().await, Some(1001));
+    let s = TestServer::start(config(&db)).await;
+    let t = s
+        .http("GET", &format!("/api/tables/{table}"), None, None)
+        .await;
+    assert_eq!(t.status, 200, "the table is back");
+    assert_eq!(t.json()["game"]["status"], "playing");
+    let mut w = s.table_ws(&table, Some(&wcookie)).await;
+    let st = w.recv_t("state").await;
+    assert_eq!(st["moves"].as_array().unwrap().len(), 5);
+    assert_eq!(st["you"]["seat"], "white");
+    assert_eq!(st["clock"]["running"], st["turn"]);
+    // The downtime is charged to nobody; the 1.5 s before the shutdown are.
+    let turn = st["turn"].as_str().unwrap();
+    let expected = clock_before[turn].as_u64().unwrap() - 1_500;
+    assert_eq!(st["clock"][turn].as_u64().unwrap(), expected, "{st}");
+    let mut b = s.table_ws(&table, Some(&bcookie)).await;
+    b.recv_t("state").await;
+    let mut m2 = common::Match {
+        table: table.clone(),
+        game: m.game.clone(),
+        white: (w, wcookie),
+        black: (b, bcookie),
+        started: st.clone(),
+    };
+    let mv = st["legal"][0].as_str().unwrap().to_owned();
+    let ev = play(&mut m2, turn, &mv, 6).await;
+    assert_eq!(ev["ply"], 6);
+    let g = s
+        .http("GET", &format!("/api/games/{}", m.game), None, None)
+        .await
+        .json();
+    assert_eq!(g["moves"].as_array().unwrap().len(), 6);
+    s.stop().await;
+    db.cleanup().await;
+}
+
+/// Plays `n` more first-legal moves after the ones already played (resync for the state).
+async fn play_first_moves_more(m: &mut common::Match, n: u64) -> serde_json::Value {
+    m.white.0.send(json!({"t": "resync"})).await;
+    let st = m.white.0.recv_t("state").await;
+    let mut turn = st["turn"].as_str().unwrap().to_owned();
+    let mut legal = st["legal"].clone();
+    let mut ply = st["moves"].as_array().unwrap().len() as u64;
+    let mut last = st;
+    for _ in 0..n {
+        ply += 1;
+        let mv = legal[0].as_str().unwrap().to_owned();
+        last = play(m, &turn, &mv, ply).await;
+        turn = last["turn"].as_str().unwrap().to_owned();
+        legal = last["legal"].clone();
+    }
+    last
+}
+
+both_backends!(restart_resumes_games);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graceful_shutdown_closes_sockets_with_1001() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = start_match(&s, "italian", json!({"minutes": 1, "increment": 0})).await;
+    let mut room = s.room_ws("italian").await;
+    room.recv_t("room").await;
+    let ready = s.http("GET", "/readyz", None, None).await;
+    assert_eq!(ready.status, 200);
+    s.stop().await;
+    assert_eq!(m.white.0.closed().await, Some(1001));
+    assert_eq!(m.black.0.closed().await, Some(1001));
+    assert_eq!(room.closed().await, Some(1001));
+    db.cleanup().await;
+}
