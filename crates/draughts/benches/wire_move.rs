@@ -12,13 +12,14 @@
 //!   server sends after every move.
 //!
 //! Figures are nanoseconds per call, each call timed on its own; the timer's
-//! own cost is printed first. `cargo bench -p draughts --bench wire_move`
+//! own cost is printed first. Last, the parts of the path on one position,
+//! timed in a loop, show what a change to one of them would save. `cargo bench -p draughts --bench wire_move`
 //! measures; without `--bench` it is a smoke run over two games.
 
 mod common;
 
 use common::{Latency, SplitMix64, load_vectors, measuring, nanos, timer_overhead_ns};
-use draughts::{Game, Position, Rules, Variant};
+use draughts::{Game, MoveList, Position, Rules, Variant};
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::Instant;
@@ -86,6 +87,44 @@ fn main() {
             );
         }
     }
+    parts(if measuring() { 1_000_000 } else { 1_000 });
+}
+
+/// The parts of a wire move on the International start position with `32-28`,
+/// each repeated `calls` times in a loop, best of five loops.
+fn parts(calls: u32) {
+    let pos = Position::new(Rules::new(Variant::International));
+    let m = pos.parse_move("32-28").expect("32-28 is an opening move");
+    println!("parts, International start position, move 32-28 (best of 5 loops of {calls}):");
+    let time = |name: &str, f: &mut dyn FnMut()| {
+        let best = (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                for _ in 0..calls {
+                    f();
+                }
+                start.elapsed().as_secs_f64() * 1e9 / f64::from(calls)
+            })
+            .fold(f64::INFINITY, f64::min);
+        println!("  {name:<24} {best:>7.0} ns");
+    };
+    time("MoveList::new", &mut || {
+        black_box(MoveList::new());
+    });
+    time("Position::legal_moves", &mut || {
+        black_box(black_box(&pos).legal_moves());
+    });
+    time("Position::parse_move", &mut || {
+        black_box(black_box(&pos).parse_move(black_box("32-28")).ok());
+    });
+    time("Position::play", &mut || {
+        black_box(black_box(&pos).play(black_box(&m)).ok());
+    });
+    time("Position::play_unchecked", &mut || {
+        let mut next = black_box(&pos).clone();
+        next.play_unchecked(black_box(&m));
+        black_box(next);
+    });
 }
 
 /// A random game from the start (uniform among legal moves) until it ends
