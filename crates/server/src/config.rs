@@ -61,6 +61,11 @@ pub struct Config {
     #[arg(long, env = "DAMKA_DRAW_OFFER_PLIES", default_value_t = 10)]
     pub draw_offer_plies: u32,
 
+    /// Milliseconds between WebSocket pings that measure each connection's round trip
+    /// (for lag compensation).
+    #[arg(long, env = "DAMKA_WS_PING_MS", default_value_t = 5000)]
+    pub ws_ping_ms: u64,
+
     /// Seconds graceful shutdown waits for tables and sockets.
     #[arg(long, env = "DAMKA_SHUTDOWN_TIMEOUT_SECS", default_value_t = 10)]
     pub shutdown_timeout_secs: u64,
@@ -129,6 +134,7 @@ impl fmt::Debug for Config {
             .field("empty_table_grace_secs", &self.empty_table_grace_secs)
             .field("max_tables_per_guest", &self.max_tables_per_guest)
             .field("draw_offer_plies", &self.draw_offer_plies)
+            .field("ws_ping_ms", &self.ws_ping_ms)
             .field("shutdown_timeout_secs", &self.shutdown_timeout_secs)
             .finish_non_exhaustive()
     }

@@ -24,8 +24,8 @@ use crate::http::auth::guest_of;
 use crate::metrics::Metrics;
 use crate::table::{Command, Outgoing, SOCKET_QUEUE, TableHandle};
 
-/// How often the server measures the round trip.
-const PING_EVERY: Duration = Duration::from_secs(5);
+/// A ping unanswered for this long is given up (a new one is sent).
+const PONG_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Upgrades to a table socket. An unknown table gets an `error` (`not_found`) and a
 /// normal close, so a reconnecting client stops trying.
@@ -74,10 +74,18 @@ struct Latency {
 }
 
 impl Latency {
-    fn ping(&mut self) -> Message {
+    /// A new ping, unless one is still awaiting its pong (a slow pong is exactly the
+    /// delay to measure, so it is not replaced).
+    fn ping(&mut self) -> Option<Message> {
+        if self
+            .pending
+            .is_some_and(|(_, sent)| sent.elapsed() < PONG_TIMEOUT)
+        {
+            return None;
+        }
         self.seq += 1;
         self.pending = Some((self.seq, Instant::now()));
-        Message::Ping(self.seq.to_be_bytes().to_vec().into())
+        Some(Message::Ping(self.seq.to_be_bytes().to_vec().into()))
     }
 
     fn pong(&mut self, payload: &[u8]) {
@@ -126,7 +134,7 @@ async fn session(
     };
     let mut limiter = RateLimiter::default();
     let mut latency = Latency::default();
-    let mut pings = tokio::time::interval(PING_EVERY);
+    let mut pings = tokio::time::interval(Duration::from_millis(state.config.ws_ping_ms.max(10)));
     loop {
         tokio::select! {
             biased;
@@ -215,8 +223,10 @@ async fn session(
                 }
             }
             _ = pings.tick() => {
-                if socket.send(latency.ping()).await.is_err() {
-                    break;
+                if let Some(ping) = latency.ping() {
+                    if socket.send(ping).await.is_err() {
+                        break;
+                    }
                 }
             }
         }
