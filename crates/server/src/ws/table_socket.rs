@@ -223,11 +223,10 @@ async fn session(
                 }
             }
             _ = pings.tick() => {
-                if let Some(ping) = latency.ping() {
-                    if socket.send(ping).await.is_err() {
+                if let Some(ping) = latency.ping()
+                    && socket.send(ping).await.is_err() {
                         break;
                     }
-                }
             }
         }
     }
