@@ -13,8 +13,10 @@
 //!
 //! Figures are nanoseconds per call, each call timed on its own; the timer's
 //! own cost is printed first. Last, the parts of the path on one position,
-//! timed in a loop, show what a change to one of them would save. `cargo bench -p draughts --bench wire_move`
-//! measures; without `--bench` it is a smoke run over two games.
+//! timed in a loop, show what a change to one of them would save.
+//!
+//! `cargo bench -p draughts --bench wire_move` measures; without `--bench` it
+//! is a smoke run over two games.
 
 mod common;
 
@@ -38,7 +40,8 @@ struct Plan {
 }
 
 fn main() {
-    let plan = if measuring() {
+    let measuring = measuring();
+    let plan = if measuring {
         Plan {
             games: 30,
             rounds: 30,
@@ -87,7 +90,7 @@ fn main() {
             );
         }
     }
-    parts(if measuring() { 1_000_000 } else { 1_000 });
+    parts(if measuring { 1_000_000 } else { 1_000 });
 }
 
 /// The parts of a wire move on the International start position with `32-28`,
