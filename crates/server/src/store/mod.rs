@@ -3,7 +3,7 @@
 //!
 //! The SQL text is shared: both backends accept `$1`-style placeholders, integers are
 //! `BIGINT`/`INTEGER` read as `i64`, and nothing relies on backend-specific types. Each
-//! method is written once and [`on_pool!`] expands it for both pools.
+//! method is written once and `on_pool!` expands it for both pools.
 //!
 //! SQLite runs in WAL mode with `synchronous = FULL`, so a committed move survives a power
 //! cut as well as a `kill -9`; writes are single statements or short transactions that

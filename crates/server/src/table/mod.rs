@@ -1,14 +1,14 @@
 //! Tables: one actor task per table owns its seats, readiness, game, clock and
 //! subscribers; everything else talks to it through a bounded command channel.
 //!
-//! - [`actor`]: the task, its `select!` loop and timers (first-move window, flag, empty
+//! - `actor`: the task, its `select!` loop and timers (first-move window, flag, empty
 //!   grace, shutdown flush);
-//! - [`handlers`]: what each client message does;
-//! - [`lifecycle`]: starting and ending games (stored before announced);
-//! - [`game`]: the engine-facing game state, pure and synchronous;
-//! - [`view`]: the table, state and clock objects sent to clients;
-//! - [`subscribers`]: the sockets and their bounded queues;
-//! - [`registry`]: the open tables by id, creation and start-up restore.
+//! - `handlers`: what each client message does;
+//! - `lifecycle`: starting and ending games (stored before announced);
+//! - `game`: the engine-facing game state, pure and synchronous;
+//! - `view`: the table, state and clock objects sent to clients;
+//! - `subscribers`: the sockets and their bounded queues;
+//! - `registry`: the open tables by id, creation and start-up restore.
 
 mod actor;
 mod game;
