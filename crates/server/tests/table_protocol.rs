@@ -276,3 +276,58 @@ async fn internal_error_when_the_store_fails() {
     s.stop().await;
     db.cleanup().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_opening_is_played_stored_and_marked() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let s = TestServer::start(config(&db)).await;
+    let opts = json!({"minutes": 5, "increment": 0, "random_opening": true});
+    let mut m = start_match(&s, "spanish", opts).await;
+    let opening = m.started["opening"].as_array().unwrap().clone();
+    assert_eq!(opening.len(), 4, "{}", m.started);
+    assert_ne!(m.started["fen"], m.started["initial_fen"]);
+    m.white.0.send(json!({"t": "resync"})).await;
+    let st = m.white.0.recv_t("state").await;
+    assert_eq!(st["opening_plies"], 4);
+    assert_eq!(st["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(st["first_move_deadline"], 30_000);
+    // The first real move is ply 5, by the side to move after the opening.
+    let ev = play_first_moves(&mut m, 1).await;
+    assert_eq!(ev["ply"], 5);
+    let g = s
+        .http("GET", &format!("/api/games/{}", m.game), None, None)
+        .await
+        .json();
+    assert_eq!(g["opening_plies"], 4);
+    let stored: Vec<_> = g["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].clone())
+        .collect();
+    assert_eq!(&stored[..4], opening.as_slice());
+    s.stop().await;
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn capture_optional_tables_offer_quiet_moves_too() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let mut c = config(&db);
+    c.test_start_fen = Some("W:Wc3:Bd4".into());
+    let s = TestServer::start(c).await;
+    let forced = start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
+    assert_eq!(forced.started["legal"], json!(["c3xe5"]));
+    let opts = json!({"minutes": 5, "increment": 0, "capture_optional": true});
+    let free = start_match(&s, "russian", opts).await;
+    let mut legal: Vec<String> = free.started["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect();
+    legal.sort();
+    assert_eq!(legal, ["c3-b4", "c3xe5"]);
+    s.stop().await;
+    db.cleanup().await;
+}

@@ -288,6 +288,8 @@ impl TableActor {
     fn close(&mut self) {
         let v = self.next_v();
         self.broadcast(&ServerMessage::TableClosed { v });
+        self.subs
+            .close_all(crate::ws::close::NORMAL, "table closed");
         tracing::info!("table closed");
         self.state.tables.remove(&self.id);
         self.room.table_removed(&self.id);

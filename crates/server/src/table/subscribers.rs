@@ -120,6 +120,13 @@ impl Subscribers {
         }
     }
 
+    /// Tells every socket to close with `code`.
+    pub fn close_all(&mut self, code: u16, reason: &'static str) {
+        for s in &mut self.list {
+            push(s, Outgoing::Close(code, reason));
+        }
+    }
+
     /// Stale sockets whose queue has drained to half: they are ready for a fresh `state`.
     pub fn ready_for_state(&self) -> Vec<u64> {
         self.list
