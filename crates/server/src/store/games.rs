@@ -181,20 +181,24 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<(GameRow, i64)>, sqlx::Error> {
         let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE room = $1 AND status = 'over' \
-                           ORDER BY ended_at DESC LIMIT $2"
+            "SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) \
+             AS plies FROM games WHERE room = $1 AND status = 'over' \
+             ORDER BY ended_at DESC LIMIT $2"
         );
-        let games = on_pool!(self, pool => sqlx::query_as::<_, GameRow>(&sql)
+        let rows = on_pool!(self, pool => sqlx::query_as::<_, GameListRow>(&sql)
             .bind(room).bind(limit).fetch_all(pool).await)?;
-        const COUNT: &str = "SELECT COUNT(*) FROM moves WHERE game_id = $1";
-        let mut out = Vec::with_capacity(games.len());
-        for g in games {
-            let (plies,): (i64,) = on_pool!(self, pool => sqlx::query_as(COUNT)
-                .bind(&g.id).fetch_one(pool).await)?;
-            out.push((g, plies));
-        }
-        Ok(out)
+        Ok(rows.into_iter().map(|r| (r.game, r.plies)).collect())
     }
+}
+
+/// A game row with its ply count.
+#[derive(sqlx::FromRow)]
+struct GameListRow {
+    /// The game.
+    #[sqlx(flatten)]
+    game: GameRow,
+    /// Number of stored moves.
+    plies: i64,
 }
 
 const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, white_ms, black_ms, \

@@ -96,6 +96,13 @@ impl TableActor {
 
     /// Runs the table until it closes or the server shuts down.
     pub async fn run(mut self) {
+        // However the task ends (closed, shut down, or a bug that panics), the table leaves
+        // the registry and its room, so nobody is sent to a table that is gone.
+        let _registered = Registered {
+            state: self.state.clone(),
+            id: self.id.clone(),
+            room: self.room.clone(),
+        };
         let window = self.first_move_window_ms();
         let grace = self.state.config.empty_table_grace().as_millis() as u64;
         let shutdown = self.state.shutdown.clone();
@@ -126,7 +133,6 @@ impl TableActor {
             }
             self.after_event();
         }
-        Metrics::dec(&self.state.metrics.tables);
     }
 
     async fn handle(&mut self, cmd: Command) {
@@ -291,8 +297,28 @@ impl TableActor {
         self.subs
             .close_all(crate::ws::close::NORMAL, "table closed");
         tracing::info!("table closed");
-        self.state.tables.remove(&self.id);
-        self.room.table_removed(&self.id);
+    }
+}
+
+/// Removes a table from the registry and its room when its task ends.
+struct Registered {
+    /// Server state (registry, metrics).
+    state: AppState,
+    /// Table id.
+    id: String,
+    /// The table's room.
+    room: Arc<Room>,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        // On shutdown the table stays listed: the server is going away with it, and its
+        // game is resumed by the next start.
+        if !self.state.shutdown.is_cancelled() {
+            self.state.tables.remove(&self.id);
+            self.room.table_removed(&self.id);
+        }
+        Metrics::dec(&self.state.metrics.tables);
     }
 }
 
