@@ -87,6 +87,17 @@ async fn resign(backend: Backend) {
             .status,
         400
     );
+    let metrics = s.http("GET", "/metrics", None, None).await.body;
+    for line in [
+        "damka_tables 1",
+        "damka_table_connections 2",
+        "damka_games_started_total 1",
+        "damka_games_finished_total 1",
+        "damka_moves_total 3",
+        "damka_move_latency_seconds_count 3",
+    ] {
+        assert!(metrics.lines().any(|l| l == line), "{line} in\n{metrics}");
+    }
     // The table stays, and the next game swaps colours.
     m.white.0.send(json!({"t": "start"})).await;
     m.black.0.send(json!({"t": "start"})).await;

@@ -207,6 +207,14 @@ async fn variants_health_metrics_and_static() {
         m.body
             .contains("damka_move_latency_seconds_bucket{le=\"+Inf\"} 0")
     );
+    // The web client is served from static/.
+    let index = s.http("GET", "/", None, None).await;
+    assert_eq!(index.status, 200);
+    assert!(
+        index
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("text/html"))
+    );
     // Oversized bodies are refused before they are parsed.
     let big = json!({"name": "x".repeat(10_000)});
     let r = s.http("POST", "/api/guest", None, Some(big)).await;
