@@ -72,8 +72,11 @@ impl TimeSource {
     pub async fn sleep_until(&self, deadline_ms: u64) {
         match self {
             TimeSource::Real { epoch } => {
-                let at = *epoch + std::time::Duration::from_millis(deadline_ms);
-                tokio::time::sleep_until(at).await;
+                match epoch.checked_add(std::time::Duration::from_millis(deadline_ms)) {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    // Beyond any representable instant: never.
+                    None => std::future::pending().await,
+                }
             }
             TimeSource::Manual(clock) => {
                 let mut rx = clock.tick.subscribe();

@@ -8,7 +8,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Backend, TestDb, TestServer, Ws, config, play, play_first_moves, start_match};
-use futures_util::StreamExt;
+use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -55,10 +55,31 @@ async fn a_flood_is_rate_limited_then_closed_with_1008() {
     calm.recv_t("state").await;
     let mut ws = s.table_ws(id, Some(&a)).await;
     ws.recv_t("state").await;
-    for i in 0..100 {
-        ws.send(json!({"t": "ping", "ts": i})).await;
+    // Send in small batches and read the answers in between, so the client stops
+    // writing once the server has closed (writing on would reset the connection and
+    // could lose the close frame).
+    let mut code = None;
+    'flood: for batch in 0..10 {
+        for i in 0..10 {
+            let text = json!({"t": "ping", "ts": batch * 10 + i}).to_string();
+            if ws.stream.send(Message::Text(text.into())).await.is_err() {
+                break 'flood;
+            }
+        }
+        loop {
+            match tokio::time::timeout(Duration::from_millis(100), ws.stream.next()).await {
+                Ok(Some(Ok(Message::Text(t)))) => ws.log.push(serde_json::from_str(&t).unwrap()),
+                Ok(Some(Ok(Message::Close(f)))) => {
+                    code = f.map(|f| u16::from(f.code));
+                    break 'flood;
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(Some(Err(_)) | None) => break 'flood,
+                Err(_) => break,
+            }
+        }
     }
-    assert_eq!(ws.closed().await, Some(1008));
+    assert_eq!(code, Some(1008));
     let pongs = ws.log.iter().filter(|m| m["t"] == "pong").count();
     let limited = ws
         .log

@@ -20,6 +20,9 @@ use crate::error::AppError;
 use crate::metrics::Metrics;
 use crate::room::Room;
 
+/// Longest delay before a change in the number of spectators is announced.
+const PRESENCE_COALESCE: Duration = Duration::from_millis(500);
+
 /// How often stale sockets are checked while any exists.
 const STALE_CHECK: Duration = Duration::from_millis(200);
 
@@ -49,6 +52,9 @@ pub struct TableActor {
     pub(super) v: u64,
     /// Last presence broadcast (white connected, black connected, spectators).
     pub(super) presence: (bool, bool, u32),
+    /// When a change in the spectator count alone is due to be announced: such changes
+    /// are coalesced, so a crowd arriving does not cost one broadcast per arrival.
+    presence_due: Option<tokio::time::Instant>,
     /// Since when the table has been empty (no socket, no game running), in server ms.
     empty_since: Option<u64>,
     /// Commands.
@@ -82,6 +88,7 @@ impl TableActor {
             game: seed.game,
             v: 0,
             presence: (false, false, 0),
+            presence_due: None,
             empty_since: None,
             rx,
         };
@@ -112,6 +119,7 @@ impl TableActor {
             let deadline = self.game.as_ref().and_then(|g| g.deadline(now, window));
             let close_at = self.empty_since.map(|t| t + grace);
             let stale = self.subs.any_stale();
+            let presence_due = self.presence_due;
             tokio::select! {
                 biased;
                 () = shutdown.cancelled() => {
@@ -130,6 +138,10 @@ impl TableActor {
                     break;
                 }
                 () = tokio::time::sleep(STALE_CHECK), if stale => {}
+                () = tokio::time::sleep_until(presence_due.unwrap_or_else(tokio::time::Instant::now)), if presence_due.is_some() => {
+                    self.presence_due = None;
+                    self.announce_presence(None);
+                }
             }
             self.after_event();
         }
@@ -228,27 +240,41 @@ impl TableActor {
         self.presence_changed_except(None);
     }
 
-    /// [`Self::presence_changed`], not telling socket `except`.
+    /// [`Self::presence_changed`], not telling socket `except`. A player arriving or
+    /// leaving is announced at once; a change in the spectator count alone within
+    /// [`PRESENCE_COALESCE`].
     fn presence_changed_except(&mut self, except: Option<u64>) {
         let now = self.presence_now();
-        if now != self.presence {
-            self.presence = now;
-            let v = self.next_v();
-            let msg = ServerMessage::Presence {
-                v,
-                white: now.0,
-                black: now.1,
-                spectators: now.2,
-            };
-            if let Some(text) = encode(&msg) {
-                self.subs.broadcast_except(&text, except);
-            }
-            self.publish();
+        if (now.0, now.1) != (self.presence.0, self.presence.1) {
+            self.announce_presence(except);
+        } else if now.2 != self.presence.2 && self.presence_due.is_none() {
+            self.presence_due = Some(tokio::time::Instant::now() + PRESENCE_COALESCE);
         }
     }
 
+    /// Broadcasts the current presence (if it changed since the last one) and updates the
+    /// room.
+    fn announce_presence(&mut self, except: Option<u64>) {
+        let now = self.presence_now();
+        if now == self.presence {
+            return;
+        }
+        self.presence = now;
+        let v = self.next_v();
+        let msg = ServerMessage::Presence {
+            v,
+            white: now.0,
+            black: now.1,
+            spectators: now.2,
+        };
+        if let Some(text) = encode(&msg) {
+            self.subs.broadcast_except(&text, except);
+        }
+        self.publish();
+    }
+
     /// (white connected, black connected, spectators) as of now.
-    fn presence_now(&self) -> (bool, bool, u32) {
+    pub(super) fn presence_now(&self) -> (bool, bool, u32) {
         let connected = |side: Side| {
             self.seats[side.index()]
                 .as_ref()

@@ -41,7 +41,7 @@ impl TableActor {
                 white: self.ready[0],
                 black: self.ready[1],
             },
-            spectators: self.presence.2,
+            spectators: self.presence_now().2,
             game,
         }
     }
@@ -56,10 +56,11 @@ impl TableActor {
                 .into_iter()
                 .find(|s| self.seats[s.index()].as_ref().is_some_and(|p| p.id == g.id)),
         });
+        let (white, black, spectators) = self.presence_now();
         let presence = PresenceView {
-            white: self.presence.0,
-            black: self.presence.1,
-            spectators: self.presence.2,
+            white,
+            black,
+            spectators,
         };
         let table = self.table_view();
         let common = |status, initial_fen: String, fen| State {

@@ -1,5 +1,6 @@
 //! A per-connection token bucket: bursts are fine, a flood is answered with
 //! `rate_limited` and, if it goes on, the socket is closed with 1008.
+//! Rejections count as strikes that fade by one per second.
 
 use std::time::Instant;
 
@@ -7,8 +8,11 @@ use std::time::Instant;
 const BURST: f64 = 20.0;
 /// Messages per second refilled.
 const PER_SECOND: f64 = 10.0;
-/// Rejected messages in a row after which the connection is closed.
-const MAX_REJECTED: u32 = 20;
+/// Rejected messages (decaying by one per second) at which the connection is closed.
+const MAX_STRIKES: f64 = 20.0;
+/// Strikes forgiven per second: a client slightly over the limit now and then is only
+/// answered `rate_limited`; a flood is closed within a fraction of a second.
+const STRIKE_DECAY_PER_SECOND: f64 = 1.0;
 
 /// What to do with a message.
 #[derive(Debug, PartialEq, Eq)]
@@ -27,8 +31,8 @@ pub struct RateLimiter {
     tokens: f64,
     /// Last refill.
     at: Instant,
-    /// Rejections since the last allowed message.
-    rejected: u32,
+    /// Recent rejections, decaying over time.
+    strikes: f64,
 }
 
 impl Default for RateLimiter {
@@ -36,7 +40,7 @@ impl Default for RateLimiter {
         RateLimiter {
             tokens: BURST,
             at: Instant::now(),
-            rejected: 0,
+            strikes: 0.0,
         }
     }
 }
@@ -51,13 +55,13 @@ impl RateLimiter {
         let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
         self.at = now;
         self.tokens = (self.tokens + elapsed * PER_SECOND).min(BURST);
+        self.strikes = (self.strikes - elapsed * STRIKE_DECAY_PER_SECOND).max(0.0);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
-            self.rejected = 0;
             Verdict::Allow
         } else {
-            self.rejected += 1;
-            if self.rejected >= MAX_REJECTED {
+            self.strikes += 1.0;
+            if self.strikes >= MAX_STRIKES {
                 Verdict::Close
             } else {
                 Verdict::Reject
@@ -87,5 +91,24 @@ mod tests {
             rl.check_at(t0);
         }
         assert_eq!(rl.check_at(t0 + Duration::from_millis(200)), Verdict::Allow);
+        // A steady flood is closed even though a token trickles in now and then.
+        let mut rl = RateLimiter::default();
+        let mut t = t0;
+        let mut verdict = Verdict::Allow;
+        for _ in 0..200 {
+            t += Duration::from_millis(10);
+            verdict = rl.check_at(t);
+            if verdict == Verdict::Close {
+                break;
+            }
+        }
+        assert_eq!(verdict, Verdict::Close);
+        // Slightly over the limit, for a long time: rejected now and then, never closed.
+        let mut rl = RateLimiter::default();
+        let mut t = t0;
+        for _ in 0..2_000 {
+            t += Duration::from_millis(95);
+            assert_ne!(rl.check_at(t), Verdict::Close);
+        }
     }
 }
