@@ -104,6 +104,10 @@ struct Report {
     rss_end_kib: u64,
     peak_kib: u64,
     server_metrics: String,
+    /// CPU the server used during the load phase.
+    server_cpu: Duration,
+    /// CPU this process (the clients) used during the load phase.
+    bench_cpu: Duration,
 }
 
 #[tokio::main]
@@ -201,6 +205,8 @@ async fn run(s: &Settings, backend: &'static str, db: &Db) -> Result<Report, Str
 
     // The load: every table plays until the deadline.
     let gap = Duration::from_secs_f64(1.0 / (2.0 * s.rate));
+    let server_cpu_before = server.cpu_time();
+    let bench_cpu_before = server::cpu_time_of("self");
     let began = Instant::now();
     let until = began + Duration::from_secs(s.secs);
     let drivers: Vec<_> = seated
@@ -217,6 +223,8 @@ async fn run(s: &Settings, backend: &'static str, db: &Db) -> Result<Report, Str
         failed.extend(t.error);
     }
     let secs = began.elapsed().as_secs_f64();
+    let server_cpu = server.cpu_time().saturating_sub(server_cpu_before);
+    let bench_cpu = server::cpu_time_of("self").saturating_sub(bench_cpu_before);
     let rss_end_kib = server.rss_kib();
     let peak_kib = server.peak_rss_kib();
     let metrics = http(&addr, "GET", "/metrics", None, None).await?.body;
@@ -241,6 +249,8 @@ async fn run(s: &Settings, backend: &'static str, db: &Db) -> Result<Report, Str
         rss_end_kib,
         peak_kib,
         server_metrics: metrics,
+        server_cpu,
+        bench_cpu,
     })
 }
 
@@ -309,6 +319,14 @@ fn print_report(s: &Settings, r: &Report) {
         "memory: RSS {} KiB with the players, {} KiB with {} idle spectators more \
          ({per_conn:.0} bytes per connection); {} KiB at the end, peak {} KiB",
         r.rss_before_kib, r.rss_idle_kib, s.spectators, r.rss_end_kib, r.peak_kib
+    );
+    println!(
+        "CPU during the load: server {:.1} s ({:.0}% of one core, {:.0} us per move), \
+         clients {:.1} s",
+        r.server_cpu.as_secs_f64(),
+        100.0 * r.server_cpu.as_secs_f64() / r.secs,
+        r.server_cpu.as_secs_f64() * 1e6 / r.moves.max(1) as f64,
+        r.bench_cpu.as_secs_f64()
     );
     println!("spectator messages received: {}", r.spectator_messages);
     for f in r.failed.iter().take(5) {

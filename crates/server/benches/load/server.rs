@@ -130,6 +130,11 @@ impl Server {
         self.proc_status("VmHWM:")
     }
 
+    /// CPU time the server has used so far (user + system), from `/proc/<pid>/stat`.
+    pub fn cpu_time(&self) -> Duration {
+        cpu_time_of(&self.child.id().to_string())
+    }
+
     fn proc_status(&self, field: &str) -> u64 {
         let path = format!("/proc/{}/status", self.child.id());
         let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -166,6 +171,24 @@ impl Drop for Server {
             let _ = self.child.wait();
         }
     }
+}
+
+/// CPU time (user + system) of process `pid` (`self` for this one), or zero where
+/// `/proc` is missing. Assumes the usual 100 clock ticks per second.
+pub fn cpu_time_of(pid: &str) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Split after the command name, which may hold spaces: the state (field 3) comes
+    // first, so utime (field 14) and stime (field 15) are at 11 and 12.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    Duration::from_millis((ticks(11) + ticks(12)) * 10)
 }
 
 /// An HTTP answer: status, the `Set-Cookie` pair if any, and the body.
