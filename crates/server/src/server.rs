@@ -90,6 +90,10 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         tracker: TaskTracker::new(),
     });
     let restored = restore_tables(&state).await?;
+    state.tracker.spawn(
+        crate::room::presence_ticker(state.clone())
+            .instrument(tracing::info_span!("room_presence")),
+    );
     tracing::info!(%addr, restored, "listening");
     let app = http::app(state.clone());
     let shutdown = state.shutdown.clone();

@@ -11,7 +11,8 @@ mod defaults;
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use damka_protocol::room::RoomServerMessage;
@@ -35,7 +36,13 @@ pub struct Room {
     events: broadcast::Sender<Utf8Bytes>,
     /// Room sockets connected.
     sockets: AtomicU32,
+    /// The socket count changed since the last `presence` event.
+    presence_dirty: AtomicBool,
 }
+
+/// How often changed room presence is announced: people arriving together cost one
+/// broadcast, not one each.
+pub const PRESENCE_EVERY: Duration = Duration::from_millis(500);
 
 impl Room {
     /// A room with no tables.
@@ -46,6 +53,7 @@ impl Room {
             tables: Mutex::new(BTreeMap::new()),
             events,
             sockets: AtomicU32::new(0),
+            presence_dirty: AtomicBool::new(false),
         }
     }
 
@@ -137,16 +145,23 @@ impl Room {
         }
     }
 
-    /// A socket joined (+1) or left (-1) the room.
+    /// A socket joined (+1) or left (-1) the room; announced by [`presence_ticker`].
     pub fn socket_joined(&self, joined: bool) {
         if joined {
             self.sockets.fetch_add(1, Ordering::Relaxed);
         } else {
             self.sockets.fetch_sub(1, Ordering::Relaxed);
         }
-        self.publish(&RoomServerMessage::Presence {
-            players: self.players(),
-        });
+        self.presence_dirty.store(true, Ordering::Relaxed);
+    }
+
+    /// Announces the socket count if it changed since the last announcement.
+    fn announce_presence(&self) {
+        if self.presence_dirty.swap(false, Ordering::Relaxed) {
+            self.publish(&RoomServerMessage::Presence {
+                players: self.players(),
+            });
+        }
     }
 
     /// The view of one of the room's tables.
@@ -216,5 +231,20 @@ impl Rooms {
     /// A table's view, from whichever room holds it.
     pub fn table(&self, id: &str) -> Option<TableView> {
         self.list.iter().find_map(|r| r.table(id))
+    }
+}
+
+/// Announces changed room presence every [`PRESENCE_EVERY`] until shutdown.
+pub async fn presence_ticker(state: crate::AppState) {
+    let mut tick = tokio::time::interval(PRESENCE_EVERY);
+    loop {
+        tokio::select! {
+            () = state.shutdown.cancelled() => break,
+            _ = tick.tick() => {
+                for room in state.rooms.all() {
+                    room.announce_presence();
+                }
+            }
+        }
     }
 }
