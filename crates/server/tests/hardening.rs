@@ -130,7 +130,8 @@ async fn a_slow_reader_does_not_slow_the_table() {
     let tcp = socket.connect(s.addr.parse().unwrap()).await.unwrap();
     let url = format!("ws://{}/ws/tables/{}", s.addr, m.table);
     let (mut slow, _) = tokio_tungstenite::client_async(url, tcp).await.unwrap();
-    // Many events: players exchange draw offers and declines in between moves.
+    // The slow socket asks for the full state now and then (big messages that fill its
+    // TCP window), and never reads.
     let mut turn = m.started["turn"].as_str().unwrap().to_owned();
     let mut legal = m.started["legal"].clone();
     let mut worst = Duration::ZERO;
@@ -148,6 +149,10 @@ async fn a_slow_reader_does_not_slow_the_table() {
             .to_owned();
         // Human speed: each player stays under the per-connection message rate.
         tokio::time::sleep(Duration::from_millis(60)).await;
+        if ply > 20 && ply % 2 == 0 {
+            let resync = Message::Text(json!({"t": "resync"}).to_string().into());
+            let _ = tokio::time::timeout(Duration::from_millis(50), slow.send(resync)).await;
+        }
         let started = Instant::now();
         let ev: Value = play(&mut m, &turn, &mv, ply).await;
         worst = worst.max(started.elapsed());
@@ -182,6 +187,12 @@ async fn a_slow_reader_does_not_slow_the_table() {
     // Loopback buffers are large, so the socket may or may not have fallen behind its
     // queue (the skipping itself is unit-tested in `table::subscribers`); either way it
     // got the last move, or a 1008 close for not keeping up.
+    let states = texts.iter().filter(|t| t["t"] == "state").count();
+    let dropped = metrics_value(&s, "damka_lagging_subscribers_dropped_total").await;
+    eprintln!(
+        "slow reader: {} messages, {states} states, close {close:?}, dropped {dropped}",
+        texts.len()
+    );
     let got_last = texts.iter().any(|t| t["t"] == "move" && t["ply"] == ply)
         || texts.iter().any(|t| {
             t["t"] == "state" && t["moves"].as_array().is_some_and(|m| m.len() as u64 == ply)
@@ -236,4 +247,11 @@ async fn lag_compensation_uses_the_measured_round_trip() {
     );
     s.stop().await;
     db.cleanup().await;
+}
+
+async fn metrics_value(s: &TestServer, name: &str) -> u64 {
+    let body = s.http("GET", "/metrics", None, None).await.body;
+    body.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|v| v.trim().parse().ok()))
+        .unwrap_or(0)
 }

@@ -61,3 +61,6 @@ pub enum Command {
 pub const COMMAND_QUEUE: usize = 256;
 
 pub use game::side as side_of;
+
+#[cfg(test)]
+mod tests;

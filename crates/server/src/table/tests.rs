@@ -1,0 +1,172 @@
+//! The actor with sockets simulated by bare queues: a socket that stops reading is skipped
+//! and later refreshed with a `state`, while the others get every event.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use damka_protocol::table::ClientMessage;
+use damka_protocol::{CreateTable, Player, SeatChoice, Side};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use super::{Command, Outgoing, SOCKET_QUEUE, Tables};
+use crate::config::Config;
+use crate::room::{Rooms, default_rooms};
+use crate::store::Store;
+use crate::time::TimeSource;
+use crate::{AppState, Shared, metrics};
+
+fn player(id: &str) -> Player {
+    Player {
+        id: id.into(),
+        name: id.into(),
+    }
+}
+
+async fn join(
+    tx: &mpsc::Sender<Command>,
+    guest: Option<Player>,
+) -> (u64, mpsc::Receiver<Outgoing>) {
+    let (out, rx) = mpsc::channel(SOCKET_QUEUE);
+    let (reply, sub) = oneshot::channel();
+    tx.send(Command::Join {
+        guest,
+        tx: out,
+        reply,
+    })
+    .await
+    .expect("actor alive");
+    (sub.await.expect("subscribed"), rx)
+}
+
+fn json(out: Outgoing) -> serde_json::Value {
+    match out {
+        Outgoing::Text(t) => serde_json::from_str(t.as_str()).expect("json"),
+        Outgoing::Close(code, _) => panic!("closed with {code}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_queue_is_skipped_then_refreshed_with_state() {
+    let dir = std::env::temp_dir().join(format!("damka_actor_test_{}", std::process::id()));
+    let url = format!("sqlite://{}/t.db", dir.display());
+    let mut config = Config::defaults();
+    config.manual_time = true;
+    let state: AppState = Arc::new(Shared {
+        config,
+        store: Store::connect(&url).await.expect("store"),
+        rooms: Rooms::new(default_rooms()),
+        tables: Tables::default(),
+        metrics: metrics::Metrics::default(),
+        time: TimeSource::manual(),
+        shutdown: CancellationToken::new(),
+        tracker: TaskTracker::new(),
+        static_dir: dir.clone(),
+    });
+    let room = state.rooms.get("russian").expect("room").clone();
+    let req = CreateTable {
+        minutes: 5,
+        increment: 0,
+        random_opening: false,
+        capture_optional: false,
+        seat: SeatChoice::White,
+    };
+    let view = state
+        .tables
+        .create(&state, &room, player("a"), &req)
+        .expect("table");
+    let tx = state.tables.get(&view.id).expect("handle").tx;
+    let (fast_sub, mut fast) = join(&tx, Some(player("b"))).await;
+    let (_, mut slow) = join(&tx, None).await;
+    // 200 sit/stand rounds: several hundred events, far more than a queue holds. The
+    // fast socket reads each round's events before the next round.
+    let mut last_v = 0;
+    let mut count = 0;
+    for _ in 0..200 {
+        for msg in [
+            ClientMessage::Sit { seat: Side::Black },
+            ClientMessage::Stand,
+        ] {
+            let cmd = Command::Client {
+                sub: fast_sub,
+                msg,
+                lag_ms: 0,
+                received: std::time::Instant::now(),
+            };
+            tx.send(cmd).await.expect("actor alive");
+        }
+        loop {
+            let out = tokio::time::timeout(Duration::from_secs(5), fast.recv())
+                .await
+                .expect("the fast socket gets its events")
+                .expect("subscribed");
+            let v = json(out);
+            count += 1;
+            let n = v["v"].as_u64().expect("versioned");
+            if v["t"] != "state" {
+                assert_eq!(n, last_v + 1, "the fast socket misses nothing: {v}");
+            }
+            last_v = n;
+            if v["t"] == "stood" {
+                break;
+            }
+        }
+    }
+    assert!(
+        count > SOCKET_QUEUE * 4 && last_v >= 400,
+        "{count} events, v {last_v}"
+    );
+    // The slow socket holds exactly a queue's worth: its state, then contiguous events.
+    let mut held = Vec::new();
+    while let Ok(out) = slow.try_recv() {
+        held.push(json(out));
+    }
+    assert_eq!(held.len(), SOCKET_QUEUE);
+    assert_eq!(held[0]["t"], "state");
+    // Now that it has drained, it gets a fresh state instead of the events it missed.
+    let refreshed = tokio::time::timeout(Duration::from_secs(2), slow.recv())
+        .await
+        .expect("a refresh")
+        .expect("still subscribed");
+    let refreshed = json(refreshed);
+    assert_eq!(refreshed["t"], "state");
+    assert!(
+        refreshed["v"].as_u64().is_some_and(|v| v >= last_v),
+        "{refreshed}"
+    );
+    // Falling behind again and staying behind: disconnected after MAX_STALE.
+    for _ in 0..SOCKET_QUEUE {
+        let cmd = Command::Client {
+            sub: fast_sub,
+            msg: ClientMessage::Sit { seat: Side::Black },
+            lag_ms: 0,
+            received: std::time::Instant::now(),
+        };
+        tx.send(cmd).await.expect("actor alive");
+        let cmd = Command::Client {
+            sub: fast_sub,
+            msg: ClientMessage::Stand,
+            lag_ms: 0,
+            received: std::time::Instant::now(),
+        };
+        tx.send(cmd).await.expect("actor alive");
+    }
+    tokio::time::sleep(super::subscribers::MAX_STALE + Duration::from_millis(500)).await;
+    let mut rest = 0;
+    while let Ok(Some(_)) = tokio::time::timeout(Duration::from_secs(1), slow.recv()).await {
+        rest += 1;
+    }
+    assert_eq!(
+        rest, SOCKET_QUEUE,
+        "a queue's worth, then the queue is closed"
+    );
+    assert!(
+        slow.recv().await.is_none(),
+        "dropped: its session closes the socket (1008)"
+    );
+    state.shutdown.cancel();
+    state.tracker.close();
+    state.tracker.wait().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
