@@ -137,17 +137,39 @@ impl TestDb {
         }
     }
 
-    /// Drops the database (PostgreSQL) or removes the files (SQLite).
+    /// Drops the database (PostgreSQL) or removes the files (SQLite). Dropping the
+    /// `TestDb` does the same, so a failing test cleans up too.
     pub async fn cleanup(self) {
+        drop(self);
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
         if let Some(dir) = &self.dir {
             let _ = std::fs::remove_dir_all(dir);
         }
-        if let Some((admin, name)) = &self.pg
-            && let Ok(mut conn) = sqlx::PgConnection::connect(admin).await
-        {
-            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                .execute(&mut conn)
-                .await;
+        if let Some((admin, name)) = self.pg.take() {
+            // Drop runs inside the test's runtime (or while a panic unwinds): do the async
+            // work on a thread with a runtime of its own.
+            let _ = std::thread::spawn(move || {
+                let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                else {
+                    return;
+                };
+                rt.block_on(async {
+                    if let Ok(mut conn) = sqlx::PgConnection::connect(&admin).await {
+                        let _ =
+                            sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                                .execute(&mut conn)
+                                .await;
+                        let _ = conn.close().await;
+                    }
+                });
+            })
+            .join();
         }
     }
 }
