@@ -222,3 +222,34 @@ async fn variants_health_metrics_and_static() {
     s.stop().await;
     db.cleanup().await;
 }
+
+#[tokio::test]
+async fn rooms_come_from_the_rooms_file() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let mut c = config(&db);
+    let file = std::env::temp_dir().join(format!("damka_rooms_{}.json", std::process::id()));
+    let rooms = r#"[{"id": "klub", "variant": "international", "names": {"pl": "Klub", "en": "Club"}},
+                    {"id": "szkola", "variant": "english"}]"#;
+    std::fs::write(&file, rooms).unwrap();
+    c.rooms = Some(file.clone());
+    let s = TestServer::start(c).await;
+    let list = s.http("GET", "/api/rooms", None, None).await.json();
+    assert_eq!(list[0]["id"], "klub");
+    assert_eq!(list[0]["name"], "Klub");
+    assert_eq!(list[0]["variant"], "international");
+    assert_eq!(list[1]["variant"], "american");
+    assert_eq!(list[1]["names"]["en"], "American checkers");
+    assert_eq!(list.as_array().unwrap().len(), 2);
+    assert_eq!(
+        s.http("GET", "/api/rooms/russian", None, None).await.status,
+        404
+    );
+    s.stop().await;
+    // A bad rooms file stops the start with an error.
+    std::fs::write(&file, r#"[{"id": "x", "variant": "chess"}]"#).unwrap();
+    let mut c = config(&db);
+    c.rooms = Some(file.clone());
+    assert!(damka_server::start(c).await.is_err());
+    let _ = std::fs::remove_file(file);
+    db.cleanup().await;
+}

@@ -7,7 +7,9 @@
 //!   stored: the side that just moved exactly, the running side resumed at start-up from
 //!   its stored time, so the downtime (a deliberate pause between stop and start) is
 //!   charged to nobody;
-//! - the next move is accepted and acknowledged.
+//! - the next move is accepted and acknowledged;
+//! - a move in flight at the kill (sent, its `ack` not read: stored or not) is resent for
+//!   the same ply and is then in the game exactly once.
 //!
 //! Each scenario runs on SQLite and, when `DAMKA_TEST_POSTGRES_URL` is set, on a fresh
 //! PostgreSQL database (see `common`).
@@ -416,6 +418,84 @@ async fn scenario(backend: Backend, stop: Stop) {
 
     drop(server);
     db.cleanup().await;
+}
+
+/// SIGKILL while a move is in flight (sent, its `ack` not read by the client): killed at
+/// once (usually before the server stored it) or, with `stored_first`, once
+/// `GET /api/games/{id}` shows it stored. After the restart the client resends it for the
+/// same ply, gets its `ack`, and the move is in the game exactly once.
+async fn in_flight(backend: Backend, stored_first: bool) {
+    let db = TestDb::new(backend).await;
+    let port = free_port();
+    let mut server = Damka::spawn(&db.url, port);
+    let (table, game, mut white, mut black, started) = start_game(&server).await;
+    let played = play(&mut white, &mut black, &started, true).await;
+    let last = &played.events[played.events.len() - 1];
+    assert_eq!(last["turn"], "black");
+    let mv = last["legal"][0].as_str().expect("a legal move").to_owned();
+    let next = PLIES + 1;
+    let msg = json!({"t": "move", "move": mv, "ply": next, "ack": "in-flight"});
+    black.ws.send(msg.clone()).await;
+    if stored_first {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while server.game(&game).await["moves"].as_array().map(Vec::len) != Some(next as usize) {
+            assert!(Instant::now() < deadline, "the move was never stored");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+    server.kill();
+    drop(server);
+
+    let server = Damka::spawn(&db.url, port);
+    let stored = server.game(&game).await["moves"].as_array().unwrap().len();
+    if stored_first {
+        assert_eq!(stored, next as usize);
+    } else {
+        assert!(
+            stored == PLIES as usize || stored == next as usize,
+            "{stored} moves stored"
+        );
+    }
+    let mut ws = server.table_ws(&table, &black.cookie).await;
+    ws.recv_t("state").await;
+    let mut resent = msg;
+    resent["ack"] = "resent".into();
+    ws.send(resent).await;
+    assert_eq!(ws.recv_t("ack").await["ack"], "resent");
+    let record = server.game(&game).await;
+    let moves = record["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), next as usize, "{record}");
+    assert_eq!(moves[moves.len() - 1]["move"], mv.as_str());
+    ws.send(json!({"t": "resync"})).await;
+    let state = ws.recv_t("state").await;
+    assert_eq!(state["turn"], "white");
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(next as usize));
+    drop(server);
+    db.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_in_flight_sqlite() {
+    in_flight(Backend::Sqlite, false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_stored_unread_ack_sqlite() {
+    in_flight(Backend::Sqlite, true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_in_flight_postgres() {
+    if common::postgres_url().is_some() {
+        in_flight(Backend::Postgres, false).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_stored_unread_ack_postgres() {
+    if common::postgres_url().is_some() {
+        in_flight(Backend::Postgres, true).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -90,8 +90,14 @@ impl Store {
              $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
         );
         let g = &game.row;
+        // SQLite: take the write lock up front (`BEGIN IMMEDIATE`), so two tables starting
+        // games at once queue on the busy timeout instead of failing to upgrade a lock.
+        let begin = match self {
+            Store::Sqlite(_) => "BEGIN IMMEDIATE",
+            Store::Postgres(_) => "BEGIN",
+        };
         on_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
+            let mut tx = pool.begin_with(begin).await?;
             sqlx::query(&sql)
                 .bind(&g.id).bind(&g.table_id).bind(&g.room).bind(&g.variant)
                 .bind(g.minutes).bind(g.increment_s).bind(g.random_opening)
