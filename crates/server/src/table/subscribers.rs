@@ -12,7 +12,8 @@ use damka_protocol::Player;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 
-/// Capacity of each socket's outgoing queue.
+/// Messages each socket's outgoing queue holds. Sessions create their channel with one
+/// slot more, kept free for the `Close` that tells a lagging socket why it is dropped.
 pub const QUEUE: usize = 64;
 
 /// How long a socket may stay stale before it is disconnected.
@@ -120,10 +121,10 @@ impl Subscribers {
         }
     }
 
-    /// Tells every socket to close with `code`.
+    /// Tells every socket to close with `code` (using the reserved slot if need be).
     pub fn close_all(&mut self, code: u16, reason: &'static str) {
         for s in &mut self.list {
-            push(s, Outgoing::Close(code, reason));
+            let _ = s.tx.try_send(Outgoing::Close(code, reason));
         }
     }
 
@@ -144,14 +145,30 @@ impl Subscribers {
     /// Disconnects sockets stale for longer than [`MAX_STALE`] and sockets whose session
     /// has ended; returns how many lagging sockets were dropped.
     pub fn drop_laggards(&mut self) -> usize {
-        let before = self.list.len();
-        self.list
-            .retain(|s| !s.tx.is_closed() && s.stale_since.is_none_or(|t| t.elapsed() < MAX_STALE));
-        before - self.list.len()
+        let mut dropped = 0;
+        self.list.retain(|s| {
+            if s.tx.is_closed() {
+                return false;
+            }
+            if s.stale_since.is_none_or(|t| t.elapsed() < MAX_STALE) {
+                return true;
+            }
+            // The reserved slot: the session closes the socket with 1008.
+            let _ =
+                s.tx.try_send(Outgoing::Close(crate::ws::close::POLICY, "too slow"));
+            dropped += 1;
+            false
+        });
+        dropped
     }
 }
 
 fn push(s: &mut Subscriber, out: Outgoing) {
+    if s.tx.capacity() <= 1 {
+        // Only the reserved slot is left: the socket is behind.
+        s.stale_since = Some(Instant::now());
+        return;
+    }
     match s.tx.try_send(out) {
         Ok(()) => {}
         Err(TrySendError::Full(_)) => s.stale_since = Some(Instant::now()),
@@ -167,7 +184,7 @@ mod tests {
     #[test]
     fn a_full_queue_marks_stale_and_is_skipped() {
         let mut subs = Subscribers::default();
-        let (tx, mut rx) = mpsc::channel(QUEUE);
+        let (tx, mut rx) = mpsc::channel(QUEUE + 1);
         let id = subs.add(None, tx);
         let text = Utf8Bytes::from_static("{}");
         for _ in 0..QUEUE + 5 {

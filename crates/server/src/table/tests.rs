@@ -28,7 +28,7 @@ async fn join(
     tx: &mpsc::Sender<Command>,
     guest: Option<Player>,
 ) -> (u64, mpsc::Receiver<Outgoing>) {
-    let (out, rx) = mpsc::channel(SOCKET_QUEUE);
+    let (out, rx) = mpsc::channel(SOCKET_QUEUE + 1);
     let (reply, sub) = oneshot::channel();
     tx.send(Command::Join {
         guest,
@@ -153,18 +153,20 @@ async fn a_full_queue_is_skipped_then_refreshed_with_state() {
         tx.send(cmd).await.expect("actor alive");
     }
     tokio::time::sleep(super::subscribers::MAX_STALE + Duration::from_millis(500)).await;
-    let mut rest = 0;
-    while let Ok(Some(_)) = tokio::time::timeout(Duration::from_secs(1), slow.recv()).await {
-        rest += 1;
+    let mut rest = Vec::new();
+    while let Ok(Some(out)) = tokio::time::timeout(Duration::from_secs(1), slow.recv()).await {
+        rest.push(out);
     }
     assert_eq!(
-        rest, SOCKET_QUEUE,
-        "a queue's worth, then the queue is closed"
+        rest.len(),
+        SOCKET_QUEUE + 1,
+        "a queue's worth, then the close"
     );
     assert!(
-        slow.recv().await.is_none(),
-        "dropped: its session closes the socket (1008)"
+        matches!(rest.last(), Some(Outgoing::Close(1008, _))),
+        "told to close with 1008"
     );
+    assert!(slow.recv().await.is_none(), "dropped");
     state.shutdown.cancel();
     state.tracker.close();
     state.tracker.wait().await;

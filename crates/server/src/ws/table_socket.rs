@@ -113,7 +113,7 @@ async fn session(
     guest: Option<Player>,
 ) {
     Metrics::inc(&state.metrics.table_connections);
-    let (tx, mut rx) = mpsc::channel(SOCKET_QUEUE);
+    let (tx, mut rx) = mpsc::channel(SOCKET_QUEUE + 1);
     let (reply_tx, reply_rx) = oneshot::channel();
     let joined = handle
         .tx
@@ -152,9 +152,10 @@ async fn session(
                     send_close(&mut socket, code, reason).await;
                     break;
                 }
-                // The actor dropped this socket: it did not keep up with the table.
+                // The table ended without a word (it always says why otherwise): a bug.
                 None => {
-                    send_close(&mut socket, close::POLICY, "too slow").await;
+                    tracing::error!("table task ended unexpectedly");
+                    send_close(&mut socket, close::INTERNAL, "internal error").await;
                     break;
                 }
             },
