@@ -254,7 +254,7 @@ async fn internal_error_when_the_store_fails() {
     let mut m = start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
     // Break the database under the server: the move cannot be stored, so it is neither
     // acknowledged nor played, and the client gets a generic `internal` error.
-    let damka_server::store::Store::Sqlite(pool) = &s.server.state.store else {
+    let damka_server::store::Store::Sqlite(pool, _) = &s.server.state.store else {
         panic!("sqlite store");
     };
     sqlx::query("DROP TABLE moves").execute(pool).await.unwrap();

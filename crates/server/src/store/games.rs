@@ -93,7 +93,7 @@ impl Store {
         // SQLite: take the write lock up front (`BEGIN IMMEDIATE`), so two tables starting
         // games at once queue on the busy timeout instead of failing to upgrade a lock.
         let begin = match self {
-            Store::Sqlite(_) => "BEGIN IMMEDIATE",
+            Store::Sqlite(..) => "BEGIN IMMEDIATE",
             Store::Postgres(_) => "BEGIN",
         };
         on_pool!(self, pool => {
@@ -121,6 +121,9 @@ impl Store {
     ///
     /// Fails on a database error, including a second row for the same ply.
     pub async fn append_move(&self, game_id: &str, m: &MoveRow) -> Result<(), sqlx::Error> {
+        if let Store::Sqlite(_, writer) = self {
+            return writer.append(game_id, m).await;
+        }
         on_pool!(self, pool => sqlx::query(INSERT_MOVE)
             .bind(game_id).bind(m.ply).bind(&m.mv).bind(&m.fen_after)
             .bind(m.white_ms).bind(m.black_ms).bind(m.used_ms)
@@ -207,5 +210,5 @@ struct GameListRow {
     plies: i64,
 }
 
-const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, white_ms, black_ms, \
+pub(super) const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, white_ms, black_ms, \
     used_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";

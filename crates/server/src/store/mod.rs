@@ -12,6 +12,7 @@
 
 mod games;
 mod guests;
+mod writer;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -24,12 +25,13 @@ use sqlx::sqlite::{
 
 pub use games::{GameRow, MoveRow, NewGame};
 pub use guests::GuestRow;
+pub use writer::MoveWriter;
 
 /// The database: SQLite (default) or PostgreSQL.
 #[derive(Clone, Debug)]
 pub enum Store {
-    /// SQLite file in WAL mode.
-    Sqlite(SqlitePool),
+    /// SQLite file in WAL mode, with the group-commit writer for moves.
+    Sqlite(SqlitePool, MoveWriter),
     /// PostgreSQL.
     Postgres(PgPool),
 }
@@ -38,7 +40,7 @@ pub enum Store {
 macro_rules! on_pool {
     ($store:expr, $pool:ident => $body:expr) => {
         match $store {
-            $crate::store::Store::Sqlite($pool) => $body,
+            $crate::store::Store::Sqlite($pool, _) => $body,
             $crate::store::Store::Postgres($pool) => $body,
         }
     };
@@ -79,7 +81,8 @@ impl Store {
                 .max_connections(8)
                 .connect_with(options)
                 .await?;
-            Store::Sqlite(pool)
+            let writer = MoveWriter::spawn(pool.clone());
+            Store::Sqlite(pool, writer)
         } else {
             return Err(sqlx::Error::Configuration(
                 "DATABASE_URL must start with sqlite:// or postgres://".into(),
@@ -92,7 +95,7 @@ impl Store {
     /// Applies the migrations of the store's backend.
     async fn migrate(&self) -> Result<(), sqlx::Error> {
         match self {
-            Store::Sqlite(pool) => sqlx::migrate!("../../migrations/sqlite").run(pool).await?,
+            Store::Sqlite(pool, _) => sqlx::migrate!("../../migrations/sqlite").run(pool).await?,
             Store::Postgres(pool) => {
                 sqlx::migrate!("../../migrations/postgres")
                     .run(pool)
@@ -115,7 +118,7 @@ impl Store {
     /// The backend's name, for logs.
     pub fn backend(&self) -> &'static str {
         match self {
-            Store::Sqlite(_) => "sqlite",
+            Store::Sqlite(..) => "sqlite",
             Store::Postgres(_) => "postgres",
         }
     }

@@ -1,0 +1,192 @@
+//! Group commit for SQLite: one task writes the moves of every table, many per
+//! transaction.
+//!
+//! With `synchronous = FULL` every SQLite commit waits for the disk, and a commit per move
+//! caps a busy server at the disk's flush rate. Here each table still awaits its own move's
+//! commit before acknowledging it, but the moves that arrive while one batch is being
+//! committed all go into the next batch: one flush for many moves. PostgreSQL groups
+//! concurrent commits itself, so its moves are written directly.
+
+use sqlx::sqlite::SqlitePool;
+use tokio::sync::{mpsc, oneshot};
+
+use super::MoveRow;
+use super::games::INSERT_MOVE;
+
+/// Largest number of moves in one transaction.
+const MAX_BATCH: usize = 256;
+
+/// One move to store, and where to report the outcome.
+struct Job {
+    /// The game.
+    game_id: String,
+    /// The move.
+    row: MoveRow,
+    /// Told once the move is committed (or failed).
+    done: oneshot::Sender<Result<(), sqlx::Error>>,
+}
+
+/// The handle to the writer task.
+#[derive(Clone, Debug)]
+pub struct MoveWriter {
+    /// Jobs for the writer task.
+    tx: mpsc::Sender<Job>,
+}
+
+impl MoveWriter {
+    /// Starts the writer task for `pool`; it ends when every handle is dropped.
+    pub fn spawn(pool: SqlitePool) -> MoveWriter {
+        let (tx, rx) = mpsc::channel(4 * MAX_BATCH);
+        tokio::spawn(run(pool, rx));
+        MoveWriter { tx }
+    }
+
+    /// Stores one move; returns once it is committed.
+    ///
+    /// Fails if the database refuses it or the writer has stopped.
+    pub async fn append(&self, game_id: &str, row: &MoveRow) -> Result<(), sqlx::Error> {
+        let (done, result) = oneshot::channel();
+        let job = Job {
+            game_id: game_id.to_owned(),
+            row: row.clone(),
+            done,
+        };
+        self.tx
+            .send(job)
+            .await
+            .map_err(|_| sqlx::Error::PoolClosed)?;
+        result.await.map_err(|_| sqlx::Error::PoolClosed)?
+    }
+}
+
+async fn run(pool: SqlitePool, mut rx: mpsc::Receiver<Job>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        match write_batch(&pool, &batch).await {
+            Ok(()) => {
+                for job in batch.drain(..) {
+                    let _ = job.done.send(Ok(()));
+                }
+            }
+            // One bad move (e.g. a duplicate ply) must not fail the others: write them one
+            // by one so each table learns its own outcome.
+            Err(_) => {
+                for job in batch.drain(..) {
+                    let result = insert(&pool, &job).await;
+                    let _ = job.done.send(result);
+                }
+            }
+        }
+    }
+}
+
+async fn write_batch(pool: &SqlitePool, batch: &[Job]) -> Result<(), sqlx::Error> {
+    if let [job] = batch {
+        return insert(pool, job).await;
+    }
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    for job in batch {
+        bind(&job.game_id, &job.row).execute(&mut *tx).await?;
+    }
+    tx.commit().await
+}
+
+async fn insert(pool: &SqlitePool, job: &Job) -> Result<(), sqlx::Error> {
+    bind(&job.game_id, &job.row).execute(pool).await.map(|_| ())
+}
+
+fn bind<'q>(
+    game_id: &'q str,
+    m: &'q MoveRow,
+) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
+    sqlx::query(INSERT_MOVE)
+        .bind(game_id)
+        .bind(m.ply)
+        .bind(&m.mv)
+        .bind(&m.fen_after)
+        .bind(m.white_ms)
+        .bind(m.black_ms)
+        .bind(m.used_ms)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::{GameRow, MoveRow, NewGame, Store};
+
+    fn row(ply: i64) -> MoveRow {
+        MoveRow {
+            ply,
+            mv: format!("m{ply}"),
+            fen_after: "W:W1:B2".into(),
+            white_ms: 1000,
+            black_ms: 1000,
+            used_ms: 0,
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_moves_commit_together_and_a_bad_one_fails_alone() {
+        let dir = std::env::temp_dir().join(format!("damka_writer_test_{}", std::process::id()));
+        let store = Store::connect(&format!("sqlite://{}/w.db", dir.display()))
+            .await
+            .expect("store");
+        store.create_guest("w", "W", "hw", 0).await.expect("guest");
+        store.create_guest("b", "B", "hb", 0).await.expect("guest");
+        for id in ["g1", "g2"] {
+            let game = GameRow {
+                id: id.into(),
+                table_id: "t".into(),
+                room: "russian".into(),
+                variant: "russian".into(),
+                minutes: 1,
+                increment_s: 0,
+                random_opening: 0,
+                capture_optional: 0,
+                white_id: "w".into(),
+                white_name: "W".into(),
+                black_id: "b".into(),
+                black_name: "B".into(),
+                initial_fen: "W:W1:B2".into(),
+                opening_plies: 0,
+                status: "playing".into(),
+                result: None,
+                reason: None,
+                white_ms: 60_000,
+                black_ms: 60_000,
+                clock_ply: 0,
+                started_at: 0,
+                ended_at: None,
+            };
+            let new = NewGame {
+                row: game,
+                opening: Vec::new(),
+            };
+            store.insert_game(&new).await.expect("game");
+        }
+        // 200 moves of game g1 from 200 tasks at once, plus a duplicate ply of g2.
+        store
+            .append_move("g2", &row(1))
+            .await
+            .expect("first g2 move");
+        let mut tasks = Vec::new();
+        for ply in 1..=200 {
+            let s = store.clone();
+            tasks.push(tokio::spawn(
+                async move { s.append_move("g1", &row(ply)).await },
+            ));
+        }
+        let s = store.clone();
+        let duplicate = tokio::spawn(async move { s.append_move("g2", &row(1)).await });
+        for t in tasks {
+            t.await.expect("task").expect("stored");
+        }
+        assert!(
+            duplicate.await.expect("task").is_err(),
+            "the duplicate ply is refused"
+        );
+        assert_eq!(store.moves("g1").await.expect("moves").len(), 200);
+        assert_eq!(store.moves("g2").await.expect("moves").len(), 1);
+        store.close().await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
