@@ -1,6 +1,7 @@
 //! Games and their moves. A move row is written (and committed) before the move is
 //! acknowledged; the game row holds the players, options and, at the end, the result.
 
+use super::write::Write;
 use super::{Store, on_pool};
 
 /// A stored move (one ply).
@@ -85,50 +86,18 @@ const GAME_COLUMNS: &str = "id, table_id, room, variant, minutes, increment_s, r
 impl Store {
     /// Stores a new game and its opening plies in one transaction.
     pub async fn insert_game(&self, game: &NewGame) -> Result<(), sqlx::Error> {
-        let sql = format!(
-            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
-             $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
-        );
-        let g = &game.row;
-        // SQLite: take the write lock up front (`BEGIN IMMEDIATE`), so two tables starting
-        // games at once queue on the busy timeout instead of failing to upgrade a lock.
-        let begin = match self {
-            Store::Sqlite(..) => "BEGIN IMMEDIATE",
-            Store::Postgres(_) => "BEGIN",
-        };
-        on_pool!(self, pool => {
-            let mut tx = pool.begin_with(begin).await?;
-            sqlx::query(&sql)
-                .bind(&g.id).bind(&g.table_id).bind(&g.room).bind(&g.variant)
-                .bind(g.minutes).bind(g.increment_s).bind(g.random_opening)
-                .bind(g.capture_optional).bind(&g.white_id).bind(&g.white_name)
-                .bind(&g.black_id).bind(&g.black_name).bind(&g.initial_fen)
-                .bind(g.opening_plies).bind(&g.status).bind(&g.result).bind(&g.reason)
-                .bind(g.white_ms).bind(g.black_ms).bind(g.clock_ply).bind(g.started_at)
-                .bind(g.ended_at)
-                .execute(&mut *tx).await?;
-            for m in &game.opening {
-                sqlx::query(INSERT_MOVE)
-                    .bind(&g.id).bind(m.ply).bind(&m.mv).bind(&m.fen_after)
-                    .bind(m.white_ms).bind(m.black_ms).bind(m.used_ms)
-                    .execute(&mut *tx).await?;
-            }
-            tx.commit().await
-        })
+        self.write(Write::Game(Box::new(game.clone()))).await
     }
 
     /// Appends one move; it is durable when this returns `Ok`.
     ///
     /// Fails on a database error, including a second row for the same ply.
     pub async fn append_move(&self, game_id: &str, m: &MoveRow) -> Result<(), sqlx::Error> {
-        if let Store::Sqlite(_, writer) = self {
-            return writer.append(game_id, m).await;
-        }
-        on_pool!(self, pool => sqlx::query(INSERT_MOVE)
-            .bind(game_id).bind(m.ply).bind(&m.mv).bind(&m.fen_after)
-            .bind(m.white_ms).bind(m.black_ms).bind(m.used_ms)
-            .execute(pool).await.map(|_| ()))?;
-        Ok(())
+        self.write(Write::Move {
+            game_id: game_id.to_owned(),
+            row: m.clone(),
+        })
+        .await
     }
 
     /// Marks a game over with its result and final clocks.
@@ -140,13 +109,14 @@ impl Store {
         clock: (i64, i64, i64),
         ended_at: i64,
     ) -> Result<(), sqlx::Error> {
-        const SQL: &str = "UPDATE games SET status = 'over', result = $2, reason = $3, \
-            white_ms = $4, black_ms = $5, clock_ply = $6, ended_at = $7 WHERE id = $1";
-        on_pool!(self, pool => sqlx::query(SQL)
-            .bind(game_id).bind(result).bind(reason)
-            .bind(clock.0).bind(clock.1).bind(clock.2).bind(ended_at)
-            .execute(pool).await.map(|_| ()))?;
-        Ok(())
+        self.write(Write::Finish {
+            game_id: game_id.to_owned(),
+            result: result.map(str::to_owned),
+            reason: reason.to_owned(),
+            clock,
+            ended_at,
+        })
+        .await
     }
 
     /// Saves the live clock of a running game (graceful shutdown).
@@ -155,11 +125,11 @@ impl Store {
         game_id: &str,
         clock: (i64, i64, i64),
     ) -> Result<(), sqlx::Error> {
-        const SQL: &str = "UPDATE games SET white_ms = $2, black_ms = $3, clock_ply = $4 WHERE id = $1 AND status = 'playing'";
-        on_pool!(self, pool => sqlx::query(SQL)
-            .bind(game_id).bind(clock.0).bind(clock.1).bind(clock.2)
-            .execute(pool).await.map(|_| ()))?;
-        Ok(())
+        self.write(Write::Clock {
+            game_id: game_id.to_owned(),
+            clock,
+        })
+        .await
     }
 
     /// Every game still being played (to recreate their tables at start-up).
@@ -209,6 +179,3 @@ struct GameListRow {
     /// Number of stored moves.
     plies: i64,
 }
-
-pub(super) const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, white_ms, black_ms, \
-    used_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";

@@ -1,5 +1,6 @@
 //! Guests: an id, a display name and the SHA-256 hash of their session token.
 
+use super::write::Write;
 use super::{Store, on_pool};
 
 /// A stored guest.
@@ -22,12 +23,13 @@ impl Store {
         token_hash: &str,
         now: i64,
     ) -> Result<(), sqlx::Error> {
-        const SQL: &str = "INSERT INTO guests (id, name, token_hash, created_at, seen_at) \
-                           VALUES ($1, $2, $3, $4, $4)";
-        on_pool!(self, pool => sqlx::query(SQL)
-            .bind(id).bind(name).bind(token_hash).bind(now)
-            .execute(pool).await.map(|_| ()))?;
-        Ok(())
+        self.write(Write::Guest {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            token_hash: token_hash.to_owned(),
+            now,
+        })
+        .await
     }
 
     /// The guest whose token hashes to `token_hash`, if any.
@@ -39,9 +41,11 @@ impl Store {
 
     /// Renames a guest.
     pub async fn rename_guest(&self, id: &str, name: &str, now: i64) -> Result<(), sqlx::Error> {
-        const SQL: &str = "UPDATE guests SET name = $2, seen_at = $3 WHERE id = $1";
-        on_pool!(self, pool => sqlx::query(SQL)
-            .bind(id).bind(name).bind(now).execute(pool).await.map(|_| ()))?;
-        Ok(())
+        self.write(Write::Rename {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            now,
+        })
+        .await
     }
 }

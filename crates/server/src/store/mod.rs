@@ -6,12 +6,13 @@
 //! method is written once and `on_pool!` expands it for both pools.
 //!
 //! SQLite runs in WAL mode with `synchronous = FULL`, so a committed move survives a power
-//! cut as well as a `kill -9`; writes are single statements or short transactions that
-//! start with a write (no read-then-upgrade deadlocks), and a busy timeout absorbs the
-//! rare contention between table actors.
+//! cut as well as a `kill -9`. Every write is a [`Write`] value: on SQLite one writer task
+//! ([`MoveWriter`]) commits them in batches (group commit), so the server is SQLite's
+//! only writer; on PostgreSQL they run directly.
 
 mod games;
 mod guests;
+mod write;
 mod writer;
 
 use std::path::Path;
@@ -25,6 +26,7 @@ use sqlx::sqlite::{
 
 pub use games::{GameRow, MoveRow, NewGame};
 pub use guests::GuestRow;
+pub use write::Write;
 pub use writer::MoveWriter;
 
 /// The database: SQLite (default) or PostgreSQL.
@@ -103,6 +105,26 @@ impl Store {
             }
         }
         Ok(())
+    }
+
+    /// Makes one change; it is committed (durable) when this returns `Ok`. On SQLite it
+    /// goes through the single writer task (group commit); on PostgreSQL directly, in a
+    /// transaction when it takes more than one statement.
+    ///
+    /// Fails on a database error.
+    pub async fn write(&self, write: Write) -> Result<(), sqlx::Error> {
+        match self {
+            Store::Sqlite(_, writer) => writer.write(write).await,
+            Store::Postgres(pool) if write.is_multi_statement() => {
+                let mut tx = pool.begin().await?;
+                write::apply_postgres(&mut tx, &write).await?;
+                tx.commit().await
+            }
+            Store::Postgres(pool) => {
+                let mut conn = pool.acquire().await?;
+                write::apply_postgres(&mut conn, &write).await
+            }
+        }
     }
 
     /// Checks that the database answers (for `/readyz`).

@@ -1,28 +1,26 @@
-//! Group commit for SQLite: one task writes the moves of every table, many per
-//! transaction.
+//! Group commit for SQLite: one task makes every write of the server (moves, game starts
+//! and ends, guests), many per transaction.
 //!
 //! With `synchronous = FULL` every SQLite commit waits for the disk, and a commit per move
 //! caps a busy server at the disk's flush rate. Here each table still awaits its own move's
 //! commit before acknowledging it, but the moves that arrive while one batch is being
-//! committed all go into the next batch: one flush for many moves. PostgreSQL groups
-//! concurrent commits itself, so its moves are written directly.
+//! committed all go into the next batch: one flush for many moves. Being the only writer
+//! it never waits for SQLite's write lock either. PostgreSQL groups concurrent commits
+//! itself, so writes go to it directly.
 
 use sqlx::sqlite::SqlitePool;
 use tokio::sync::{mpsc, oneshot};
 
-use super::MoveRow;
-use super::games::INSERT_MOVE;
+use super::write::{Write, apply_sqlite};
 
-/// Largest number of moves in one transaction.
+/// Largest number of writes in one transaction.
 const MAX_BATCH: usize = 256;
 
-/// One move to store, and where to report the outcome.
+/// One write, and where to report the outcome.
 struct Job {
-    /// The game.
-    game_id: String,
-    /// The move.
-    row: MoveRow,
-    /// Told once the move is committed (or failed).
+    /// The write.
+    write: Write,
+    /// Told once the write is committed (or failed).
     done: oneshot::Sender<Result<(), sqlx::Error>>,
 }
 
@@ -41,16 +39,12 @@ impl MoveWriter {
         MoveWriter { tx }
     }
 
-    /// Stores one move; returns once it is committed.
+    /// Makes one write; returns once it is committed.
     ///
     /// Fails if the database refuses it or the writer has stopped.
-    pub async fn append(&self, game_id: &str, row: &MoveRow) -> Result<(), sqlx::Error> {
+    pub async fn write(&self, write: Write) -> Result<(), sqlx::Error> {
         let (done, result) = oneshot::channel();
-        let job = Job {
-            game_id: game_id.to_owned(),
-            row: row.clone(),
-            done,
-        };
+        let job = Job { write, done };
         self.tx
             .send(job)
             .await
@@ -68,8 +62,8 @@ async fn run(pool: SqlitePool, mut rx: mpsc::Receiver<Job>) {
                     let _ = job.done.send(Ok(()));
                 }
             }
-            // One bad move (e.g. a duplicate ply) must not fail the others: write them one
-            // by one so each table learns its own outcome.
+            // One bad write (e.g. a duplicate ply) must not fail the others: make them one
+            // by one so each caller learns its own outcome.
             Err(_) => {
                 for job in batch.drain(..) {
                     let result = insert(&pool, &job).await;
@@ -81,32 +75,17 @@ async fn run(pool: SqlitePool, mut rx: mpsc::Receiver<Job>) {
 }
 
 async fn write_batch(pool: &SqlitePool, batch: &[Job]) -> Result<(), sqlx::Error> {
-    if let [job] = batch {
-        return insert(pool, job).await;
-    }
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     for job in batch {
-        bind(&job.game_id, &job.row).execute(&mut *tx).await?;
+        apply_sqlite(&mut tx, &job.write).await?;
     }
     tx.commit().await
 }
 
 async fn insert(pool: &SqlitePool, job: &Job) -> Result<(), sqlx::Error> {
-    bind(&job.game_id, &job.row).execute(pool).await.map(|_| ())
-}
-
-fn bind<'q>(
-    game_id: &'q str,
-    m: &'q MoveRow,
-) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
-    sqlx::query(INSERT_MOVE)
-        .bind(game_id)
-        .bind(m.ply)
-        .bind(&m.mv)
-        .bind(&m.fen_after)
-        .bind(m.white_ms)
-        .bind(m.black_ms)
-        .bind(m.used_ms)
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    apply_sqlite(&mut tx, &job.write).await?;
+    tx.commit().await
 }
 
 #[cfg(test)]

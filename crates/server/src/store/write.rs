@@ -1,0 +1,218 @@
+//! Every change the server makes to the database, as a value: the SQLite writer task
+//! batches them, PostgreSQL runs them directly. The SQL is written once and applied to
+//! either backend's connection by `apply!`.
+
+use sqlx::postgres::PgConnection;
+use sqlx::sqlite::SqliteConnection;
+
+use super::{MoveRow, NewGame};
+
+/// Inserts one move row.
+pub(super) const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, \
+    white_ms, black_ms, used_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+/// Inserts a game row (the columns in `games::GAME_COLUMNS` order).
+const INSERT_GAME: &str = "INSERT INTO games (id, table_id, room, variant, minutes, \
+    increment_s, random_opening, capture_optional, white_id, white_name, black_id, black_name, \
+    initial_fen, opening_plies, status, result, reason, white_ms, black_ms, clock_ply, \
+    started_at, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, \
+    $14, $15, $16, $17, $18, $19, $20, $21, $22)";
+
+const FINISH_GAME: &str = "UPDATE games SET status = 'over', result = $2, reason = $3, \
+    white_ms = $4, black_ms = $5, clock_ply = $6, ended_at = $7 WHERE id = $1";
+
+const SAVE_CLOCK: &str = "UPDATE games SET white_ms = $2, black_ms = $3, clock_ply = $4 \
+    WHERE id = $1 AND status = 'playing'";
+
+const INSERT_GUEST: &str = "INSERT INTO guests (id, name, token_hash, created_at, seen_at) \
+    VALUES ($1, $2, $3, $4, $4)";
+
+const RENAME_GUEST: &str = "UPDATE guests SET name = $2, seen_at = $3 WHERE id = $1";
+
+/// One change to the database.
+#[derive(Debug, Clone)]
+pub enum Write {
+    /// A new guest.
+    Guest {
+        /// Guest id.
+        id: String,
+        /// Display name.
+        name: String,
+        /// SHA-256 of the session token, hex.
+        token_hash: String,
+        /// Unix ms.
+        now: i64,
+    },
+    /// A guest's new name.
+    Rename {
+        /// Guest id.
+        id: String,
+        /// New name.
+        name: String,
+        /// Unix ms.
+        now: i64,
+    },
+    /// A game starts (with its opening plies).
+    Game(Box<NewGame>),
+    /// A move.
+    Move {
+        /// The game.
+        game_id: String,
+        /// The move.
+        row: MoveRow,
+    },
+    /// A game ends.
+    Finish {
+        /// The game.
+        game_id: String,
+        /// `white`, `black`, `draw` or `None`.
+        result: Option<String>,
+        /// The reason's wire name.
+        reason: String,
+        /// White ms, black ms, ply.
+        clock: (i64, i64, i64),
+        /// Unix ms.
+        ended_at: i64,
+    },
+    /// A running game's live clock (graceful shutdown).
+    Clock {
+        /// The game.
+        game_id: String,
+        /// White ms, black ms, ply.
+        clock: (i64, i64, i64),
+    },
+}
+
+impl Write {
+    /// Whether it takes more than one statement (so needs a transaction of its own).
+    pub(super) fn is_multi_statement(&self) -> bool {
+        matches!(self, Write::Game(g) if !g.opening.is_empty())
+    }
+}
+
+/// Applies a [`Write`] to a connection of either backend.
+macro_rules! apply {
+    ($write:expr, $conn:expr) => {
+        match $write {
+            Write::Guest {
+                id,
+                name,
+                token_hash,
+                now,
+            } => {
+                sqlx::query(INSERT_GUEST)
+                    .bind(id)
+                    .bind(name)
+                    .bind(token_hash)
+                    .bind(now)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::Rename { id, name, now } => {
+                sqlx::query(RENAME_GUEST)
+                    .bind(id)
+                    .bind(name)
+                    .bind(now)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::Game(game) => {
+                let g = &game.row;
+                sqlx::query(INSERT_GAME)
+                    .bind(&g.id)
+                    .bind(&g.table_id)
+                    .bind(&g.room)
+                    .bind(&g.variant)
+                    .bind(g.minutes)
+                    .bind(g.increment_s)
+                    .bind(g.random_opening)
+                    .bind(g.capture_optional)
+                    .bind(&g.white_id)
+                    .bind(&g.white_name)
+                    .bind(&g.black_id)
+                    .bind(&g.black_name)
+                    .bind(&g.initial_fen)
+                    .bind(g.opening_plies)
+                    .bind(&g.status)
+                    .bind(&g.result)
+                    .bind(&g.reason)
+                    .bind(g.white_ms)
+                    .bind(g.black_ms)
+                    .bind(g.clock_ply)
+                    .bind(g.started_at)
+                    .bind(g.ended_at)
+                    .execute(&mut *$conn)
+                    .await?;
+                for m in &game.opening {
+                    sqlx::query(INSERT_MOVE)
+                        .bind(&g.id)
+                        .bind(m.ply)
+                        .bind(&m.mv)
+                        .bind(&m.fen_after)
+                        .bind(m.white_ms)
+                        .bind(m.black_ms)
+                        .bind(m.used_ms)
+                        .execute(&mut *$conn)
+                        .await?;
+                }
+            }
+            Write::Move { game_id, row: m } => {
+                sqlx::query(INSERT_MOVE)
+                    .bind(game_id)
+                    .bind(m.ply)
+                    .bind(&m.mv)
+                    .bind(&m.fen_after)
+                    .bind(m.white_ms)
+                    .bind(m.black_ms)
+                    .bind(m.used_ms)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::Finish {
+                game_id,
+                result,
+                reason,
+                clock,
+                ended_at,
+            } => {
+                sqlx::query(FINISH_GAME)
+                    .bind(game_id)
+                    .bind(result)
+                    .bind(reason)
+                    .bind(clock.0)
+                    .bind(clock.1)
+                    .bind(clock.2)
+                    .bind(ended_at)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::Clock { game_id, clock } => {
+                sqlx::query(SAVE_CLOCK)
+                    .bind(game_id)
+                    .bind(clock.0)
+                    .bind(clock.1)
+                    .bind(clock.2)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+        }
+    };
+}
+
+/// Applies a write on a SQLite connection (inside the caller's transaction).
+pub(super) async fn apply_sqlite(
+    conn: &mut SqliteConnection,
+    write: &Write,
+) -> Result<(), sqlx::Error> {
+    apply!(write, conn);
+    Ok(())
+}
+
+/// Applies a write on a PostgreSQL connection.
+pub(super) async fn apply_postgres(
+    conn: &mut PgConnection,
+    write: &Write,
+) -> Result<(), sqlx::Error> {
+    apply!(write, conn);
+    Ok(())
+}
