@@ -265,7 +265,8 @@ async fn timeout(backend: Backend) {
     assert_eq!(ev["clock"]["running"], "white");
     s.advance(59_999).await;
     m.black.0.silent(100).await;
-    s.advance(1).await;
+    // The flag waits for White's measured lag (at most its 1.17 s quota) on top.
+    s.advance(1_170).await;
     let over = game_over(&mut m).await;
     assert_eq!(
         (over["result"].as_str(), over["reason"].as_str()),

@@ -39,6 +39,9 @@ pub struct LiveGame {
     pub first_move_since: Option<u64>,
     /// Wall-clock start (Unix ms).
     pub started_at: i64,
+    /// Each side's connection lag as of its last move (ms): the flag waits that much
+    /// longer, so a move sent in time is judged by the clock's lag compensation instead.
+    pub lag_ms: [u64; 2],
 }
 
 /// A move that passed every check, ready to be stored; [`LiveGame::commit`] applies it.
@@ -63,6 +66,8 @@ pub struct PreparedMove {
     pub outcome: Option<Outcome>,
     /// The first-move window after this move (`None` once the clock runs).
     pub first_move_since: Option<u64>,
+    /// The mover's connection lag (ms).
+    pub lag_ms: u64,
 }
 
 /// What a move message amounts to.
@@ -192,7 +197,11 @@ impl LiveGame {
         if let Some(since) = self.first_move_since {
             return Some(since + window_ms);
         }
-        self.clock.time_to_flag(now).map(|left| now + left)
+        let running = self.clock.running()?;
+        let left = self.clock.time_to_flag(now)?;
+        let grace =
+            self.lag_ms[side(running).index()].min(self.clock.lag_quota(running).quota_ms());
+        Some(now + left + grace)
     }
 
     /// Checks a move message of `by` for ply `ply` at `now`, without changing anything.
@@ -293,6 +302,7 @@ impl LiveGame {
             row,
             outcome,
             first_move_since,
+            lag_ms,
         })))
     }
 
@@ -309,6 +319,7 @@ impl LiveGame {
         });
         self.game = p.game;
         self.clock = p.clock;
+        self.lag_ms[side(p.by).index()] = p.lag_ms;
         self.first_move_since = p.first_move_since;
         if let Some(o) = p.outcome {
             self.over = Some(o);
@@ -341,4 +352,90 @@ pub fn to_i64(ms: u64) -> i64 {
 /// A database integer to milliseconds.
 pub fn to_u64(ms: i64) -> u64 {
     u64::try_from(ms).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use draughts::{Rules, Variant};
+
+    fn player(id: &str) -> Player {
+        Player {
+            id: id.into(),
+            name: id.into(),
+        }
+    }
+
+    /// A Russian game past the first moves, White's minute running from 0.
+    fn running_game() -> LiveGame {
+        let start = Position::new(Rules::new(Variant::Russian));
+        let mut clock = Clock::new(60_000, 0);
+        clock.start(Color::White, 0);
+        LiveGame {
+            id: "g".into(),
+            white: player("w"),
+            black: player("b"),
+            initial_fen: start.to_fen(),
+            opening_plies: 0,
+            game: Game::new(start),
+            clock,
+            moves: Vec::new(),
+            over: None,
+            draw_offer: None,
+            last_offer: [None, None],
+            first_move_since: None,
+            started_at: 0,
+            lag_ms: [0, 0],
+        }
+    }
+
+    #[test]
+    fn the_flag_waits_for_the_movers_lag() {
+        let mut g = running_game();
+        assert_eq!(g.deadline(0, 30_000), Some(60_000));
+        g.lag_ms = [150, 0];
+        assert_eq!(g.deadline(0, 30_000), Some(60_150));
+        // Within the quota only.
+        g.lag_ms = [100_000, 0];
+        let quota = g.clock.lag_quota(Color::White).quota_ms();
+        assert_eq!(g.deadline(0, 30_000), Some(60_000 + quota));
+    }
+
+    #[test]
+    fn a_move_sent_in_time_but_arriving_late_is_saved_by_its_lag() {
+        let g = running_game();
+        let mv = g.legal()[0].clone();
+        // Arrives 100 ms after the flag; 150 ms of lag are forgiven.
+        assert!(matches!(
+            g.check_move(Color::White, &mv, 1, 60_100, 150),
+            Ok(MoveCheck::New(_))
+        ));
+        // Without lag it is a loss on time.
+        assert!(matches!(
+            g.check_move(Color::White, &mv, 1, 60_100, 0),
+            Ok(MoveCheck::Flagged(Color::White))
+        ));
+    }
+
+    #[test]
+    fn the_clock_starts_after_the_second_movers_first_move() {
+        let mut g = running_game();
+        g.clock = Clock::new(60_000, 0);
+        g.first_move_since = Some(0);
+        assert_eq!(g.deadline(0, 30_000), Some(30_000));
+        let mv = g.legal()[0].clone();
+        let Ok(MoveCheck::New(p)) = g.check_move(Color::White, &mv, 1, 5_000, 0) else {
+            panic!("a legal first move");
+        };
+        assert_eq!(p.first_move_since, Some(5_000), "Black's window opens");
+        assert_eq!(p.clock.running(), None);
+        g.commit(*p);
+        let mv = g.legal()[0].clone();
+        let Ok(MoveCheck::New(p)) = g.check_move(Color::Black, &mv, 2, 9_000, 0) else {
+            panic!("a legal first move");
+        };
+        assert_eq!(p.first_move_since, None);
+        assert_eq!(p.clock.running(), Some(Color::White));
+        assert_eq!(p.row.white_ms, 60_000, "first moves are not on the clock");
+    }
 }

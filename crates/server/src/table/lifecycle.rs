@@ -127,6 +127,7 @@ impl TableActor {
             last_offer: [None, None],
             first_move_since: Some(now),
             started_at,
+            lag_ms: [0, 0],
         };
         let window = self.first_move_window_ms();
         let event = GameStarted {

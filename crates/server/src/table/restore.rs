@@ -131,5 +131,6 @@ fn replay(row: &GameRow, moves: &[MoveRow], now: u64) -> Result<LiveGame, String
         // A game still in its first moves gets a fresh first-move window.
         first_move_since: (!both_moved).then_some(now),
         started_at: row.started_at,
+        lag_ms: [0, 0],
     })
 }
