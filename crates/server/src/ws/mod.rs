@@ -13,6 +13,9 @@ use damka_protocol::ErrorCode;
 /// Largest message and frame accepted: every client message is well under 1 KiB.
 pub const MAX_MESSAGE: usize = 4 * 1024;
 
+/// Initial read buffer of a socket.
+const READ_BUFFER: usize = 1024;
+
 /// Close codes of the protocol.
 pub mod close {
     /// The table closed.
@@ -30,7 +33,8 @@ pub mod close {
 pub fn limit(ws: WebSocketUpgrade) -> WebSocketUpgrade {
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .read_buffer_size(MAX_MESSAGE)
+        // Client messages are a few dozen bytes; the buffer grows for a rare bigger one.
+        .read_buffer_size(READ_BUFFER)
         // 0: every message is flushed at once (moves must not wait in a buffer).
         .write_buffer_size(0)
         .max_write_buffer_size(64 * 1024)
