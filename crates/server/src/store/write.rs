@@ -8,7 +8,7 @@ use sqlx::sqlite::SqliteConnection;
 use super::{MoveRow, NewGame};
 
 /// Inserts one move row.
-pub(super) const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, \
+const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, \
     white_ms, black_ms, used_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
 /// Inserts a game row (the columns in `games::GAME_COLUMNS` order).
@@ -90,6 +90,22 @@ impl Write {
     }
 }
 
+/// Inserts one [`MoveRow`] of a game (an opening ply or a played move).
+macro_rules! insert_move {
+    ($conn:expr, $game_id:expr, $m:expr) => {
+        sqlx::query(INSERT_MOVE)
+            .bind($game_id)
+            .bind($m.ply)
+            .bind(&$m.mv)
+            .bind(&$m.fen_after)
+            .bind($m.white_ms)
+            .bind($m.black_ms)
+            .bind($m.used_ms)
+            .execute(&mut *$conn)
+            .await?
+    };
+}
+
 /// Applies a [`Write`] to a connection of either backend.
 macro_rules! apply {
     ($write:expr, $conn:expr) => {
@@ -144,29 +160,11 @@ macro_rules! apply {
                     .execute(&mut *$conn)
                     .await?;
                 for m in &game.opening {
-                    sqlx::query(INSERT_MOVE)
-                        .bind(&g.id)
-                        .bind(m.ply)
-                        .bind(&m.mv)
-                        .bind(&m.fen_after)
-                        .bind(m.white_ms)
-                        .bind(m.black_ms)
-                        .bind(m.used_ms)
-                        .execute(&mut *$conn)
-                        .await?;
+                    insert_move!($conn, &g.id, m);
                 }
             }
-            Write::Move { game_id, row: m } => {
-                sqlx::query(INSERT_MOVE)
-                    .bind(game_id)
-                    .bind(m.ply)
-                    .bind(&m.mv)
-                    .bind(&m.fen_after)
-                    .bind(m.white_ms)
-                    .bind(m.black_ms)
-                    .bind(m.used_ms)
-                    .execute(&mut *$conn)
-                    .await?;
+            Write::Move { game_id, row } => {
+                insert_move!($conn, game_id, row);
             }
             Write::Finish {
                 game_id,
