@@ -82,6 +82,30 @@ impl TableActor {
         self.game.as_ref().is_some_and(|g| g.playing())
     }
 
+    /// Seats change and games start only between games.
+    ///
+    /// Fails with `game_in_progress`.
+    fn between_games(&self) -> Result<(), AppError> {
+        if self.game_playing() {
+            return Err(AppError::game(
+                ErrorCode::GameInProgress,
+                "a game is being played",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The guest's seat, when they may leave it or get ready (no game being played).
+    ///
+    /// Fails with `not_seated` or `game_in_progress`.
+    fn seat_between_games(&self, guest: &Player) -> Result<Side, AppError> {
+        let seat = self
+            .seat_of(&guest.id)
+            .ok_or_else(|| AppError::game(ErrorCode::NotSeated, "you are not seated here"))?;
+        self.between_games()?;
+        Ok(seat)
+    }
+
     /// The colour the guest plays in the running game.
     ///
     /// Fails with `no_game` or `not_seated`.
@@ -96,12 +120,7 @@ impl TableActor {
     }
 
     fn sit(&mut self, guest: Player, seat: Side) -> Result<(), AppError> {
-        if self.game_playing() {
-            return Err(AppError::game(
-                ErrorCode::GameInProgress,
-                "a game is being played",
-            ));
-        }
+        self.between_games()?;
         match &self.seats[seat.index()] {
             Some(p) if p.id == guest.id => return Ok(()),
             Some(_) => return Err(AppError::game(ErrorCode::SeatTaken, "that seat is taken")),
@@ -131,15 +150,7 @@ impl TableActor {
     }
 
     fn stand(&mut self, guest: &Player) -> Result<(), AppError> {
-        let seat = self
-            .seat_of(&guest.id)
-            .ok_or_else(|| AppError::game(ErrorCode::NotSeated, "you are not seated here"))?;
-        if self.game_playing() {
-            return Err(AppError::game(
-                ErrorCode::GameInProgress,
-                "a game is being played",
-            ));
-        }
+        let seat = self.seat_between_games(guest)?;
         self.vacate(seat);
         self.presence_changed();
         self.publish();
@@ -155,15 +166,7 @@ impl TableActor {
     }
 
     async fn start(&mut self, guest: &Player) -> Result<(), AppError> {
-        let seat = self
-            .seat_of(&guest.id)
-            .ok_or_else(|| AppError::game(ErrorCode::NotSeated, "you are not seated here"))?;
-        if self.game_playing() {
-            return Err(AppError::game(
-                ErrorCode::GameInProgress,
-                "a game is being played",
-            ));
-        }
+        let seat = self.seat_between_games(guest)?;
         if !self.ready[seat.index()] {
             self.ready[seat.index()] = true;
             let v = self.next_v();
