@@ -127,15 +127,23 @@ impl TableActor {
             None => {}
         }
         match self.seat_of(&guest.id) {
-            // Changing seats at the same table.
-            Some(other) => self.vacate(other),
+            // Changing seats at the same table: the guest's table count stays the same.
+            Some(other) => {
+                self.vacate(other);
+                self.take_seat(guest, seat);
+            }
             None => {
-                let max = self.state.config.max_tables_per_guest;
-                if self.state.rooms.seated_tables(&guest.id) >= max {
-                    return Err(AppError::TooManyTables(max));
-                }
+                let (state, id) = (self.state.clone(), guest.id.clone());
+                state
+                    .tables
+                    .seat_within_limit(&state, &id, || self.take_seat(guest, seat))?;
             }
         }
+        Ok(())
+    }
+
+    /// Seats a guest in an empty seat and tells the table and the room.
+    fn take_seat(&mut self, guest: Player, seat: Side) {
         self.seats[seat.index()] = Some(guest.clone());
         self.ready[seat.index()] = false;
         let v = self.next_v();
@@ -145,8 +153,8 @@ impl TableActor {
             player: guest,
         });
         self.presence_changed();
+        // Updates the room's view, which is what `seat_within_limit` counts.
         self.publish();
-        Ok(())
     }
 
     fn stand(&mut self, guest: &Player) -> Result<(), AppError> {

@@ -30,6 +30,9 @@ pub struct TableHandle {
 pub struct Tables {
     /// By id. A std mutex: held only to look up, insert or remove, never across `.await`.
     map: Mutex<HashMap<String, TableHandle>>,
+    /// Held while a guest's open tables are counted and they are seated at one more: see
+    /// [`Tables::seat_within_limit`]. A std mutex: seating is synchronous (no `.await`).
+    seating: Mutex<()>,
 }
 
 /// What a new table actor starts with.
@@ -84,30 +87,50 @@ impl Tables {
             SeatChoice::Random if random::u64().is_multiple_of(2) => Side::White,
             SeatChoice::Random => Side::Black,
         };
-        // Checked and inserted under the lock, so two quick requests cannot both pass.
-        let mut map = self.lock();
+        self.seat_within_limit(state, &creator.id, || {
+            let mut seats = [None, None];
+            seats[seat.index()] = Some(creator.clone());
+            let mut map = self.lock();
+            let id = loop {
+                let id = format!("t{}", random::token_base36(7));
+                if !map.contains_key(&id) {
+                    break id;
+                }
+            };
+            let seed = TableSeed {
+                id: id.clone(),
+                room: room.clone(),
+                options,
+                seats,
+                game: None,
+            };
+            let (handle, view) = spawn(state, seed)?;
+            map.insert(id, handle);
+            Ok(view)
+        })?
+    }
+
+    /// Runs `seat`, which seats guest `guest_id` at one more table and shows that in the
+    /// table's room (the rooms' table views are what is counted), only while the guest sits
+    /// at fewer than `max_tables_per_guest` tables.
+    ///
+    /// Counting and seating happen under one lock, so two requests at once (two `sit`s at
+    /// different tables, or a `sit` and a table creation) cannot both take the last place.
+    ///
+    /// Fails with `too_many_tables` (without running `seat`).
+    pub fn seat_within_limit<R>(
+        &self,
+        state: &AppState,
+        guest_id: &str,
+        seat: impl FnOnce() -> R,
+    ) -> Result<R, AppError> {
+        // Poisoning cannot leave anything half-done: the lock guards no data.
+        let _seating = self.seating.lock().unwrap_or_else(|e| e.into_inner());
         let max = state.config.max_tables_per_guest;
-        if state.rooms.seated_tables(&creator.id) >= max {
+        if state.rooms.seated_tables(guest_id) >= max {
             return Err(AppError::TooManyTables(max));
         }
-        let mut seats = [None, None];
-        seats[seat.index()] = Some(creator);
-        let id = loop {
-            let id = format!("t{}", random::token_base36(7));
-            if !map.contains_key(&id) {
-                break id;
-            }
-        };
-        let seed = TableSeed {
-            id: id.clone(),
-            room: room.clone(),
-            options,
-            seats,
-            game: None,
-        };
-        let (handle, view) = spawn(state, seed)?;
-        map.insert(id, handle);
-        Ok(view)
+        Ok(seat())
     }
 
     /// Registers a restored table (start-up).

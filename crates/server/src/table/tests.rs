@@ -1,5 +1,6 @@
 //! The actor with sockets simulated by bare queues: a socket that stops reading is skipped
-//! and later refreshed with a `state`, while the others get every event.
+//! and later refreshed with a `state`, while the others get every event. And the
+//! per-guest table limit holds when two seats are requested at once.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -47,12 +48,10 @@ fn json(out: Outgoing) -> serde_json::Value {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_full_queue_is_skipped_then_refreshed_with_state() {
-    let dir = std::env::temp_dir().join(format!("damka_actor_test_{}", std::process::id()));
+/// A server state on a fresh SQLite file (no listener): remove the directory at the end.
+async fn test_state(name: &str, config: Config) -> (AppState, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("damka_{name}_{}", std::process::id()));
     let url = format!("sqlite://{}/t.db", dir.display());
-    let mut config = Config::defaults();
-    config.manual_time = true;
     let state: AppState = Arc::new(Shared {
         config,
         store: Store::connect(&url).await.expect("store"),
@@ -64,17 +63,72 @@ async fn a_full_queue_is_skipped_then_refreshed_with_state() {
         tracker: TaskTracker::new(),
         static_dir: dir.clone(),
     });
-    let room = state.rooms.get("russian").expect("room").clone();
-    let req = CreateTable {
+    (state, dir)
+}
+
+fn create_request() -> CreateTable {
+    CreateTable {
         minutes: 5,
         increment: 0,
         random_opening: false,
         capture_optional: false,
         seat: SeatChoice::White,
-    };
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_seat_waits_for_the_first_to_be_counted() {
+    let mut config = Config::defaults();
+    config.manual_time = true;
+    config.max_tables_per_guest = 1;
+    let (state, dir) = test_state("seat_limit_test", config).await;
+    let room = state.rooms.get("russian").expect("room").clone();
     let view = state
         .tables
-        .create(&state, &room, player("a"), &req)
+        .create(&state, &room, player("a"), &create_request())
+        .expect("table");
+    let mut with_b = view.clone();
+    with_b.seats.black = Some(player("b"));
+    // Guest b's second seat is requested while the first is being taken: it must wait
+    // for the first to show in the room, then be refused.
+    let second = std::thread::scope(|scope| {
+        let pending = state
+            .tables
+            .seat_within_limit(&state, "b", || {
+                let second =
+                    scope.spawn(|| state.tables.seat_within_limit(&state, "b", || ()).is_ok());
+                // Without the lock, the second request counts (zero tables) in this time.
+                std::thread::sleep(Duration::from_millis(100));
+                room.table_changed(with_b, false);
+                second
+            })
+            .expect("the first seat is within the limit");
+        pending.join().expect("no panic")
+    });
+    assert!(!second, "the second seat exceeds the limit of one table");
+    assert_eq!(state.rooms.seated_tables("b"), 1);
+    // And creating a table counts the same way.
+    assert!(
+        state
+            .tables
+            .create(&state, &room, player("b"), &create_request())
+            .is_err()
+    );
+    state.shutdown.cancel();
+    state.tracker.close();
+    state.tracker.wait().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_queue_is_skipped_then_refreshed_with_state() {
+    let mut config = Config::defaults();
+    config.manual_time = true;
+    let (state, dir) = test_state("actor_test", config).await;
+    let room = state.rooms.get("russian").expect("room").clone();
+    let view = state
+        .tables
+        .create(&state, &room, player("a"), &create_request())
         .expect("table");
     let tx = state.tables.get(&view.id).expect("handle").tx;
     let (fast_sub, mut fast) = join(&tx, Some(player("b"))).await;
