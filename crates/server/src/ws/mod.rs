@@ -1,6 +1,7 @@
 //! WebSockets: the upgrade (origin check, size limits, small buffers) and one session task
 //! per socket ([`room_socket`], [`table_socket`]).
 
+pub mod inbound;
 pub mod rate_limit;
 pub mod room_socket;
 pub mod table_socket;

@@ -11,7 +11,8 @@ use damka_protocol::room::{RoomClientMessage, RoomServerMessage};
 use tokio::sync::broadcast::error::RecvError;
 use tracing::Instrument;
 
-use super::rate_limit::{RateLimiter, Verdict};
+use super::inbound::{self, Inbound};
+use super::rate_limit::RateLimiter;
 use super::{close, error_frame, limit, origin_allowed, send_close};
 use crate::AppState;
 use crate::error::AppError;
@@ -85,33 +86,11 @@ async fn session(mut socket: WebSocket, state: AppState, room: Arc<Room>) {
                 Err(RecvError::Closed) => break,
             },
             incoming = socket.recv() => {
-                let Some(Ok(msg)) = incoming else {
-                    if let Some(Err(e)) = incoming {
-                        tracing::debug!(error = %e, "room socket error");
-                        send_close(&mut socket, close::POLICY, "bad frame").await;
-                    }
-                    break;
+                let text = match inbound::sort(&mut socket, incoming, &mut limiter).await {
+                    Inbound::Text(text) => text,
+                    Inbound::Pong(_) | Inbound::Handled => continue,
+                    Inbound::End => break,
                 };
-                let text = match msg {
-                    Message::Text(t) => t,
-                    Message::Close(_) => break,
-                    Message::Binary(_) => {
-                        let _ = socket.send(error_frame(ErrorCode::BadMessage, "text frames only", None)).await;
-                        continue;
-                    }
-                    _ => continue,
-                };
-                match limiter.check() {
-                    Verdict::Allow => {}
-                    Verdict::Reject => {
-                        let _ = socket.send(error_frame(ErrorCode::RateLimited, "too many messages", None)).await;
-                        continue;
-                    }
-                    Verdict::Close => {
-                        send_close(&mut socket, close::POLICY, "rate limit").await;
-                        break;
-                    }
-                }
                 let reply = match serde_json::from_str::<RoomClientMessage>(&text) {
                     Ok(RoomClientMessage::Ping { ts }) => encode(&RoomServerMessage::Pong { ts }),
                     Err(e) => Some(error_frame(ErrorCode::BadMessage, &e.to_string(), None)),

@@ -16,7 +16,8 @@ use damka_protocol::{ErrorCode, Player};
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 
-use super::rate_limit::{RateLimiter, Verdict};
+use super::inbound::{self, Inbound, ack_of};
+use super::rate_limit::RateLimiter;
 use super::{close, error_frame, limit, origin_allowed, send_close};
 use crate::AppState;
 use crate::error::AppError;
@@ -160,45 +161,15 @@ async fn session(
                 }
             },
             incoming = socket.recv() => {
-                let msg = match incoming {
-                    Some(Ok(msg)) => msg,
-                    Some(Err(e)) => {
-                        // Oversize messages and protocol violations end up here.
-                        tracing::debug!(error = %e, "table socket error");
-                        send_close(&mut socket, close::POLICY, "bad frame or message too large").await;
-                        break;
-                    }
-                    None => break,
-                };
-                let text = match msg {
-                    Message::Text(t) => t,
-                    Message::Pong(p) => {
+                let text = match inbound::sort(&mut socket, incoming, &mut limiter).await {
+                    Inbound::Text(text) => text,
+                    Inbound::Pong(p) => {
                         latency.pong(&p);
                         continue;
                     }
-                    Message::Close(_) => break,
-                    Message::Binary(_) => {
-                        if socket.send(error_frame(ErrorCode::BadMessage, "text frames only", None)).await.is_err() {
-                            break;
-                        }
-                        continue;
-                    }
-                    Message::Ping(_) => continue,
+                    Inbound::Handled => continue,
+                    Inbound::End => break,
                 };
-                match limiter.check() {
-                    Verdict::Allow => {}
-                    Verdict::Reject => {
-                        let ack = ack_of(&text);
-                        if socket.send(error_frame(ErrorCode::RateLimited, "too many messages", ack)).await.is_err() {
-                            break;
-                        }
-                        continue;
-                    }
-                    Verdict::Close => {
-                        send_close(&mut socket, close::POLICY, "rate limit").await;
-                        break;
-                    }
-                }
                 let msg = match serde_json::from_str::<ClientMessage>(&text) {
                     Ok(msg) => msg,
                     Err(e) => {
@@ -234,12 +205,4 @@ async fn session(
     // The actor may be gone (table closed or shutting down): nothing left to tell it then.
     let _ = handle.tx.send(Command::Leave { sub }).await;
     Metrics::dec(&state.metrics.table_connections);
-}
-
-/// The `ack` of a message that failed to parse, if it has one.
-fn ack_of(text: &str) -> Option<serde_json::Value> {
-    serde_json::from_str::<serde_json::Value>(text)
-        .ok()?
-        .get("ack")
-        .cloned()
 }
