@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::error::{AppError, AppResult};
-use crate::store::GameRow;
+use crate::store::{GameRow, MoveRow};
 use crate::time::rfc3339;
 
 /// Query of the recent-games list.
@@ -81,17 +81,25 @@ pub async fn recent(
     ))
 }
 
+/// A stored game's row and moves.
+///
+/// Fails with `not_found`, or a database error.
+async fn stored(state: &AppState, id: &str) -> AppResult<(GameRow, Vec<MoveRow>)> {
+    let g = state
+        .store
+        .game(id)
+        .await?
+        .ok_or(AppError::NotFound("game"))?;
+    let moves = state.store.moves(id).await?;
+    Ok((g, moves))
+}
+
 /// A stored game with its moves.
 pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> AppResult<Json<GameRecord>> {
-    let g = state
-        .store
-        .game(&id)
-        .await?
-        .ok_or(AppError::NotFound("game"))?;
-    let moves = state.store.moves(&id).await?;
+    let (g, moves) = stored(&state, &id).await?;
     let (white, black) = players(&g);
     Ok(Json(GameRecord {
         id: g.id.clone(),
@@ -132,12 +140,7 @@ pub async fn pdn(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> AppResult<impl IntoResponse> {
-    let g = state
-        .store
-        .game(&id)
-        .await?
-        .ok_or(AppError::NotFound("game"))?;
-    let moves = state.store.moves(&id).await?;
+    let (g, moves) = stored(&state, &id).await?;
     let variant = Variant::from_name(&g.variant)
         .ok_or_else(|| AppError::Internal(format!("stored game {id} has variant {}", g.variant)))?;
     let rules = Rules::with_capture_optional(variant, g.capture_optional != 0)
