@@ -298,6 +298,7 @@ async fn abort_and_first_move_window(backend: Backend) {
     let started = m.white.0.recv_t("game_started").await;
     m.black.0.recv_t("game_started").await;
     m.started = started;
+    let resigned = m.started["id"].clone();
     // After the swap the first mover (White) is Bolek, who holds socket "black" of the Match.
     std::mem::swap(&mut m.white, &mut m.black);
     play_first_moves(&mut m, 2).await;
@@ -326,6 +327,19 @@ async fn abort_and_first_move_window(backend: Backend) {
         (over["result"].clone(), over["reason"].as_str()),
         (json!(null), Some("aborted"))
     );
+    // The room's recent games are the played ones: the two aborted games are left out
+    // (each is still stored and served by id).
+    let recent = s
+        .http("GET", "/api/rooms/czech/games", None, None)
+        .await
+        .json();
+    let ids: Vec<&Value> = recent
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| &g["id"])
+        .collect();
+    assert_eq!(ids, [&resigned], "{recent}");
     s.stop().await;
     db.cleanup().await;
 }

@@ -153,7 +153,8 @@ impl Store {
         on_pool!(self, pool => sqlx::query_as::<_, MoveRow>(SQL).bind(game_id).fetch_all(pool).await)
     }
 
-    /// Recent finished games of a room, newest first, with their ply counts.
+    /// Recent finished games of a room, newest first, with their ply counts. Aborted games
+    /// are left out: nobody played them, and a list of them would bury the real games.
     pub async fn recent_games(
         &self,
         room: &str,
@@ -162,7 +163,7 @@ impl Store {
         let sql = format!(
             "SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) \
              AS plies FROM games WHERE room = $1 AND status = 'over' \
-             ORDER BY ended_at DESC LIMIT $2"
+             AND reason <> 'aborted' ORDER BY ended_at DESC LIMIT $2"
         );
         let rows = on_pool!(self, pool => sqlx::query_as::<_, GameListRow>(&sql)
             .bind(room).bind(limit).fetch_all(pool).await)?;
