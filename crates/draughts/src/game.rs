@@ -130,11 +130,11 @@ impl Game {
         if self.outcome.is_some() {
             return Err(PlayError { m: *m });
         }
-        let before = self.position.clone();
-        let legal = before.legal_moves();
-        let Some(m) = legal.iter().find(|l| *l == m) else {
+        let Some(m) = self.position.find_legal(m) else {
             return Err(PlayError { m: *m });
         };
+        let m = &m;
+        let before = self.position.clone();
         self.position.play_unchecked(m);
         let man_moved = !before.kings().contains(m.from());
         if m.is_capture() || man_moved {

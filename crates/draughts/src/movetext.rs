@@ -73,9 +73,18 @@ fn parse(pos: &Position, text: &str) -> Result<Parsed, MoveError> {
 }
 
 /// Whether `inner` appears in `route` in order (not necessarily adjacent).
-fn is_subsequence(inner: &[Square], route: &[Square]) -> bool {
-    let mut it = route.iter();
-    inner.iter().all(|s| it.any(|r| r == s))
+fn is_subsequence(inner: &[Square], mut route: impl Iterator<Item = Square>) -> bool {
+    inner.iter().all(|&s| route.any(|r| r == s))
+}
+
+/// How well a legal move fits the squares written between its start and end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Fit {
+    Miss,
+    /// One of its routes passes through them in order.
+    Through,
+    /// One of its routes lands on exactly them.
+    Exact,
 }
 
 impl Position {
@@ -88,53 +97,9 @@ impl Position {
     /// means no legal move matches.
     pub fn moves_matching(&self, text: &str) -> Result<MoveList, MoveError> {
         let parsed = parse(self, text)?;
-        let sq = &parsed.squares;
-        let (from, to) = (sq[0], sq[sq.len() - 1]);
-        let inner = &sq[1..sq.len() - 1];
-        let legal = self.legal_moves();
-        let mut out = MoveList::new();
-        if inner.is_empty() {
-            for m in legal.iter().filter(|m| m.from() == from && m.to() == to) {
-                out.push(*m);
-            }
-        } else {
-            // Any route of a legal move may be written, not just the one
-            // the generator kept; a route written in full beats routes that
-            // merely pass through the written squares.
-            let mut partial = MoveList::new();
-            for route in self.capture_routes_to(from, to).iter() {
-                let path: Vec<Square> = route.path().collect();
-                let exact = path.len() == sq.len() - 1 && path[..path.len() - 1] == *inner;
-                if !exact && !is_subsequence(inner, &path[..path.len() - 1]) {
-                    continue;
-                }
-                let Some(legal_move) = legal.iter().find(|m| *m == route) else {
-                    continue;
-                };
-                let mut m = *legal_move;
-                let target = if exact {
-                    m.set_route(route);
-                    &mut out
-                } else {
-                    &mut partial
-                };
-                if !target.contains(&m) {
-                    target.push(m);
-                }
-            }
-            if out.is_empty() {
-                out = partial;
-            }
-        }
-        if out.len() > 1 {
-            let captures = out.iter().filter(|m| m.is_capture()).count();
-            match parsed.separators {
-                Separators::Capture if captures > 0 => out.retain(Move::is_capture),
-                Separators::Dash if captures < out.len() => out.retain(|m| !m.is_capture()),
-                _ => {}
-            }
-        }
-        Ok(out)
+        let mut list = self.legal_moves();
+        self.keep_matching(&parsed, &mut list);
+        Ok(list)
     }
 
     /// Parses move text and resolves it against the legal moves.
@@ -144,12 +109,74 @@ impl Position {
     /// [`MoveError::Syntax`], then [`MoveError::Illegal`] when no legal move
     /// matches and [`MoveError::Ambiguous`] when several do.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let matching = self.moves_matching(text)?;
-        match matching.len() {
-            0 => Err(MoveError::Illegal),
-            1 => Ok(matching[0]),
+        let parsed = parse(self, text)?;
+        if let [from, to] = parsed.squares[..]
+            && self.only_simple_moves()
+        {
+            // Most moves of a game: one from-to pair is at most one simple
+            // move, found without a move list.
+            return self
+                .find_legal(&Move::simple(from, to, false))
+                .ok_or(MoveError::Illegal);
+        }
+        let mut list = self.legal_moves();
+        self.keep_matching(&parsed, &mut list);
+        match list[..] {
+            [] => Err(MoveError::Illegal),
+            [m] => Ok(m),
             _ => Err(MoveError::Ambiguous),
         }
+    }
+
+    /// Keeps the moves of `list` (the legal moves) that `parsed` can mean.
+    fn keep_matching(&self, parsed: &Parsed, list: &mut MoveList) {
+        let sq = &parsed.squares;
+        let (from, to) = (sq[0], sq[sq.len() - 1]);
+        let inner = &sq[1..sq.len() - 1];
+        if inner.is_empty() {
+            list.retain(|m| m.from() == from && m.to() == to);
+        } else {
+            self.keep_routes_through(list, from, to, inner);
+        }
+        if list.len() > 1 {
+            let captures = list.iter().filter(|m| m.is_capture()).count();
+            match parsed.separators {
+                Separators::Capture if captures > 0 => list.retain(Move::is_capture),
+                Separators::Dash if captures < list.len() => list.retain(|m| !m.is_capture()),
+                _ => {}
+            }
+        }
+    }
+
+    /// Keeps the moves of `list` from `from` to `to` with a route through
+    /// `inner`. Any route of a legal move may be written, not just the one
+    /// the generator kept (a kept move takes the route written); a route
+    /// written in full beats routes that merely pass through the squares.
+    fn keep_routes_through(&self, list: &mut MoveList, from: Square, to: Square, inner: &[Square]) {
+        let mut routes = MoveList::new();
+        self.capture_routes_to(from, to, &mut routes);
+        let moves = list.as_mut_slice();
+        let mut fit = vec![Fit::Miss; moves.len()];
+        for route in routes.iter() {
+            let before_end = route.path().len() - 1;
+            let landings = || route.path().take(before_end);
+            let exact = before_end == inner.len() && landings().eq(inner.iter().copied());
+            if !exact && !is_subsequence(inner, landings()) {
+                continue;
+            }
+            let Some(i) = moves.iter().position(|m| m == route) else {
+                continue;
+            };
+            if exact && fit[i] != Fit::Exact {
+                moves[i].set_route(route);
+                fit[i] = Fit::Exact;
+            } else if fit[i] == Fit::Miss {
+                fit[i] = Fit::Through;
+            }
+        }
+        let best = fit.iter().copied().max().unwrap_or(Fit::Miss);
+        let mut fits = fit.into_iter();
+        list.retain(|_| best != Fit::Miss && fits.next() == Some(best));
     }
 
     /// The move's full path in the variant's notation: `-` for a simple move,
@@ -231,6 +258,34 @@ mod tests {
         let m = p.parse_move("c3xe5xg7").expect("exact route");
         assert_eq!(m.captures().count(), 2);
         assert_eq!(p.parse_move("c3xg7"), Err(MoveError::Ambiguous));
+    }
+
+    #[test]
+    fn capture_routes_past_the_list_capacity_are_all_kept() {
+        // Found by a hill-climbing search: a flying king among 20 pieces has
+        // 363 distinct routes from 27 to 1 (most of them take fewer than the
+        // most pieces, so majority rules them out). A list that dropped
+        // moves past its capacity kept 256 of them.
+        let p = pos(
+            Variant::International,
+            "W:WK27:BK6,K7,8,K10,11,K13,14,17,K23,24,28,K30,31,K32,K35,41,42,K43,K44,45",
+        );
+        let legal = p.legal_moves();
+        assert_eq!(legal.len(), 1, "one capture of 16 pieces");
+        let mut routes = MoveList::new();
+        p.capture_routes_to(legal[0].from(), legal[0].to(), &mut routes);
+        assert!(routes.is_spilled());
+        let texts: std::collections::HashSet<String> =
+            routes.iter().map(|r| p.move_to_string(r)).collect();
+        assert_eq!(texts.len(), 363, "every route, each once");
+        assert_eq!(routes.len(), 363);
+        for route in routes.iter().filter(|r| legal.contains(r)) {
+            let text = p.move_to_string(route);
+            let m = p
+                .parse_move(&text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(p.move_to_string(&m), text, "the route written is kept");
+        }
     }
 
     #[test]
