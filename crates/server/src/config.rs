@@ -66,6 +66,11 @@ pub struct Config {
     #[arg(long, env = "DAMKA_WS_PING_MS", default_value_t = 5000)]
     pub ws_ping_ms: u64,
 
+    /// Seconds a client has to send a request's headers before its connection is closed
+    /// (against clients that hold connections open by trickling their headers).
+    #[arg(long, env = "DAMKA_HEADER_READ_TIMEOUT_SECS", default_value_t = 10)]
+    pub header_read_timeout_secs: u64,
+
     /// Seconds graceful shutdown waits for tables and sockets.
     #[arg(long, env = "DAMKA_SHUTDOWN_TIMEOUT_SECS", default_value_t = 10)]
     pub shutdown_timeout_secs: u64,
@@ -95,6 +100,11 @@ impl Config {
     /// The empty-table grace period.
     pub fn empty_table_grace(&self) -> Duration {
         Duration::from_secs(self.empty_table_grace_secs)
+    }
+
+    /// The header-read timeout.
+    pub fn header_read_timeout(&self) -> Duration {
+        Duration::from_secs(self.header_read_timeout_secs)
     }
 
     /// The shutdown timeout.
@@ -135,6 +145,7 @@ impl fmt::Debug for Config {
             .field("max_tables_per_guest", &self.max_tables_per_guest)
             .field("draw_offer_plies", &self.draw_offer_plies)
             .field("ws_ping_ms", &self.ws_ping_ms)
+            .field("header_read_timeout_secs", &self.header_read_timeout_secs)
             .field("shutdown_timeout_secs", &self.shutdown_timeout_secs)
             .finish_non_exhaustive()
     }

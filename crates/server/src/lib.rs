@@ -3,8 +3,8 @@
 //!
 //! Layout (one idea per module):
 //!
-//! - [`config`]: flags and environment (clap); [`server`]: start-up, serving and graceful
-//!   shutdown (used by `main` and the tests);
+//! - [`config`]: flags and environment (clap); [`server`]: start-up and graceful shutdown
+//!   (used by `main` and the tests); [`accept`]: the HTTP accept loop;
 //! - [`http`]: `fn app(state) -> Router` and one file per resource (guest, rooms, tables,
 //!   games, variants, health);
 //! - [`ws`]: WebSocket upgrade (origin check, size limits) and one session task per
@@ -20,6 +20,7 @@
 //! one [`tokio_util::task::TaskTracker`] and watches one
 //! [`tokio_util::sync::CancellationToken`], so shutdown reaches all of them.
 
+pub mod accept;
 pub mod config;
 pub mod error;
 pub mod http;

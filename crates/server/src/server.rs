@@ -4,7 +4,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -97,22 +96,10 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     tracing::info!(%addr, restored, "listening");
     let app = http::app(state.clone());
     let shutdown = state.shutdown.clone();
-    // Moves are tiny frames that must leave at once: no Nagle delay.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::warn!(error = %e, "cannot set TCP_NODELAY");
-        }
-    });
+    let header_timeout = state.config.header_read_timeout();
     let serve = tokio::spawn(
-        async move {
-            let result = axum::serve(listener, app)
-                .with_graceful_shutdown(shutdown.cancelled_owned())
-                .await;
-            if let Err(e) = result {
-                tracing::error!(error = %e, "server error");
-            }
-        }
-        .instrument(tracing::info_span!("http")),
+        crate::accept::serve(listener, app, shutdown, header_timeout)
+            .instrument(tracing::info_span!("http")),
     );
     Ok(RunningServer { addr, state, serve })
 }

@@ -1,5 +1,5 @@
 //! Hostile and unlucky clients: foreign origins, floods, oversize messages, slow readers,
-//! laggy connections.
+//! laggy connections, headers trickled in to hold a connection.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -11,6 +11,32 @@ use common::{Backend, TestDb, TestServer, Ws, config, play, play_first_moves, st
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_finishes_its_headers_is_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let db = TestDb::new(Backend::Sqlite).await;
+    let mut c = config(&db);
+    c.header_read_timeout_secs = 1;
+    let s = TestServer::start(c).await;
+    let mut tcp = tokio::net::TcpStream::connect(&s.addr).await.unwrap();
+    tcp.write_all(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let mut buf = Vec::new();
+    // The server closes the connection (perhaps after a 408): the read reaches its end.
+    tokio::time::timeout(Duration::from_secs(5), tcp.read_to_end(&mut buf))
+        .await
+        .expect("closed by the header-read timeout")
+        .ok();
+    assert!(started.elapsed() >= Duration::from_millis(900), "{buf:?}");
+    // A complete request is answered as before.
+    let rooms = s.http("GET", "/api/rooms", None, None).await;
+    assert_eq!(rooms.status, 200);
+    s.stop().await;
+    db.cleanup().await;
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn foreign_origin_is_closed_with_1008() {
