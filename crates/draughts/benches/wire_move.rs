@@ -20,7 +20,8 @@
 
 mod common;
 
-use common::{Latency, SplitMix64, load_vectors, measuring, nanos, timer_overhead_ns};
+use common::rng::SplitMix64;
+use common::{Latency, load_vectors, measuring, nanos, timer_overhead_ns};
 use draughts::{Game, MoveList, Position, Rules, Variant};
 use serde_json::Value;
 use std::hint::black_box;

@@ -2,20 +2,10 @@
 //! generated move plays, perft(1) equals the number of legal moves, FEN and
 //! move text round-trip, and a [`Game`] follows the same positions.
 
+mod common;
+
+use common::SplitMix64;
 use draughts::{Game, Position, Rules, Variant, perft};
-
-/// SplitMix64, so the test needs no extra crate and is reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
 
 const GAMES_PER_VARIANT: u64 = 20;
 const MAX_PLIES: usize = 150;
@@ -45,7 +35,7 @@ fn check_position(pos: &Position) {
 }
 
 fn playouts(rules: Rules, seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64(seed);
     for _ in 0..GAMES_PER_VARIANT {
         let mut game = Game::new(Position::new(rules));
         for _ in 0..MAX_PLIES {

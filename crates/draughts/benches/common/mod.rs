@@ -8,6 +8,11 @@
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
+/// The tests' seeded generator: the sample games must be the same on every
+/// run so figures from two runs describe the same positions.
+#[path = "../../tests/common/mod.rs"]
+pub mod rng;
+
 /// The shared test vectors, next to the repository (`../shared/vectors`).
 const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/vectors");
 
@@ -25,27 +30,6 @@ pub fn load_vectors(name: &str) -> Value {
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("benchmark vectors missing: cannot read {path}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: invalid JSON: {e}"))
-}
-
-/// SplitMix64: the sample games must be the same on every run so figures
-/// from two runs describe the same positions.
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// An index in `0..n` (`n > 0`); the slight modulo bias does not matter
-    /// for picking sample moves.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
 }
 
 /// Latency figures of many timed calls, in nanoseconds.
