@@ -135,6 +135,15 @@ impl Position {
         let inner = &sq[1..sq.len() - 1];
         if inner.is_empty() {
             list.retain(|m| m.from() == from && m.to() == to);
+        } else if let Some(&kept) = list
+            .iter()
+            .find(|m| m.from() == from && m.path().eq(sq[1..].iter().copied()))
+        {
+            // The route the generator kept, written in full (what
+            // `move_to_string` writes): the landing squares fix the captured
+            // pieces, so no other move has this route and the other routes
+            // need not be generated.
+            list.retain(|m| *m == kept);
         } else {
             self.keep_routes_through(list, from, to, inner);
         }
