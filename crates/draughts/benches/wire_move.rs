@@ -1,10 +1,10 @@
 //! The cost of one move arriving from the wire, per variant: what the server
 //! does with a client's move text.
 //!
-//! - `position`: `Position::parse_move` (parse, legal moves, match) then
-//!   `Position::play` (which checks legality again), on every position of
-//!   seeded random games and on every move of the vectors' random positions
-//!   (sparse endgames with kings, long captures).
+//! - `position`: `Position::parse_move` (parse, match against the legal
+//!   moves) then `Position::play` (which checks legality again), on every
+//!   position of seeded random games and on every move of the vectors'
+//!   random positions (sparse endgames with kings, long captures).
 //! - `game`: `parse_move` then `Game::play` (repetition list, draw-limit
 //!   counters, outcome) along the random games, as the server's table does;
 //!   `game play`: `Game::play` alone, the move parsed beforehand.
@@ -120,6 +120,9 @@ fn parts(calls: u32) {
     });
     time("Position::parse_move", &mut || {
         black_box(black_box(&pos).parse_move(black_box("32-28")).ok());
+    });
+    time("Position::is_legal", &mut || {
+        black_box(black_box(&pos).is_legal(black_box(&m)));
     });
     time("Position::play", &mut || {
         black_box(black_box(&pos).play(black_box(&m)).ok());
