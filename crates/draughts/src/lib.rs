@@ -21,8 +21,9 @@
 //!   [`Rules`] (one table for every variant plus table options), [`Square`],
 //!   [`Bitboard`], [`Piece`]/[`Role`], [`Move`]/[`MoveList`].
 //! - [`Position`]: FEN in and out, [`Position::legal_moves`] (bitboards, no
-//!   allocation), [`Position::play`], move text via [`Position::parse_move`]
-//!   and [`Position::move_to_string`].
+//!   allocation below [`MOVE_LIST_CAPACITY`] moves), [`Position::is_legal`],
+//!   [`Position::play`], move text via [`Position::parse_move`] and
+//!   [`Position::move_to_string`].
 //! - [`perft()`]: move-tree counts for testing against published tables.
 //! - [`Game`]: a position with its history: threefold repetition, the draw
 //!   limits of every variant with live [`Counter`]s, the [`Outcome`], and

@@ -154,7 +154,8 @@ impl Position {
         (self.sides[s], self.sides[s ^ 1], self.kings)
     }
 
-    /// Every legal move. Never allocates.
+    /// Every legal move. Allocates only past [`MOVE_LIST_CAPACITY`](crate::MOVE_LIST_CAPACITY)
+    /// moves, which no simple move and no real game's capture reaches.
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
