@@ -176,10 +176,12 @@ impl TableActor {
         };
         let by = prepared.by;
         let declined = game.draw_offer == Some(by.other());
-        let (ply, text, captures) = (
+        // The FEN was written once for the stored row: the event reuses it.
+        let (ply, text, captures, fen) = (
             prepared.ply,
             prepared.text.clone(),
             prepared.captures.clone(),
+            prepared.row.fen_after.clone(),
         );
         game.commit(prepared);
         if declined || game.draw_offer.is_some() && !game.playing() {
@@ -191,7 +193,7 @@ impl TableActor {
             mv: text,
             by: side(by),
             captures,
-            fen: game.position().to_fen(),
+            fen,
             turn: side(game.position().turn()),
             clock: game.clock_view(now),
             legal: game.legal(),
