@@ -1,4 +1,4 @@
-//! Fuzz target `fen`: see `draughts::pdn::fuzzing::fen` for the properties checked.
+//! Fuzz target `fen`: see `draughts::fuzzing::fen` for the properties checked.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| draughts::pdn::fuzzing::fen(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| draughts::fuzzing::fen(data));

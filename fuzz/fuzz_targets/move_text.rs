@@ -1,4 +1,4 @@
-//! Fuzz target `move_text`: see `draughts::pdn::fuzzing::move_text` for the properties checked.
+//! Fuzz target `move_text`: see `draughts::fuzzing::move_text` for the properties checked.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| draughts::pdn::fuzzing::move_text(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| draughts::fuzzing::move_text(data));

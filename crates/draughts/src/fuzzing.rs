@@ -11,7 +11,7 @@ use crate::{Position, Rules, Variant};
 const MAX_INPUT: usize = 16 * 1024;
 
 fn text(data: &[u8]) -> std::borrow::Cow<'_, str> {
-    super::decode(&data[..data.len().min(MAX_INPUT)])
+    crate::pdn::decode(&data[..data.len().min(MAX_INPUT)])
 }
 
 /// FEN: parse the text in every variant; a FEN that parses must write back to a FEN that
@@ -74,7 +74,7 @@ pub fn move_text(data: &[u8]) {
             let written = position.move_to_string(&m);
             assert_eq!(position.parse_move(&written).ok(), Some(m), "{written:?}");
         }
-        if let Ok(found) = super::resolve::candidates(&position, text) {
+        if let Ok(found) = crate::pdn::resolve::candidates(&position, text) {
             for m in found {
                 assert!(legal.contains(&m), "{text:?} resolved to an illegal move");
             }
@@ -86,12 +86,12 @@ pub fn move_text(data: &[u8]) {
 /// read back, has the same start, moves and result.
 pub fn pdn(data: &[u8]) {
     let text = text(data);
-    for record in super::parse(&text) {
+    for record in crate::pdn::parse(&text) {
         let Ok(game) = record.replay(None) else {
             continue;
         };
-        let written = super::write(&game);
-        let reread = super::parse(&written);
+        let written = crate::pdn::write(&game);
+        let reread = crate::pdn::parse(&written);
         assert_eq!(
             reread.len(),
             1,

@@ -41,6 +41,8 @@ pub mod clock;
 mod color;
 mod draw;
 mod fen;
+#[doc(hidden)]
+pub mod fuzzing;
 mod game;
 mod geometry;
 mod m;

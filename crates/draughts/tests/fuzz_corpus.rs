@@ -1,7 +1,7 @@
 //! Replays the committed fuzz corpus (`fuzz/corpus/<target>/`) through the fuzz targets'
 //! code, so CI checks the corpus without cargo-fuzz.
 
-use draughts::pdn::fuzzing;
+use draughts::fuzzing;
 use std::path::PathBuf;
 
 fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {

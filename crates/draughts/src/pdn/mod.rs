@@ -26,14 +26,12 @@
 
 mod error;
 mod fen;
-#[doc(hidden)]
-pub mod fuzzing;
 mod game;
 mod lexer;
 mod numbering;
 mod record;
 mod replay;
-mod resolve;
+pub(crate) mod resolve;
 mod scanner;
 mod tags;
 mod writer;
