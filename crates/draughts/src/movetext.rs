@@ -5,7 +5,7 @@
 //! Real PDN files write captures with `-` and simple moves with `x`, so the
 //! separator only breaks ties.
 
-use crate::{Move, MoveList, Position, Square};
+use crate::{Move, MoveList, Position, Square, notation};
 use std::fmt;
 
 /// Why move text was rejected.
@@ -194,10 +194,11 @@ impl Position {
     pub fn move_to_string(&self, m: &Move) -> String {
         let variant = self.variant();
         let sep = if m.is_capture() { 'x' } else { '-' };
-        let mut s = variant.square_name(m.from());
+        let mut s = String::with_capacity(3 * (m.path().len() + 1));
+        notation::push_square_name(variant, m.from(), &mut s);
         for sq in m.path() {
             s.push(sep);
-            s.push_str(&variant.square_name(sq));
+            notation::push_square_name(variant, sq, &mut s);
         }
         s
     }

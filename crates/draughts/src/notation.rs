@@ -37,17 +37,27 @@ fn checked_reference(variant: Variant, sq: Square) -> Option<u8> {
 /// The square's name in the variant's notation (`"?"` for a square that is
 /// not on this board, which only a caller mixing boards can produce).
 pub(crate) fn square_name(variant: Variant, sq: Square) -> String {
+    let mut name = String::with_capacity(2);
+    push_square_name(variant, sq, &mut name);
+    name
+}
+
+/// Appends the square's name to `out`: move text is written square by square
+/// into one string (the server writes every legal move after every move).
+pub(crate) fn push_square_name(variant: Variant, sq: Square, out: &mut String) {
+    use std::fmt::Write;
     let size = variant.board_size();
     let Some(r) = checked_reference(variant, sq) else {
-        return "?".to_string();
+        out.push('?');
+        return;
     };
-    if variant.is_algebraic() {
+    // Writing to a `String` cannot fail.
+    let _ = if variant.is_algebraic() {
         let (x, y) = reference_xy(size, r);
-        let file = char::from(b'a' + x);
-        format!("{file}{}", size - y)
+        write!(out, "{}{}", char::from(b'a' + x), size - y)
     } else {
-        reference_to_own(variant, r).to_string()
-    }
+        write!(out, "{}", reference_to_own(variant, r))
+    };
 }
 
 /// Parses a square name of the variant's notation.
