@@ -130,19 +130,20 @@ impl Game {
         if self.outcome.is_some() {
             return Err(PlayError { m: *m });
         }
+        // The generated move, not the caller's: its route and flags are the
+        // engine's own.
         let Some(m) = self.position.find_legal(m) else {
             return Err(PlayError { m: *m });
         };
-        let m = &m;
         let before = self.position.clone();
-        self.position.play_unchecked(m);
+        self.position.play_unchecked(&m);
         let man_moved = !before.kings().contains(m.from());
         if m.is_capture() || man_moved {
             self.since_irreversible.clear();
         }
         self.since_irreversible.push(self.position.clone());
-        self.limits = draw::after_move(&self.limits, &before, m, &self.position);
-        self.moves.push(*m);
+        self.limits = draw::after_move(&self.limits, &before, &m, &self.position);
+        self.moves.push(m);
         self.outcome = self.compute_outcome();
         Ok(())
     }
