@@ -8,7 +8,8 @@ use damka_protocol::{ErrorCode, Player, Side};
 use draughts::{Color, Reason};
 
 use super::actor::TableActor;
-use super::game::{MoveCheck, side};
+use super::game::side;
+use super::moves::MoveCheck;
 use crate::error::AppError;
 
 impl TableActor {

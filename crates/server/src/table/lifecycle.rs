@@ -9,7 +9,8 @@ use draughts::clock::Clock;
 use draughts::{Color, Game, Position, Reason, random_opening};
 
 use super::actor::TableActor;
-use super::game::{LiveGame, PreparedMove, reason_of, result_of, side, to_i64};
+use super::game::{LiveGame, reason_of, result_of, side, to_i64};
+use super::moves::PreparedMove;
 use crate::error::AppError;
 use crate::metrics::Metrics;
 use crate::store::{GameRow, MoveRow, NewGame};

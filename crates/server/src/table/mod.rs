@@ -14,6 +14,7 @@ mod actor;
 mod game;
 mod handlers;
 mod lifecycle;
+mod moves;
 mod registry;
 mod restore;
 mod subscribers;
