@@ -10,10 +10,13 @@ use std::ops::Deref;
 /// direction it arrives from (a piece, even a flying king, reaches an empty
 /// square along one diagonal only from the nearest piece on it), so a side
 /// has at most 4 per empty square: 4 x 49 = 196 on 10x10, 4 x 31 = 124 on
-/// 8x8. Captures have no such small bound: flying kings (Russian, without
-/// the majority rule) and move input, which keeps every route of a capture,
-/// can exceed it in crafted positions. The list then moves to the heap
-/// rather than drop a move (see [`MoveList::is_spilled`]).
+/// 8x8. Distinct captures have no proven bound (a hill-climbing search over
+/// positions with many kings found at most 63 legal moves in International
+/// and Russian), and move input keeps every route of a capture: the same
+/// search found an International position with 363 routes between two
+/// squares (test `capture_routes_past_the_list_capacity_are_all_kept`). The
+/// list then moves to the heap rather than drop a move (see
+/// [`MoveList::is_spilled`]); perft pays one comparison where it reads it.
 pub const MOVE_LIST_CAPACITY: usize = 256;
 
 /// A list of moves: a fixed array, so generating moves does not allocate,
