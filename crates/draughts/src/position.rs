@@ -327,6 +327,11 @@ mod tests {
             (Rules::new(Variant::Russian), "W:Wc3,Kh2:Bd4,f6,f4"),
             (Rules::new(Variant::Russian), "W:Wf6,a1:Bc7,e7"),
             (Rules::new(Variant::International), "W:WK46,28:B22,K19"),
+            (
+                Rules::new(Variant::International),
+                "W:WK46,28:B22,K19,K37,38",
+            ),
+            (Rules::new(Variant::Italian), "W:WK22,23:BK18,19,K27"),
             (Rules::new(Variant::American), "B:BK14,9:W18,K30"),
             (optional, "W:Wc3,Kh2:Bd4,f6,f4"),
             (optional, "W:Wf6,a1:Bc7,e7"),
@@ -338,6 +343,7 @@ mod tests {
 
     #[test]
     fn a_move_is_legal_exactly_when_it_is_generated() {
+        let mut ruled_out = 0;
         for pos in positions() {
             let legal = pos.legal_moves();
             assert!(!legal.is_empty(), "{pos:?}");
@@ -346,6 +352,18 @@ mod tests {
                 let mut next = pos.clone();
                 next.play_unchecked(m);
                 assert_eq!(pos.play(m), Ok(next));
+            }
+            // Every capture route of the side to move, the ones that
+            // priorities rule out included.
+            let mut routes = MoveList::new();
+            for from in pos.pieces(pos.turn()) {
+                for to in pos.variant().squares() {
+                    pos.capture_routes_to(from, to, &mut routes);
+                }
+            }
+            for route in &routes {
+                assert_eq!(pos.is_legal(route), legal.contains(route), "{pos:?}");
+                ruled_out += usize::from(!legal.contains(route));
             }
             // Every simple move a board could have, legal or not.
             let squares: Vec<Square> = pos.variant().squares().collect();
@@ -358,6 +376,7 @@ mod tests {
                 }
             }
         }
+        assert!(ruled_out > 0, "some captures are ruled out by priorities");
     }
 
     #[test]
