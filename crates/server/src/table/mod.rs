@@ -15,6 +15,7 @@ mod game;
 mod handlers;
 mod lifecycle;
 mod moves;
+mod presence;
 mod registry;
 mod restore;
 mod subscribers;
