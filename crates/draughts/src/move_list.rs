@@ -11,8 +11,8 @@ use std::ops::Deref;
 /// square along one diagonal only from the nearest piece on it), so a side
 /// has at most 4 per empty square: 4 x 49 = 196 on 10x10, 4 x 31 = 124 on
 /// 8x8. Distinct captures have no proven bound (a hill-climbing search over
-/// positions with many kings found at most 63 legal moves in International
-/// and Russian), and move input keeps every route of a capture: the same
+/// positions with many kings found at most 63 legal moves in International,
+/// 56 in Russian), and move input keeps every route of a capture: the same
 /// search found an International position with 363 routes between two
 /// squares (test `capture_routes_past_the_list_capacity_are_all_kept`). The
 /// list then moves to the heap rather than drop a move (see
