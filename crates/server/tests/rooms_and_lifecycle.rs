@@ -133,18 +133,8 @@ async fn restart_resumes_games(backend: Backend) {
 async fn play_first_moves_more(m: &mut common::Match, n: u64) -> serde_json::Value {
     m.white.0.send(json!({"t": "resync"})).await;
     let st = m.white.0.recv_t("state").await;
-    let mut turn = st["turn"].as_str().unwrap().to_owned();
-    let mut legal = st["legal"].clone();
-    let mut ply = st["moves"].as_array().unwrap().len() as u64;
-    let mut last = st;
-    for _ in 0..n {
-        ply += 1;
-        let mv = legal[0].as_str().unwrap().to_owned();
-        last = play(m, &turn, &mv, ply).await;
-        turn = last["turn"].as_str().unwrap().to_owned();
-        legal = last["legal"].clone();
-    }
-    last
+    let ply = st["moves"].as_array().unwrap().len() as u64;
+    common::play_first_moves_from(m, &st, ply, n).await
 }
 
 both_backends!(restart_resumes_games);

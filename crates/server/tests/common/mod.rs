@@ -351,16 +351,20 @@ pub async fn play(m: &mut Match, color: &str, mv: &str, ply: u64) -> Value {
 /// Plays the first legal move `n` times from the `game_started` event; returns the last
 /// `move` event.
 pub async fn play_first_moves(m: &mut Match, n: u64) -> Value {
-    let mut turn = m.started["turn"].as_str().unwrap().to_owned();
-    let mut legal = m.started["legal"].clone();
-    let mut ply = m.started["opening"].as_array().map_or(0, Vec::len) as u64;
-    let mut last = Value::Null;
-    for _ in 0..n {
-        ply += 1;
-        let mv = legal[0].as_str().unwrap().to_owned();
+    let ply = m.started["opening"].as_array().map_or(0, Vec::len) as u64;
+    let start = m.started.clone();
+    play_first_moves_from(m, &start, ply, n).await
+}
+
+/// Plays the first legal move `n` times from `from` (a `game_started`, `state` or `move`
+/// with `turn` and `legal`), after `ply` plies; returns the last `move` event (`from` if
+/// `n` is 0).
+pub async fn play_first_moves_from(m: &mut Match, from: &Value, ply: u64, n: u64) -> Value {
+    let mut last = from.clone();
+    for ply in ply + 1..=ply + n {
+        let turn = last["turn"].as_str().unwrap().to_owned();
+        let mv = last["legal"][0].as_str().unwrap().to_owned();
         last = play(m, &turn, &mv, ply).await;
-        turn = last["turn"].as_str().unwrap().to_owned();
-        legal = last["legal"].clone();
     }
     last
 }
