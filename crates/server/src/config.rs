@@ -37,6 +37,12 @@ pub struct Config {
     #[arg(long, env = "DAMKA_ROOMS")]
     pub rooms: Option<PathBuf>,
 
+    /// Mark the session cookie `Secure` (set this when clients reach the server over
+    /// HTTPS, e.g. behind a TLS-terminating proxy; browsers then never send it over plain
+    /// HTTP).
+    #[arg(long, env = "DAMKA_SECURE_COOKIE")]
+    pub secure_cookie: bool,
+
     /// Log format.
     #[arg(long, env = "DAMKA_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
@@ -137,6 +143,7 @@ impl fmt::Debug for Config {
             .field("bind", &self.bind)
             .field("database_url", &redact_url(&self.database_url))
             .field("allowed_origins", &self.allowed_origins)
+            .field("secure_cookie", &self.secure_cookie)
             .field("rooms", &self.rooms)
             .field("log_format", &self.log_format)
             .field("static_dir", &self.static_dir)

@@ -15,7 +15,9 @@ async fn guests_and_cookies(backend: Backend) {
     assert_eq!(r.status, 200, "{}", r.body);
     let set_cookie = r.header("set-cookie").unwrap().to_owned();
     assert!(
-        set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Lax"),
+        set_cookie.contains("HttpOnly")
+            && set_cookie.contains("SameSite=Lax")
+            && !set_cookie.contains("Secure"),
         "{set_cookie}"
     );
     let cookie = r.cookie().unwrap();
@@ -251,5 +253,22 @@ async fn rooms_come_from_the_rooms_file() {
     c.rooms = Some(file.clone());
     assert!(damka_server::start(c).await.is_err());
     let _ = std::fs::remove_file(file);
+    db.cleanup().await;
+}
+
+#[tokio::test]
+async fn the_cookie_is_secure_when_configured() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let mut c = config(&db);
+    c.secure_cookie = true;
+    let s = TestServer::start(c).await;
+    let r = s.http("POST", "/api/guest", None, None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let set_cookie = r.header("set-cookie").unwrap();
+    assert!(
+        set_cookie.contains("; Secure") && set_cookie.contains("HttpOnly"),
+        "{set_cookie}"
+    );
+    s.stop().await;
     db.cleanup().await;
 }

@@ -35,9 +35,11 @@ pub fn session_token(headers: &HeaderMap) -> Option<String> {
         .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-/// The `Set-Cookie` value for a token.
-pub fn set_cookie(token: &str) -> String {
-    format!("{COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={COOKIE_MAX_AGE}")
+/// The `Set-Cookie` value for a token (`Secure` when the server is told it is behind
+/// HTTPS).
+pub fn set_cookie(token: &str, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!("{COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={COOKIE_MAX_AGE}{secure}")
 }
 
 /// The guest behind the request's cookie, if any.

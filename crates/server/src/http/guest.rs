@@ -60,7 +60,7 @@ pub async fn create(
     tracing::info!(guest = %guest.id, "new guest");
     Ok((
         StatusCode::OK,
-        [(SET_COOKIE, set_cookie(&token))],
+        [(SET_COOKIE, set_cookie(&token, state.config.secure_cookie))],
         Json(guest),
     )
         .into_response())
