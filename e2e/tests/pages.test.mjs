@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPlayer, screenshot, startServer } from '../lib/harness.mjs';
-import { createTable, playMove, press } from '../lib/actions.mjs';
+import { createTable, expectPiece, playMove, press, waitMoves } from '../lib/actions.mjs';
 
 let server;
 let browser;
@@ -184,5 +184,50 @@ test('a stale table link says the table is gone instead of reconnecting forever'
     await p.page.locator('[data-status]', { hasText: 'This table no longer exists.' }).waitFor();
   } finally {
     await p.context.close();
+  }
+});
+
+test('a man reaching the last row becomes a king and captures as a flying king', async () => {
+  const alice = await newPlayer(browser);
+  const bob = await newPlayer(browser);
+  try {
+    const id = await createTable(alice, server.url, 'russian', { seat: 'white' });
+    await bob.page.goto(`${server.url}/#/table/${id}`);
+    await press(bob, bob.page.locator('[data-action="sit"][data-seat="black"]'));
+    await press(alice, alice.page.locator('[data-action="start"]'));
+    await press(bob, bob.page.locator('[data-action="start"]'));
+    // Seven plies to a king: White's last move is a double capture ending on b8.
+    const line = ['c3-b4', 'd6-c5', 'b4xd6', 'c7xe5', 'e3-f4', 'b8-c7', 'f4xd6xb8', 'd8-c7'];
+    for (const [i, mv] of line.entries()) {
+      const player = i % 2 === 0 ? alice : bob;
+      await player.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
+      await playMove(player, mv);
+      await waitMoves(player.page, i + 1);
+      if (mv === 'f4xd6xb8') {
+        for (const p of [alice, bob]) {
+          await expectPiece(p.page, 'b8', 'white-king');
+          for (const sq of ['f4', 'e5', 'c7']) await expectPiece(p.page, sq, null);
+        }
+      }
+    }
+    // The king must take c7 and may land on d6, e5 or f4: clicking b8 offers all three.
+    await alice.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
+    await press(alice, alice.page.locator('[data-square="b8"]'));
+    const targets = await alice.page.locator('[data-square].target').evaluateAll((els) => els.map((e) => e.dataset.square).sort());
+    assert.deepEqual(targets, ['d6', 'e5', 'f4']);
+    await press(alice, alice.page.locator('[data-square="f4"]'));
+    for (const p of [alice, bob]) {
+      await expectPiece(p.page, 'f4', 'white-king');
+      await expectPiece(p.page, 'c7', null);
+      await expectPiece(p.page, 'b8', null);
+    }
+    await waitMoves(bob.page, 9);
+    const moves = await bob.page.locator('[data-moves] [data-ply]').allTextContents();
+    assert.equal(moves.at(-1), 'b8xf4');
+    assert.equal(moves.at(-3), 'f4xd6xb8');
+    assert.deepEqual([alice.errors, bob.errors].flat(), []);
+  } finally {
+    await alice.context.close();
+    await bob.context.close();
   }
 });
