@@ -37,6 +37,19 @@ export async function createTable(player, url, room, { minutes = 5, increment = 
   return id;
 }
 
+/**
+ * Alice creates a table in `room` and sits as White, Bob opens its link and sits as
+ * Black, and both press Start; returns the table id.
+ */
+export async function startGame(alice, bob, url, room, options = {}) {
+  const id = await createTable(alice, url, room, { ...options, seat: 'white' });
+  await bob.page.goto(`${url}/#/table/${id}`);
+  await press(bob, bob.page.locator('[data-action="sit"][data-seat="black"]'));
+  await press(alice, alice.page.locator('[data-action="start"]'));
+  await press(bob, bob.page.locator('[data-action="start"]'));
+  return id;
+}
+
 /** Clicks the squares of a move in turn: start square, then each landing square. */
 export async function playMove(player, move) {
   const squares = move.split(/[-x:]/);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPlayer, screenshot, startServer } from '../lib/harness.mjs';
-import { createTable, expectPiece, playMove, press, waitMoves } from '../lib/actions.mjs';
+import { createTable, expectPiece, playMove, press, startGame, waitMoves } from '../lib/actions.mjs';
 
 let server;
 let browser;
@@ -132,11 +132,7 @@ test('a game is aborted before both players moved, and the table stays for the n
   const alice = await newPlayer(browser);
   const bob = await newPlayer(browser);
   try {
-    const id = await createTable(alice, server.url, 'czech', { seat: 'white' });
-    await bob.page.goto(`${server.url}/#/table/${id}`);
-    await press(bob, bob.page.locator('[data-action="sit"][data-seat="black"]'));
-    await press(alice, alice.page.locator('[data-action="start"]'));
-    await press(bob, bob.page.locator('[data-action="start"]'));
+    await startGame(alice, bob, server.url, 'czech');
     await alice.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
     await playMove(alice, 'c3-d4');
     // One player has moved: either may still abort.
@@ -155,12 +151,8 @@ test('a random opening starts the game after four plies both players see', async
   const alice = await newPlayer(browser);
   const bob = await newPlayer(browser);
   try {
-    const id = await createTable(alice, server.url, 'brazilian', { seat: 'white', random: true });
+    await startGame(alice, bob, server.url, 'brazilian', { random: true });
     await alice.page.locator('[data-table] .options', { hasText: 'Random opening' }).waitFor();
-    await bob.page.goto(`${server.url}/#/table/${id}`);
-    await press(bob, bob.page.locator('[data-action="sit"][data-seat="black"]'));
-    await press(alice, alice.page.locator('[data-action="start"]'));
-    await press(bob, bob.page.locator('[data-action="start"]'));
     for (const p of [alice, bob]) {
       await p.page.locator('[data-moves] .mv.opening').nth(3).waitFor();
       assert.equal(await p.page.locator('[data-moves] [data-ply]').count(), 4);
@@ -191,11 +183,7 @@ test('a man reaching the last row becomes a king and captures as a flying king',
   const alice = await newPlayer(browser);
   const bob = await newPlayer(browser);
   try {
-    const id = await createTable(alice, server.url, 'russian', { seat: 'white' });
-    await bob.page.goto(`${server.url}/#/table/${id}`);
-    await press(bob, bob.page.locator('[data-action="sit"][data-seat="black"]'));
-    await press(alice, alice.page.locator('[data-action="start"]'));
-    await press(bob, bob.page.locator('[data-action="start"]'));
+    await startGame(alice, bob, server.url, 'russian');
     // Seven plies to a king: White's last move is a double capture ending on b8.
     const line = ['c3-b4', 'd6-c5', 'b4xd6', 'c7xe5', 'e3-f4', 'b8-c7', 'f4xd6xb8', 'd8-c7'];
     for (const [i, mv] of line.entries()) {

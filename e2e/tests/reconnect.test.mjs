@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPlayer, screenshot, startServer } from '../lib/harness.mjs';
-import { arrive, createTable, expectPiece, moveList, playMove, press, waitMoves, waitStatus } from '../lib/actions.mjs';
+import { arrive, createTable, expectPiece, moveList, playMove, press, startGame, waitMoves, waitStatus } from '../lib/actions.mjs';
 
 let server;
 let browser;
@@ -105,11 +105,7 @@ test('a missed event is noticed from the version gap and repaired by a resync', 
   try {
     await arrive(alice, server.url, 'Alice');
     await arrive(bob, server.url, 'Bob');
-    const id = await createTable(alice, server.url, 'russian', { seat: 'white' });
-    await B.goto(`${server.url}/#/table/${id}`);
-    await press(bob, B.locator('[data-action="sit"][data-seat="black"]'));
-    await press(alice, A.locator('[data-action="start"]'));
-    await press(bob, B.locator('[data-action="start"]'));
+    await startGame(alice, bob, server.url, 'russian');
     await playMove(alice, 'c3-d4');
     await waitMoves(B, 1);
     await playMove(bob, 'f6-e5');
@@ -156,11 +152,7 @@ test('a move lost on its way is resent on a fresh connection after the ack timeo
   });
   try {
     await arrive(alice, server.url, 'Alice');
-    const id = await createTable(alice, server.url, 'russian', { seat: 'white' });
-    await B.goto(`${server.url}/#/table/${id}`);
-    await press(bob, B.locator('[data-action="sit"][data-seat="black"]'));
-    await press(alice, A.locator('[data-action="start"]'));
-    await press(bob, B.locator('[data-action="start"]'));
+    await startGame(alice, bob, server.url, 'russian');
     await waitStatus(A, 'Your move');
     const before = connections;
     await playMove(alice, 'g3-h4');

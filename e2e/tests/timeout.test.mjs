@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPlayer, screenshot, startServer } from '../lib/harness.mjs';
-import { clockMs, clockText, createTable, playMove, press, waitMoves } from '../lib/actions.mjs';
+import { clockMs, clockText, playMove, startGame, waitMoves } from '../lib/actions.mjs';
 
 let server;
 let browser;
@@ -27,12 +27,8 @@ test('a player who lets the clock run out loses on time after a low-time warning
   const bob = await newPlayer(browser);
   const carol = await newPlayer(browser);
   try {
-    const id = await createTable(alice, server.url, 'russian', { minutes: 1, increment: 0, seat: 'white' });
-    await bob.page.goto(`${server.url}/#/table/${id}`);
-    await press(bob, bob.page.locator('[data-action="sit"][data-seat="black"]'));
+    const id = await startGame(alice, bob, server.url, 'russian', { minutes: 1, increment: 0 });
     await carol.page.goto(`${server.url}/#/table/${id}`);
-    await press(alice, alice.page.locator('[data-action="start"]'));
-    await press(bob, bob.page.locator('[data-action="start"]'));
     await alice.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
     await playMove(alice, 'c3-d4');
     await bob.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
