@@ -137,7 +137,66 @@ async fn play_first_moves_more(m: &mut common::Match, n: u64) -> serde_json::Val
     common::play_first_moves_from(m, &st, ply, n).await
 }
 
-both_backends!(restart_resumes_games);
+/// Both players back at a restarted server: their sockets and the `state` each got.
+async fn rejoin(
+    s: &TestServer,
+    table: &str,
+    cookies: &(String, String),
+) -> (common::Ws, common::Ws, serde_json::Value) {
+    let mut w = s.table_ws(table, Some(&cookies.0)).await;
+    let st = w.recv_t("state").await;
+    let mut b = s.table_ws(table, Some(&cookies.1)).await;
+    assert_eq!(b.recv_t("state").await["draw_offer"], st["draw_offer"]);
+    (w, b, st)
+}
+
+/// A draw offer the players saw is still there after a restart, with the offer rate
+/// limit; one declined before the restart is not.
+async fn restart_keeps_a_standing_draw_offer(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = start_match(&s, "russian", json!({"minutes": 3, "increment": 2})).await;
+    play_first_moves(&mut m, 4).await;
+    // White offers on its own turn, then moves: the offer stands for Black.
+    m.white.0.send(json!({"t": "draw_offer"})).await;
+    assert_eq!(m.black.0.recv_t("draw_offered").await["by"], "white");
+    play_first_moves_more(&mut m, 1).await;
+    let table = m.table.clone();
+    let cookies = (m.white.1.clone(), m.black.1.clone());
+    s.stop().await;
+
+    let s = TestServer::start(config(&db)).await;
+    let (mut w, mut b, st) = rejoin(&s, &table, &cookies).await;
+    assert_eq!(st["draw_offer"], "white", "{st}");
+    assert_eq!(st["moves"].as_array().unwrap().len(), 5);
+    // The rate limit was restored too: no second offer from White yet.
+    w.send(json!({"t": "draw_offer"})).await;
+    assert_eq!(w.recv_t("error").await["code"], "rate_limited");
+    // Black declines; the decline is stored.
+    b.send(json!({"t": "draw_decline"})).await;
+    assert_eq!(w.recv_t("draw_declined").await["by"], "black");
+    s.stop().await;
+
+    let s = TestServer::start(config(&db)).await;
+    let (mut w, mut b, st) = rejoin(&s, &table, &cookies).await;
+    assert!(st["draw_offer"].is_null(), "{st}");
+    // Black offers, the server restarts, White accepts the standing offer.
+    b.send(json!({"t": "draw_offer"})).await;
+    assert_eq!(w.recv_t("draw_offered").await["by"], "black");
+    s.stop().await;
+
+    let s = TestServer::start(config(&db)).await;
+    let (mut w, _b, st) = rejoin(&s, &table, &cookies).await;
+    assert_eq!(st["draw_offer"], "black", "{st}");
+    w.send(json!({"t": "draw_accept"})).await;
+    let over = w.recv_t("game_over").await;
+    assert_eq!(over["result"], "draw", "{over}");
+    assert_eq!(over["reason"], "agreement", "{over}");
+    s.stop().await;
+    db.cleanup().await;
+}
+
+both_backends!(restart_resumes_games, restart_keeps_a_standing_draw_offer);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn graceful_shutdown_closes_sockets_with_1001() {

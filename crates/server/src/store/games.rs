@@ -70,6 +70,19 @@ pub struct GameRow {
     pub ended_at: Option<i64>,
 }
 
+/// The draw offer of a running game, as stored.
+#[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct DrawOfferRow {
+    /// `white` or `black`: the side whose offer was made last and not explicitly
+    /// declined. A later move by the other side declines it too; that is not written here
+    /// but worked out from the moves when the game is resumed.
+    pub draw_offer: Option<String>,
+    /// White's ply count at its last offer (the offer rate limit).
+    pub white_offer_ply: Option<i64>,
+    /// Black's ply count at its last offer.
+    pub black_offer_ply: Option<i64>,
+}
+
 /// A game to store at its start, with its random-opening plies.
 #[derive(Debug, Clone)]
 pub struct NewGame {
@@ -130,6 +143,30 @@ impl Store {
             clock,
         })
         .await
+    }
+
+    /// Saves a running game's draw offer; it is durable when this returns `Ok`.
+    pub async fn save_draw_offer(
+        &self,
+        game_id: &str,
+        offer: DrawOfferRow,
+    ) -> Result<(), sqlx::Error> {
+        self.write(Write::DrawOffer {
+            game_id: game_id.to_owned(),
+            offer,
+        })
+        .await
+    }
+
+    /// A game's stored draw offer (all `None` when none was ever made).
+    pub async fn draw_offer(&self, game_id: &str) -> Result<DrawOfferRow, sqlx::Error> {
+        const SQL: &str =
+            "SELECT draw_offer, white_offer_ply, black_offer_ply FROM games WHERE id = $1";
+        let row = on_pool!(self, pool => sqlx::query_as::<_, DrawOfferRow>(SQL)
+            .bind(game_id)
+            .fetch_optional(pool)
+            .await)?;
+        Ok(row.unwrap_or_default())
     }
 
     /// Every game still being played (to recreate their tables at start-up).

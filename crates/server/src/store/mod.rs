@@ -24,7 +24,7 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
-pub use games::{GameRow, MoveRow, NewGame};
+pub use games::{DrawOfferRow, GameRow, MoveRow, NewGame};
 pub use guests::GuestRow;
 pub use write::Write;
 pub use writer::MoveWriter;

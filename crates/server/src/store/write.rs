@@ -24,6 +24,9 @@ const FINISH_GAME: &str = "UPDATE games SET status = 'over', result = $2, reason
 const SAVE_CLOCK: &str = "UPDATE games SET white_ms = $2, black_ms = $3, clock_ply = $4 \
     WHERE id = $1 AND status = 'playing'";
 
+const SAVE_DRAW_OFFER: &str = "UPDATE games SET draw_offer = $2, white_offer_ply = $3, \
+    black_offer_ply = $4 WHERE id = $1 AND status = 'playing'";
+
 const INSERT_GUEST: &str = "INSERT INTO guests (id, name, token_hash, created_at, seen_at) \
     VALUES ($1, $2, $3, $4, $4)";
 
@@ -80,6 +83,13 @@ pub enum Write {
         game_id: String,
         /// White ms, black ms, ply.
         clock: (i64, i64, i64),
+    },
+    /// A running game's draw offer changed (made or explicitly declined).
+    DrawOffer {
+        /// The game.
+        game_id: String,
+        /// The offer's state: see [`super::DrawOfferRow`].
+        offer: super::DrawOfferRow,
     },
 }
 
@@ -181,6 +191,15 @@ macro_rules! apply {
                     .bind(clock.1)
                     .bind(clock.2)
                     .bind(ended_at)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::DrawOffer { game_id, offer } => {
+                sqlx::query(SAVE_DRAW_OFFER)
+                    .bind(game_id)
+                    .bind(&offer.draw_offer)
+                    .bind(offer.white_offer_ply)
+                    .bind(offer.black_offer_ply)
                     .execute(&mut *$conn)
                     .await?;
             }

@@ -8,6 +8,8 @@ use damka_protocol::{ClockView, CounterView, EndReason, GameResult, Player, Side
 use draughts::clock::Clock;
 use draughts::{Color, Game, Outcome, Position, Reason};
 
+use crate::store::DrawOfferRow;
+
 /// A game at a table, running or finished.
 pub struct LiveGame {
     /// Game id.
@@ -46,6 +48,16 @@ pub fn side(color: Color) -> Side {
     match color {
         Color::White => Side::White,
         Color::Black => Side::Black,
+    }
+}
+
+/// The stored form of a draw offer: the standing offer's side and each side's ply count
+/// at its last offer.
+pub fn offer_row(offer: Option<Color>, last_offer: [Option<u32>; 2]) -> DrawOfferRow {
+    DrawOfferRow {
+        draw_offer: offer.map(|c| c.name().to_owned()),
+        white_offer_ply: last_offer[0].map(i64::from),
+        black_offer_ply: last_offer[1].map(i64::from),
     }
 }
 

@@ -8,7 +8,7 @@ use damka_protocol::{ErrorCode, Player, Side};
 use draughts::{Color, Reason};
 
 use super::actor::TableActor;
-use super::game::side;
+use super::game::{offer_row, side};
 use super::moves::MoveCheck;
 use crate::error::AppError;
 
@@ -267,7 +267,14 @@ impl TableActor {
                 format!("one draw offer per {every} plies"),
             ));
         }
-        game.last_offer[color_index(me)] = Some(ply);
+        let mut last_offer = game.last_offer;
+        last_offer[color_index(me)] = Some(ply);
+        // Stored before it is announced, so a restart keeps what the players saw.
+        self.state
+            .store
+            .save_draw_offer(&game.id, offer_row(Some(me), last_offer))
+            .await?;
+        game.last_offer = last_offer;
         game.draw_offer = Some(me);
         let v = self.next_v();
         self.broadcast(&ServerMessage::DrawOffered { v, by: side(me) });
@@ -287,6 +294,10 @@ impl TableActor {
         if accept {
             self.finish(None, Reason::Agreement).await;
         } else {
+            self.state
+                .store
+                .save_draw_offer(&game.id, offer_row(None, game.last_offer))
+                .await?;
             game.draw_offer = None;
             let v = self.next_v();
             self.broadcast(&ServerMessage::DrawDeclined { v, by: side(me) });

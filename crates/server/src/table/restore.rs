@@ -5,12 +5,12 @@
 use damka_protocol::table::PlayedMove;
 use damka_protocol::{ClockTimes, Options, Player};
 use draughts::clock::Clock;
-use draughts::{Game, Position, Rules, Variant};
+use draughts::{Color, Game, Position, Rules, Variant};
 
-use super::game::{LiveGame, to_u64};
+use super::game::{LiveGame, side, to_u64};
 use super::registry::TableSeed;
 use crate::AppState;
-use crate::store::{GameRow, MoveRow};
+use crate::store::{DrawOfferRow, GameRow, MoveRow};
 
 /// Recreates the tables of all unfinished games; returns how many.
 ///
@@ -21,6 +21,7 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
     let mut restored = 0;
     for row in state.store.unfinished_games().await? {
         let moves = state.store.moves(&row.id).await?;
+        let offer = state.store.draw_offer(&row.id).await?;
         let Some(room) = state.rooms.get(&row.room).cloned() else {
             abandon(state, &row, "its room no longer exists").await;
             continue;
@@ -29,7 +30,7 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
             abandon(state, &row, "its table already has another unfinished game").await;
             continue;
         }
-        let game = match replay(&row, &moves, now) {
+        let game = match replay(&row, &moves, &offer, now) {
             Ok(g) => g,
             Err(why) => {
                 abandon(state, &row, &why).await;
@@ -70,15 +71,23 @@ async fn abandon(state: &AppState, row: &GameRow, why: &str) {
 }
 
 /// Replays the stored moves of a game.
-fn replay(row: &GameRow, moves: &[MoveRow], now: u64) -> Result<LiveGame, String> {
+fn replay(
+    row: &GameRow,
+    moves: &[MoveRow],
+    offer: &DrawOfferRow,
+    now: u64,
+) -> Result<LiveGame, String> {
     let variant = Variant::from_name(&row.variant).ok_or("unknown variant")?;
     let rules = Rules::with_capture_optional(variant, row.capture_optional != 0)
         .map_err(|e| e.to_string())?;
     let start = Position::from_fen(rules, &row.initial_fen).map_err(|e| e.to_string())?;
     let mut game = Game::new(start);
     let mut played = Vec::with_capacity(moves.len());
+    // Who made each ply, to tell whether a stored draw offer was declined by a move.
+    let mut movers = Vec::with_capacity(moves.len());
     for m in moves {
         let pos = game.position();
+        movers.push(pos.turn());
         let mv = pos
             .parse_move(&m.mv)
             .map_err(|e| format!("ply {}: {e}", m.ply))?;
@@ -103,6 +112,8 @@ fn replay(row: &GameRow, moves: &[MoveRow], now: u64) -> Result<LiveGame, String
         _ => (row.white_ms, row.black_ms),
     };
     let opening_plies = u32::try_from(row.opening_plies).unwrap_or(0);
+    let last_offer = [offer.white_offer_ply, offer.black_offer_ply]
+        .map(|p| p.and_then(|p| u32::try_from(p).ok()));
     let ply = u32::try_from(last_ply).unwrap_or(0);
     let mut clock =
         Clock::with_remaining(initial_ms, increment_ms, to_u64(white_ms), to_u64(black_ms));
@@ -126,11 +137,68 @@ fn replay(row: &GameRow, moves: &[MoveRow], now: u64) -> Result<LiveGame, String
         clock,
         moves: played,
         over: None,
-        draw_offer: None,
-        last_offer: [None, None],
+        draw_offer: standing_offer(offer, last_offer, &movers),
+        last_offer,
         // A game still in its first moves gets a fresh first-move window.
         first_move_since: (!both_moved).then_some(now),
         started_at: row.started_at,
         lag_ms: [0, 0],
     })
+}
+
+/// The stored offer if it still stands: the other side has not moved since it was made
+/// (its move would have declined it).
+fn standing_offer(
+    offer: &DrawOfferRow,
+    last_offer: [Option<u32>; 2],
+    movers: &[Color],
+) -> Option<Color> {
+    let by: Color = offer.draw_offer.as_deref()?.parse().ok()?;
+    let made_at = usize::try_from(last_offer[side(by).index()]?).ok()?;
+    let since = movers.get(made_at..)?;
+    (!since.contains(&by.other())).then_some(by)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(by: &str, white: Option<i64>, black: Option<i64>) -> DrawOfferRow {
+        DrawOfferRow {
+            draw_offer: Some(by.to_owned()),
+            white_offer_ply: white,
+            black_offer_ply: black,
+        }
+    }
+
+    #[test]
+    fn an_offer_stands_until_the_other_side_moves() {
+        use Color::{Black, White};
+        let movers = [White, Black, White, Black, White];
+        let last = |w: Option<u32>, b: Option<u32>| [w, b];
+        // White offered after 4 plies and then moved: still standing.
+        let o = stored("white", Some(4), None);
+        assert_eq!(
+            standing_offer(&o, last(Some(4), None), &movers),
+            Some(White)
+        );
+        // Offered after 3 plies (on Black's turn): Black's move at ply 4 declined it.
+        let o = stored("white", Some(3), None);
+        assert_eq!(standing_offer(&o, last(Some(3), None), &movers), None);
+        // Black offered after all 5 plies: nobody has moved since.
+        let o = stored("black", None, Some(5));
+        assert_eq!(
+            standing_offer(&o, last(None, Some(5)), &movers),
+            Some(Black)
+        );
+        // Nothing stored, a ply beyond the moves, or a bad side: no offer.
+        assert_eq!(
+            standing_offer(&DrawOfferRow::default(), [None, None], &movers),
+            None
+        );
+        let o = stored("black", None, Some(9));
+        assert_eq!(standing_offer(&o, last(None, Some(9)), &movers), None);
+        let o = stored("green", Some(4), Some(4));
+        assert_eq!(standing_offer(&o, last(Some(4), Some(4)), &movers), None);
+    }
 }
