@@ -171,13 +171,19 @@ async fn a_full_queue_is_skipped_then_refreshed_with_state() {
         count > SOCKET_QUEUE * 4 && last_v >= 400,
         "{count} events, v {last_v}"
     );
-    // The slow socket holds exactly a queue's worth: its state, then contiguous events.
+    // The slow socket holds a queue's worth: its state, then contiguous events. Reading
+    // them drains the queue, so the actor's next stale check may already slip the fresh
+    // state in behind them: take exactly a queue's worth here.
     let mut held = Vec::new();
-    while let Ok(out) = slow.try_recv() {
+    while held.len() < SOCKET_QUEUE {
+        let out = slow.try_recv().expect("a full queue is held");
         held.push(json(out));
     }
-    assert_eq!(held.len(), SOCKET_QUEUE);
     assert_eq!(held[0]["t"], "state");
+    let first = held[0]["v"].as_u64().expect("versioned");
+    for (i, v) in held.iter().enumerate().skip(1) {
+        assert_eq!(v["v"].as_u64(), Some(first + i as u64), "contiguous: {v}");
+    }
     // Now that it has drained, it gets a fresh state instead of the events it missed.
     let refreshed = tokio::time::timeout(Duration::from_secs(10), slow.recv())
         .await
