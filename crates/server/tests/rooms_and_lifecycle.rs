@@ -52,6 +52,9 @@ async fn room_socket_sees_tables_appear_change_and_disappear() {
     }
     // Everybody leaves: after the grace period the table is removed.
     wb.stream.close(None).await.ok();
+    // The server has answered the close (its session is ending); give the table a moment
+    // to see the socket go before the manual clock moves.
+    wb.closed().await;
     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     s.advance(29_000).await;
     assert!(
