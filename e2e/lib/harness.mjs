@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -142,4 +143,22 @@ export async function newPlayer(browser, { phone = false, locale = 'en-US' } = {
 export async function screenshot(page, name) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * The server and browser one test file shares: started before its first test, stopped
+ * after its last. Read `env.server` and `env.browser` inside the tests.
+ * @param {string} name used for the server's log file name
+ */
+export function serverAndBrowser(name) {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer(name);
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }

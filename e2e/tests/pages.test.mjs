@@ -2,25 +2,16 @@
 // languages, guest renaming errors, the create-table form per variant, and the mirrored
 // Italian board drawn from the server's geometry.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, newPlayer, screenshot, startServer } from '../lib/harness.mjs';
+import { test } from 'node:test';
+import { newPlayer, screenshot, serverAndBrowser } from '../lib/harness.mjs';
 import { createTable, expectPiece, playMove, press, startGame, waitMoves } from '../lib/actions.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer('pages');
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser('pages');
 
 test('the language comes from the browser, can be switched, and is remembered', async () => {
-  const p = await newPlayer(browser, { locale: 'pl-PL' });
+  const p = await newPlayer(env.browser, { locale: 'pl-PL' });
   try {
-    await p.page.goto(`${server.url}/#/`);
+    await p.page.goto(`${env.server.url}/#/`);
     await p.page.locator('h1', { hasText: 'Warcaby online' }).waitFor();
     assert.equal(await p.page.getAttribute('html', 'lang'), 'pl');
     await press(p, p.page.locator('[data-lang="en"]'));
@@ -37,7 +28,7 @@ test('the language comes from the browser, can be switched, and is remembered', 
 });
 
 test('rules pages exist for all seven variants in Polish and English', async () => {
-  const p = await newPlayer(browser, { locale: 'pl-PL' });
+  const p = await newPlayer(env.browser, { locale: 'pl-PL' });
   const words = {
     american: ['amerykańskich', 'American'], russian: ['rosyjskich', 'Russian'], brazilian: ['brazylijskich', 'Brazilian'],
     spanish: ['hiszpańskich', 'Spanish'], italian: ['włoskich', 'Italian'], czech: ['czeskich', 'Czech'],
@@ -45,10 +36,10 @@ test('rules pages exist for all seven variants in Polish and English', async () 
   };
   try {
     for (const [lang, idx] of [['pl', 0], ['en', 1]]) {
-      await p.page.goto(`${server.url}/#/`);
+      await p.page.goto(`${env.server.url}/#/`);
       await press(p, p.page.locator(`[data-lang="${lang}"]`));
       for (const [variant, names] of Object.entries(words)) {
-        await p.page.goto(`${server.url}/#/rules/${variant}`);
+        await p.page.goto(`${env.server.url}/#/rules/${variant}`);
         const h1 = p.page.locator(`[data-rules="${variant}"] h1`);
         await h1.waitFor();
         assert.match(await h1.textContent(), new RegExp(names[idx]));
@@ -64,9 +55,9 @@ test('rules pages exist for all seven variants in Polish and English', async () 
 });
 
 test('an invalid guest name is refused with the server’s reason', async () => {
-  const p = await newPlayer(browser);
+  const p = await newPlayer(env.browser);
   try {
-    await p.page.goto(`${server.url}/#/`);
+    await p.page.goto(`${env.server.url}/#/`);
     await p.page.locator('[data-guest-name]').fill('<b>bad</b>');
     await press(p, p.page.locator('[data-action="rename"]'));
     await p.page.locator('.guest-form .form-msg.error', { hasText: '2–24 characters' }).waitFor();
@@ -76,11 +67,11 @@ test('an invalid guest name is refused with the server’s reason', async () => 
 });
 
 test('capture optional is offered only on 8x8 boards', async () => {
-  const p = await newPlayer(browser);
+  const p = await newPlayer(env.browser);
   try {
-    await p.page.goto(`${server.url}/#/room/russian`);
+    await p.page.goto(`${env.server.url}/#/room/russian`);
     await p.page.locator('[data-form="create-table"] [name="capture_optional"]').waitFor();
-    await p.page.goto(`${server.url}/#/room/international`);
+    await p.page.goto(`${env.server.url}/#/room/international`);
     await p.page.locator('[data-form="create-table"]').waitFor();
     assert.equal(await p.page.locator('[name="capture_optional"]').count(), 0);
   } finally {
@@ -89,10 +80,10 @@ test('capture optional is offered only on 8x8 boards', async () => {
 });
 
 test('the Italian board is drawn mirrored, with named and labelled squares', async () => {
-  const p = await newPlayer(browser);
+  const p = await newPlayer(env.browser);
   try {
-    await p.page.goto(`${server.url}/#/`);
-    await createTable(p, server.url, 'italian', { seat: 'white' });
+    await p.page.goto(`${env.server.url}/#/`);
+    await createTable(p, env.server.url, 'italian', { seat: 'white' });
     const board = await p.page.locator('svg.board').boundingBox();
     const one = await p.page.locator('[data-square="1"]').boundingBox();
     const cell = one.width;
@@ -111,10 +102,10 @@ test('the Italian board is drawn mirrored, with named and labelled squares', asy
 });
 
 test('the player with Black sees the board from Black’s side', async () => {
-  const p = await newPlayer(browser);
+  const p = await newPlayer(env.browser);
   try {
-    await p.page.goto(`${server.url}/#/`);
-    await createTable(p, server.url, 'american', { seat: 'black' });
+    await p.page.goto(`${env.server.url}/#/`);
+    await createTable(p, env.server.url, 'american', { seat: 'black' });
     const board = await p.page.locator('svg.board').boundingBox();
     const one = await p.page.locator('[data-square="1"]').boundingBox();
     // Square 1 is on Black's home row: at the bottom for the player with Black.
@@ -129,10 +120,10 @@ test('the player with Black sees the board from Black’s side', async () => {
 });
 
 test('a game is aborted before both players moved, and the table stays for the next one', async () => {
-  const alice = await newPlayer(browser);
-  const bob = await newPlayer(browser);
+  const alice = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser);
   try {
-    await startGame(alice, bob, server.url, 'czech');
+    await startGame(alice, bob, env.server.url, 'czech');
     await alice.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
     await playMove(alice, 'c3-d4');
     // One player has moved: either may still abort.
@@ -148,10 +139,10 @@ test('a game is aborted before both players moved, and the table stays for the n
 });
 
 test('a random opening starts the game after four plies both players see', async () => {
-  const alice = await newPlayer(browser);
-  const bob = await newPlayer(browser);
+  const alice = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser);
   try {
-    await startGame(alice, bob, server.url, 'brazilian', { random: true });
+    await startGame(alice, bob, env.server.url, 'brazilian', { random: true });
     await alice.page.locator('[data-table] .options', { hasText: 'Random opening' }).waitFor();
     for (const p of [alice, bob]) {
       await p.page.locator('[data-moves] .mv.opening').nth(3).waitFor();
@@ -170,9 +161,9 @@ test('a random opening starts the game after four plies both players see', async
 });
 
 test('a stale table link says the table is gone instead of reconnecting forever', async () => {
-  const p = await newPlayer(browser);
+  const p = await newPlayer(env.browser);
   try {
-    await p.page.goto(`${server.url}/#/table/nosuchtable`);
+    await p.page.goto(`${env.server.url}/#/table/nosuchtable`);
     await p.page.locator('[data-status]', { hasText: 'This table no longer exists.' }).waitFor();
   } finally {
     await p.context.close();
@@ -180,10 +171,10 @@ test('a stale table link says the table is gone instead of reconnecting forever'
 });
 
 test('a man reaching the last row becomes a king and captures as a flying king', async () => {
-  const alice = await newPlayer(browser);
-  const bob = await newPlayer(browser);
+  const alice = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser);
   try {
-    await startGame(alice, bob, server.url, 'russian');
+    await startGame(alice, bob, env.server.url, 'russian');
     // Seven plies to a king: White's last move is a double capture ending on b8.
     const line = ['c3-b4', 'd6-c5', 'b4xd6', 'c7xe5', 'e3-f4', 'b8-c7', 'f4xd6xb8', 'd8-c7'];
     for (const [i, mv] of line.entries()) {

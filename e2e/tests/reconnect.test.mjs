@@ -3,35 +3,26 @@
 // never show the unacknowledged move as played, reconnect by themselves, resend the
 // move with the same ply, and the game goes on.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, newPlayer, screenshot, startServer } from '../lib/harness.mjs';
+import { test } from 'node:test';
+import { newPlayer, screenshot, serverAndBrowser } from '../lib/harness.mjs';
 import { arrive, createTable, expectPiece, moveList, playMove, press, startGame, waitMoves, waitStatus } from '../lib/actions.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer('reconnect');
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser('reconnect');
 
 test('a move sent into a dying server is resent after the restart and played once', { timeout: 120_000 }, async () => {
-  const alice = await newPlayer(browser);
-  const bob = await newPlayer(browser);
-  const carol = await newPlayer(browser);
+  const alice = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser);
+  const carol = await newPlayer(env.browser);
   const [A, B, C] = [alice.page, bob.page, carol.page];
   try {
-    await arrive(alice, server.url, 'Alice');
-    await arrive(bob, server.url, 'Bob');
-    const id = await createTable(alice, server.url, 'russian', { minutes: 3, increment: 2, seat: 'white' });
-    await B.goto(`${server.url}/#/table/${id}`);
+    await arrive(alice, env.server.url, 'Alice');
+    await arrive(bob, env.server.url, 'Bob');
+    const id = await createTable(alice, env.server.url, 'russian', { minutes: 3, increment: 2, seat: 'white' });
+    await B.goto(`${env.server.url}/#/table/${id}`);
     await press(bob, B.locator('[data-action="sit"][data-seat="black"]'));
 
     // A spectator (no name chosen) comes in through the room's watch button.
-    await C.goto(`${server.url}/#/room/russian`);
+    await C.goto(`${env.server.url}/#/room/russian`);
     await press(carol, C.locator(`[data-table-id="${id}"] [data-action="watch"]`));
     await C.locator(`[data-table="${id}"] [data-square]`).first().waitFor();
     await A.locator('[data-spectators="1"]').waitFor();
@@ -46,7 +37,7 @@ test('a move sent into a dying server is resent after the restart and played onc
     await waitMoves(C, 2);
 
     // The server stops answering while Alice's move is on its way: it stays pending.
-    server.pause();
+    env.server.pause();
     await playMove(alice, 'e3-d4');
     await waitStatus(A, 'Sending move e3-d4');
     await expectPiece(A, 'e3', 'white-man');
@@ -54,13 +45,13 @@ test('a move sent into a dying server is resent after the restart and played onc
     assert.equal((await moveList(A)).length, 2, 'the pending move is not in the move list as played');
 
     // The server dies without answering; every page says it is offline.
-    await server.kill();
+    await env.server.kill();
     for (const page of [A, B, C]) await page.locator('[data-status].offline').waitFor();
     await screenshot(A, 'reconnect-offline');
 
     // Back on the same database: the pages reconnect by themselves, Alice's move is
     // resent for the same ply and played exactly once.
-    await server.restart();
+    await env.server.restart();
     for (const page of [A, B, C]) {
       await expectPiece(page, 'd4', 'white-man', 30_000);
       await expectPiece(page, 'e3', null);
@@ -80,8 +71,8 @@ test('a move sent into a dying server is resent after the restart and played onc
 });
 
 test('a missed event is noticed from the version gap and repaired by a resync', { timeout: 60_000 }, async () => {
-  const alice = await newPlayer(browser);
-  const bob = await newPlayer(browser);
+  const alice = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser);
   const [A, B] = [alice.page, bob.page];
   // Alice's table socket goes through a relay that loses Bob's first move, the way a
   // server drops events for a lagging subscriber; it also records what Alice sends.
@@ -103,9 +94,9 @@ test('a missed event is noticed from the version gap and repaired by a resync', 
     });
   });
   try {
-    await arrive(alice, server.url, 'Alice');
-    await arrive(bob, server.url, 'Bob');
-    await startGame(alice, bob, server.url, 'russian');
+    await arrive(alice, env.server.url, 'Alice');
+    await arrive(bob, env.server.url, 'Bob');
+    await startGame(alice, bob, env.server.url, 'russian');
     await playMove(alice, 'c3-d4');
     await waitMoves(B, 1);
     await playMove(bob, 'f6-e5');
@@ -131,8 +122,8 @@ test('a missed event is noticed from the version gap and repaired by a resync', 
 });
 
 test('a move lost on its way is resent on a fresh connection after the ack timeout', { timeout: 60_000 }, async () => {
-  const alice = await newPlayer(browser);
-  const bob = await newPlayer(browser);
+  const alice = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser);
   const [A, B] = [alice.page, bob.page];
   // The relay swallows Alice's first move and answers nothing: the connection looks
   // alive (pings still pass) but the move never arrives.
@@ -151,8 +142,8 @@ test('a move lost on its way is resent on a fresh connection after the ack timeo
     upstream.onMessage((m) => ws.send(m));
   });
   try {
-    await arrive(alice, server.url, 'Alice');
-    await startGame(alice, bob, server.url, 'russian');
+    await arrive(alice, env.server.url, 'Alice');
+    await startGame(alice, bob, env.server.url, 'russian');
     await waitStatus(A, 'Your move');
     const before = connections;
     await playMove(alice, 'g3-h4');

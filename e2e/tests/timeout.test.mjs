@@ -2,20 +2,11 @@
 // to the low-time warning in its last ten seconds, and the server flags it on its own (no
 // client message needed) for both players and a spectator. Real time: about 65 s.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launchBrowser, newPlayer, screenshot, startServer } from '../lib/harness.mjs';
+import { test } from 'node:test';
+import { newPlayer, screenshot, serverAndBrowser } from '../lib/harness.mjs';
 import { clockMs, clockText, playMove, startGame, waitMoves } from '../lib/actions.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer('timeout');
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser('timeout');
 
 /** Whether a clock face carries the low-time warning. */
 async function isLow(page, side) {
@@ -23,12 +14,12 @@ async function isLow(page, side) {
 }
 
 test('a player who lets the clock run out loses on time after a low-time warning', { timeout: 150_000 }, async () => {
-  const alice = await newPlayer(browser);
-  const bob = await newPlayer(browser);
-  const carol = await newPlayer(browser);
+  const alice = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser);
+  const carol = await newPlayer(env.browser);
   try {
-    const id = await startGame(alice, bob, server.url, 'russian', { minutes: 1, increment: 0 });
-    await carol.page.goto(`${server.url}/#/table/${id}`);
+    const id = await startGame(alice, bob, env.server.url, 'russian', { minutes: 1, increment: 0 });
+    await carol.page.goto(`${env.server.url}/#/table/${id}`);
     await alice.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
     await playMove(alice, 'c3-d4');
     await bob.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
@@ -73,7 +64,7 @@ test('a player who lets the clock run out loses on time after a low-time warning
     // The stored game says the same.
     const link = await alice.page.locator('[data-banner] [data-action="replay"]').getAttribute('href');
     const gameId = decodeURIComponent(link.split('#/game/')[1]);
-    const res = await fetch(`${server.url}/api/games/${encodeURIComponent(gameId)}`);
+    const res = await fetch(`${env.server.url}/api/games/${encodeURIComponent(gameId)}`);
     assert.equal(res.status, 200);
     const game = await res.json();
     assert.equal(game.result, 'black');
