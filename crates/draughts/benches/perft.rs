@@ -1,5 +1,5 @@
 //! Start-position perft of every variant: nodes per second, each count
-//! checked against the published count in `shared/vectors/perft.json`.
+//! checked against the published count in `vectors/perft.json`.
 //!
 //! `cargo bench -p draughts --bench perft` measures (8x8 at depth 9,
 //! International at depth 9, five runs each, median and best); without

@@ -4,7 +4,7 @@
 
 use std::process::{Command, Output};
 
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/vectors/pdn");
+const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors/pdn");
 
 fn draughts_pdn(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_draughts"))

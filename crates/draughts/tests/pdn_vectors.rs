@@ -1,4 +1,4 @@
-//! Every real game file of `shared/vectors/pdn`, replayed through the engine with the
+//! Every real game file of `vectors/pdn` (repository root), replayed through the engine with the
 //! variant from the file name, against the counts and known failures of its README; and
 //! every replayed game written back and read again.
 
@@ -6,7 +6,7 @@ use draughts::pdn::{self, MoveFault, PdnError, PdnGame};
 use draughts::{Position, Rules, Variant};
 use std::path::PathBuf;
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/vectors/pdn");
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors/pdn");
 
 /// A known bad record: game number, ply, move text, fault.
 type Failure = (usize, usize, &'static str, MoveFault);

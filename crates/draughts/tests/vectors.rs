@@ -1,5 +1,5 @@
-//! Data-driven tests over the shared vectors (`../shared/vectors` from the
-//! repository root): exact legal move sets, perft of tricky positions, start
+//! Data-driven tests over the test vectors (`vectors/` at the repository root, a copy of the
+//! shared vectors): exact legal move sets, perft of tricky positions, start
 //! perft of every variant, and the reference-numbering mapping.
 //!
 //! The full start-perft depths are `#[ignore]`d:
@@ -9,7 +9,7 @@ use draughts::{Bitboard, Color, Move, Position, Rules, Variant, perft};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/vectors");
+const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors");
 
 /// Start perft in normal runs stops before this many nodes.
 const NODE_LIMIT: u64 = 2_000_000;

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 #[path = "../../tests/common/mod.rs"]
 pub mod rng;
 
-/// The shared test vectors, next to the repository (`../shared/vectors`).
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/vectors");
+/// The test vectors, `vectors/` at the repository root (a copy of the shared ones).
+const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors");
 
 /// Whether this is a measuring run. `cargo bench` passes `--bench`; any other
 /// start (`cargo test --benches`, `--all-targets`) is a smoke run that checks

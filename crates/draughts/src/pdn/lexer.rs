@@ -1,7 +1,7 @@
 //! Splitting PDN text into game records: tags, move tokens and terminators.
 //!
 //! The lexer is deliberately forgiving, because real files are (see
-//! `shared/vectors/pdn/README.md`): it never fails, it only decides what each piece of text
+//! `vectors/pdn/README.md`): it never fails, it only decides what each piece of text
 //! is. Rules on top of PDN 3.0, each for a quirk seen in real files:
 //! - the two characters `\r` (backslash, r) outside a string are whitespace;
 //! - a word directly followed by a quoted string is a tag even without its `[`;

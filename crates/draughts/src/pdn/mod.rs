@@ -5,7 +5,7 @@
 //! moves through the engine and returns a [`PdnGame`] or the first problem as a
 //! [`PdnError`]. [`read`] does both for every game of a file.
 //!
-//! The reader accepts what real files contain (see `shared/vectors/pdn/README.md`):
+//! The reader accepts what real files contain (see `vectors/pdn/README.md`):
 //! comments, nested variations (skipped), NAGs and `!?` marks, glued or zero-padded move
 //! numbers, padded squares (`1- 6`), either capture separator, short (`from x to`) or full
 //! captures (a short capture that matches several legal moves is resolved by lookahead:
