@@ -3,13 +3,15 @@
 //! After every move the position selects the active limits (one row of the
 //! FMJD-64 table, the 40-move rule, or International's three rules side by
 //! side). A limit that stays active counts the move in its own unit; one that
-//! becomes active starts at zero; a capture or promotion restarts them all.
+//! becomes active starts at zero; a capture or promotion restarts them all and
+//! selects the limits as at the start of a game from the new position.
 //!
 //! Readings of the spec where it leaves room:
 //! - 7.2.7 is selected when the lone king is the only piece on the long
 //!   diagonal; it stays selected (paused) when the king steps off, so those
 //!   moves neither count nor restart, and a strong-side move counts when the
-//!   lone king is alone on the diagonal after it.
+//!   lone king is alone on the diagonal after it. A capture or promotion ends
+//!   the pause: the row is selected again from the position alone.
 //! - International's 25-move kings-only counter is listed only while both
 //!   sides have a king: otherwise every move of the side without one is a man
 //!   move, which restarts it anyway.
@@ -182,6 +184,12 @@ pub(crate) fn after_move(
     let mover = before.turn();
     let king_moved = before.kings().contains(m.from());
     let restart = m.is_capture() || m.promotes();
+    // After a restart the configuration arises afresh (spec §2): nothing from before it may
+    // select the row, not even a paused 7.2.7, so the limits are those of a game set up in
+    // `after`.
+    if restart {
+        return initial(after);
+    }
     let mut next = active(after, previous);
     for limit in &mut next {
         let Some(old) = previous
@@ -190,9 +198,6 @@ pub(crate) fn after_move(
         else {
             continue; // the configuration arises now: count from zero
         };
-        if restart {
-            continue;
-        }
         limit.count = match limit.unit {
             Unit::Plies => old.count + 1,
             Unit::KingPlies if king_moved => old.count + 1,

@@ -123,6 +123,37 @@ fn play_prints_the_game_state() {
 }
 
 #[test]
+fn play_shows_the_row_a_promotion_selects() {
+    // Issue 7 item 9: a promotion after the 7.2.7 count paused re-selects the row, as in
+    // the same position set up directly.
+    let played = run(&[
+        "play",
+        "--variant",
+        "russian",
+        "--fen",
+        "B:WKa3,Kh2,e7:BKd4",
+        "d4-e3",
+        "e7-f8",
+    ]);
+    let direct = run(&[
+        "play",
+        "--variant",
+        "russian",
+        "--fen",
+        "B:WKh2,Ka3,Kf8:BKe3",
+    ]);
+    for out in [&played, &direct] {
+        assert!(out.status.success(), "{}", stderr(out));
+        let state: Value = serde_json::from_str(stdout(out).trim()).expect("JSON");
+        assert_eq!(state["fen"], "B:WKh2,Ka3,Kf8:BKe3");
+        assert_eq!(
+            state["counters"],
+            serde_json::json!([{"rule": "fmjd64_7_2_4", "moves": 0, "limit": 15}])
+        );
+    }
+}
+
+#[test]
 fn play_names_the_first_illegal_move() {
     let out = run(&["play", "--variant", "international", "32-28", "32-28"]);
     assert_eq!(out.status.code(), Some(1));

@@ -199,6 +199,41 @@ fn fmjd64_7_2_7_counts_only_with_the_lone_king_on_the_long_diagonal() {
 }
 
 #[test]
+fn a_promotion_reselects_the_row_after_a_paused_7_2_7() {
+    // Issue 7 item 9: the lone king steps off the long diagonal (7.2.7 paused), then a man
+    // crowns. The promotion restarts every count, so the row must be the one a game set up
+    // in the new position gets (7.2.4, three kings), not the paused 7.2.7 carried over.
+    let cases = [
+        (Variant::Russian, "B:WKa3,Kh2,e7:BKd4", ["d4-e3", "e7-f8"]),
+        (Variant::Brazilian, "B:WKa3,Kh2,e7:BKd4", ["d4-e3", "e7-f8"]),
+        (Variant::Czech, "B:WKa3,Kh2,e7:BKd4", ["d4-e3", "e7-f8"]),
+        // The same position mirrored onto the Spanish board.
+        (Variant::Spanish, "B:WK9,K8,27:BK14", ["14-11", "27-31"]),
+    ];
+    for (variant, fen, moves) in cases {
+        let mut g = game(variant, fen);
+        assert_eq!(counter(&g, "fmjd64_7_2_7"), Some((0, 5)), "{variant}");
+        for text in moves {
+            play(&mut g, text);
+        }
+        assert_eq!(
+            counter(&g, "fmjd64_7_2_4"),
+            Some((0, 15)),
+            "{variant}: {:?}",
+            g.counters()
+        );
+        assert_eq!(g.counters().len(), 1, "{variant}");
+        let fresh = Game::new(g.position().clone());
+        assert_eq!(g.counters(), fresh.counters(), "{variant}");
+        // Black moves first: White's 15th move is ply 30. The lone king keeps off the long
+        // diagonal, where 7.2.7 would arise (and count from zero).
+        assert_fires_after(&mut g, 30, "fmjd64_7_2_4", |_, p, m| {
+            p.turn() == draughts::Color::White || !on_diagonal(p, m.to())
+        });
+    }
+}
+
+#[test]
 fn fmjd64_7_2_4_lone_king_against_three_kings() {
     let off = |_: usize, p: &Position, m: &Move| !on_diagonal(p, m.to());
     let mut g = game(Variant::Russian, "W:WKa3,Kc1,Kh2:BKb8");
