@@ -211,3 +211,40 @@ pub(crate) fn after_move(
     }
     next
 }
+
+/// The draw limits of a game's current position with their counts: what
+/// [`Game`](crate::Game) keeps to end a game by a move limit, as a value a
+/// search can carry along its own line of moves without cloning a whole game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrawLimits(Vec<Limit>);
+
+impl DrawLimits {
+    /// The limits of a game set up in `pos` (every count at zero).
+    #[must_use]
+    pub fn new(pos: &Position) -> DrawLimits {
+        DrawLimits(initial(pos))
+    }
+
+    pub(crate) fn from_limits(limits: &[Limit]) -> DrawLimits {
+        DrawLimits(limits.to_vec())
+    }
+
+    /// The limits after the legal move `m` was played from `before`,
+    /// reaching `after` (as [`Game::play`](crate::Game::play) counts them).
+    #[must_use]
+    pub fn after_move(&self, before: &Position, m: &Move, after: &Position) -> DrawLimits {
+        DrawLimits(after_move(&self.0, before, m, after))
+    }
+
+    /// Whether a limit is reached: the game is drawn by a move limit (unless
+    /// the side to move has no legal move, which loses first).
+    #[must_use]
+    pub fn reached(&self) -> bool {
+        self.0.iter().any(Limit::reached)
+    }
+
+    /// The active limits with their counts, as [`Game::counters`](crate::Game::counters).
+    pub fn counters(&self) -> impl ExactSizeIterator<Item = Counter> + '_ {
+        self.0.iter().map(Limit::counter)
+    }
+}

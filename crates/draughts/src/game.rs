@@ -1,6 +1,6 @@
 //! A game: the initial position, the moves, and how it ends by the rules.
 
-use crate::draw::{self, Limit};
+use crate::draw::{self, DrawLimits, Limit};
 use crate::{Counter, FenError, Move, MoveError, Outcome, PlayError, Position, Reason, Rules};
 use std::fmt;
 
@@ -119,6 +119,14 @@ impl Game {
     #[must_use]
     pub fn counters(&self) -> Vec<Counter> {
         self.limits.iter().map(Limit::counter).collect()
+    }
+
+    /// The active draw limits with their counts as a value that follows a
+    /// line of moves cheaply ([`DrawLimits::after_move`]); what a search uses
+    /// instead of cloning the game at every node.
+    #[must_use]
+    pub fn draw_limits(&self) -> DrawLimits {
+        DrawLimits::from_limits(&self.limits)
     }
 
     /// Plays a legal move.

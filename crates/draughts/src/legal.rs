@@ -52,6 +52,17 @@ impl Position {
         }
     }
 
+    /// Whether the side to move has a capture (whether or not capturing is
+    /// compulsory); cheaper than generating the moves.
+    #[must_use]
+    pub fn has_capture(&self) -> bool {
+        if self.variant().board_size() == 10 {
+            movegen::has_capture::<Board10>(self)
+        } else {
+            movegen::has_capture::<Board8>(self)
+        }
+    }
+
     pub(crate) fn generate<G: Geometry>(&self, list: &mut MoveList) {
         let capture_first = !self.rules().capture_optional;
         if !capture_first || movegen::has_capture::<G>(self) {
@@ -174,6 +185,33 @@ mod tests {
             out.push(Position::from_fen(rules, fen).expect("valid FEN"));
         }
         out
+    }
+
+    #[test]
+    fn has_capture_and_pass_agree_with_the_generated_moves() {
+        for pos in positions() {
+            let legal = pos.legal_moves();
+            assert_eq!(
+                pos.has_capture(),
+                legal.iter().any(Move::is_capture),
+                "{pos:?}"
+            );
+            let passed = pos.pass();
+            assert_eq!(passed.turn(), pos.turn().other());
+            assert_eq!(passed.occupied(), pos.occupied());
+            assert_eq!(passed.kings(), pos.kings());
+            assert_eq!(passed.pass(), pos);
+        }
+        // White to move has no capture here; Black, to move instead, has one.
+        let pos =
+            Position::from_fen(Rules::new(Variant::Russian), "W:Wa1:Bc7,d6").expect("valid FEN");
+        assert!(!pos.has_capture());
+        let passed = pos.pass();
+        assert!(!passed.has_capture());
+        let pos =
+            Position::from_fen(Rules::new(Variant::Russian), "W:Wc3:Bb6,d4").expect("valid FEN");
+        assert!(pos.has_capture());
+        assert!(pos.pass().has_capture());
     }
 
     #[test]

@@ -64,7 +64,7 @@ mod variant;
 
 pub use bitboard::Bitboard;
 pub use color::{Color, ParseColorError};
-pub use draw::Counter;
+pub use draw::{Counter, DrawLimits};
 pub use fen::FenError;
 pub use game::{Game, ReplayError};
 pub use legal::PlayError;

@@ -138,6 +138,16 @@ impl Position {
         (self.sides[s], self.sides[s ^ 1], self.kings)
     }
 
+    /// The same pieces with the other side to move (a "null move"): what a
+    /// search uses to see the opponent's threats. Not a legal move in any
+    /// variant.
+    #[must_use]
+    pub fn pass(&self) -> Position {
+        let mut next = self.clone();
+        next.turn ^= 1;
+        next
+    }
+
     /// Plays `m` without checking that it is legal. A move that is not legal
     /// leaves a consistent but meaningless position.
     #[inline]

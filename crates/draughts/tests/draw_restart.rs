@@ -14,7 +14,7 @@
 mod common;
 
 use common::SplitMix64;
-use draughts::{Game, Move, Position, Reason, Rules, Square, Variant};
+use draughts::{DrawLimits, Game, Move, Position, Reason, Rules, Square, Variant};
 use std::collections::{BTreeMap, HashMap};
 
 /// Random endgame positions played out per variant.
@@ -149,6 +149,9 @@ fn assert_same(game: &Game, fresh: &Game) {
 fn play_out(mut game: Game, rng: &mut SplitMix64, stats: &mut Stats) {
     let mut fresh: Option<Game> = None;
     let mut seen: HashMap<String, u32> = HashMap::new();
+    // The value a search carries along its line (DrawLimits) follows the game exactly.
+    let mut limits = DrawLimits::new(game.position());
+    assert_eq!(limits, game.draw_limits());
     for _ in 0..MAX_PLIES {
         if game.outcome().is_some() {
             break;
@@ -156,7 +159,16 @@ fn play_out(mut game: Game, rng: &mut SplitMix64, stats: &mut Stats) {
         let m = pick(&game, rng, &seen);
         let in_7_2_7 = game.counters().iter().any(|c| c.rule == "fmjd64_7_2_7");
         let before_kings = game.position().kings();
+        let before = game.position().clone();
         game.play(&m).expect("a generated move plays");
+        limits = limits.after_move(&before, &m, game.position());
+        assert_eq!(limits.counters().collect::<Vec<_>>(), game.counters());
+        assert_eq!(
+            limits.reached(),
+            game.reached_limit().is_some(),
+            "{}",
+            context(&game)
+        );
         if m.is_capture() || !before_kings.contains(m.from()) {
             seen.clear(); // no earlier position can come back
         }

@@ -19,6 +19,16 @@ pub(crate) struct Options {
     pub json: bool,
     /// `--capture-optional`.
     pub capture_optional: bool,
+    /// `--level` (think).
+    pub level: Option<u8>,
+    /// `--movetime` in milliseconds (think).
+    pub movetime: Option<u64>,
+    /// `--seed` (think).
+    pub seed: Option<u64>,
+    /// `--remaining`: the clock for `--level`, in milliseconds (think).
+    pub remaining: Option<u64>,
+    /// `--increment`: the clock's increment for `--level`, in milliseconds (think).
+    pub increment: Option<u64>,
     /// Everything that is not an option (moves for `play`).
     pub positional: Vec<String>,
 }
@@ -61,6 +71,11 @@ pub(crate) fn parse(args: &[String], allowed: &[&str]) -> Result<Options, Failur
                         .map_err(|_| Failure::usage(format!("invalid depth {v:?}")))?,
                 );
             }
+            "--level" => opts.level = Some(number(name, &value()?)?),
+            "--movetime" => opts.movetime = Some(number(name, &value()?)?),
+            "--seed" => opts.seed = Some(number(name, &value()?)?),
+            "--remaining" => opts.remaining = Some(number(name, &value()?)?),
+            "--increment" => opts.increment = Some(number(name, &value()?)?),
             "--divide" => opts.divide = true,
             "--json" => opts.json = true,
             "--capture-optional" => opts.capture_optional = true,
@@ -68,6 +83,12 @@ pub(crate) fn parse(args: &[String], allowed: &[&str]) -> Result<Options, Failur
         }
     }
     Ok(opts)
+}
+
+/// A non-negative number given to option `name`.
+fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, Failure> {
+    v.parse()
+        .map_err(|_| Failure::usage(format!("invalid {} {v:?}", &name[2..])))
 }
 
 impl Options {

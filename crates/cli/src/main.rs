@@ -5,6 +5,8 @@
 //! draughts moves --variant V [--fen FEN] [--json] [--capture-optional]
 //! draughts play  --variant V [--fen FEN] [--capture-optional] MOVE...
 //! draughts pdn   [--variant V] FILE...
+//! draughts think --variant V [--fen FEN] (--level N [--remaining MS] [--increment MS] | --movetime MS | --depth D) [--seed S] [--json]
+//! draughts hub
 //! ```
 //!
 //! Exit status: 0 on success, 1 for a bad position or an illegal move, 2 for
@@ -15,6 +17,7 @@ mod moves_cmd;
 mod pdn_cmd;
 mod perft_cmd;
 mod play_cmd;
+mod think_cmd;
 
 use std::process::ExitCode;
 
@@ -23,6 +26,9 @@ const USAGE: &str = "usage:
   draughts moves --variant V [--fen FEN] [--json] [--capture-optional]
   draughts play  --variant V [--fen FEN] [--capture-optional] MOVE...
   draughts pdn   [--variant V] FILE...
+  draughts think --variant V [--fen FEN] (--level N [--remaining MS] [--increment MS] | --movetime MS | --depth D)
+                 [--seed S] [--json] [--capture-optional]
+  draughts hub   (the Hub protocol of draughts GUIs on stdin/stdout)
 Variants: american (english), russian, brazilian, spanish, italian, czech, international.";
 
 /// A failed command: the message and the exit status.
@@ -60,6 +66,7 @@ fn main() -> ExitCode {
         "perft" => perft_cmd::run(rest),
         "moves" => moves_cmd::run(rest),
         "play" => play_cmd::run(rest),
+        "think" => think_cmd::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

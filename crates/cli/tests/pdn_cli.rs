@@ -1,6 +1,5 @@
 //! `draughts pdn`: one line per game, stops with status 1 at the first bad game, 2 for
 //! usage errors.
-#![cfg(feature = "cli")]
 
 use std::process::{Command, Output};
 

@@ -1,0 +1,236 @@
+//! The computer opponent: an alpha-beta draughts engine for the seven
+//! variants of the [`draughts`] crate, pure (no I/O, no global state).
+//!
+//! ```
+//! use bot::{ClockLimits, Level, think};
+//! use draughts::{Game, Position, Rules, Variant};
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let game = Game::new(Position::new(Rules::new(Variant::International)));
+//! let clock = ClockLimits { remaining_ms: 60_000, increment_ms: 0 };
+//! let stop = AtomicBool::new(false);
+//! let answer = think(&game, Level::One, clock, 7, &stop).expect("a legal move");
+//! assert!(game.position().is_legal(&answer.mv));
+//! ```
+//!
+//! # Map
+//!
+//! - [`think`]: what the server calls, one move for a [`Level`] within a
+//!   [`ClockLimits`] budget, deterministic given the seed (level 3 when it
+//!   is not cut by time).
+//! - [`Engine`]: the search with its own transposition table and explicit
+//!   [`Limits`] (depth, movetime, nodes), for the CLI and the Hub protocol.
+//! - The evaluation (private): per-variant material, advancement, centre,
+//!   back rank, runaway men, king mobility.
+
+#![forbid(unsafe_code)]
+
+mod eval;
+mod search;
+mod tt;
+
+pub use search::{Engine, Limits, MAX_DEPTH, SearchResult, WIN, WIN_BOUND};
+
+use draughts::Game;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// The three levels of the seeds' rules pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// A beginner: a shallow search and a seeded choice among near-best
+    /// moves, now and then a clear mistake.
+    One = 1,
+    /// A club player: a moderate fixed depth.
+    Two = 2,
+    /// The full engine within its clock.
+    Three = 3,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::One, Level::Two, Level::Three];
+
+    /// The level numbered `n` (1, 2 or 3).
+    #[must_use]
+    pub fn from_number(n: u8) -> Option<Level> {
+        match n {
+            1 => Some(Level::One),
+            2 => Some(Level::Two),
+            3 => Some(Level::Three),
+            _ => None,
+        }
+    }
+
+    /// The level's number.
+    #[must_use]
+    pub fn number(self) -> u8 {
+        self as u8
+    }
+
+    /// The level's search settings.
+    fn settings(self) -> Settings {
+        match self {
+            Level::One => Settings {
+                depth: 2,
+                cap_ms: 300,
+                tt_bits: 12,
+            },
+            Level::Two => Settings {
+                depth: 5,
+                cap_ms: 1_500,
+                tt_bits: 15,
+            },
+            Level::Three => Settings {
+                depth: MAX_DEPTH,
+                cap_ms: 10_000,
+                tt_bits: 17,
+            },
+        }
+    }
+}
+
+/// What a level searches with.
+struct Settings {
+    /// Deepest iteration.
+    depth: u32,
+    /// Most time per move, whatever the clock.
+    cap_ms: u64,
+    /// Transposition table size (log2 entries of 24 bytes).
+    tt_bits: u32,
+}
+
+/// The bot's clock: what it has left and what it gains per move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockLimits {
+    /// Time left on the bot's clock, in milliseconds.
+    pub remaining_ms: u64,
+    /// Fischer increment per move, in milliseconds.
+    pub increment_ms: u64,
+}
+
+impl ClockLimits {
+    /// The time the bot allots itself: `(soft, hard)`. No new iteration
+    /// starts past `soft`; the search stops at `hard`, which keeps a safety
+    /// margin of the remaining time so the bot never flags.
+    #[must_use]
+    pub fn budget(&self, cap_ms: u64) -> (Duration, Duration) {
+        let remaining = self.remaining_ms;
+        // What must stay on the clock after the move: reaction time of the
+        // caller plus a share of the clock.
+        let margin = (remaining / 10).clamp(remaining.min(20), 1_000);
+        let usable = remaining.saturating_sub(margin);
+        let base = remaining / 30 + self.increment_ms * 3 / 4;
+        let soft = base.min(usable / 4).min(cap_ms);
+        let hard = (soft * 3).min(usable / 3).min(cap_ms);
+        (
+            Duration::from_millis(soft.max(1)),
+            Duration::from_millis(hard.max(1)),
+        )
+    }
+}
+
+/// Chooses the bot's move for the side to move; None when the game is over / no legal move.
+/// Returns within the time it allots itself from `clock` (never flags: budget a safety
+/// margin, and answer at once with a single legal move); stops early when `stop` is set.
+#[must_use]
+pub fn think(
+    game: &Game,
+    level: Level,
+    clock: ClockLimits,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Option<SearchResult> {
+    if game.outcome().is_some() {
+        return None;
+    }
+    let settings = level.settings();
+    let mut engine = Engine::new(settings.tt_bits);
+    let budget = clock.budget(settings.cap_ms);
+    let limits = Limits {
+        depth: Some(settings.depth),
+        movetime_ms: None,
+        nodes: None,
+    };
+    let result = engine.search_with(game, &limits, stop, Some(budget))?;
+    if level != Level::One || result.depth == 0 {
+        return Some(result);
+    }
+    // The beginner: every move scored at its shallow depth, then a seeded
+    // pick among those close to the best; one move in eight the margin is
+    // wide enough for a real blunder.
+    let scored = engine.score_root_moves(game, settings.depth, stop);
+    let mut rng =
+        SplitMix64(seed ^ (game.moves().len() as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+    let best = scored.first().map_or(0, |s| s.1);
+    let margin = if rng.below(8) == 0 { 350 } else { 70 };
+    let near: Vec<&(draughts::Move, i32)> = scored
+        .iter()
+        .filter(|(_, s)| *s >= best - margin && *s > -WIN_BOUND || *s == best)
+        .collect();
+    let (mv, score) = *near[rng.below(near.len() as u64) as usize];
+    Some(SearchResult {
+        mv,
+        score,
+        pv: vec![mv],
+        ..result
+    })
+}
+
+/// SplitMix64, the seeded generator of the beginner's choices.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_round_trip() {
+        for l in Level::ALL {
+            assert_eq!(Level::from_number(l.number()), Some(l));
+        }
+        assert_eq!(Level::from_number(0), None);
+        assert_eq!(Level::from_number(4), None);
+    }
+
+    #[test]
+    fn the_budget_keeps_a_margin() {
+        let c = ClockLimits {
+            remaining_ms: 50,
+            increment_ms: 0,
+        };
+        let (soft, hard) = c.budget(10_000);
+        assert!(
+            soft <= hard && hard < Duration::from_millis(20),
+            "{soft:?} {hard:?}"
+        );
+        let c = ClockLimits {
+            remaining_ms: 60_000,
+            increment_ms: 0,
+        };
+        let (soft, hard) = c.budget(10_000);
+        assert_eq!(soft, Duration::from_millis(2_000));
+        assert!(hard <= Duration::from_millis(6_000));
+        assert!(hard < Duration::from_millis(60_000 - 1_000));
+    }
+
+    fn _engine_is_send() {
+        fn send<T: Send>() {}
+        send::<Engine>();
+        send::<SearchResult>();
+    }
+}

@@ -1,0 +1,766 @@
+//! The search: iterative deepening over a principal-variation alpha-beta
+//! search with a transposition table, hash-move/killer/history ordering, a
+//! quiescence search over the compulsory captures, and the draw rules of
+//! the game (threefold repetition and the move limits, through
+//! [`draughts::DrawLimits`]).
+
+use crate::eval::Eval;
+use crate::tt::{self, Table};
+use draughts::{DrawLimits, Game, Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A won position scores `WIN - plies to the win`.
+pub const WIN: i32 = 30_000;
+/// Scores at least this far from zero are forced wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+const INF: i32 = WIN + 1;
+/// Deepest ply the search reaches (extensions included).
+const MAX_PLY: usize = 128;
+/// Iterations beyond this depth are never started.
+pub const MAX_DEPTH: u32 = 64;
+
+/// What bounds one search. Without any limit the search runs to
+/// [`MAX_DEPTH`] (or until `stop` is set).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration (plies, before extensions).
+    pub depth: Option<u32>,
+    /// Time for the whole search, in milliseconds: no iteration starts past
+    /// about half of it, and the search stops when it is spent.
+    pub movetime_ms: Option<u64>,
+    /// Nodes: the search stops once it has visited this many (checked every
+    /// few hundred nodes, so deterministic for a given count).
+    pub nodes: Option<u64>,
+}
+
+/// The engine's answer: the move, its score from the mover's point of view
+/// (a man is 100; beyond ±29,000 a forced win or loss), the depth of the
+/// last completed iteration, nodes, time and the principal variation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The chosen move.
+    pub mv: Move,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// Depth of the last completed iteration (0 for a forced single move).
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time spent, in milliseconds.
+    pub time_ms: u64,
+    /// The expected line, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+/// Zobrist keys: per (side, role) and bit, plus the side to move; a
+/// compile-time constant, so no global state.
+const ZOBRIST: [[u64; 64]; 4] = zobrist_keys();
+const TURN_KEY: u64 = 0x5851_F42D_4C95_7F2D;
+
+const fn zobrist_keys() -> [[u64; 64]; 4] {
+    let mut keys = [[0u64; 64]; 4];
+    let mut state: u64 = 0x0DA4_4A00_2026_0001;
+    let mut k = 0;
+    while k < 4 {
+        let mut b = 0;
+        while b < 64 {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            keys[k][b] = z ^ (z >> 31);
+            b += 1;
+        }
+        k += 1;
+    }
+    keys
+}
+
+/// The hash of a position (pieces, kings, side to move).
+pub(crate) fn hash(pos: &Position) -> u64 {
+    let first = pos.variant().first_mover();
+    let kings = pos.kings().0;
+    let sides = [pos.pieces(first).0, pos.pieces(first.other()).0];
+    let mut h = 0u64;
+    for (s, &pieces) in sides.iter().enumerate() {
+        for (r, set) in [(0, pieces & !kings), (1, pieces & kings)] {
+            let mut b = set;
+            while b != 0 {
+                let bit = b.trailing_zeros() as usize;
+                b &= b - 1;
+                h ^= ZOBRIST[s * 2 + r][bit];
+            }
+        }
+    }
+    if pos.turn() != first {
+        h ^= TURN_KEY;
+    }
+    h
+}
+
+/// The draw-limit counts folded into the table key: the same position with
+/// different counts may be drawn in one line and not in the other.
+fn limits_key(limits: &DrawLimits) -> u64 {
+    let mut h = 0u64;
+    for (i, c) in limits.counters().enumerate() {
+        let v = (u64::from(c.moves) << 16 | u64::from(c.limit)) ^ (i as u64) << 40;
+        h ^= v.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
+    }
+    h
+}
+
+/// The legal moves into `out`, kept out of the recursive frames (a
+/// [`draughts::MoveList`] is a large array).
+#[inline(never)]
+fn generate(pos: &Position, out: &mut Vec<Move>) {
+    let list = pos.legal_moves();
+    out.clear();
+    out.extend_from_slice(&list);
+}
+
+/// A search engine with its own transposition table: keep one per game to
+/// reuse what earlier searches learnt. `Send`, no global state.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    tt: Table,
+    eval: Option<(draughts::Variant, Eval)>,
+    history: Vec<i32>,
+    killers: Vec<[Option<Move>; 2]>,
+    buffers: Vec<Vec<Move>>,
+    /// Position hashes along the game and the current line.
+    path: Vec<u64>,
+    root_index: usize,
+    nodes: u64,
+    node_limit: u64,
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    aborted: bool,
+    /// Whether the running iteration may be cut (never the first: it
+    /// always finishes, so there is a move).
+    can_abort: bool,
+    seldepth: usize,
+}
+
+/// Nodes between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 512;
+
+impl Engine {
+    /// An engine with a table of `2^tt_bits` entries (24 bytes each).
+    #[must_use]
+    pub fn new(tt_bits: u32) -> Engine {
+        Engine {
+            tt: Table::new(tt_bits),
+            eval: None,
+            history: vec![0; 2 * 64 * 64],
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
+            path: Vec::with_capacity(256),
+            root_index: 0,
+            nodes: 0,
+            node_limit: u64::MAX,
+            start: Instant::now(),
+            soft: None,
+            hard: None,
+            aborted: false,
+            can_abort: false,
+            seldepth: 0,
+        }
+    }
+
+    /// Bytes of the transposition table.
+    #[must_use]
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    fn eval_for(&mut self, variant: draughts::Variant) -> &Eval {
+        if self.eval.as_ref().is_none_or(|(v, _)| *v != variant) {
+            self.eval = Some((variant, Eval::new(variant)));
+        }
+        &self.eval.as_ref().expect("just set").1
+    }
+
+    /// The static evaluation of `pos` for the side to move (a man is 100).
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        let variant = pos.variant();
+        self.eval_for(variant).evaluate(pos)
+    }
+
+    fn evaluate_now(&self, pos: &Position) -> i32 {
+        self.eval.as_ref().expect("set at the root").1.evaluate(pos)
+    }
+
+    /// Searches the game's current position within `limits`; `None` when the
+    /// game is over. A single legal move is answered at once (depth 0).
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Option<SearchResult> {
+        self.search_with(game, limits, stop, None)
+    }
+
+    /// Scores every root move with a full window at `depth` (for the
+    /// beginner level's choice among near-best moves), best first.
+    pub fn score_root_moves(
+        &mut self,
+        game: &Game,
+        depth: u32,
+        stop: &AtomicBool,
+    ) -> Vec<(Move, i32)> {
+        let mut scored = Vec::new();
+        if game.outcome().is_some() {
+            return scored;
+        }
+        self.prepare(game, &Limits::default());
+        let pos = game.position().clone();
+        let limits = game.draw_limits();
+        let mut moves = Vec::new();
+        generate(&pos, &mut moves);
+        for m in moves {
+            let s = self.child_score(&pos, &limits, &m, depth.max(1) as i32, -INF, INF, stop);
+            scored.push((m, s));
+        }
+        scored.sort_by_key(|s| std::cmp::Reverse(s.1));
+        scored
+    }
+
+    fn prepare(&mut self, game: &Game, limits: &Limits) {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.aborted = false;
+        self.can_abort = false;
+        self.seldepth = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.soft = limits
+            .movetime_ms
+            .map(|ms| Duration::from_micros(ms * 1000 / 2));
+        self.hard = limits.movetime_ms.map(Duration::from_millis);
+        self.tt.new_search();
+        for h in &mut self.history {
+            *h /= 8;
+        }
+        for k in &mut self.killers {
+            *k = [None; 2];
+        }
+        let variant = game.position().variant();
+        self.eval_for(variant);
+        // The positions that may still recur: back to the last capture or
+        // man move.
+        self.path.clear();
+        let mut pos = game.initial().clone();
+        self.path.push(hash(&pos));
+        for m in game.moves() {
+            let man = !pos.kings().contains(m.from());
+            pos.play_unchecked(m);
+            if m.is_capture() || man {
+                self.path.clear();
+            }
+            self.path.push(hash(&pos));
+        }
+        self.root_index = self.path.len() - 1;
+    }
+
+    pub(crate) fn search_with(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        soft_hard: Option<(Duration, Duration)>,
+    ) -> Option<SearchResult> {
+        if game.outcome().is_some() {
+            return None;
+        }
+        self.prepare(game, limits);
+        if let Some((soft, hard)) = soft_hard {
+            self.soft = Some(self.soft.map_or(soft, |s| s.min(soft)));
+            self.hard = Some(self.hard.map_or(hard, |h| h.min(hard)));
+        }
+        let pos = game.position().clone();
+        let draw = game.draw_limits();
+        let mut moves = Vec::new();
+        generate(&pos, &mut moves);
+        if moves.len() == 1 {
+            let score = self.evaluate_now(&pos);
+            return Some(self.result(moves[0], score, 0, vec![moves[0]]));
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best: Option<(Move, i32, u32)> = None;
+        // Root moves in the order of the last iteration.
+        let mut order: Vec<(Move, i32)> = moves.iter().map(|&m| (m, 0)).collect();
+        if let Some(e) = self.tt.probe(hash(&pos) ^ limits_key(&draw))
+            && let Some(i) = order.iter().position(|(m, _)| e.is_move(m))
+        {
+            order.swap(0, i);
+        }
+        for depth in 1..=max_depth {
+            if depth > 1 {
+                if let Some(soft) = self.soft
+                    && self.start.elapsed() >= soft
+                {
+                    break;
+                }
+                if stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit {
+                    break;
+                }
+            }
+            self.can_abort = depth > 1;
+            let mut alpha = -INF;
+            let beta = INF;
+            let mut iteration_best: Option<(Move, i32)> = None;
+            for i in 0..order.len() {
+                let m = order[i].0;
+                let d = depth as i32;
+                let score = if i == 0 {
+                    self.child_score(&pos, &draw, &m, d, alpha, beta, stop)
+                } else {
+                    let s = self.child_score(&pos, &draw, &m, d, alpha, alpha + 1, stop);
+                    if s > alpha && !self.aborted {
+                        self.child_score(&pos, &draw, &m, d, alpha, beta, stop)
+                    } else {
+                        s
+                    }
+                };
+                // An aborted iteration keeps only what it completed, and
+                // never the first iteration's abort (it always finishes).
+                if self.aborted && depth > 1 {
+                    break;
+                }
+                order[i].1 = score;
+                if score > alpha {
+                    alpha = score;
+                    iteration_best = Some((m, score));
+                    // Best first for the next iteration.
+                    let entry = order.remove(i);
+                    order.insert(0, entry);
+                }
+            }
+            if let Some((m, s)) = iteration_best {
+                let completed = !self.aborted || depth == 1;
+                if completed {
+                    best = Some((m, s, depth));
+                    self.tt.store(
+                        hash(&pos) ^ limits_key(&draw),
+                        depth as i32,
+                        s,
+                        tt::EXACT,
+                        Some(&m),
+                    );
+                } else if best.is_some_and(|(_, _, d)| d + 1 == depth)
+                    && best.is_some_and(|(bm, _, _)| bm != m)
+                {
+                    // A new best move found in an unfinished iteration that
+                    // beat the previous best at this depth is still better.
+                    best = Some((m, s, depth - 1));
+                }
+            }
+            if self.aborted && depth > 1 {
+                break;
+            }
+            // A forced win or loss found: deeper will not change it.
+            if best.is_some_and(|(_, s, _)| s.abs() >= WIN_BOUND && depth >= 2) {
+                let plies = (WIN - best.map_or(0, |b| b.1.abs())) as u32;
+                if plies < depth {
+                    break;
+                }
+            }
+            self.aborted = false;
+        }
+        let (m, score, depth) = best.unwrap_or((moves[0], 0, 0));
+        let pv = self.pv_from_table(&pos, &draw, m);
+        Some(self.result(m, score, depth, pv))
+    }
+
+    fn result(&self, mv: Move, score: i32, depth: u32, pv: Vec<Move>) -> SearchResult {
+        SearchResult {
+            mv,
+            score,
+            depth,
+            nodes: self.nodes,
+            time_ms: self.start.elapsed().as_millis() as u64,
+            pv,
+        }
+    }
+
+    /// The principal variation: `first`, then the table's moves while they
+    /// are legal and no position repeats.
+    fn pv_from_table(&self, root: &Position, draw: &DrawLimits, first: Move) -> Vec<Move> {
+        let mut pv = vec![first];
+        let mut pos = root.clone();
+        let mut limits = draw.clone();
+        let mut seen = vec![hash(&pos)];
+        let mut m = first;
+        while pv.len() < 32 {
+            let before = pos.clone();
+            pos.play_unchecked(&m);
+            limits = limits.after_move(&before, &m, &pos);
+            let h = hash(&pos);
+            if seen.contains(&h) || limits.reached() {
+                break;
+            }
+            seen.push(h);
+            let Some(e) = self.tt.probe(h ^ limits_key(&limits)) else {
+                break;
+            };
+            let mut moves = Vec::new();
+            generate(&pos, &mut moves);
+            let Some(next) = moves.iter().find(|x| e.is_move(x)) else {
+                break;
+            };
+            m = *next;
+            pv.push(m);
+        }
+        pv
+    }
+
+    /// Plays `m` from `pos` and returns its score for the mover.
+    #[allow(clippy::too_many_arguments)]
+    fn child_score(
+        &mut self,
+        pos: &Position,
+        draw: &DrawLimits,
+        m: &Move,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> i32 {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let next_draw = draw.after_move(pos, m, &next);
+        let irreversible = m.is_capture() || !pos.kings().contains(m.from());
+        let saved_len = self.path.len();
+        let saved_root = self.root_index;
+        let irrev_from = if irreversible { saved_len } else { 0 };
+        self.path.push(hash(&next));
+        let score = -self.node(
+            &next,
+            &next_draw,
+            irrev_from,
+            depth - 1,
+            1,
+            -beta,
+            -alpha,
+            false,
+            stop,
+        );
+        self.path.truncate(saved_len);
+        self.root_index = saved_root;
+        score
+    }
+
+    fn check_limits(&mut self, stop: &AtomicBool) {
+        if !self.can_abort {
+            return;
+        }
+        if self.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return;
+        }
+        if let Some(hard) = self.hard
+            && self.start.elapsed() >= hard
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Whether the position at the end of the path is drawn by repetition:
+    /// it occurred before in the searched line, or twice before in the game.
+    fn repeated(&self, irrev_from: usize) -> bool {
+        let i = self.path.len() - 1;
+        let h = self.path[i];
+        let mut count = 0;
+        let mut j = i;
+        while j >= irrev_from + 2 {
+            j -= 2;
+            if self.path[j] == h {
+                if j >= self.root_index {
+                    return true;
+                }
+                count += 1;
+                if count >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The recursive search of the position at the end of the path.
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        pos: &Position,
+        draw: &DrawLimits,
+        irrev_from: usize,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        threat_extended: bool,
+        stop: &AtomicBool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.check_limits(stop);
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        generate(pos, &mut moves);
+        let score = self.node_with_moves(
+            pos,
+            draw,
+            irrev_from,
+            &mut depth,
+            ply,
+            &mut alpha,
+            beta,
+            threat_extended,
+            stop,
+            &mut moves,
+        );
+        self.buffers[ply] = moves;
+        score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn node_with_moves(
+        &mut self,
+        pos: &Position,
+        draw: &DrawLimits,
+        irrev_from: usize,
+        depth: &mut i32,
+        ply: usize,
+        alpha: &mut i32,
+        beta: i32,
+        threat_extended: bool,
+        stop: &AtomicBool,
+        moves: &mut Vec<Move>,
+    ) -> i32 {
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+        if self.repeated(irrev_from) || draw.reached() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate_now(pos);
+        }
+        let pv_node = beta - *alpha > 1;
+        let forced_capture = moves[0].is_capture() && !pos.rules().capture_optional;
+        let mut threat_extended = threat_extended;
+        let mut stand_pat = None;
+        if *depth <= 0 && !forced_capture {
+            let eval = self.evaluate_now(pos);
+            let has_capture = moves.iter().any(Move::is_capture);
+            if has_capture {
+                // Optional captures: the side may stand pat or capture.
+                if eval >= beta {
+                    return eval;
+                }
+                moves.retain(Move::is_capture);
+                stand_pat = Some(eval);
+                *alpha = (*alpha).max(eval);
+            } else if !threat_extended && pos.pass().has_capture() && eval < beta + 300 {
+                // The opponent threatens a capture: one more ply of quiet
+                // moves, once per line.
+                threat_extended = true;
+                *depth = 1;
+            } else {
+                return eval;
+            }
+        }
+        let key = self.path[self.path.len() - 1] ^ limits_key(draw);
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry
+            && !pv_node
+            && i32::from(e.depth) >= *depth
+        {
+            let s = score_from_tt(i32::from(e.score), ply);
+            let cut = match e.bound {
+                tt::EXACT => true,
+                tt::LOWER => s >= beta,
+                _ => s <= *alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        // Order: hash move, killers, history (captures all carry the same
+        // bonus: when they exist they are the only moves).
+        let side = usize::from(pos.turn() != pos.variant().first_mover());
+        let killers = self.killers[ply];
+        let mut scored: Vec<(i32, Move)> = moves
+            .iter()
+            .map(|m| {
+                let s = if entry.is_some_and(|e| e.is_move(m)) {
+                    1 << 30
+                } else if m.is_capture() {
+                    (1 << 24) + m.captures().count() as i32 * 1000
+                } else if killers[0] == Some(*m) {
+                    1 << 22
+                } else if killers[1] == Some(*m) {
+                    (1 << 22) - 1
+                } else {
+                    self.history[history_index(side, m)]
+                };
+                (s, *m)
+            })
+            .collect();
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        let single = scored.len() == 1;
+        let original_alpha = *alpha;
+        let mut best = stand_pat.unwrap_or(-INF);
+        let mut best_move: Option<Move> = None;
+        for (i, &(_, m)) in scored.iter().enumerate() {
+            let mut next = pos.clone();
+            next.play_unchecked(&m);
+            let next_draw = draw.after_move(pos, &m, &next);
+            let irreversible = m.is_capture() || !pos.kings().contains(m.from());
+            let len = self.path.len();
+            let child_irrev = if irreversible { len } else { irrev_from };
+            self.path.push(hash(&next));
+            // A forced reply costs no depth.
+            let mut new_depth = if single && *depth > 0 {
+                *depth
+            } else {
+                *depth - 1
+            };
+            let quiet = !m.is_capture();
+            let reduce = *depth >= 3
+                && i >= 3
+                && quiet
+                && !pv_node
+                && killers[0] != Some(m)
+                && killers[1] != Some(m);
+            let mut score;
+            if i == 0 {
+                score = -self.node(
+                    &next,
+                    &next_draw,
+                    child_irrev,
+                    new_depth,
+                    ply + 1,
+                    -beta,
+                    -*alpha,
+                    threat_extended,
+                    stop,
+                );
+            } else {
+                if reduce {
+                    new_depth -= 1;
+                }
+                score = -self.node(
+                    &next,
+                    &next_draw,
+                    child_irrev,
+                    new_depth,
+                    ply + 1,
+                    -*alpha - 1,
+                    -*alpha,
+                    threat_extended,
+                    stop,
+                );
+                if reduce && score > *alpha && !self.aborted {
+                    new_depth += 1;
+                    score = -self.node(
+                        &next,
+                        &next_draw,
+                        child_irrev,
+                        new_depth,
+                        ply + 1,
+                        -*alpha - 1,
+                        -*alpha,
+                        threat_extended,
+                        stop,
+                    );
+                }
+                if score > *alpha && score < beta && !self.aborted {
+                    score = -self.node(
+                        &next,
+                        &next_draw,
+                        child_irrev,
+                        new_depth,
+                        ply + 1,
+                        -beta,
+                        -*alpha,
+                        threat_extended,
+                        stop,
+                    );
+                }
+            }
+            self.path.truncate(len);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > *alpha {
+                    *alpha = score;
+                    best_move = Some(m);
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let d = (*depth).max(1);
+                            let h = &mut self.history[history_index(side, &m)];
+                            *h = (*h + d * d).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            tt::LOWER
+        } else if best > original_alpha {
+            tt::EXACT
+        } else {
+            tt::UPPER
+        };
+        if stand_pat.is_none() {
+            self.tt.store(
+                key,
+                *depth,
+                score_to_tt(best, ply),
+                bound,
+                best_move.as_ref(),
+            );
+        }
+        best
+    }
+}
+
+fn history_index(side: usize, m: &Move) -> usize {
+    side * 4096 + usize::from(m.from().bit()) * 64 + usize::from(m.to().bit())
+}
+
+/// Win scores are stored relative to the node, read back relative to the root.
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_BOUND {
+        s + ply as i32
+    } else if s <= -WIN_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_BOUND {
+        s - ply as i32
+    } else if s <= -WIN_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
