@@ -18,7 +18,8 @@ const app = {
   lang: pickLanguage(storedLanguage(), navigator.languages ?? [navigator.language]),
   me: null,
   unmount: null,
-  // A seat chosen in a room's table list, taken once the table page has its state.
+  // A seat chosen in a room's table list (or a game to start at once), acted on once the
+  // table page has its state.
   intent: null,
 };
 
@@ -37,13 +38,14 @@ function ctx() {
     go: (name, id) => {
       location.hash = href(name, id);
     },
-    setIntent: (tableId, seat) => {
-      app.intent = { tableId, seat };
+    // What to do once a table page has its state: sit in `seat`, and/or press start.
+    setIntent: (tableId, seat, extra = {}) => {
+      app.intent = { tableId, seat, ...extra };
     },
     takeIntent: (tableId) => {
-      const seat = app.intent?.tableId === tableId ? app.intent.seat : null;
+      const intent = app.intent?.tableId === tableId ? app.intent : null;
       app.intent = null;
-      return seat;
+      return intent;
     },
   };
 }

@@ -4,6 +4,7 @@
 import * as api from './api.js';
 import { h, replace } from './dom.js';
 import { href } from './router.js';
+import { playCard } from './playnow.js';
 
 const REFRESH_MS = 10_000;
 
@@ -12,12 +13,14 @@ export function mount(root, { ctx }) {
   const { t } = ctx;
   const list = h('ul', { class: 'rooms', 'aria-busy': 'true' });
   const nameForm = guestForm(ctx);
+  const play = h('div', { class: 'play-slot' });
   replace(root,
     h('section', { class: 'hero' },
       h('h1', {}, t('lobby.title')),
       h('p', { class: 'lead' }, t('lobby.lead')),
       nameForm,
     ),
+    play,
     h('h2', {}, t('lobby.rooms')),
     list,
   );
@@ -27,6 +30,12 @@ export function mount(root, { ctx }) {
       const rooms = await api.rooms();
       list.removeAttribute('aria-busy');
       replace(list, rooms.map((room) => roomCard(t, room)));
+      // Built once: the periodic refresh must not reset the visitor's choices. American
+      // rules are the default, as on the rules pages.
+      if (!play.firstChild) {
+        const selected = rooms.find((r) => r.variant === 'american')?.id ?? rooms[0]?.id;
+        replace(play, playCard(ctx, { rooms, selected }));
+      }
     } catch (err) {
       replace(list, h('li', { class: 'error', role: 'alert' }, t(`error.${err.code}`)));
     }

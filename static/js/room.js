@@ -6,6 +6,21 @@ import { h, replace } from './dom.js';
 import { resultText } from './tableview.js';
 import { href } from './router.js';
 import { LiveSocket } from './socket.js';
+import { playCard, playerName, playNow } from './playnow.js';
+
+// The rules page of American draughts opens with a game as Black against the computer:
+// an empty American room does that once per browser tab.
+const AUTOPLAY_KEY = 'damka.autoplay';
+
+function autoplayOnce() {
+  try {
+    if (sessionStorage.getItem(AUTOPLAY_KEY)) return false;
+    sessionStorage.setItem(AUTOPLAY_KEY, 'done');
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Mounts a room page; returns its unmount function. */
 export function mount(root, { id, ctx }) {
@@ -22,12 +37,14 @@ export function mount(root, { id, ctx }) {
   const list = h('ul', { class: 'tables', 'data-tables-list': '' });
   const games = h('ul', { class: 'games' });
   const formBox = h('div', { class: 'create card' });
+  const playBox = h('div', { class: 'play-slot' });
   replace(root,
     h('div', { class: 'room-page', 'data-room': id },
       h('section', { class: 'room-head' }, title, rulesLine, stats),
       h('div', { class: 'room-cols' },
         h('section', { class: 'room-tables' }, h('h2', {}, t('room.tables')), list),
         h('aside', { class: 'room-side' },
+          playBox,
           formBox,
           h('section', { class: 'card' }, h('h2', {}, t('room.recent')), games),
         ),
@@ -71,7 +88,7 @@ export function mount(root, { id, ctx }) {
       }
       replace(games, recent.map((g) =>
         h('li', { 'data-game-id': g.id },
-          h('a', { href: href('game', g.id) }, `${g.white?.name ?? '?'} – ${g.black?.name ?? '?'}`),
+          h('a', { href: href('game', g.id) }, `${playerName(t, g.white) || '?'} – ${playerName(t, g.black) || '?'}`),
           h('span', { class: 'meta' }, ` ${resultText(t, g)}, ${t('plies', { n: g.plies ?? 0 })}`),
         ),
       ));
@@ -93,6 +110,10 @@ export function mount(root, { id, ctx }) {
           tables.clear();
           for (const tb of msg.tables ?? []) tables.set(tb.id, tb);
           renderForm();
+          if (!playBox.firstChild) replace(playBox, playCard(ctx, { rooms: [room] }));
+          if (room.variant === 'american' && !tables.size && ctx.me && autoplayOnce()) {
+            playNow(ctx, id, { level: 1 }).catch(() => {});
+          }
           break;
         case 'table_added':
         case 'table_updated':
@@ -133,7 +154,7 @@ function seatCell(t, tb, side, ctx) {
   const playing = tb.game?.status === 'playing';
   return h('span', { class: `seat ${side}` },
     h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
-    p ? h('span', { class: 'name' }, p.name, tb.ready?.[side] ? h('span', { class: 'badge ready' }, t('ready')) : null)
+    p ? h('span', { class: 'name', 'data-bot': p.bot ? String(p.bot) : null }, playerName(t, p), tb.ready?.[side] && !p.bot ? h('span', { class: 'badge ready' }, t('ready')) : null)
       : playing ? h('span', { class: 'free' }, t('seat.free'))
         : h('a', { class: 'btn small', href: href('table', tb.id), 'data-action': 'sit', 'data-seat': side, 'aria-label': t(`sit.${side}`), onclick: () => ctx.setIntent(tb.id, side) }, t('sit')),
   );
@@ -141,7 +162,12 @@ function seatCell(t, tb, side, ctx) {
 
 function tableRow(t, tb, ctx) {
   const o = tb.options ?? {};
-  const flags = [o.random_opening ? t('option.random_opening') : null, o.capture_optional ? t('option.capture_optional') : null].filter(Boolean);
+  const flags = [
+    o.bot ? t('option.bot', { n: o.bot }) : null,
+    o.local ? t('option.local') : null,
+    o.random_opening ? t('option.random_opening') : null,
+    o.capture_optional ? t('option.capture_optional') : null,
+  ].filter(Boolean);
   const g = tb.game;
   const state = g?.status === 'playing' ? t('table.playing', { ply: g.ply ?? 0 }) : g?.status === 'over' ? t('table.over') : t('table.waiting');
   return h('li', { class: 'table-row card', 'data-table-id': tb.id },

@@ -10,7 +10,7 @@ import { h, replace } from './dom.js';
 import { parseFen } from './fen.js';
 import { clickSquare, nextSquares, parseMove } from './moves.js';
 import { LiveSocket } from './socket.js';
-import { applyMessage, canMove, myColor, nextPly, pendingAfterState } from './tablestate.js';
+import { applyMessage, canMove, isLocal, myColor, mySeat, nextPly, pendingAfterState } from './tablestate.js';
 import { renderPanels, tickClocks } from './tableview.js';
 
 const CLOCK_TICK_MS = 100;
@@ -23,7 +23,7 @@ const POSITION_CHANGES = new Set(['state', 'move', 'game_started', 'game_over'])
  * Mounts the table page.
  * @param {HTMLElement} root
  * @param {{id: string, ctx: object}} args `ctx.t` translator, `ctx.takeIntent(id)` a seat
- *   chosen in the room list
+ *   chosen in the room list or a game to start at once
  * @returns {() => void} unmount
  */
 export function mount(root, { id, ctx }) {
@@ -148,10 +148,11 @@ export function mount(root, { id, ctx }) {
       else if (what === 'done') page.pending.acked = true;
       else page.pending = null;
     }
-    if (page.intent && !myColor(page.state)) {
-      send({ t: 'sit', seat: page.intent });
-    }
+    const intent = page.intent;
     page.intent = null;
+    if (intent?.seat && !myColor(page.state)) send({ t: 'sit', seat: intent.seat });
+    const seat = mySeat(page.state);
+    if (intent?.start && seat && page.state.status !== 'playing' && !page.state.ready[seat]) send({ t: 'start' });
   }
 
   function onAck(msg) {
@@ -245,7 +246,8 @@ export function mount(root, { id, ctx }) {
     const mine = canMove(s) && !page.pending && page.online;
     const last = s.moves[s.moves.length - 1];
     if (page.board) {
-      page.board.setFlipped(myColor(s) === 'black');
+      // A one-screen table keeps one orientation for both players.
+      page.board.setFlipped(!isLocal(s) && myColor(s) === 'black');
       page.board.render({
         pieces,
         path: page.path,

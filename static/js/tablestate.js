@@ -73,7 +73,8 @@ function applyEvent(s, msg) {
       s.white = msg.white ?? null;
       s.black = msg.black ?? null;
       if (msg.seats) s.seats = { white: msg.seats.white ?? null, black: msg.seats.black ?? null };
-      s.ready = { white: false, black: false };
+      // The computer is always ready, for the next game too.
+      s.ready = { white: !!s.seats.white?.bot, black: !!s.seats.black?.bot };
       s.initial_fen = msg.initial_fen ?? msg.fen;
       s.opening_plies = opening.length;
       s.fen = msg.fen;
@@ -144,13 +145,21 @@ export function mySeat(state) {
   return null;
 }
 
+/** True at a one-screen table whose both seats are this client's. */
+export function isLocal(state) {
+  const id = state?.you?.id;
+  return !!(id && state.options?.local && state.seats.white?.id === id && state.seats.black?.id === id);
+}
+
 /**
- * The colour this client plays in the current (or last) game, else its seat.
+ * The colour this client plays in the current (or last) game, else its seat. At a
+ * one-screen table it moves for the side to move, and after the game it is neither side.
  * @returns {'white'|'black'|null}
  */
 export function myColor(state) {
   const id = state?.you?.id;
   if (!id) return null;
+  if (isLocal(state)) return state.status === 'playing' ? state.turn : null;
   if (state.status !== 'waiting') {
     if (state.white?.id === id) return 'white';
     if (state.black?.id === id) return 'black';

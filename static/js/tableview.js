@@ -6,13 +6,15 @@ import { formatClock, isLow, remaining } from './clock.js';
 import { h, replace } from './dom.js';
 import { material } from './fen.js';
 import { href } from './router.js';
-import { canMove, myColor, mySeat } from './tablestate.js';
+import { playerName } from './playnow.js';
+import { canMove, isLocal, myColor, mySeat } from './tablestate.js';
 
 const OTHER = { white: 'black', black: 'white' };
 
 /** Redraws every panel. */
 export function renderPanels(panels, { t, page, state: s, pieces, act, redraw }) {
-  const bottom = myColor(s) ?? 'white';
+  // One screen for both players: White at the bottom, as the board is drawn.
+  const bottom = isLocal(s) ? 'white' : myColor(s) ?? 'white';
   const count = material(pieces);
   panels.clocks = {};
   panels.t = t;
@@ -60,7 +62,9 @@ function playerBar(side, { t, page, s, count, act, panels }) {
   const me = s.you?.id && player?.id === s.you.id;
   const online = !!s.presence?.[side];
   const name = player
-    ? h('span', { class: 'name' }, player.name, me ? h('span', { class: 'you' }, ` (${t('you')})`) : null)
+    ? h('span', { class: 'name', 'data-bot': player.bot ? String(player.bot) : null },
+      player.bot ? h('span', { class: 'bot-mark', 'aria-hidden': 'true' }, '⚙ ') : null,
+      playerName(t, player), me ? h('span', { class: 'you' }, ` (${t('you')})`) : null)
     : h('span', { class: 'name free' }, t('seat.free'));
   const clock = h('span', { class: 'clock', 'data-clock': side, role: 'timer', 'aria-label': t(`clock.${side}`) });
   panels.clocks[side] = clock;
@@ -86,7 +90,10 @@ function statusText(t, page, s) {
   if (page.pending) return t('status.sending', { move: page.pending.move });
   if (s.status === 'over') return resultText(t, s);
   if (s.status === 'playing') {
-    if (canMove(s)) return page.path.length > 1 ? t('status.continue') : t('status.your_move');
+    if (canMove(s)) {
+      if (page.path.length > 1) return t('status.continue');
+      return isLocal(s) ? t(`status.to_move.${s.turn}`) : t('status.your_move');
+    }
     const offer = s.draw_offer && s.draw_offer !== myColor(s) && myColor(s) ? ` ${t('status.draw_offered')}` : '';
     return t(`status.to_move.${s.turn}`) + offer;
   }

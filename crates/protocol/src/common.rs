@@ -38,13 +38,33 @@ impl Side {
     }
 }
 
-/// A guest as others see it.
+/// A guest as others see it, or the computer in a seat (`bot` set).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
-    /// Stable guest id.
+    /// Stable guest id (`bot-N` for the computer at level N).
     pub id: String,
     /// Display name.
     pub name: String,
+    /// The computer's level (1–3) when this seat is the built-in engine; absent for a
+    /// person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<u8>,
+}
+
+impl Player {
+    /// A person (a guest).
+    pub fn guest(id: impl Into<String>, name: impl Into<String>) -> Player {
+        Player {
+            id: id.into(),
+            name: name.into(),
+            bot: None,
+        }
+    }
+
+    /// Whether this seat is the computer.
+    pub fn is_bot(&self) -> bool {
+        self.bot.is_some()
+    }
 }
 
 /// Options of a table, fixed when it is created.
@@ -58,6 +78,12 @@ pub struct Options {
     pub random_opening: bool,
     /// Capturing is not compulsory (8x8 variants only).
     pub capture_optional: bool,
+    /// The computer's level (1–3) when the other seat is the built-in engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<u8>,
+    /// One guest plays both sides on one screen.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub local: bool,
 }
 
 /// The seat a table's creator asks for.
@@ -89,6 +115,12 @@ pub struct CreateTable {
     /// The seat the creator takes (default random).
     #[serde(default)]
     pub seat: SeatChoice,
+    /// Seat the computer at this level (1–3) in the other seat (default none).
+    #[serde(default)]
+    pub bot: Option<u8>,
+    /// One guest plays both sides on one screen (default off).
+    #[serde(default)]
+    pub local: bool,
 }
 
 /// Body of `POST /api/guest`.

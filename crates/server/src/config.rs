@@ -81,6 +81,11 @@ pub struct Config {
     #[arg(long, env = "DAMKA_SHUTDOWN_TIMEOUT_SECS", default_value_t = 10)]
     pub shutdown_timeout_secs: u64,
 
+    /// Computer searches that may run at once (0: one fewer than the machine's cores, at
+    /// least one). Each takes a core while it thinks; more wait their turn, on their clock.
+    #[arg(long, env = "DAMKA_BOT_SEARCHES", default_value_t = 0)]
+    pub bot_searches: usize,
+
     /// Test hook, not a flag: every new game starts from this FEN (when it parses for
     /// the table's variant) instead of the start position.
     #[arg(skip)]

@@ -21,6 +21,7 @@
 //! [`tokio_util::sync::CancellationToken`], so shutdown reaches all of them.
 
 pub mod accept;
+pub mod bots;
 pub mod config;
 pub mod error;
 pub mod http;
@@ -53,6 +54,8 @@ pub struct Shared {
     pub rooms: room::Rooms,
     /// The open tables.
     pub tables: table::Tables,
+    /// Where the computer's searches run.
+    pub bots: bots::Bots,
     /// Metrics.
     pub metrics: metrics::Metrics,
     /// Monotonic time for clocks and timers.

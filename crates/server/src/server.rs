@@ -77,12 +77,14 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     };
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
+    let bots = crate::bots::Bots::new(config.bot_searches);
     let state: AppState = Arc::new(Shared {
         static_dir: static_dir(&config),
         config,
         store,
         rooms: Rooms::new(rooms),
         tables: Tables::default(),
+        bots,
         metrics: metrics::Metrics::default(),
         time,
         shutdown: CancellationToken::new(),

@@ -50,10 +50,7 @@ pub async fn guest_of(state: &AppState, headers: &HeaderMap) -> Result<Option<Pl
         return Ok(None);
     };
     let row = state.store.guest_by_token(&token_hash(&token)).await?;
-    Ok(row.map(|g| Player {
-        id: g.id,
-        name: g.name,
-    }))
+    Ok(row.map(|g| Player::guest(g.id, g.name)))
 }
 
 /// Extractor: the request's guest, or `401 unauthorized`.

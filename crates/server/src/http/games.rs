@@ -35,14 +35,8 @@ fn result_of(row: &GameRow) -> Option<GameResult> {
 
 fn players(row: &GameRow) -> (Player, Player) {
     (
-        Player {
-            id: row.white_id.clone(),
-            name: row.white_name.clone(),
-        },
-        Player {
-            id: row.black_id.clone(),
-            name: row.black_name.clone(),
-        },
+        crate::bots::stored_player(&row.white_id, &row.white_name),
+        crate::bots::stored_player(&row.black_id, &row.black_name),
     )
 }
 
@@ -110,6 +104,8 @@ pub async fn show(
             increment: u32::try_from(g.increment_s).unwrap_or(0),
             random_opening: g.random_opening != 0,
             capture_optional: g.capture_optional != 0,
+            bot: white.bot.or(black.bot),
+            local: g.white_id == g.black_id,
         },
         white,
         black,

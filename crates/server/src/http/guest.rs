@@ -49,10 +49,10 @@ pub async fn create(
         return Ok(Json(guest).into_response());
     }
     let token = random::session_token();
-    let guest = Player {
-        id: uuid::Uuid::new_v4().simple().to_string(),
-        name: req.name.unwrap_or_else(random::guest_name),
-    };
+    let guest = Player::guest(
+        uuid::Uuid::new_v4().simple().to_string(),
+        req.name.unwrap_or_else(random::guest_name),
+    );
     state
         .store
         .create_guest(&guest.id, &guest.name, &token_hash(&token), now)

@@ -12,6 +12,7 @@ use draughts::{Rules, Variant};
 use tokio::sync::mpsc;
 
 use super::Command;
+use super::computer::Thinking;
 use super::game::LiveGame;
 use super::registry::TableSeed;
 use super::subscribers::{Outgoing, Subscribers};
@@ -54,6 +55,11 @@ pub struct TableActor {
     pub(super) presence_due: Option<tokio::time::Instant>,
     /// Since when the table has been empty (no socket, no game running), in server ms.
     empty_since: Option<u64>,
+    /// The computer's search in progress, if any.
+    pub(super) thinking: Option<Thinking>,
+    /// The actor's own command queue, for answers of its background work (the computer's
+    /// moves). Weak, so the queue still closes when the registry lets go.
+    pub(super) tx: mpsc::WeakSender<Command>,
     /// Commands.
     rx: mpsc::Receiver<Command>,
 }
@@ -65,6 +71,7 @@ impl TableActor {
     pub fn new(
         state: AppState,
         seed: TableSeed,
+        tx: mpsc::WeakSender<Command>,
         rx: mpsc::Receiver<Command>,
     ) -> Result<TableActor, AppError> {
         let variant = Variant::from_name(&seed.room.config.variant)
@@ -87,8 +94,11 @@ impl TableActor {
             presence: (false, false, 0),
             presence_due: None,
             empty_since: None,
+            thinking: None,
+            tx,
             rx,
         };
+        actor.bot_ready();
         actor.update_empty(now);
         Ok(actor)
     }
@@ -111,6 +121,8 @@ impl TableActor {
         let grace = self.state.config.empty_table_grace().as_millis() as u64;
         let shutdown = self.state.shutdown.clone();
         let time = self.state.time.clone();
+        // A restored game may have the computer to move.
+        self.maybe_think();
         loop {
             let now = time.now_ms();
             let deadline = self.game.as_ref().and_then(|g| g.deadline(now, window));
@@ -166,6 +178,9 @@ impl TableActor {
             } => {
                 self.on_client(sub, msg, lag_ms, received).await;
             }
+            Command::BotMove { game_id, ply, mv } => {
+                self.on_bot_move(&game_id, ply, &mv).await;
+            }
         }
     }
 
@@ -185,6 +200,7 @@ impl TableActor {
         }
         let now = self.state.time.now_ms();
         self.update_empty(now);
+        self.maybe_think();
     }
 
     fn update_empty(&mut self, now: u64) {
@@ -245,6 +261,7 @@ impl TableActor {
     /// Graceful shutdown: store the live clock of a running game, so the restart resumes
     /// from exactly here.
     async fn flush(&mut self) {
+        self.thinking = None;
         let now = self.state.time.now_ms();
         if let Some(g) = self.game.as_mut().filter(|g| g.playing()) {
             g.clock.pause(now);

@@ -206,10 +206,7 @@ mod tests {
     use draughts::{Rules, Variant};
 
     fn player(id: &str) -> Player {
-        Player {
-            id: id.into(),
-            name: id.into(),
-        }
+        Player::guest(id, id)
     }
 
     /// A Russian game past the first moves, White's minute running from 0.

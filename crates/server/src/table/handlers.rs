@@ -116,6 +116,9 @@ impl TableActor {
             .as_ref()
             .filter(|g| g.playing())
             .ok_or_else(|| AppError::game(ErrorCode::NoGame, "no game is being played"))?;
+        if let Some(c) = self.local_color(guest) {
+            return Ok(c);
+        }
         game.color_of(&guest.id)
             .ok_or_else(|| AppError::game(ErrorCode::NotSeated, "you do not play this game"))
     }
@@ -161,6 +164,10 @@ impl TableActor {
     fn stand(&mut self, guest: &Player) -> Result<(), AppError> {
         let seat = self.seat_between_games(guest)?;
         self.vacate(seat);
+        if self.options.local {
+            // One guest held both seats of the one-screen table.
+            self.vacate(seat.other());
+        }
         self.presence_changed();
         self.publish();
         Ok(())
@@ -170,17 +177,27 @@ impl TableActor {
     fn vacate(&mut self, seat: Side) {
         self.seats[seat.index()] = None;
         self.ready = [false, false];
+        self.bot_ready();
         let v = self.next_v();
         self.broadcast(&ServerMessage::Stood { v, seat });
     }
 
     async fn start(&mut self, guest: &Player) -> Result<(), AppError> {
         let seat = self.seat_between_games(guest)?;
-        if !self.ready[seat.index()] {
-            self.ready[seat.index()] = true;
-            let v = self.next_v();
-            self.broadcast(&ServerMessage::Ready { v, seat });
+        // At a one-screen table the guest holds both seats: one press readies both.
+        let seats = if self.options.local {
+            vec![seat, seat.other()]
+        } else {
+            vec![seat]
+        };
+        for seat in seats {
+            if !self.ready[seat.index()] {
+                self.ready[seat.index()] = true;
+                let v = self.next_v();
+                self.broadcast(&ServerMessage::Ready { v, seat });
+            }
         }
+        self.bot_ready();
         if self.ready == [true, true] && self.seats.iter().all(Option::is_some) {
             self.start_game().await?;
         }
@@ -255,8 +272,9 @@ impl TableActor {
         let Some(game) = self.game.as_mut() else {
             return Ok(());
         };
-        if game.draw_offer == Some(me.other()) {
-            // Offering while the opponent's offer stands is accepting it.
+        if game.draw_offer == Some(me.other()) || self.options.local {
+            // Offering while the opponent's offer stands is accepting it; at a one-screen
+            // table the one guest speaks for both sides.
             self.finish(None, Reason::Agreement).await;
             return Ok(());
         }

@@ -114,6 +114,7 @@ impl TableActor {
             .collect();
         self.seats = [Some(white.clone()), Some(black.clone())];
         self.ready = [false, false];
+        self.bot_ready();
         let live = LiveGame {
             id: id.clone(),
             white: white.clone(),

@@ -8,9 +8,11 @@
 //! - `game`: the engine-facing game state, pure and synchronous;
 //! - `view`: the table, state and clock objects sent to clients;
 //! - `subscribers`: the sockets and their bounded queues;
+//! - `computer`: the computer's searches and moves, and one-screen tables;
 //! - `registry`: the open tables by id, creation and start-up restore.
 
 mod actor;
+mod computer;
 mod game;
 mod handlers;
 mod lifecycle;
@@ -25,6 +27,7 @@ use damka_protocol::Player;
 use damka_protocol::table::ClientMessage;
 use tokio::sync::{mpsc, oneshot};
 
+pub use computer::check_seat_options;
 pub use registry::{TableHandle, Tables};
 pub use restore::restore_tables;
 pub use subscribers::{Outgoing, QUEUE as SOCKET_QUEUE};
@@ -56,6 +59,15 @@ pub enum Command {
         lag_ms: u64,
         /// When the session received it (move latency metric).
         received: std::time::Instant,
+    },
+    /// The computer's search answered.
+    BotMove {
+        /// The game it searched.
+        game_id: String,
+        /// The ply its move is for.
+        ply: u32,
+        /// The move, full path.
+        mv: String,
     },
 }
 

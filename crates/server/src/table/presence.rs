@@ -57,7 +57,7 @@ impl TableActor {
         let connected = |side: Side| {
             self.seats[side.index()]
                 .as_ref()
-                .is_some_and(|p| self.subs.has_guest(&p.id))
+                .is_some_and(|p| p.is_bot() || self.subs.has_guest(&p.id))
         };
         let seated = |id: &str| self.seats.iter().flatten().any(|p| p.id == id);
         let spectators = self

@@ -87,9 +87,11 @@ impl Tables {
             SeatChoice::Random if random::u64().is_multiple_of(2) => Side::White,
             SeatChoice::Random => Side::Black,
         };
+        let other = TableActor::second_seat(&creator, options.bot, options.local);
         self.seat_within_limit(state, &creator.id, || {
             let mut seats = [None, None];
             seats[seat.index()] = Some(creator.clone());
+            seats[seat.other().index()] = other;
             let mut map = self.lock();
             let id = loop {
                 let id = format!("t{}", random::token_base36(7));
@@ -152,7 +154,7 @@ fn spawn(state: &AppState, seed: TableSeed) -> Result<(TableHandle, TableView), 
     let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
     let room_id = seed.room.config.id.clone();
     let span = tracing::info_span!("table", id = %seed.id, room = %room_id);
-    let actor = TableActor::new(state.clone(), seed, rx)?;
+    let actor = TableActor::new(state.clone(), seed, tx.downgrade(), rx)?;
     let view = actor.table_view();
     actor.room().table_changed(view.clone(), true);
     crate::metrics::Metrics::inc(&state.metrics.tables);
@@ -179,10 +181,13 @@ pub fn validate_options(variant: &str, req: &CreateTable) -> Result<Options, App
             "capture_optional is only allowed on 8x8 boards".into(),
         ));
     }
+    super::computer::check_seat_options(req.bot, req.local)?;
     Ok(Options {
         minutes: req.minutes,
         increment: req.increment,
         random_opening: req.random_opening,
         capture_optional: req.capture_optional,
+        bot: req.bot,
+        local: req.local,
     })
 }

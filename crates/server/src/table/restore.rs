@@ -3,7 +3,7 @@
 //! to nobody: the running side's clock resumes at start-up with its stored time.
 
 use damka_protocol::table::PlayedMove;
-use damka_protocol::{ClockTimes, Options, Player};
+use damka_protocol::{ClockTimes, Options};
 use draughts::clock::Clock;
 use draughts::{Color, Game, Position, Rules, Variant};
 
@@ -45,6 +45,10 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
                 increment: u32::try_from(row.increment_s).unwrap_or(0),
                 random_opening: row.random_opening != 0,
                 capture_optional: row.capture_optional != 0,
+                bot: crate::bots::level_of_id(&row.white_id)
+                    .or_else(|| crate::bots::level_of_id(&row.black_id))
+                    .map(bot::Level::number),
+                local: row.white_id == row.black_id,
             },
             seats: [Some(game.white.clone()), Some(game.black.clone())],
             game: Some(game),
@@ -123,14 +127,8 @@ fn replay(
     }
     Ok(LiveGame {
         id: row.id.clone(),
-        white: Player {
-            id: row.white_id.clone(),
-            name: row.white_name.clone(),
-        },
-        black: Player {
-            id: row.black_id.clone(),
-            name: row.black_name.clone(),
-        },
+        white: crate::bots::stored_player(&row.white_id, &row.white_name),
+        black: crate::bots::stored_player(&row.black_id, &row.black_name),
         initial_fen: row.initial_fen.clone(),
         opening_plies,
         game,

@@ -19,10 +19,7 @@ use crate::time::TimeSource;
 use crate::{AppState, Shared, metrics};
 
 fn player(id: &str) -> Player {
-    Player {
-        id: id.into(),
-        name: id.into(),
-    }
+    Player::guest(id, id)
 }
 
 async fn join(
@@ -57,6 +54,7 @@ async fn test_state(name: &str, config: Config) -> (AppState, std::path::PathBuf
         store: Store::connect(&url).await.expect("store"),
         rooms: Rooms::new(default_rooms()),
         tables: Tables::default(),
+        bots: crate::bots::Bots::new(1),
         metrics: metrics::Metrics::default(),
         time: TimeSource::manual(),
         shutdown: CancellationToken::new(),
@@ -73,6 +71,8 @@ fn create_request() -> CreateTable {
         random_opening: false,
         capture_optional: false,
         seat: SeatChoice::White,
+        bot: None,
+        local: false,
     }
 }
 

@@ -1,0 +1,201 @@
+//! The computer at a table: when its side is to move, the actor asks [`crate::bots::Bots`]
+//! for a move and plays the answer through the same checks, clock and store as a
+//! person's move. Also what a one-screen (local) table changes: its one guest moves for
+//! the side to move.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use bot::ClockLimits;
+use damka_protocol::Player;
+use draughts::Color;
+
+use super::Command;
+use super::actor::TableActor;
+use super::moves::MoveCheck;
+use crate::bots::{self, SearchRequest};
+use crate::error::AppError;
+use crate::random;
+
+/// The search running for a table: which game and ply it answers, and its stop flag.
+pub struct Thinking {
+    /// The game searched.
+    pub game_id: String,
+    /// The ply the answer is for.
+    pub ply: u32,
+    /// Stops the search.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl Drop for Thinking {
+    fn drop(&mut self) {
+        // A search nobody waits for any more stops at once.
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl TableActor {
+    /// Whether the player in this seat is the computer.
+    pub(super) fn is_bot_seat(&self, index: usize) -> bool {
+        self.seats[index].as_ref().is_some_and(Player::is_bot)
+    }
+
+    /// The computer is always ready (at once, and again after every game).
+    pub(super) fn bot_ready(&mut self) {
+        for i in 0..2 {
+            if self.is_bot_seat(i) {
+                self.ready[i] = true;
+            }
+        }
+    }
+
+    /// Starts a search if the computer is to move and none runs for this ply.
+    pub(super) fn maybe_think(&mut self) {
+        let Some(game) = self.game.as_ref().filter(|g| g.playing()) else {
+            self.thinking = None;
+            return;
+        };
+        let turn = game.position().turn();
+        let Some(level) = bots::level_of(game.player(turn)) else {
+            self.thinking = None;
+            return;
+        };
+        let ply = game.ply() + 1;
+        if self
+            .thinking
+            .as_ref()
+            .is_some_and(|t| t.game_id == game.id && t.ply == ply)
+        {
+            return;
+        }
+        let now = self.state.time.now_ms();
+        let window = self.first_move_window_ms();
+        // Before the clock runs, the first-move window is the limit (a quarter of what is
+        // left of it, so the computer moves well inside it).
+        let remaining_ms = match game.first_move_left(now, window) {
+            Some(left) => (left / 4).min(game.clock.remaining(turn, now)),
+            None => game.clock.remaining(turn, now),
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let req = SearchRequest {
+            game: game.game.clone(),
+            level,
+            clock: ClockLimits {
+                remaining_ms,
+                increment_ms: u64::from(self.options.increment) * 1000,
+            },
+            seed: random::u64(),
+            stop: stop.clone(),
+        };
+        self.thinking = Some(Thinking {
+            game_id: game.id.clone(),
+            ply,
+            stop,
+        });
+        let (state, tx, game_id) = (self.state.clone(), self.tx.clone(), game.id.clone());
+        let Some(tx) = tx.upgrade() else {
+            return;
+        };
+        self.state.tracker.spawn(async move {
+            let outcome = state.bots.search(req).await;
+            tracing::debug!(
+                ply,
+                ms = outcome.elapsed_ms,
+                depth = outcome.depth,
+                nodes = outcome.nodes,
+                "computer move"
+            );
+            if let Some(mv) = outcome.mv {
+                // The table may be gone (closed, shut down): nothing to do then.
+                if tx
+                    .send(Command::BotMove { game_id, ply, mv })
+                    .await
+                    .is_err()
+                {
+                    tracing::debug!("the table closed before the computer's move");
+                }
+            }
+        });
+    }
+
+    /// The computer's answer for `ply` of game `game_id`: played like a person's move,
+    /// on its clock, stored before it is shown. A stale answer (the game ended or moved
+    /// on) is dropped.
+    pub(super) async fn on_bot_move(&mut self, game_id: &str, ply: u32, text: &str) {
+        if !self
+            .thinking
+            .as_ref()
+            .is_some_and(|t| t.game_id == game_id && t.ply == ply)
+        {
+            return;
+        }
+        self.thinking = None;
+        let now = self.state.time.now_ms();
+        let Some(game) = self
+            .game
+            .as_ref()
+            .filter(|g| g.playing() && g.id == game_id)
+        else {
+            return;
+        };
+        let by = game.position().turn();
+        if bots::level_of(game.player(by)).is_none() {
+            return;
+        }
+        match game.check_move(by, text, ply, now, 0) {
+            Ok(MoveCheck::New(prepared)) => {
+                let id = game.id.clone();
+                if let Err(e) = self.state.store.append_move(&id, &prepared.row).await {
+                    // Not stored, not played: the next wake-up asks again.
+                    tracing::error!(error = %e, "cannot store the computer's move");
+                    return;
+                }
+                self.commit_move(*prepared, 0, None, Instant::now()).await;
+            }
+            Ok(MoveCheck::Flagged(c)) => {
+                self.finish(Some(c.other()), draughts::Reason::Timeout)
+                    .await;
+            }
+            Ok(MoveCheck::AlreadyPlayed) => {}
+            Err(e) => tracing::error!(error = %e, "the computer chose a move the table refused"),
+        }
+    }
+
+    /// The colour a guest moves for: at a one-screen table, the side to move.
+    pub(super) fn local_color(&self, guest: &Player) -> Option<Color> {
+        let game = self.game.as_ref().filter(|g| g.playing())?;
+        (self.options.local && game.white.id == guest.id && game.black.id == guest.id)
+            .then(|| game.position().turn())
+    }
+
+    /// A new table's second seat: the computer at the requested level, or the creator
+    /// again at a one-screen table.
+    ///
+    /// Fails with `invalid_options` for an unknown level.
+    pub fn second_seat(creator: &Player, bot_level: Option<u8>, local: bool) -> Option<Player> {
+        if local {
+            return Some(creator.clone());
+        }
+        bot_level
+            .and_then(bot::Level::from_number)
+            .map(bots::player)
+    }
+}
+
+/// Refuses a table option combination the computer cannot serve.
+///
+/// Fails with `invalid_options`.
+pub fn check_seat_options(bot_level: Option<u8>, local: bool) -> Result<(), AppError> {
+    if let Some(n) = bot_level {
+        if bot::Level::from_number(n).is_none() {
+            return Err(AppError::InvalidOptions("bot must be 1, 2 or 3".into()));
+        }
+        if local {
+            return Err(AppError::InvalidOptions(
+                "a table is either against the computer or on one screen".into(),
+            ));
+        }
+    }
+    Ok(())
+}
