@@ -123,12 +123,16 @@ export function launchBrowser() {
  * A new player: a separate browser context (own cookies, so own guest) and its page.
  * Page errors are collected in `errors` so a test can assert the page stayed healthy.
  * @param {import('playwright-core').Browser} browser
- * @param {{phone?: boolean, locale?: string}} [opts]
+ * @param {{phone?: boolean, locale?: string, autoplay?: boolean}} [opts] `autoplay`: let an
+ *   empty American room open a game against the computer (off: tests create their own)
  */
-export async function newPlayer(browser, { phone = false, locale = 'en-US' } = {}) {
+export async function newPlayer(browser, { phone = false, locale = 'en-US', autoplay = false } = {}) {
   const context = await browser.newContext(phone
     ? { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale }
     : { viewport: { width: 1280, height: 860 }, locale });
+  // An American room with nobody to play with opens a game against the computer once per tab; tests that
+  // create tables there ask for the room itself.
+  if (!autoplay) await context.addInitScript(() => sessionStorage.setItem('damka.autoplay', 'done'));
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const errors = [];

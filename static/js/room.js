@@ -9,7 +9,8 @@ import { LiveSocket } from './socket.js';
 import { playCard, playerName, playNow } from './playnow.js';
 
 // The rules page of American draughts opens with a game as Black against the computer:
-// an empty American room does that once per browser tab.
+// an American room with nobody to play with (no table with a free seat) does that, once
+// per browser tab.
 const AUTOPLAY_KEY = 'damka.autoplay';
 
 function autoplayOnce() {
@@ -111,7 +112,9 @@ export function mount(root, { id, ctx }) {
           for (const tb of msg.tables ?? []) tables.set(tb.id, tb);
           renderForm();
           if (!playBox.firstChild) replace(playBox, playCard(ctx, { rooms: [room] }));
-          if (room.variant === 'american' && !tables.size && ctx.me && autoplayOnce()) {
+          // Nobody to play with (no table with a free seat): the computer plays at once.
+          const open = [...tables.values()].some((tb) => !tb.seats?.white || !tb.seats?.black);
+          if (room.variant === 'american' && !open && ctx.me && autoplayOnce()) {
             playNow(ctx, id, { level: 1 }).catch(() => {});
           }
           break;

@@ -125,7 +125,11 @@ function actionButtons(t, page, s, act, bannerShown) {
     out.push(button('stand', t('action.stand'), act));
   }
   if (live && s.status === 'playing' && color) {
-    if (s.draw_offer && s.draw_offer !== color) {
+    // The computer takes no draw offers (the server's draw rules still apply).
+    const vsBot = !!playerOf(s, OTHER[color])?.bot;
+    if (vsBot) {
+      // No offer button.
+    } else if (s.draw_offer && s.draw_offer !== color) {
       out.push(button('draw-accept', t('action.draw_accept'), act, { kind: 'primary' }));
       out.push(button('draw-decline', t('action.draw_decline'), act));
     } else if (!s.draw_offer) {

@@ -115,6 +115,10 @@ async fn the_computer_is_ready_for_the_next_game(backend: Backend) {
     ws.recv_t("state").await;
     ws.send(json!({"t": "start"})).await;
     let first = ws.recv_t("game_started").await;
+    // The computer takes no draw offers.
+    ws.send(json!({"t": "draw_offer"})).await;
+    let refused = ws.recv_t("error").await;
+    assert_eq!(refused["code"], "bad_message", "{refused}");
     ws.send(json!({"t": "resign"})).await;
     let over = ws.recv_t("game_over").await;
     assert_eq!(over["result"], "black");

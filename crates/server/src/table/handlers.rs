@@ -268,6 +268,15 @@ impl TableActor {
 
     async fn draw_offer(&mut self, guest: &Player) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
+        if self
+            .game
+            .as_ref()
+            .is_some_and(|g| g.player(me.other()).is_bot())
+        {
+            return Err(AppError::BadMessage(
+                "the computer does not take draw offers (the draw rules still apply)".into(),
+            ));
+        }
         let every = self.state.config.draw_offer_plies;
         let Some(game) = self.game.as_mut() else {
             return Ok(());
