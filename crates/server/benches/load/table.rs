@@ -69,6 +69,11 @@ async fn next_json(ws: &mut Socket) -> Result<Value, String> {
     }
 }
 
+/// The next JSON message, whatever its type.
+pub async fn recv_any(ws: &mut Socket) -> Result<Value, String> {
+    next_json(ws).await
+}
+
 /// The next message of type `t`, skipping the others; an `error` fails.
 pub async fn recv_t(ws: &mut Socket, t: &str) -> Result<Value, String> {
     loop {
