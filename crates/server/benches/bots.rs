@@ -13,6 +13,7 @@
 //! `--variant` (`russian`; a room id of the default rooms).
 
 #[path = "load/server.rs"]
+#[allow(dead_code)]
 mod server;
 #[path = "load/table.rs"]
 #[allow(dead_code)]
@@ -81,7 +82,7 @@ async fn one_game(addr: String, s: &Settings, n: usize) -> Result<GameEnd, Strin
     )
     .await?;
     let cookie = guest.cookie.clone().ok_or("no cookie")?;
-    let seat = if n % 2 == 0 { "white" } else { "black" };
+    let seat = if n.is_multiple_of(2) { "white" } else { "black" };
     let bot_side = if seat == "white" { "black" } else { "white" };
     let table = http(
         &addr,

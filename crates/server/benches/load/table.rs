@@ -70,6 +70,7 @@ async fn next_json(ws: &mut Socket) -> Result<Value, String> {
 }
 
 /// The next JSON message, whatever its type.
+#[allow(dead_code)] // used by the bots bench, not by load
 pub async fn recv_any(ws: &mut Socket) -> Result<Value, String> {
     next_json(ws).await
 }
