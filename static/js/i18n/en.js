@@ -144,4 +144,5 @@ export default {
   'error.not_found': 'Not found.',
   'error.too_many_tables': 'You already have too many tables.',
   'error.internal': 'Server error.',
+  'error.storage_unavailable': 'The server cannot save anything right now: the clock is stopped. Try again in a moment.',
 };

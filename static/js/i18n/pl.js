@@ -144,4 +144,5 @@ export default {
   'error.not_found': 'Nie znaleziono.',
   'error.too_many_tables': 'Masz już za dużo stołów.',
   'error.internal': 'Błąd serwera.',
+  'error.storage_unavailable': 'Serwer nie może teraz niczego zapisać: zegar jest zatrzymany. Spróbuj za chwilę.',
 };
