@@ -196,6 +196,8 @@ mod tests {
         assert_eq!(c.database_url, "sqlite://data/damka.db");
         assert_eq!(c.first_move_secs, 30);
         assert_eq!(c.max_tables_per_guest, 3);
+        assert_eq!(c.db_acquire_timeout(), Duration::from_secs(1));
+        assert_eq!(c.restart_grace(), Duration::from_secs(20));
     }
 
     #[test]

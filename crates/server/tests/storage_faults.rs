@@ -178,6 +178,9 @@ async fn sqlite_disk_full_recovers_by_itself() {
     let st = state_paused(&mut m.black.0, json!("storage")).await;
     assert_eq!(st["clock"]["running"], Value::Null, "{st}");
     assert_eq!(st["moves"].as_array().unwrap().len(), 2);
+    // A move already stored is still acknowledged again when resent.
+    let resent = try_move(&mut m.black.0, last["move"].as_str().unwrap(), 2).await;
+    assert_eq!(resent["t"], "ack", "{resent}");
     // A minute of outage on the clock, charged to nobody.
     s.advance(60_000).await;
     let again = try_move(&mut m.white.0, &mv, 3).await;

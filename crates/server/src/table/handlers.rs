@@ -201,11 +201,23 @@ impl TableActor {
     ) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
         let now = self.state.time.now_ms();
-        self.before_write()?;
         let Some(game) = self.game.as_ref() else {
             return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
         };
-        match game.check_move(me, text, ply, now, lag_ms)? {
+        let mut check = game.check_move(me, text, ply, now, lag_ms)?;
+        if game.hold.is_some() && !matches!(check, MoveCheck::AlreadyPlayed) {
+            // A new move on a held clock: run it again first (or refuse at once while the
+            // database is down), and check the move against the running clock.
+            self.before_write()?;
+            let Some(game) = self.game.as_ref() else {
+                return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
+            };
+            check = game.check_move(me, text, ply, now, lag_ms)?;
+        }
+        let Some(game) = self.game.as_ref() else {
+            return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
+        };
+        match check {
             MoveCheck::AlreadyPlayed => {
                 if let Some(ack) = ack {
                     self.reply(sub, &ServerMessage::Ack { ack });
