@@ -46,7 +46,7 @@ test('an unknown error code still reads as an error', () => {
 test('every protocol error code and every reason has a text in both languages', () => {
   const codes = ['not_your_turn', 'illegal_move', 'stale_ply', 'seat_taken', 'not_seated', 'game_in_progress',
     'no_game', 'invalid_options', 'invalid_name', 'rate_limited', 'bad_message', 'unauthorized', 'not_found',
-    'too_many_tables', 'internal'];
+    'too_many_tables', 'internal', 'storage_unavailable'];
   const reasons = ['no_moves', 'resign', 'timeout', 'agreement', 'threefold', 'move_limit', 'aborted'];
   for (const dict of [pl, en]) {
     for (const c of codes) assert.ok(dict[`error.${c}`], `error.${c}`);

@@ -36,6 +36,10 @@ pub enum ErrorCode {
     TooManyTables,
     /// A server-side failure (details are only in the server's logs).
     Internal,
+    /// The server cannot store anything right now (its database is unreachable or out of
+    /// space): nothing was changed; try again once it recovers. The table's clock is
+    /// paused meanwhile (`state.paused` is `storage`).
+    StorageUnavailable,
 }
 
 impl ErrorCode {
@@ -57,6 +61,7 @@ impl ErrorCode {
             ErrorCode::NotFound => "not_found",
             ErrorCode::TooManyTables => "too_many_tables",
             ErrorCode::Internal => "internal",
+            ErrorCode::StorageUnavailable => "storage_unavailable",
         }
     }
 }
@@ -99,6 +104,7 @@ mod tests {
             ErrorCode::NotFound,
             ErrorCode::TooManyTables,
             ErrorCode::Internal,
+            ErrorCode::StorageUnavailable,
         ] {
             let json = serde_json::to_string(&code).expect("serialises");
             assert_eq!(json, format!("\"{}\"", code.as_str()));

@@ -134,6 +134,20 @@ pub struct State {
     pub result: Option<GameResult>,
     /// Reason when over.
     pub reason: Option<EndReason>,
+    /// Why the game's clock (and first-move window) is stopped for now, or `null`.
+    #[serde(default)]
+    pub paused: Option<Paused>,
+}
+
+/// Why a running game's clock is stopped by the server (an addition to the protocol).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Paused {
+    /// Restored after a restart: waiting for both players to reconnect (or the grace to
+    /// pass).
+    Restart,
+    /// The server cannot store moves right now; the clock runs again once it can.
+    Storage,
 }
 
 /// Server → client on a table socket.

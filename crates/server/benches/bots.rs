@@ -82,7 +82,11 @@ async fn one_game(addr: String, s: &Settings, n: usize) -> Result<GameEnd, Strin
     )
     .await?;
     let cookie = guest.cookie.clone().ok_or("no cookie")?;
-    let seat = if n.is_multiple_of(2) { "white" } else { "black" };
+    let seat = if n.is_multiple_of(2) {
+        "white"
+    } else {
+        "black"
+    };
     let bot_side = if seat == "white" { "black" } else { "white" };
     let table = http(
         &addr,

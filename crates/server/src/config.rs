@@ -86,6 +86,21 @@ pub struct Config {
     #[arg(long, env = "DAMKA_BOT_SEARCHES", default_value_t = 0)]
     pub bot_searches: usize,
 
+    /// Milliseconds a database operation waits for a connection (and for a new one to be
+    /// made) before it fails; keep it short, so an outage fails fast instead of holding
+    /// every table up.
+    #[arg(long, env = "DAMKA_DB_ACQUIRE_TIMEOUT_MS", default_value_t = 1000)]
+    pub db_acquire_timeout_ms: u64,
+
+    /// Seconds a game restored after a restart waits for both players to reconnect
+    /// before its clock (or first-move window) runs again.
+    #[arg(long, env = "DAMKA_RESTART_GRACE_SECS", default_value_t = 20)]
+    pub restart_grace_secs: u64,
+
+    /// Test hook, not a flag: see [`crate::store::StoreOptions::sqlite_max_page_count`].
+    #[arg(skip)]
+    pub test_sqlite_max_page_count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+
     /// Test hook, not a flag: every new game starts from this FEN (when it parses for
     /// the table's variant) instead of the start position.
     #[arg(skip)]
@@ -121,6 +136,16 @@ impl Config {
     /// The shutdown timeout.
     pub fn shutdown_timeout(&self) -> Duration {
         Duration::from_secs(self.shutdown_timeout_secs)
+    }
+
+    /// How long a database operation waits for a connection.
+    pub fn db_acquire_timeout(&self) -> Duration {
+        Duration::from_millis(self.db_acquire_timeout_ms)
+    }
+
+    /// How long a restored game waits for its players.
+    pub fn restart_grace(&self) -> Duration {
+        Duration::from_secs(self.restart_grace_secs)
     }
 }
 
@@ -159,6 +184,8 @@ impl fmt::Debug for Config {
             .field("ws_ping_ms", &self.ws_ping_ms)
             .field("header_read_timeout_secs", &self.header_read_timeout_secs)
             .field("shutdown_timeout_secs", &self.shutdown_timeout_secs)
+            .field("db_acquire_timeout_ms", &self.db_acquire_timeout_ms)
+            .field("restart_grace_secs", &self.restart_grace_secs)
             .finish_non_exhaustive()
     }
 }
@@ -174,6 +201,8 @@ mod tests {
         assert_eq!(c.database_url, "sqlite://data/damka.db");
         assert_eq!(c.first_move_secs, 30);
         assert_eq!(c.max_tables_per_guest, 3);
+        assert_eq!(c.db_acquire_timeout(), Duration::from_secs(1));
+        assert_eq!(c.restart_grace(), Duration::from_secs(20));
     }
 
     #[test]

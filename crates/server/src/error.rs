@@ -65,6 +65,7 @@ impl AppError {
             AppError::BadMessage(_) => ErrorCode::BadMessage,
             AppError::RateLimited => ErrorCode::RateLimited,
             AppError::Game { code, .. } => *code,
+            AppError::Database(e) if crate::store::is_outage(e) => ErrorCode::StorageUnavailable,
             AppError::Database(_) | AppError::Internal(_) => ErrorCode::Internal,
         }
     }
@@ -76,6 +77,7 @@ impl AppError {
             ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
             ErrorCode::TooManyTables | ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::SeatTaken | ErrorCode::GameInProgress | ErrorCode::StalePly => {
                 StatusCode::CONFLICT
             }
@@ -86,6 +88,10 @@ impl AppError {
     /// The text shown to clients; server-side details stay in the logs.
     pub fn client_message(&self) -> String {
         match self {
+            AppError::Database(e) if crate::store::is_outage(e) => {
+                tracing::warn!(error = %e, "database unavailable");
+                "the server cannot store anything right now; try again in a moment".to_owned()
+            }
             AppError::Database(e) => {
                 tracing::error!(error = %e, "database error");
                 "internal error".to_owned()

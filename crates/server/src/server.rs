@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use crate::config::{Config, redact_url};
 use crate::room::{Rooms, RoomsError, default_rooms, load_rooms};
-use crate::store::Store;
+use crate::store::{Store, StoreOptions};
 use crate::table::{Tables, restore_tables};
 use crate::time::TimeSource;
 use crate::{AppState, Shared, http, metrics};
@@ -64,7 +64,14 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         Some(path) => load_rooms(path)?,
         None => default_rooms(),
     };
-    let store = Store::connect(&config.database_url).await?;
+    let store = Store::connect_with(
+        &config.database_url,
+        StoreOptions {
+            acquire_timeout: config.db_acquire_timeout(),
+            sqlite_max_page_count: config.test_sqlite_max_page_count.clone(),
+        },
+    )
+    .await?;
     tracing::info!(
         database = %redact_url(&config.database_url),
         backend = store.backend(),

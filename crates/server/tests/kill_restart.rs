@@ -225,9 +225,12 @@ async fn scenario(backend: Backend, stop: Stop) {
             "state move clock vs stored: {state}"
         );
     }
-    // PLIES is odd: White moved last, Black is to move and Black's clock runs.
+    // PLIES is odd: White moved last, Black is to move. Black's clock waits for White to
+    // come back too (or for the restart grace), so it is held, charged to nobody; Black's
+    // move below runs it again.
     assert_eq!(state["turn"], "black", "{state}");
-    assert_eq!(state["clock"]["running"], "black", "{state}");
+    assert_eq!(state["paused"], "restart", "{state}");
+    assert_eq!(state["clock"]["running"], Value::Null, "{state}");
     assert_eq!(
         state["clock"]["white"], last["white"],
         "the mover's time: {state}"

@@ -106,13 +106,24 @@ async fn restart_resumes_games(backend: Backend) {
     let st = w.recv_t("state").await;
     assert_eq!(st["moves"].as_array().unwrap().len(), 5);
     assert_eq!(st["you"]["seat"], "white");
-    assert_eq!(st["clock"]["running"], st["turn"]);
+    // The clock waits for both players to be back.
+    assert_eq!(st["paused"], "restart", "{st}");
+    assert_eq!(st["clock"]["running"], serde_json::Value::Null, "{st}");
     // The downtime is charged to nobody; the 1.5 s before the shutdown are.
     let turn = st["turn"].as_str().unwrap();
     let expected = clock_before[turn].as_u64().unwrap() - 1_500;
     assert_eq!(st["clock"][turn].as_u64().unwrap(), expected, "{st}");
     let mut b = s.table_ws(&table, Some(&bcookie)).await;
     b.recv_t("state").await;
+    // Both are back: the clock runs again, from the same time.
+    let st = loop {
+        let st = w.recv_t("state").await;
+        if st["paused"].is_null() {
+            break st;
+        }
+    };
+    assert_eq!(st["clock"]["running"], st["turn"], "{st}");
+    assert_eq!(st["clock"][turn].as_u64().unwrap(), expected, "{st}");
     let mut m2 = common::Match {
         table: table.clone(),
         game: m.game.clone(),

@@ -158,4 +158,5 @@ export default {
   'bot.hint.3': 'the full engine',
   'option.bot': 'against the computer (level {n})',
   'option.local': 'one screen',
+  'error.storage_unavailable': 'The server cannot save anything right now: the clock is stopped. Try again in a moment.',
 };

@@ -158,4 +158,5 @@ export default {
   'bot.hint.3': 'pełna siła programu',
   'option.bot': 'z komputerem (poziom {n})',
   'option.local': 'jeden ekran',
+  'error.storage_unavailable': 'Serwer nie może teraz niczego zapisać: zegar jest zatrzymany. Spróbuj za chwilę.',
 };

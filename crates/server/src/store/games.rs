@@ -132,17 +132,51 @@ impl Store {
         .await
     }
 
-    /// Saves the live clock of a running game (graceful shutdown).
+    /// Appends the move that ends a game and marks the game over, in one transaction.
+    pub async fn append_last_move(
+        &self,
+        game_id: &str,
+        m: &MoveRow,
+        result: Option<&str>,
+        reason: &str,
+        clock: (i64, i64, i64),
+        ended_at: i64,
+    ) -> Result<(), sqlx::Error> {
+        self.write(Write::LastMove {
+            game_id: game_id.to_owned(),
+            row: m.clone(),
+            result: result.map(str::to_owned),
+            reason: reason.to_owned(),
+            clock,
+            ended_at,
+        })
+        .await
+    }
+
+    /// Saves the live clock of a running game, and what is left of its first-move
+    /// window if one applies (graceful shutdown).
     pub async fn save_clock(
         &self,
         game_id: &str,
         clock: (i64, i64, i64),
+        first_move_ms: Option<i64>,
     ) -> Result<(), sqlx::Error> {
         self.write(Write::Clock {
             game_id: game_id.to_owned(),
             clock,
+            first_move_ms,
         })
         .await
+    }
+
+    /// What was left of a game's first-move window at the last graceful shutdown.
+    pub async fn first_move_ms(&self, game_id: &str) -> Result<Option<i64>, sqlx::Error> {
+        const SQL: &str = "SELECT first_move_ms FROM games WHERE id = $1";
+        let row: Option<(Option<i64>,)> = on_pool!(self, pool => sqlx::query_as(SQL)
+            .bind(game_id)
+            .fetch_optional(pool)
+            .await)?;
+        Ok(row.and_then(|r| r.0))
     }
 
     /// Saves a running game's draw offer; it is durable when this returns `Ok`.

@@ -9,14 +9,21 @@
 //! cut as well as a `kill -9`. Every write is a [`Write`] value: on SQLite one writer task
 //! ([`MoveWriter`]) commits them in batches (group commit), so the server is SQLite's
 //! only writer; on PostgreSQL they run directly.
+//!
+//! Every write passes a circuit breaker ([`Breaker`]): once the database is out of reach
+//! or out of space, writes fail at once (no waiting for a pool timeout per write) until a
+//! probe write succeeds.
 
 mod games;
 mod guests;
+mod health;
 mod write;
 mod writer;
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
@@ -26,16 +33,38 @@ use sqlx::sqlite::{
 
 pub use games::{DrawOfferRow, GameRow, MoveRow, NewGame};
 pub use guests::GuestRow;
+pub use health::{Breaker, is_outage, unavailable};
 pub use write::Write;
 pub use writer::MoveWriter;
 
 /// The database: SQLite (default) or PostgreSQL.
 #[derive(Clone, Debug)]
 pub enum Store {
-    /// SQLite file in WAL mode, with the group-commit writer for moves.
+    /// SQLite file in WAL mode, with the group-commit writer for moves (which holds the
+    /// store's breaker).
     Sqlite(SqlitePool, MoveWriter),
-    /// PostgreSQL.
-    Postgres(PgPool),
+    /// PostgreSQL, with the store's breaker.
+    Postgres(PgPool, Breaker),
+}
+
+/// How to open the database.
+#[derive(Clone, Debug)]
+pub struct StoreOptions {
+    /// Longest wait for a pooled connection (and for a new connection to be made).
+    pub acquire_timeout: Duration,
+    /// Test hook (SQLite): when set and not 0, the writer sets `PRAGMA max_page_count`
+    /// to this before each transaction, so a test can fill the database up and free it
+    /// again (`SQLITE_FULL` is exactly the disk-full error path).
+    pub sqlite_max_page_count: Option<Arc<AtomicU64>>,
+}
+
+impl Default for StoreOptions {
+    fn default() -> StoreOptions {
+        StoreOptions {
+            acquire_timeout: Duration::from_secs(1),
+            sqlite_max_page_count: None,
+        }
+    }
 }
 
 /// Runs the same expression against whichever pool the store holds.
@@ -43,7 +72,7 @@ macro_rules! on_pool {
     ($store:expr, $pool:ident => $body:expr) => {
         match $store {
             $crate::store::Store::Sqlite($pool, _) => $body,
-            $crate::store::Store::Postgres($pool) => $body,
+            $crate::store::Store::Postgres($pool, _) => $body,
         }
     };
 }
@@ -56,13 +85,20 @@ impl Store {
     /// Fails when the URL has another scheme, the database cannot be reached or a
     /// migration fails.
     pub async fn connect(url: &str) -> Result<Store, sqlx::Error> {
+        Store::connect_with(url, StoreOptions::default()).await
+    }
+
+    /// [`Store::connect`] with options.
+    ///
+    /// Fails as [`Store::connect`].
+    pub async fn connect_with(url: &str, options: StoreOptions) -> Result<Store, sqlx::Error> {
         let store = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
                 .max_connections(16)
-                .acquire_timeout(Duration::from_secs(5))
+                .acquire_timeout(options.acquire_timeout)
                 .connect(url)
                 .await?;
-            Store::Postgres(pool)
+            Store::Postgres(pool, Breaker::default())
         } else if let Some(path) = url
             .strip_prefix("sqlite://")
             .or_else(|| url.strip_prefix("sqlite:"))
@@ -73,7 +109,7 @@ impl Store {
             {
                 std::fs::create_dir_all(dir).map_err(sqlx::Error::Io)?;
             }
-            let options = SqliteConnectOptions::from_str(url)?
+            let connect = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Full)
@@ -81,9 +117,10 @@ impl Store {
                 .busy_timeout(Duration::from_secs(5));
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)
-                .connect_with(options)
+                .acquire_timeout(options.acquire_timeout)
+                .connect_with(connect)
                 .await?;
-            let writer = MoveWriter::spawn(pool.clone());
+            let writer = MoveWriter::spawn(pool.clone(), options.sqlite_max_page_count);
             Store::Sqlite(pool, writer)
         } else {
             return Err(sqlx::Error::Configuration(
@@ -98,7 +135,7 @@ impl Store {
     async fn migrate(&self) -> Result<(), sqlx::Error> {
         match self {
             Store::Sqlite(pool, _) => sqlx::migrate!("../../migrations/sqlite").run(pool).await?,
-            Store::Postgres(pool) => {
+            Store::Postgres(pool, _) => {
                 sqlx::migrate!("../../migrations/postgres")
                     .run(pool)
                     .await?
@@ -111,25 +148,87 @@ impl Store {
     /// goes through the single writer task (group commit); on PostgreSQL directly, in a
     /// transaction when it takes more than one statement.
     ///
-    /// Fails on a database error.
+    /// Fails on a database error, and at once (without trying) while the circuit is
+    /// open; a failure that means the database cannot take writes opens it.
     pub async fn write(&self, write: Write) -> Result<(), sqlx::Error> {
+        if !self.breaker().healthy() {
+            return Err(unavailable());
+        }
+        let result = self.write_now(write).await;
+        if let Err(e) = &result
+            && is_outage(e)
+        {
+            self.trip(e);
+        }
+        result
+    }
+
+    /// Makes one write, breaker or not.
+    async fn write_now(&self, write: Write) -> Result<(), sqlx::Error> {
         match self {
             Store::Sqlite(_, writer) => writer.write(write).await,
-            Store::Postgres(pool) if write.is_multi_statement() => {
+            Store::Postgres(pool, _) if write.is_multi_statement() => {
                 let mut tx = pool.begin().await?;
                 write::apply_postgres(&mut tx, &write).await?;
                 tx.commit().await
             }
-            Store::Postgres(pool) => {
+            Store::Postgres(pool, _) => {
                 let mut conn = pool.acquire().await?;
                 write::apply_postgres(&mut conn, &write).await
             }
         }
     }
 
-    /// Checks that the database answers (for `/readyz`).
+    /// Opens the circuit after `e` and, unless one runs already, starts the task that
+    /// probes the database until a write succeeds again.
+    fn trip(&self, e: &sqlx::Error) {
+        let breaker = self.breaker();
+        if !breaker.trip() {
+            return;
+        }
+        tracing::error!(error = %e, "database not accepting writes: refusing writes until a probe succeeds");
+        let store = self.clone();
+        tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            for delay in Breaker::probe_delays() {
+                tokio::time::sleep(delay).await;
+                match store.write_now(Write::Probe).await {
+                    Ok(()) => break,
+                    Err(sqlx::Error::PoolClosed) => return,
+                    Err(e) => tracing::debug!(error = %e, "database probe failed"),
+                }
+            }
+            tracing::warn!(
+                down_ms = started.elapsed().as_millis() as u64,
+                "database accepts writes again"
+            );
+            store.breaker().recovered();
+        });
+    }
+
+    /// The store's circuit breaker (tables watch it).
+    pub fn breaker(&self) -> &Breaker {
+        match self {
+            Store::Sqlite(_, writer) => writer.breaker(),
+            Store::Postgres(_, breaker) => breaker,
+        }
+    }
+
+    /// Checks that the database answers and takes writes (for `/readyz`).
+    ///
+    /// Fails while the circuit is open, or if the database does not answer.
     pub async fn ping(&self) -> Result<(), sqlx::Error> {
-        on_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.map(|_| ()))
+        if !self.breaker().healthy() {
+            return Err(unavailable());
+        }
+        let result =
+            on_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.map(|_| ()));
+        if let Err(e) = &result
+            && is_outage(e)
+        {
+            self.trip(e);
+        }
+        result
     }
 
     /// Closes the pool (after the last write of a graceful shutdown).
@@ -141,7 +240,7 @@ impl Store {
     pub fn backend(&self) -> &'static str {
         match self {
             Store::Sqlite(..) => "sqlite",
-            Store::Postgres(_) => "postgres",
+            Store::Postgres(..) => "postgres",
         }
     }
 }

@@ -21,8 +21,15 @@ const INSERT_GAME: &str = "INSERT INTO games (id, table_id, room, variant, minut
 const FINISH_GAME: &str = "UPDATE games SET status = 'over', result = $2, reason = $3, \
     white_ms = $4, black_ms = $5, clock_ply = $6, ended_at = $7 WHERE id = $1";
 
-const SAVE_CLOCK: &str = "UPDATE games SET white_ms = $2, black_ms = $3, clock_ply = $4 \
-    WHERE id = $1 AND status = 'playing'";
+const SAVE_CLOCK: &str = "UPDATE games SET white_ms = $2, black_ms = $3, clock_ply = $4, \
+    first_move_ms = $5 WHERE id = $1 AND status = 'playing'";
+
+/// The probe of a failing database: a write that needs new space (SQLite: a blob larger
+/// than a page), removed in the same transaction.
+const PROBE_SQLITE: &str = "INSERT INTO write_probe (id, pad) VALUES (1, zeroblob(8192))";
+const PROBE_POSTGRES: &str =
+    "INSERT INTO write_probe (id, pad) VALUES (1, decode(repeat('00', 8192), 'hex'))";
+const PROBE_CLEAN: &str = "DELETE FROM write_probe";
 
 const SAVE_DRAW_OFFER: &str = "UPDATE games SET draw_offer = $2, white_offer_ply = $3, \
     black_offer_ply = $4 WHERE id = $1 AND status = 'playing'";
@@ -77,13 +84,33 @@ pub enum Write {
         /// Unix ms.
         ended_at: i64,
     },
+    /// The move that ends a game, and the end, in one transaction: the end is stored
+    /// with the move or neither is.
+    LastMove {
+        /// The game.
+        game_id: String,
+        /// The move.
+        row: MoveRow,
+        /// `white`, `black` or `draw`.
+        result: Option<String>,
+        /// The reason's wire name.
+        reason: String,
+        /// White ms, black ms, ply.
+        clock: (i64, i64, i64),
+        /// Unix ms.
+        ended_at: i64,
+    },
     /// A running game's live clock (graceful shutdown).
     Clock {
         /// The game.
         game_id: String,
         /// White ms, black ms, ply.
         clock: (i64, i64, i64),
+        /// What was left of the pending first move's window, ms, if it applied.
+        first_move_ms: Option<i64>,
     },
+    /// Checks that the database takes writes again (the breaker's probe); leaves nothing.
+    Probe,
     /// A running game's draw offer changed (made or explicitly declined).
     DrawOffer {
         /// The game.
@@ -96,7 +123,11 @@ pub enum Write {
 impl Write {
     /// Whether it takes more than one statement (so needs a transaction of its own).
     pub(super) fn is_multi_statement(&self) -> bool {
-        matches!(self, Write::Game(g) if !g.opening.is_empty())
+        match self {
+            Write::Game(g) => !g.opening.is_empty(),
+            Write::LastMove { .. } | Write::Probe => true,
+            _ => false,
+        }
     }
 }
 
@@ -118,7 +149,7 @@ macro_rules! insert_move {
 
 /// Applies a [`Write`] to a connection of either backend.
 macro_rules! apply {
-    ($write:expr, $conn:expr) => {
+    ($write:expr, $conn:expr, $probe:expr) => {
         match $write {
             Write::Guest {
                 id,
@@ -176,6 +207,30 @@ macro_rules! apply {
             Write::Move { game_id, row } => {
                 insert_move!($conn, game_id, row);
             }
+            Write::LastMove {
+                game_id,
+                row,
+                result,
+                reason,
+                clock,
+                ended_at,
+            } => {
+                insert_move!($conn, game_id, row);
+                sqlx::query(FINISH_GAME)
+                    .bind(game_id)
+                    .bind(result)
+                    .bind(reason)
+                    .bind(clock.0)
+                    .bind(clock.1)
+                    .bind(clock.2)
+                    .bind(ended_at)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::Probe => {
+                sqlx::query($probe).execute(&mut *$conn).await?;
+                sqlx::query(PROBE_CLEAN).execute(&mut *$conn).await?;
+            }
             Write::Finish {
                 game_id,
                 result,
@@ -203,12 +258,17 @@ macro_rules! apply {
                     .execute(&mut *$conn)
                     .await?;
             }
-            Write::Clock { game_id, clock } => {
+            Write::Clock {
+                game_id,
+                clock,
+                first_move_ms,
+            } => {
                 sqlx::query(SAVE_CLOCK)
                     .bind(game_id)
                     .bind(clock.0)
                     .bind(clock.1)
                     .bind(clock.2)
+                    .bind(first_move_ms)
                     .execute(&mut *$conn)
                     .await?;
             }
@@ -221,7 +281,7 @@ pub(super) async fn apply_sqlite(
     conn: &mut SqliteConnection,
     write: &Write,
 ) -> Result<(), sqlx::Error> {
-    apply!(write, conn);
+    apply!(write, conn, PROBE_SQLITE);
     Ok(())
 }
 
@@ -230,6 +290,6 @@ pub(super) async fn apply_postgres(
     conn: &mut PgConnection,
     write: &Write,
 ) -> Result<(), sqlx::Error> {
-    apply!(write, conn);
+    apply!(write, conn, PROBE_POSTGRES);
     Ok(())
 }

@@ -8,9 +8,20 @@
 //! it never waits for SQLite's write lock either. PostgreSQL groups concurrent commits
 //! itself, so writes go to it directly.
 
+//!
+//! A failed transaction never goes back to the pool: SQLite may already have rolled it
+//! back by itself (a full disk, `SQLITE_FULL`), and a connection returned in that state
+//! would refuse every later `BEGIN`. The connection is closed instead and the next batch
+//! opens a fresh one, so writes recover by themselves once the cause is gone.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use sqlx::Connection;
 use sqlx::sqlite::SqlitePool;
 use tokio::sync::{mpsc, oneshot};
 
+use super::health::Breaker;
 use super::write::{Write, apply_sqlite};
 
 /// Largest number of writes in one transaction.
@@ -29,14 +40,26 @@ struct Job {
 pub struct MoveWriter {
     /// Jobs for the writer task.
     tx: mpsc::Sender<Job>,
+    /// The store's circuit breaker.
+    breaker: Breaker,
 }
 
 impl MoveWriter {
     /// Starts the writer task for `pool`; it ends when every handle is dropped.
-    pub fn spawn(pool: SqlitePool) -> MoveWriter {
+    /// `max_pages` is the test hook of [`super::StoreOptions::sqlite_max_page_count`].
+    pub fn spawn(pool: SqlitePool, max_pages: Option<Arc<AtomicU64>>) -> MoveWriter {
         let (tx, rx) = mpsc::channel(4 * MAX_BATCH);
-        tokio::spawn(run(pool, rx));
-        MoveWriter { tx }
+        let writer = Writer { pool, max_pages };
+        tokio::spawn(writer.run(rx));
+        MoveWriter {
+            tx,
+            breaker: Breaker::default(),
+        }
+    }
+
+    /// The store's circuit breaker.
+    pub fn breaker(&self) -> &Breaker {
+        &self.breaker
     }
 
     /// Makes one write; returns once it is committed.
@@ -53,39 +76,68 @@ impl MoveWriter {
     }
 }
 
-async fn run(pool: SqlitePool, mut rx: mpsc::Receiver<Job>) {
-    let mut batch = Vec::with_capacity(MAX_BATCH);
-    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        match write_batch(&pool, &batch).await {
-            Ok(()) => {
-                for job in batch.drain(..) {
-                    let _ = job.done.send(Ok(()));
+/// The writer task's state.
+struct Writer {
+    /// The database.
+    pool: SqlitePool,
+    /// Test hook: the page limit to set before each transaction.
+    max_pages: Option<Arc<AtomicU64>>,
+}
+
+impl Writer {
+    async fn run(self, mut rx: mpsc::Receiver<Job>) {
+        let mut batch = Vec::with_capacity(MAX_BATCH);
+        while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+            let writes: Vec<&Write> = batch.iter().map(|j| &j.write).collect();
+            match self.transaction(&writes).await {
+                Ok(()) => {
+                    for job in batch.drain(..) {
+                        let _ = job.done.send(Ok(()));
+                    }
                 }
-            }
-            // One bad write (e.g. a duplicate ply) must not fail the others: make them one
-            // by one so each caller learns its own outcome.
-            Err(_) => {
-                for job in batch.drain(..) {
-                    let result = insert(&pool, &job).await;
-                    let _ = job.done.send(result);
+                // One bad write (e.g. a duplicate ply) must not fail the others: make them
+                // one by one so each caller learns its own outcome.
+                Err(_) if batch.len() > 1 => {
+                    for job in batch.drain(..) {
+                        let result = self.transaction(&[&job.write]).await;
+                        let _ = job.done.send(result);
+                    }
+                }
+                Err(e) => {
+                    if let Some(job) = batch.pop() {
+                        let _ = job.done.send(Err(e));
+                    }
                 }
             }
         }
     }
-}
 
-async fn write_batch(pool: &SqlitePool, batch: &[Job]) -> Result<(), sqlx::Error> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    for job in batch {
-        apply_sqlite(&mut tx, &job.write).await?;
+    /// Commits `writes` in one transaction. On failure the connection is closed, not
+    /// returned to the pool (see the module documentation).
+    async fn transaction(&self, writes: &[&Write]) -> Result<(), sqlx::Error> {
+        let mut conn = self.pool.acquire().await?;
+        let result = async {
+            if let Some(limit) = &self.max_pages {
+                let pages = match limit.load(Ordering::SeqCst) {
+                    0 => 1_073_741_823, // SQLite's default maximum
+                    n => n,
+                };
+                sqlx::query(&format!("PRAGMA max_page_count = {pages}"))
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            for write in writes {
+                apply_sqlite(&mut tx, write).await?;
+            }
+            tx.commit().await
+        }
+        .await;
+        if result.is_err() {
+            conn.close_on_drop();
+        }
+        result
     }
-    tx.commit().await
-}
-
-async fn insert(pool: &SqlitePool, job: &Job) -> Result<(), sqlx::Error> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    apply_sqlite(&mut tx, &job.write).await?;
-    tx.commit().await
 }
 
 #[cfg(test)]

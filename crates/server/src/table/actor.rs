@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 
 use super::Command;
 use super::computer::Thinking;
-use super::game::LiveGame;
+use super::game::{Hold, LiveGame, to_i64};
 use super::registry::TableSeed;
 use super::subscribers::{Outgoing, Subscribers};
 use crate::AppState;
@@ -60,6 +60,8 @@ pub struct TableActor {
     /// The actor's own command queue, for answers of its background work (the computer's
     /// moves). Weak, so the queue still closes when the registry lets go.
     pub(super) tx: mpsc::WeakSender<Command>,
+    /// When to try again to store a game end that failed (not for an outage).
+    pub(super) end_retry: Option<tokio::time::Instant>,
     /// Commands.
     rx: mpsc::Receiver<Command>,
 }
@@ -96,6 +98,7 @@ impl TableActor {
             empty_since: None,
             thinking: None,
             tx,
+            end_retry: None,
             rx,
         };
         actor.bot_ready();
@@ -117,18 +120,26 @@ impl TableActor {
             id: self.id.clone(),
             room: self.room.clone(),
         };
-        let window = self.first_move_window_ms();
         let grace = self.state.config.empty_table_grace().as_millis() as u64;
         let shutdown = self.state.shutdown.clone();
         let time = self.state.time.clone();
+        let mut health = self.state.store.breaker().subscribe();
         // A restored game may have the computer to move.
         self.maybe_think();
         loop {
             let now = time.now_ms();
-            let deadline = self.game.as_ref().and_then(|g| g.deadline(now, window));
+            let end_retry = self.end_retry;
+            let deadline = match end_retry {
+                Some(_) => None,
+                None => self.game.as_ref().and_then(|g| g.deadline(now)),
+            };
             let close_at = self.empty_since.map(|t| t + grace);
             let stale = self.subs.any_stale();
             let presence_due = self.presence_due;
+            let storage_held = self
+                .game
+                .as_ref()
+                .is_some_and(|g| g.hold == Some(Hold::Storage));
             tokio::select! {
                 biased;
                 () = shutdown.cancelled() => {
@@ -141,6 +152,16 @@ impl TableActor {
                 },
                 () = time.sleep_until(deadline.unwrap_or(u64::MAX)), if deadline.is_some() => {
                     self.on_deadline().await;
+                }
+                () = tokio::time::sleep_until(end_retry.unwrap_or_else(tokio::time::Instant::now)), if end_retry.is_some() => {
+                    self.end_retry = None;
+                    self.on_deadline().await;
+                }
+                _ = health.changed(), if storage_held => {
+                    if *health.borrow_and_update() {
+                        tracing::info!("database back: the clock runs again");
+                        self.release_hold();
+                    }
                 }
                 () = time.sleep_until(close_at.unwrap_or(u64::MAX)), if close_at.is_some() => {
                     self.close();
@@ -200,6 +221,18 @@ impl TableActor {
         }
         let now = self.state.time.now_ms();
         self.update_empty(now);
+        // A restored game's clock waits for both players (or the grace's end).
+        let restart_hold = self
+            .game
+            .as_ref()
+            .is_some_and(|g| matches!(g.hold, Some(Hold::Restart { .. })));
+        if restart_hold {
+            let (white, black, _) = self.presence_now();
+            if white && black {
+                tracing::info!("both players are back: the clock runs again");
+                self.release_hold();
+            }
+        }
         self.maybe_think();
     }
 
@@ -212,7 +245,7 @@ impl TableActor {
         }
     }
 
-    /// The first-move window in ms.
+    /// The first-move window in ms (for a new game).
     pub(super) fn first_move_window_ms(&self) -> u64 {
         self.state.config.first_move_window().as_millis() as u64
     }
@@ -264,9 +297,15 @@ impl TableActor {
         self.thinking = None;
         let now = self.state.time.now_ms();
         if let Some(g) = self.game.as_mut().filter(|g| g.playing()) {
+            let first_move = g.first_move_left(now).map(to_i64);
             g.clock.pause(now);
             let snapshot = g.clock_snapshot(now);
-            if let Err(e) = self.state.store.save_clock(&g.id, snapshot).await {
+            if let Err(e) = self
+                .state
+                .store
+                .save_clock(&g.id, snapshot, first_move)
+                .await
+            {
                 tracing::error!(error = %e, game = %g.id, "cannot save the clock at shutdown");
             }
         }

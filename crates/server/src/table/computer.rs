@@ -13,7 +13,6 @@ use draughts::Color;
 
 use super::Command;
 use super::actor::TableActor;
-use super::moves::MoveCheck;
 use crate::bots::{self, SearchRequest};
 use crate::error::AppError;
 use crate::random;
@@ -69,11 +68,15 @@ impl TableActor {
         {
             return;
         }
+        // A held clock (a restart waiting for the guest, a database outage) waits: the
+        // computer's move would start it.
+        if game.hold.is_some() {
+            return;
+        }
         let now = self.state.time.now_ms();
-        let window = self.first_move_window_ms();
         // Before the clock runs, the first-move window is the limit (a quarter of what is
         // left of it, so the computer moves well inside it).
-        let remaining_ms = match game.first_move_left(now, window) {
+        let remaining_ms = match game.first_move_left(now) {
             Some(left) => (left / 4).min(game.clock.remaining(turn, now)),
             None => game.clock.remaining(turn, now),
         };
@@ -131,7 +134,6 @@ impl TableActor {
             return;
         }
         self.thinking = None;
-        let now = self.state.time.now_ms();
         let Some(game) = self
             .game
             .as_ref()
@@ -143,22 +145,13 @@ impl TableActor {
         if bots::level_of(game.player(by)).is_none() {
             return;
         }
-        match game.check_move(by, text, ply, now, 0) {
-            Ok(MoveCheck::New(prepared)) => {
-                let id = game.id.clone();
-                if let Err(e) = self.state.store.append_move(&id, &prepared.row).await {
-                    // Not stored, not played: the next wake-up asks again.
-                    tracing::error!(error = %e, "cannot store the computer's move");
-                    return;
-                }
-                self.commit_move(*prepared, 0, None, Instant::now()).await;
-            }
-            Ok(MoveCheck::Flagged(c)) => {
-                self.finish(Some(c.other()), draughts::Reason::Timeout)
-                    .await;
-            }
-            Ok(MoveCheck::AlreadyPlayed) => {}
-            Err(e) => tracing::error!(error = %e, "the computer chose a move the table refused"),
+        // The same path as a person's move: checks, clock, store, then announce. If it
+        // fails (the database is down), the next wake-up asks the computer again.
+        if let Err(e) = self
+            .play_as(by, 0, text, ply, None, 0, Instant::now())
+            .await
+        {
+            tracing::warn!(error = %e, "the computer's move was not played");
         }
     }
 

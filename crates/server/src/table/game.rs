@@ -34,13 +34,34 @@ pub struct LiveGame {
     pub draw_offer: Option<Color>,
     /// Ply count at each side's last draw offer (for the offer rate limit).
     pub last_offer: [Option<u32>; 2],
-    /// While the first-move window applies: when the pending first move's window opened.
-    pub first_move_since: Option<u64>,
+    /// While the first-move window applies and runs: when the pending first move's
+    /// window closes (server ms).
+    pub first_move_due: Option<u64>,
+    /// The length of a first-move window, ms.
+    pub first_move_ms: u64,
+    /// Why the server stopped the clock for now, if it did.
+    pub hold: Option<Hold>,
+    /// While held in the first-move window: what was left of the window, ms.
+    pub first_move_held: Option<u64>,
     /// Wall-clock start (Unix ms).
     pub started_at: i64,
     /// Each side's connection lag as of its last move (ms): the flag waits that much
     /// longer, so a move sent in time is judged by the clock's lag compensation instead.
     pub lag_ms: [u64; 2],
+}
+
+/// Why the server stops a running game's clock and first-move window for a while: the
+/// time is charged to nobody.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hold {
+    /// Restored after a restart: until both players are back, or `until` (server ms).
+    Restart {
+        /// When the grace ends.
+        until: u64,
+    },
+    /// A write of this table failed because the database is unavailable: until it takes
+    /// writes again.
+    Storage,
 }
 
 /// The wire colour of an engine colour.
@@ -150,19 +171,61 @@ impl LiveGame {
     }
 
     /// Time left for the pending first move, while the first-move window applies.
-    pub fn first_move_left(&self, now: u64, window_ms: u64) -> Option<u64> {
-        let since = self.first_move_since.filter(|_| self.playing())?;
-        Some((since + window_ms).saturating_sub(now))
-    }
-
-    /// When the actor must wake up for this game: the first-move deadline or the running
-    /// side's flag.
-    pub fn deadline(&self, now: u64, window_ms: u64) -> Option<u64> {
+    pub fn first_move_left(&self, now: u64) -> Option<u64> {
         if !self.playing() {
             return None;
         }
-        if let Some(since) = self.first_move_since {
-            return Some(since + window_ms);
+        if self.hold.is_some() {
+            return self.first_move_held;
+        }
+        Some(self.first_move_due?.saturating_sub(now))
+    }
+
+    /// Stops the clock and the first-move window at `now` for `hold` (a storage hold
+    /// outlasts a restart hold).
+    pub fn hold(&mut self, hold: Hold, now: u64) {
+        if !self.playing() {
+            return;
+        }
+        if self.hold.is_none() {
+            self.first_move_held = self.first_move_left(now);
+            self.first_move_due = None;
+            self.clock.pause(now);
+        }
+        if self.hold != Some(Hold::Storage) {
+            self.hold = Some(hold);
+        }
+    }
+
+    /// Runs the clock (or the first-move window) again from `now`, with the times it had
+    /// when it was held.
+    pub fn release(&mut self, now: u64) {
+        if self.hold.take().is_none() {
+            return;
+        }
+        if let Some(left) = self.first_move_held.take() {
+            self.first_move_due = Some(now + left);
+        }
+        self.clock.resume(now);
+    }
+
+    /// When the actor must wake up for this game: the first-move deadline, the running
+    /// side's flag, or the end of a restart's grace.
+    pub fn deadline(&self, now: u64) -> Option<u64> {
+        if !self.playing() {
+            return None;
+        }
+        match self.hold {
+            Some(Hold::Restart { until }) => return Some(until),
+            Some(Hold::Storage) => return None,
+            None => {}
+        }
+        if let Some(due) = self.first_move_due {
+            return Some(due);
+        }
+        if self.clock.flagged(now).is_some() {
+            // Ran out while held (the end could not be stored then): end it now.
+            return Some(now);
         }
         let running = self.clock.running()?;
         let left = self.clock.time_to_flag(now)?;
@@ -175,7 +238,9 @@ impl LiveGame {
     pub fn end(&mut self, winner: Option<Color>, reason: Reason, now: u64) {
         self.clock.stop(now);
         self.draw_offer = None;
-        self.first_move_since = None;
+        self.first_move_due = None;
+        self.first_move_held = None;
+        self.hold = None;
         self.over = Some(Outcome { winner, reason });
     }
 
@@ -226,7 +291,10 @@ mod tests {
             over: None,
             draw_offer: None,
             last_offer: [None, None],
-            first_move_since: None,
+            first_move_due: None,
+            first_move_ms: 30_000,
+            hold: None,
+            first_move_held: None,
             started_at: 0,
             lag_ms: [0, 0],
         }
@@ -235,13 +303,13 @@ mod tests {
     #[test]
     fn the_flag_waits_for_the_movers_lag() {
         let mut g = running_game();
-        assert_eq!(g.deadline(0, 30_000), Some(60_000));
+        assert_eq!(g.deadline(0), Some(60_000));
         g.lag_ms = [150, 0];
-        assert_eq!(g.deadline(0, 30_000), Some(60_150));
+        assert_eq!(g.deadline(0), Some(60_150));
         // Within the quota only.
         g.lag_ms = [100_000, 0];
         let quota = g.clock.lag_quota(Color::White).quota_ms();
-        assert_eq!(g.deadline(0, 30_000), Some(60_000 + quota));
+        assert_eq!(g.deadline(0), Some(60_000 + quota));
     }
 
     #[test]
@@ -264,21 +332,52 @@ mod tests {
     fn the_clock_starts_after_the_second_movers_first_move() {
         let mut g = running_game();
         g.clock = Clock::new(60_000, 0);
-        g.first_move_since = Some(0);
-        assert_eq!(g.deadline(0, 30_000), Some(30_000));
+        g.first_move_due = Some(30_000);
+        assert_eq!(g.deadline(0), Some(30_000));
         let mv = g.legal()[0].clone();
         let Ok(MoveCheck::New(p)) = g.check_move(Color::White, &mv, 1, 5_000, 0) else {
             panic!("a legal first move");
         };
-        assert_eq!(p.first_move_since, Some(5_000), "Black's window opens");
+        assert_eq!(p.first_move_due, Some(35_000), "Black's window opens");
         assert_eq!(p.clock.running(), None);
         g.commit(*p);
         let mv = g.legal()[0].clone();
         let Ok(MoveCheck::New(p)) = g.check_move(Color::Black, &mv, 2, 9_000, 0) else {
             panic!("a legal first move");
         };
-        assert_eq!(p.first_move_since, None);
+        assert_eq!(p.first_move_due, None);
         assert_eq!(p.clock.running(), Some(Color::White));
         assert_eq!(p.row.white_ms, 60_000, "first moves are not on the clock");
+        assert_eq!(p.row.used_ms, 4_000, "Black used 4 s of its window");
+    }
+
+    #[test]
+    fn a_hold_stops_the_clock_and_the_window_and_charges_nobody() {
+        let mut g = running_game();
+        g.hold(Hold::Storage, 10_000);
+        assert_eq!(g.clock_view(50_000).white, 50_000, "paused at 10 s");
+        assert_eq!(g.deadline(50_000), None);
+        g.hold(Hold::Restart { until: 99 }, 20_000);
+        assert_eq!(
+            g.hold,
+            Some(Hold::Storage),
+            "a storage hold is not shortened"
+        );
+        g.release(60_000);
+        assert_eq!(g.clock_view(61_000).white, 49_000);
+        // The first-move window keeps what was left of it.
+        let mut g = running_game();
+        g.clock = Clock::new(60_000, 0);
+        g.first_move_due = Some(30_000);
+        g.hold(Hold::Restart { until: 40_000 }, 12_000);
+        assert_eq!(g.first_move_left(39_000), Some(18_000));
+        assert_eq!(
+            g.deadline(39_000),
+            Some(40_000),
+            "wakes up at the grace's end"
+        );
+        g.release(40_000);
+        assert_eq!(g.first_move_left(40_000), Some(18_000));
+        assert_eq!(g.deadline(40_000), Some(58_000));
     }
 }

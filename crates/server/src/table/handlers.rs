@@ -8,7 +8,7 @@ use damka_protocol::{ErrorCode, Player, Side};
 use draughts::{Color, Reason};
 
 use super::actor::TableActor;
-use super::game::{offer_row, side};
+use super::game::{Hold, offer_row, side};
 use super::moves::MoveCheck;
 use crate::error::AppError;
 
@@ -217,11 +217,44 @@ impl TableActor {
         received: Instant,
     ) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
+        self.play_as(me, sub, text, ply, ack, lag_ms, received)
+            .await
+    }
+
+    /// Plays a move for `me` (a person's from socket `sub`, or the computer's): checked,
+    /// stored, then acknowledged and announced.
+    ///
+    /// Fails with `no_game`, `stale_ply`, `not_your_turn`, `illegal_move` or
+    /// `storage_unavailable`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn play_as(
+        &mut self,
+        me: Color,
+        sub: u64,
+        text: &str,
+        ply: u32,
+        ack: Option<serde_json::Value>,
+        lag_ms: u64,
+        received: Instant,
+    ) -> Result<(), AppError> {
         let now = self.state.time.now_ms();
         let Some(game) = self.game.as_ref() else {
             return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
         };
-        match game.check_move(me, text, ply, now, lag_ms)? {
+        let mut check = game.check_move(me, text, ply, now, lag_ms)?;
+        if game.hold.is_some() && !matches!(check, MoveCheck::AlreadyPlayed) {
+            // A new move on a held clock: run it again first (or refuse at once while the
+            // database is down), and check the move against the running clock.
+            self.before_write()?;
+            let Some(game) = self.game.as_ref() else {
+                return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
+            };
+            check = game.check_move(me, text, ply, now, lag_ms)?;
+        }
+        let Some(game) = self.game.as_ref() else {
+            return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
+        };
+        match check {
             MoveCheck::AlreadyPlayed => {
                 if let Some(ack) = ack {
                     self.reply(sub, &ServerMessage::Ack { ack });
@@ -229,7 +262,7 @@ impl TableActor {
                 Ok(())
             }
             MoveCheck::Flagged(c) => {
-                self.finish(Some(c.other()), Reason::Timeout).await;
+                self.finish(Some(c.other()), Reason::Timeout).await?;
                 Err(AppError::game(
                     ErrorCode::NoGame,
                     "your time ran out before the move",
@@ -237,21 +270,59 @@ impl TableActor {
             }
             MoveCheck::New(prepared) => {
                 let game_id = game.id.clone();
-                // Durable first: the move is acknowledged and shown only once stored.
-                self.state
-                    .store
-                    .append_move(&game_id, &prepared.row)
-                    .await?;
+                // Durable first: the move is acknowledged and shown only once stored, and
+                // a move that ends the game is stored with the end.
+                let stored = match prepared.outcome {
+                    None => self.state.store.append_move(&game_id, &prepared.row).await,
+                    Some(o) => {
+                        let clock = (
+                            prepared.row.white_ms,
+                            prepared.row.black_ms,
+                            prepared.row.ply,
+                        );
+                        self.state
+                            .store
+                            .append_last_move(
+                                &game_id,
+                                &prepared.row,
+                                o.result_name(),
+                                o.reason.name(),
+                                clock,
+                                crate::time::unix_ms(),
+                            )
+                            .await
+                    }
+                };
+                if let Err(e) = stored {
+                    self.storage_failed(&e, now);
+                    return Err(e.into());
+                }
                 self.commit_move(*prepared, sub, ack, received).await;
                 Ok(())
             }
         }
     }
 
+    /// Before a player's action is stored: a restored game's clock runs again (the
+    /// player is obviously back), and one held for an outage refuses the action at once
+    /// while the database is still down (or runs again if it is back).
+    ///
+    /// Fails with `storage_unavailable`.
+    fn before_write(&mut self) -> Result<(), AppError> {
+        let Some(hold) = self.game.as_ref().and_then(|g| g.hold) else {
+            return Ok(());
+        };
+        if hold == Hold::Storage && !self.state.store.breaker().healthy() {
+            return Err(AppError::Database(crate::store::unavailable()));
+        }
+        self.release_hold();
+        Ok(())
+    }
+
     async fn resign(&mut self, guest: &Player) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
-        self.finish(Some(me.other()), Reason::Resign).await;
-        Ok(())
+        self.before_write()?;
+        self.finish(Some(me.other()), Reason::Resign).await
     }
 
     async fn abort(&mut self, guest: &Player) -> Result<(), AppError> {
@@ -262,8 +333,8 @@ impl TableActor {
                 "both players have moved: resign or offer a draw instead",
             ));
         }
-        self.finish(None, Reason::Aborted).await;
-        Ok(())
+        self.before_write()?;
+        self.finish(None, Reason::Aborted).await
     }
 
     async fn draw_offer(&mut self, guest: &Player) -> Result<(), AppError> {
@@ -277,6 +348,8 @@ impl TableActor {
                 "the computer does not take draw offers (the draw rules still apply)".into(),
             ));
         }
+        let now = self.state.time.now_ms();
+        self.before_write()?;
         let every = self.state.config.draw_offer_plies;
         let Some(game) = self.game.as_mut() else {
             return Ok(());
@@ -284,8 +357,7 @@ impl TableActor {
         if game.draw_offer == Some(me.other()) || self.options.local {
             // Offering while the opponent's offer stands is accepting it; at a one-screen
             // table the one guest speaks for both sides.
-            self.finish(None, Reason::Agreement).await;
-            return Ok(());
+            return self.finish(None, Reason::Agreement).await;
         }
         let ply = game.ply();
         if game.last_offer[color_index(me)].is_some_and(|last| ply < last + every) {
@@ -297,10 +369,18 @@ impl TableActor {
         let mut last_offer = game.last_offer;
         last_offer[color_index(me)] = Some(ply);
         // Stored before it is announced, so a restart keeps what the players saw.
-        self.state
+        let stored = self
+            .state
             .store
             .save_draw_offer(&game.id, offer_row(Some(me), last_offer))
-            .await?;
+            .await;
+        if let Err(e) = stored {
+            self.storage_failed(&e, now);
+            return Err(e.into());
+        }
+        let Some(game) = self.game.as_mut() else {
+            return Ok(());
+        };
         game.last_offer = last_offer;
         game.draw_offer = Some(me);
         let v = self.next_v();
@@ -310,7 +390,8 @@ impl TableActor {
 
     async fn draw_answer(&mut self, guest: &Player, accept: bool) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
-        let Some(game) = self.game.as_mut() else {
+        let now = self.state.time.now_ms();
+        let Some(game) = self.game.as_ref() else {
             return Ok(());
         };
         if game.draw_offer != Some(me.other()) {
@@ -318,13 +399,25 @@ impl TableActor {
                 "there is no draw offer to answer".into(),
             ));
         }
+        self.before_write()?;
         if accept {
-            self.finish(None, Reason::Agreement).await;
+            self.finish(None, Reason::Agreement).await?;
         } else {
-            self.state
+            let Some(game) = self.game.as_ref() else {
+                return Ok(());
+            };
+            let stored = self
+                .state
                 .store
                 .save_draw_offer(&game.id, offer_row(None, game.last_offer))
-                .await?;
+                .await;
+            if let Err(e) = stored {
+                self.storage_failed(&e, now);
+                return Err(e.into());
+            }
+            let Some(game) = self.game.as_mut() else {
+                return Ok(());
+            };
             game.draw_offer = None;
             let v = self.next_v();
             self.broadcast(&ServerMessage::DrawDeclined { v, by: side(me) });

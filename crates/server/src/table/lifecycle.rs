@@ -1,7 +1,7 @@
 //! Starting a game, applying a stored move, and ending a game. Each change is stored
 //! before it is announced.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use damka_protocol::table::{GameStarted, MovePlayed, ServerMessage};
 use damka_protocol::{ClockTimes, Seats};
@@ -9,12 +9,15 @@ use draughts::clock::Clock;
 use draughts::{Color, Game, Position, Reason, random_opening};
 
 use super::actor::TableActor;
-use super::game::{LiveGame, reason_of, result_of, side, to_i64};
+use super::game::{Hold, LiveGame, reason_of, result_of, side, to_i64};
 use super::moves::PreparedMove;
 use crate::error::AppError;
 use crate::metrics::Metrics;
 use crate::store::{GameRow, MoveRow, NewGame};
 use crate::{random, time};
+
+/// How soon a game end that could not be stored (and not for an outage) is tried again.
+const END_RETRY: Duration = Duration::from_secs(1);
 
 impl TableActor {
     /// Both seated players are ready: start a game (colours swapped if the same two
@@ -127,11 +130,13 @@ impl TableActor {
             over: None,
             draw_offer: None,
             last_offer: [None, None],
-            first_move_since: Some(now),
+            first_move_due: Some(now + self.first_move_window_ms()),
+            first_move_ms: self.first_move_window_ms(),
+            hold: None,
+            first_move_held: None,
             started_at,
             lag_ms: [0, 0],
         };
-        let window = self.first_move_window_ms();
         let event = GameStarted {
             v: self.next_v(),
             id,
@@ -148,7 +153,7 @@ impl TableActor {
             legal: live.legal(),
             clock: live.clock_view(now),
             counters: live.counters(),
-            first_move_deadline: live.first_move_left(now, window),
+            first_move_deadline: live.first_move_left(now),
         };
         let ended = live.game.outcome();
         self.game = Some(live);
@@ -158,12 +163,13 @@ impl TableActor {
         self.presence_changed();
         if let Some(o) = ended {
             // A set-up position that is already decided (tests only).
-            self.finish(o.winner, o.reason).await;
+            self.finish(o.winner, o.reason).await?;
         }
         Ok(())
     }
 
-    /// A move is stored: apply it, acknowledge it, announce it, and end the game if it did.
+    /// A move is stored (with the end of the game, if it ended it): apply it, acknowledge
+    /// it, announce it, and announce the end.
     pub(super) async fn commit_move(
         &mut self,
         prepared: PreparedMove,
@@ -172,7 +178,6 @@ impl TableActor {
         received: Instant,
     ) {
         let now = self.state.time.now_ms();
-        let window = self.first_move_window_ms();
         let Some(game) = self.game.as_mut() else {
             return;
         };
@@ -200,7 +205,7 @@ impl TableActor {
             clock: game.clock_view(now),
             legal: game.legal(),
             counters: game.counters(),
-            first_move_deadline: game.first_move_left(now, window),
+            first_move_deadline: game.first_move_left(now),
         };
         let outcome = game.over;
         if let Some(ack) = ack {
@@ -221,63 +226,118 @@ impl TableActor {
         self.broadcast(&ServerMessage::Move(Box::new(event)));
         self.refresh_room_copy();
         if let Some(o) = outcome {
-            self.store_end(now).await;
             self.announce_end(result_of(&o), reason_of(&o), now);
         }
     }
 
-    /// Ends the running game now (resign, agreement, abort, timeout).
-    pub(super) async fn finish(&mut self, winner: Option<Color>, reason: Reason) {
+    /// Ends the running game now (resign, agreement, abort, timeout): stores the end,
+    /// then applies and announces it. Nothing changes if it cannot be stored, and a
+    /// database outage holds the clock until the database is back.
+    ///
+    /// Fails with the store's error.
+    pub(super) async fn finish(
+        &mut self,
+        winner: Option<Color>,
+        reason: Reason,
+    ) -> Result<(), AppError> {
+        let now = self.state.time.now_ms();
+        let Some(game) = self.game.as_ref().filter(|g| g.playing()) else {
+            return Ok(());
+        };
+        let outcome = draughts::Outcome { winner, reason };
+        // The clock as it will be once stopped, without touching the live one yet.
+        let mut clock = game.clock.clone();
+        clock.stop(now);
+        let snapshot = (
+            to_i64(clock.remaining(Color::White, now)),
+            to_i64(clock.remaining(Color::Black, now)),
+            i64::from(game.ply()),
+        );
+        let id = game.id.clone();
+        let stored = self
+            .state
+            .store
+            .finish_game(
+                &id,
+                outcome.result_name(),
+                reason.name(),
+                snapshot,
+                time::unix_ms(),
+            )
+            .await;
+        if let Err(e) = stored {
+            tracing::error!(error = %e, game = %id, "cannot store the end of a game; not announced");
+            self.storage_failed(&e, now);
+            return Err(e.into());
+        }
+        if let Some(game) = self.game.as_mut() {
+            game.end(winner, reason, now);
+        }
+        self.announce_end(result_of(&outcome), reason_of(&outcome), now);
+        Ok(())
+    }
+
+    /// The first-move window or a flag timer expired, or a restart's grace ended.
+    pub(super) async fn on_deadline(&mut self) {
         let now = self.state.time.now_ms();
         let Some(game) = self.game.as_mut().filter(|g| g.playing()) else {
             return;
         };
-        game.end(winner, reason, now);
-        let Some(o) = game.over else {
+        if let Some(Hold::Restart { until }) = game.hold {
+            if now >= until {
+                tracing::info!(game = %game.id, "restart grace over: the clock runs again");
+                self.release_hold();
+            }
             return;
-        };
-        self.store_end(now).await;
-        self.announce_end(result_of(&o), reason_of(&o), now);
-    }
-
-    /// The first-move window or a flag timer expired.
-    pub(super) async fn on_deadline(&mut self) {
-        let now = self.state.time.now_ms();
-        let window = self.first_move_window_ms();
-        let Some(game) = self.game.as_ref().filter(|g| g.playing()) else {
-            return;
-        };
-        if game.first_move_left(now, window) == Some(0) {
+        }
+        let ended = if game.first_move_left(now) == Some(0) {
             tracing::info!(game = %game.id, "first move not made in time: aborted");
-            self.finish(None, Reason::Aborted).await;
+            self.finish(None, Reason::Aborted).await
         } else if let Some(flagged) = game.clock.flagged(now) {
-            self.finish(Some(flagged.other()), Reason::Timeout).await;
+            self.finish(Some(flagged.other()), Reason::Timeout).await
+        } else {
+            Ok(())
+        };
+        if ended.is_err() {
+            // Tried again later: on recovery for an outage, else after a while.
+            self.end_retry = Some(tokio::time::Instant::now() + END_RETRY);
         }
     }
 
-    /// Stores the end of the game. A failure is logged: the result stands in memory, and
-    /// the stored game stays "playing" so a restart would resume it rather than lose it.
-    async fn store_end(&mut self, now: u64) {
-        let Some(game) = self.game.as_ref() else {
+    /// A write of this table failed: if the database is unavailable, hold the clock
+    /// (charged to nobody) until it takes writes again, and show why.
+    pub(super) fn storage_failed(&mut self, e: &sqlx::Error, now: u64) {
+        if !crate::store::is_outage(e) {
+            return;
+        }
+        let Some(game) = self.game.as_mut().filter(|g| g.playing()) else {
             return;
         };
-        let Some(o) = game.over else {
+        if game.hold == Some(Hold::Storage) {
+            return;
+        }
+        game.hold(Hold::Storage, now);
+        tracing::warn!(game = %game.id, "database unavailable: the clock is held");
+        self.resend_states();
+    }
+
+    /// Runs a held clock again from now and tells every socket; a game whose time ran
+    /// out, or whose first-move window closed, while its end could not be stored ends now.
+    pub(super) fn release_hold(&mut self) {
+        let now = self.state.time.now_ms();
+        let Some(game) = self.game.as_mut().filter(|g| g.hold.is_some()) else {
             return;
         };
-        let result = o.result_name();
-        if let Err(e) = self
-            .state
-            .store
-            .finish_game(
-                &game.id,
-                result,
-                o.reason.name(),
-                game.clock_snapshot(now),
-                time::unix_ms(),
-            )
-            .await
-        {
-            tracing::error!(error = %e, game = %game.id, "cannot store the end of a game");
+        game.release(now);
+        self.resend_states();
+    }
+
+    /// Sends every socket a fresh `state` (the clock was held or released: no event
+    /// says so).
+    pub(super) fn resend_states(&mut self) {
+        let subs: Vec<u64> = self.subs.iter().map(|s| s.id).collect();
+        for sub in subs {
+            self.send_state(sub);
         }
     }
 

@@ -31,8 +31,8 @@ pub struct PreparedMove {
     pub row: MoveRow,
     /// The game ended with this move.
     pub outcome: Option<Outcome>,
-    /// The first-move window after this move (`None` once the clock runs).
-    pub first_move_since: Option<u64>,
+    /// When the first-move window closes after this move (`None` once the clock runs).
+    pub first_move_due: Option<u64>,
     /// The mover's connection lag (ms).
     pub lag_ms: u64,
 }
@@ -107,8 +107,8 @@ impl LiveGame {
                 Err(draughts::clock::PressError::Flagged(c)) => return Ok(MoveCheck::Flagged(c)),
                 Err(draughts::clock::PressError::NotRunning) => {}
             }
-        } else if let Some(since) = self.first_move_since {
-            used_ms = now.saturating_sub(since);
+        } else if let Some(due) = self.first_move_due {
+            used_ms = self.first_move_ms.saturating_sub(due.saturating_sub(now));
         }
         let variant = pos.variant();
         let text = pos.move_to_string(&mv);
@@ -119,15 +119,15 @@ impl LiveGame {
         let outcome = game.outcome();
         // The first-move window: the first mover's first move opens the second mover's
         // window; the second mover's first move starts the clock.
-        let mut first_move_since = self.first_move_since;
-        if first_move_since.is_some() {
+        let mut first_move_due = self.first_move_due;
+        if first_move_due.is_some() {
             if ply >= self.opening_plies + 2 {
-                first_move_since = None;
+                first_move_due = None;
                 if outcome.is_none() {
                     clock.start(game.position().turn(), now);
                 }
             } else {
-                first_move_since = Some(now);
+                first_move_due = Some(now + self.first_move_ms);
             }
         }
         if outcome.is_some() {
@@ -151,7 +151,7 @@ impl LiveGame {
             clock,
             row,
             outcome,
-            first_move_since,
+            first_move_due,
             lag_ms,
         })))
     }
@@ -170,7 +170,7 @@ impl LiveGame {
         self.game = p.game;
         self.clock = p.clock;
         self.lag_ms[side(p.by).index()] = p.lag_ms;
-        self.first_move_since = p.first_move_since;
+        self.first_move_due = p.first_move_due;
         if let Some(o) = p.outcome {
             self.over = Some(o);
         }

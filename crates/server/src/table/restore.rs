@@ -1,13 +1,18 @@
 //! Start-up: every unfinished game is replayed from the store and its table recreated
 //! (same id, room, players and seats) with the clocks as stored. The downtime is charged
-//! to nobody: the running side's clock resumes at start-up with its stored time.
+//! to nobody, and neither is the time the players need to come back: the clock (or the
+//! first-move window, with what was left of it at a graceful shutdown) is held until both
+//! players are connected again, or until the restart grace has passed.
+//!
+//! A game whose stored moves already end it (its end was never stored) is marked over
+//! with that result, never resumed.
 
 use damka_protocol::table::PlayedMove;
 use damka_protocol::{ClockTimes, Options};
 use draughts::clock::Clock;
-use draughts::{Color, Game, Position, Rules, Variant};
+use draughts::{Color, Game, Outcome, Position, Rules, Variant};
 
-use super::game::{LiveGame, side, to_u64};
+use super::game::{Hold, LiveGame, side, to_u64};
 use super::registry::TableSeed;
 use crate::AppState;
 use crate::store::{DrawOfferRow, GameRow, MoveRow};
@@ -30,8 +35,19 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
             abandon(state, &row, "its table already has another unfinished game").await;
             continue;
         }
-        let game = match replay(&row, &moves, &offer, now) {
-            Ok(g) => g,
+        let first_move = state.store.first_move_ms(&row.id).await?;
+        let timing = Timing {
+            now,
+            window_ms: state.config.first_move_window().as_millis() as u64,
+            grace_ms: state.config.restart_grace().as_millis() as u64,
+            first_move_left: first_move.map(to_u64),
+        };
+        let game = match replay(&row, &moves, &offer, &timing) {
+            Ok(Replayed::Playing(g)) => *g,
+            Ok(Replayed::Over(outcome)) => {
+                finish_ended(state, &row, &moves, outcome).await;
+                continue;
+            }
             Err(why) => {
                 abandon(state, &row, &why).await;
                 continue;
@@ -74,13 +90,56 @@ async fn abandon(state: &AppState, row: &GameRow, why: &str) {
     }
 }
 
+/// Stores the end of a game whose last stored move ended it, so it is never resumed.
+async fn finish_ended(state: &AppState, row: &GameRow, moves: &[MoveRow], outcome: Outcome) {
+    tracing::warn!(game = %row.id, "the stored moves end the game: storing its end");
+    let clock = moves
+        .last()
+        .map_or((row.white_ms, row.black_ms, row.clock_ply), |m| {
+            (m.white_ms, m.black_ms, m.ply)
+        });
+    if let Err(e) = state
+        .store
+        .finish_game(
+            &row.id,
+            outcome.result_name(),
+            outcome.reason.name(),
+            clock,
+            crate::time::unix_ms(),
+        )
+        .await
+    {
+        tracing::error!(error = %e, game = %row.id, "cannot store the end of the game");
+    }
+}
+
+/// The times a replayed game starts from.
+struct Timing {
+    /// Server ms at start-up.
+    now: u64,
+    /// The first-move window, ms.
+    window_ms: u64,
+    /// The restart grace, ms.
+    grace_ms: u64,
+    /// What was left of the first-move window at a graceful shutdown.
+    first_move_left: Option<u64>,
+}
+
+/// A replayed game.
+enum Replayed {
+    /// Still being played.
+    Playing(Box<LiveGame>),
+    /// The stored moves end it.
+    Over(Outcome),
+}
+
 /// Replays the stored moves of a game.
 fn replay(
     row: &GameRow,
     moves: &[MoveRow],
     offer: &DrawOfferRow,
-    now: u64,
-) -> Result<LiveGame, String> {
+    t: &Timing,
+) -> Result<Replayed, String> {
     let variant = Variant::from_name(&row.variant).ok_or("unknown variant")?;
     let rules = Rules::with_capture_optional(variant, row.capture_optional != 0)
         .map_err(|e| e.to_string())?;
@@ -107,6 +166,9 @@ fn replay(
             },
         });
     }
+    if let Some(outcome) = game.outcome() {
+        return Ok(Replayed::Over(outcome));
+    }
     let initial_ms = to_u64(row.minutes) * 60_000;
     let increment_ms = to_u64(row.increment_s) * 1000;
     // The newest clock: the shutdown snapshot if it is as recent as the last move.
@@ -123,9 +185,17 @@ fn replay(
         Clock::with_remaining(initial_ms, increment_ms, to_u64(white_ms), to_u64(black_ms));
     let both_moved = ply >= opening_plies + 2;
     if both_moved {
-        clock.start(game.position().turn(), now);
+        // Held (paused) until the players are back: `LiveGame::release` resumes it.
+        clock.start(game.position().turn(), t.now);
+        clock.pause(t.now);
     }
-    Ok(LiveGame {
+    // The first-move window keeps what was left of it at a graceful shutdown (a stored
+    // snapshot as recent as the last move); after a crash it is unknown: a whole window.
+    let first_move_held = (!both_moved).then(|| match t.first_move_left {
+        Some(left) if row.clock_ply >= last_ply => left.min(t.window_ms),
+        _ => t.window_ms,
+    });
+    Ok(Replayed::Playing(Box::new(LiveGame {
         id: row.id.clone(),
         white: crate::bots::stored_player(&row.white_id, &row.white_name),
         black: crate::bots::stored_player(&row.black_id, &row.black_name),
@@ -137,11 +207,15 @@ fn replay(
         over: None,
         draw_offer: standing_offer(offer, last_offer, &movers),
         last_offer,
-        // A game still in its first moves gets a fresh first-move window.
-        first_move_since: (!both_moved).then_some(now),
+        first_move_due: None,
+        first_move_ms: t.window_ms,
+        hold: Some(Hold::Restart {
+            until: t.now + t.grace_ms,
+        }),
+        first_move_held,
         started_at: row.started_at,
         lag_ms: [0, 0],
-    })
+    })))
 }
 
 /// The stored offer if it still stands: the other side has not moved since it was made

@@ -1,12 +1,12 @@
 //! The objects a table shows: the public table view and the full `state`.
 
-use damka_protocol::table::{PresenceView, State, You};
+use damka_protocol::table::{Paused, PresenceView, State, You};
 use damka_protocol::{
     ClockView, GameStatus, GameSummary, Player, Ready, Seats, Side, TableStatus, TableView,
 };
 
 use super::actor::TableActor;
-use super::game::{reason_of, result_of, side};
+use super::game::{Hold, reason_of, result_of, side};
 
 impl TableActor {
     /// Seats as the wire object.
@@ -49,7 +49,6 @@ impl TableActor {
     /// The full state as seen by `guest` (or a spectator without a session).
     pub fn state_for(&self, guest: Option<&Player>) -> State {
         let now = self.state.time.now_ms();
-        let window = self.first_move_window_ms();
         let you = guest.map(|g| You {
             id: g.id.clone(),
             seat: [Side::White, Side::Black]
@@ -91,6 +90,7 @@ impl TableActor {
             counters: Vec::new(),
             result: None,
             reason: None,
+            paused: None,
         };
         let Some(g) = self.game.as_ref() else {
             let start = self.variant.start_fen().to_owned();
@@ -110,7 +110,11 @@ impl TableActor {
             turn: side(g.position().turn()),
             legal: g.legal(),
             clock: g.clock_view(now),
-            first_move_deadline: g.first_move_left(now, window),
+            first_move_deadline: g.first_move_left(now),
+            paused: g.hold.filter(|_| g.playing()).map(|h| match h {
+                Hold::Restart { .. } => Paused::Restart,
+                Hold::Storage => Paused::Storage,
+            }),
             draw_offer: g.draw_offer.map(side),
             counters: g.counters(),
             result: g.over.as_ref().and_then(result_of),

@@ -368,3 +368,169 @@ pub async fn play_first_moves_from(m: &mut Match, from: &Value, ply: u64, n: u64
     }
     last
 }
+
+/// Polls `/readyz` until it answers `status` (the server's storage state changes in the
+/// background); panics after [`ws::TIMEOUT`].
+pub async fn wait_ready(s: &TestServer, status: u16) {
+    let deadline = tokio::time::Instant::now() + ws::TIMEOUT;
+    loop {
+        let r = s.http("GET", "/readyz", None, None).await;
+        if r.status == status {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "/readyz still answers {} ({}), not {status}",
+            r.status,
+            r.body
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// A PostgreSQL cluster of the test's own (initdb + pg_ctl in a temp folder, on a free
+/// port), which the test can stop and start again; never the shared service. Removed on
+/// drop.
+pub struct PgCluster {
+    /// The folder with the data directory, the socket and the log.
+    dir: PathBuf,
+    /// The folder with `initdb`, `pg_ctl`.
+    bin: PathBuf,
+    /// The port it listens on (127.0.0.1).
+    pub port: u16,
+    /// Whether commands run as the `postgres` user (the test runs as root).
+    as_postgres: bool,
+}
+
+impl PgCluster {
+    /// Creates and starts a cluster; `None` (with a notice) when the PostgreSQL binaries
+    /// are not installed.
+    ///
+    /// # Panics
+    ///
+    /// When `CI` is set and the binaries are missing, or initdb / pg_ctl fail.
+    pub fn start() -> Option<PgCluster> {
+        let mut bins: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.path().join("bin"))
+                    .filter(|b| b.join("initdb").exists() && b.join("pg_ctl").exists())
+                    .collect()
+            })
+            .unwrap_or_default();
+        bins.sort();
+        let Some(bin) = bins.pop() else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI is set but no PostgreSQL binaries under /usr/lib/postgresql/*/bin"
+            );
+            eprintln!(
+                "no PostgreSQL binaries under /usr/lib/postgresql/*/bin: skipping a test that \
+                 needs a PostgreSQL of its own"
+            );
+            return None;
+        };
+        let dir = std::env::temp_dir().join(unique("damka_pg"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let root = std::process::Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+        if root {
+            // initdb refuses to run as root: the cluster belongs to `postgres`.
+            let ok = std::process::Command::new("chown")
+                .args(["-R", "postgres:postgres"])
+                .arg(&dir)
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(ok, "chown the cluster folder to postgres");
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .unwrap();
+        let cluster = PgCluster {
+            dir,
+            bin,
+            port,
+            as_postgres: root,
+        };
+        let data = cluster.dir.join("data");
+        cluster.run(
+            "initdb",
+            &[
+                "-D",
+                &data.display().to_string(),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+            ],
+        );
+        cluster.resume();
+        Some(cluster)
+    }
+
+    /// The URL of its `postgres` database.
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// Starts the (stopped) cluster again and waits until it accepts connections.
+    pub fn resume(&self) {
+        let data = self.dir.join("data").display().to_string();
+        let log = self.dir.join("log").display().to_string();
+        let opts = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            self.port,
+            self.dir.display()
+        );
+        self.run(
+            "pg_ctl",
+            &["-D", &data, "-l", &log, "-o", &opts, "-w", "start"],
+        );
+    }
+
+    /// Stops the cluster (fast: open connections are cut) and waits until it is down.
+    pub fn stop(&self) {
+        let data = self.dir.join("data").display().to_string();
+        self.run("pg_ctl", &["-D", &data, "-m", "fast", "-w", "stop"]);
+    }
+
+    fn command(&self, tool: &str, args: &[&str]) -> std::process::Command {
+        let path = self.bin.join(tool);
+        let mut c = if self.as_postgres {
+            let mut c = std::process::Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(path);
+            c
+        } else {
+            std::process::Command::new(path)
+        };
+        c.args(args);
+        c
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) {
+        let out = self
+            .command(tool, args)
+            .output()
+            .expect("run a PostgreSQL tool");
+        assert!(
+            out.status.success(),
+            "{tool} {args:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for PgCluster {
+    fn drop(&mut self) {
+        let data = self.dir.join("data").display().to_string();
+        let _ = self
+            .command("pg_ctl", &["-D", &data, "-m", "immediate", "-w", "stop"])
+            .output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
