@@ -20,11 +20,14 @@ pub enum Reason {
     MoveLimit,
     /// The game was abandoned before it really started.
     Aborted,
+    /// A player left the game and did not come back: the opponent claimed the win or a
+    /// draw (decided by the server, never by the rules).
+    Abandoned,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 7] = [
+    pub const ALL: [Reason; 8] = [
         Reason::NoMoves,
         Reason::Resign,
         Reason::Timeout,
@@ -32,6 +35,7 @@ impl Reason {
         Reason::Threefold,
         Reason::MoveLimit,
         Reason::Aborted,
+        Reason::Abandoned,
     ];
 
     /// The wire name (`no_moves`, `resign`, ...).
@@ -45,6 +49,7 @@ impl Reason {
             Reason::Threefold => "threefold",
             Reason::MoveLimit => "move_limit",
             Reason::Aborted => "aborted",
+            Reason::Abandoned => "abandoned",
         }
     }
 

@@ -232,6 +232,9 @@ pub enum EndReason {
     MoveLimit,
     /// Aborted before both players moved.
     Aborted,
+    /// Claimed by the connected player after the opponent stayed disconnected for the
+    /// claim delay (a win or a draw, as claimed).
+    Abandoned,
 }
 
 impl EndReason {
@@ -245,6 +248,7 @@ impl EndReason {
             EndReason::Threefold => "threefold",
             EndReason::MoveLimit => "move_limit",
             EndReason::Aborted => "aborted",
+            EndReason::Abandoned => "abandoned",
         }
     }
 
@@ -258,6 +262,7 @@ impl EndReason {
             "threefold" => EndReason::Threefold,
             "move_limit" => EndReason::MoveLimit,
             "aborted" => EndReason::Aborted,
+            "abandoned" => EndReason::Abandoned,
             _ => return None,
         })
     }
@@ -444,4 +449,51 @@ pub struct GameListItem {
     pub plies: u32,
     /// End time (RFC 3339).
     pub ended_at: Option<String>,
+}
+
+/// A chat message of a room or a table, as broadcast and as kept in the history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    /// Message id.
+    pub id: String,
+    /// The sender (name as shown in that room: disambiguated).
+    pub from: Player,
+    /// Plain text, 1–300 characters, trimmed, control characters removed.
+    pub text: String,
+    /// When the server received it, RFC 3339 (UTC).
+    pub at: String,
+    /// A spectator's table message during a game: only spectators receive it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub spectators: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Where a person in a room is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Whereabouts {
+    /// On the room page (a room socket), at no table.
+    Room,
+    /// At a table (seated between games, or watching).
+    Table,
+    /// Playing a game at a table.
+    Playing,
+}
+
+/// A person in a room (`people` of the room socket).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Person {
+    /// Guest id.
+    pub id: String,
+    /// Display name, disambiguated within the room (`Name #a3f` when another person
+    /// there has a name that looks the same).
+    pub name: String,
+    /// Where they are.
+    #[serde(rename = "where")]
+    pub whereabouts: Whereabouts,
+    /// The table they are at, if any (for `table` and `playing`).
+    pub table: Option<String>,
 }

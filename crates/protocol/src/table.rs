@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::common::{
-    ClockTimes, ClockView, CounterView, EndReason, GameResult, Options, Player, Ready, Seats, Side,
-    TableStatus, TableView,
+    ChatMessage, ClockTimes, ClockView, CounterView, EndReason, GameResult, Options, Player, Ready,
+    Seats, Side, TableStatus, TableView,
 };
 use crate::error::ErrorCode;
 
@@ -44,6 +44,24 @@ pub enum ClientMessage {
     Abort,
     /// Ask for a fresh `state`.
     Resync,
+    /// A chat message to the table.
+    Chat {
+        /// The text (1–300 characters after trimming).
+        text: String,
+        /// Client-chosen id echoed in an `error`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ack: Option<serde_json::Value>,
+    },
+    /// Claim the win: the opponent has been disconnected for the claim delay.
+    ClaimVictory,
+    /// Claim a draw: the opponent has been disconnected for the claim delay.
+    ClaimDraw,
+    /// Ask the opponent to take back one's last move (and their reply, if made).
+    TakebackOffer,
+    /// Accept the opponent's takeback request.
+    TakebackAccept,
+    /// Decline the opponent's takeback request.
+    TakebackDecline,
     /// Latency probe.
     Ping {
         /// Any number, echoed back unchanged.
@@ -137,6 +155,17 @@ pub struct State {
     /// Why the game's clock (and first-move window) is stopped for now, or `null`.
     #[serde(default)]
     pub paused: Option<Paused>,
+    /// Ms until a claim (`claim_victory` / `claim_draw`) is allowed against the
+    /// disconnected player of a running game (0: allowed now), or `null`.
+    #[serde(default)]
+    pub claim_at: Option<u64>,
+    /// Side with a pending takeback request.
+    #[serde(default)]
+    pub takeback_offer: Option<Side>,
+    /// The table's last chat messages, oldest first (for a player during a game, without
+    /// the spectators' messages).
+    #[serde(default)]
+    pub chat: Vec<ChatMessage>,
 }
 
 /// Why a running game's clock is stopped by the server (an addition to the protocol).
@@ -223,6 +252,38 @@ pub enum ServerMessage {
         black: bool,
         /// Other sockets.
         spectators: u32,
+        /// Ms until a claim against the disconnected player is allowed, or `null`.
+        #[serde(default)]
+        claim_at: Option<u64>,
+    },
+    /// A chat message (not versioned: spectators' messages during a game reach only
+    /// spectators).
+    Chat(ChatMessage),
+    /// A takeback was requested.
+    TakebackOffered {
+        /// Version.
+        v: u64,
+        /// The requesting side.
+        by: Side,
+    },
+    /// A takeback request was declined (explicitly, or by a move).
+    TakebackDeclined {
+        /// Version.
+        v: u64,
+        /// The declining side.
+        by: Side,
+    },
+    /// A takeback was accepted and stored: the game is back at ply `ply`. Every socket
+    /// is sent a fresh `state` (same `v`) right after it.
+    Takeback {
+        /// Version.
+        v: u64,
+        /// The side whose move was taken back.
+        by: Side,
+        /// Plies taken back (1 or 2).
+        plies: u32,
+        /// Plies played now.
+        ply: u32,
     },
     /// The table went away.
     TableClosed {
@@ -319,10 +380,14 @@ impl ServerMessage {
             | ServerMessage::DrawDeclined { v, .. }
             | ServerMessage::GameOver { v, .. }
             | ServerMessage::Presence { v, .. }
+            | ServerMessage::TakebackOffered { v, .. }
+            | ServerMessage::TakebackDeclined { v, .. }
+            | ServerMessage::Takeback { v, .. }
             | ServerMessage::TableClosed { v } => Some(*v),
             ServerMessage::GameStarted(g) => Some(g.v),
             ServerMessage::Move(m) => Some(m.v),
             ServerMessage::State(_)
+            | ServerMessage::Chat(_)
             | ServerMessage::Ack { .. }
             | ServerMessage::Error { .. }
             | ServerMessage::Pong { .. } => None,

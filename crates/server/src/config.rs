@@ -67,6 +67,15 @@ pub struct Config {
     #[arg(long, env = "DAMKA_DRAW_OFFER_PLIES", default_value_t = 10)]
     pub draw_offer_plies: u32,
 
+    /// Seconds a running game's player must have been disconnected before the opponent
+    /// may claim the win or a draw (reason `abandoned`).
+    #[arg(long, env = "DAMKA_CLAIM_DELAY_SECS", default_value_t = 60)]
+    pub claim_delay_secs: u64,
+
+    /// The claim delay for clocks under 3 minutes.
+    #[arg(long, env = "DAMKA_CLAIM_DELAY_SHORT_SECS", default_value_t = 30)]
+    pub claim_delay_short_secs: u64,
+
     /// Milliseconds between WebSocket pings that measure each connection's round trip
     /// (for lag compensation).
     #[arg(long, env = "DAMKA_WS_PING_MS", default_value_t = 5000)]
@@ -143,6 +152,16 @@ impl Config {
         Duration::from_millis(self.db_acquire_timeout_ms)
     }
 
+    /// The claim delay for a clock of `minutes` per player, ms.
+    pub fn claim_delay_ms(&self, minutes: u32) -> u64 {
+        let secs = if minutes < 3 {
+            self.claim_delay_short_secs
+        } else {
+            self.claim_delay_secs
+        };
+        secs * 1000
+    }
+
     /// How long a restored game waits for its players.
     pub fn restart_grace(&self) -> Duration {
         Duration::from_secs(self.restart_grace_secs)
@@ -181,6 +200,8 @@ impl fmt::Debug for Config {
             .field("empty_table_grace_secs", &self.empty_table_grace_secs)
             .field("max_tables_per_guest", &self.max_tables_per_guest)
             .field("draw_offer_plies", &self.draw_offer_plies)
+            .field("claim_delay_secs", &self.claim_delay_secs)
+            .field("claim_delay_short_secs", &self.claim_delay_short_secs)
             .field("ws_ping_ms", &self.ws_ping_ms)
             .field("header_read_timeout_secs", &self.header_read_timeout_secs)
             .field("shutdown_timeout_secs", &self.shutdown_timeout_secs)

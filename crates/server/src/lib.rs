@@ -22,10 +22,12 @@
 
 pub mod accept;
 pub mod bots;
+pub mod chat;
 pub mod config;
 pub mod error;
 pub mod http;
 pub mod metrics;
+pub mod names;
 pub mod random;
 pub mod room;
 pub mod server;

@@ -65,6 +65,56 @@ pub fn guest_name() -> String {
     }
 }
 
+/// A random English display name: "Guest 4821" or adjective + animal ("Quick Fox").
+pub fn guest_name_en() -> String {
+    const ADJECTIVES: [&str; 12] = [
+        "Quick", "Clever", "Quiet", "Brave", "Wise", "Merry", "Nimble", "Calm", "Sharp", "Bold",
+        "Alert", "Red",
+    ];
+    const ANIMALS: [&str; 12] = [
+        "Fox", "Badger", "Hedgehog", "Wolf", "Falcon", "Bison", "Beaver", "Raven", "Lynx", "Boar",
+        "Hare", "Owl",
+    ];
+    let r = u64();
+    if r.is_multiple_of(2) {
+        format!("Guest {}", 1000 + (r >> 8) % 9000)
+    } else {
+        let a = ADJECTIVES[((r >> 8) % 12) as usize];
+        let n = ANIMALS[((r >> 16) % 12) as usize];
+        format!("{a} {n}")
+    }
+}
+
+/// Whether a request's `Accept-Language` prefers English to Polish: the highest-weighted
+/// of the two wins; a header naming neither (another language) counts as English, no
+/// header as Polish.
+pub fn prefers_english(accept_language: Option<&str>) -> bool {
+    let Some(header) = accept_language.filter(|h| !h.trim().is_empty()) else {
+        return false;
+    };
+    let mut best: Option<(f32, bool)> = None;
+    for (i, part) in header.split(',').enumerate() {
+        let mut fields = part.split(';');
+        let tag = fields.next().unwrap_or("").trim().to_ascii_lowercase();
+        let q = fields
+            .filter_map(|f| f.trim().strip_prefix("q="))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        let primary = tag.split('-').next().unwrap_or("");
+        let english = match primary {
+            "en" => true,
+            "pl" => false,
+            _ => continue,
+        };
+        // Earlier entries win ties.
+        let q = q - i as f32 * 1e-4;
+        if best.is_none_or(|(b, _)| q > b) {
+            best = Some((q, english));
+        }
+    }
+    best.is_none_or(|(_, english)| english)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +128,20 @@ mod tests {
         for _ in 0..50 {
             let name = guest_name();
             assert!(crate::http::guest::valid_name(&name), "{name}");
+            let name = guest_name_en();
+            assert!(crate::http::guest::valid_name(&name), "{name}");
+            assert!(name.is_ascii(), "{name}");
         }
+    }
+
+    #[test]
+    fn the_name_language_follows_accept_language() {
+        assert!(!prefers_english(None));
+        assert!(!prefers_english(Some("pl-PL,pl;q=0.9,en;q=0.8")));
+        assert!(prefers_english(Some("en-GB,en;q=0.9")));
+        assert!(prefers_english(Some("en-US,pl;q=0.5")));
+        assert!(!prefers_english(Some("de;q=0.9,pl;q=0.8,en;q=0.7")));
+        assert!(prefers_english(Some("de-DE,fr;q=0.8")), "neither: English");
+        assert!(prefers_english(Some("pl;q=0.3,en;q=0.6")));
     }
 }

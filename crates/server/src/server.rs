@@ -98,6 +98,14 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         tracker: TaskTracker::new(),
     });
     let restored = restore_tables(&state).await?;
+    for room in state.rooms.all() {
+        let scope = format!("room:{}", room.config.id);
+        let history = state
+            .store
+            .chat_history(&scope, crate::chat::HISTORY as i64)
+            .await?;
+        room.set_chat(history.iter().map(crate::chat::message).collect());
+    }
     state.tracker.spawn(
         crate::room::presence_ticker(state.clone())
             .instrument(tracing::info_span!("room_presence")),

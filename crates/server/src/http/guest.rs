@@ -35,11 +35,17 @@ pub async fn create(
     } else {
         serde_json::from_slice(&body).map_err(|e| AppError::BadMessage(e.to_string()))?
     };
-    if let Some(name) = &req.name
-        && !valid_name(name)
-    {
-        return Err(AppError::InvalidName);
-    }
+    // Normalised (NFKC, invisible characters out); a word mixing scripts is refused.
+    let req = GuestRequest {
+        name: match req.name.as_deref() {
+            Some(name) => Some(
+                crate::names::normalise(name)
+                    .filter(|n| valid_name(n))
+                    .ok_or(AppError::InvalidName)?,
+            ),
+            None => None,
+        },
+    };
     let now = time::unix_ms();
     if let Some(mut guest) = guest_of(&state, &headers).await? {
         if let Some(name) = req.name {
@@ -51,7 +57,16 @@ pub async fn create(
     let token = random::session_token();
     let guest = Player::guest(
         uuid::Uuid::new_v4().simple().to_string(),
-        req.name.unwrap_or_else(random::guest_name),
+        req.name.unwrap_or_else(|| {
+            let lang = headers
+                .get(axum::http::header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok());
+            if random::prefers_english(lang) {
+                random::guest_name_en()
+            } else {
+                random::guest_name()
+            }
+        }),
     );
     state
         .store

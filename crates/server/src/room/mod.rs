@@ -8,6 +8,7 @@
 
 mod config;
 mod defaults;
+mod people;
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -16,7 +17,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use damka_protocol::room::RoomServerMessage;
-use damka_protocol::{RoomDetail, RoomView, TableView};
+use damka_protocol::{ChatMessage, Person, Player, RoomDetail, RoomView, TableView, Whereabouts};
 use tokio::sync::broadcast;
 
 pub use config::{RoomConfig, RoomsError, default_rooms, load_rooms, parse_rooms};
@@ -38,6 +39,12 @@ pub struct Room {
     sockets: AtomicU32,
     /// The socket count changed since the last `presence` event.
     presence_dirty: AtomicBool,
+    /// Who is in the room.
+    people: Mutex<people::People>,
+    /// The room's last chat messages, oldest first.
+    chat: Mutex<std::collections::VecDeque<ChatMessage>>,
+    /// Each person's chat flood control in this room.
+    chat_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
 }
 
 /// How often changed room presence is announced: people arriving together cost one
@@ -54,6 +61,9 @@ impl Room {
             events,
             sockets: AtomicU32::new(0),
             presence_dirty: AtomicBool::new(false),
+            people: Mutex::new(people::People::default()),
+            chat: Mutex::new(std::collections::VecDeque::new()),
+            chat_limits: Mutex::new(std::collections::HashMap::new()),
         }
     }
 
@@ -90,17 +100,87 @@ impl Room {
         self.lock_tables().values().cloned().collect()
     }
 
-    /// Room sockets connected.
+    /// People in the room: with a room socket open or at one of its tables.
     pub fn players(&self) -> u32 {
+        u32::try_from(lock(&self.people).count()).unwrap_or(u32::MAX)
+    }
+
+    /// Room sockets connected (with or without a session).
+    pub fn sockets(&self) -> u32 {
         self.sockets.load(Ordering::Relaxed)
+    }
+
+    /// Everyone in the room.
+    pub fn people(&self) -> Vec<Person> {
+        lock(&self.people).list()
+    }
+
+    /// `guest` with the name shown for them in this room (tagged if someone here has a
+    /// name that looks the same).
+    pub fn shown_player(&self, guest: &Player) -> Player {
+        lock(&self.people).shown_player(guest)
+    }
+
+    /// A guest's room socket opened or closed.
+    pub fn person_socket(&self, guest: &Player, joined: bool) {
+        let mut people = lock(&self.people);
+        for e in people.socket(guest, joined) {
+            self.publish(&e);
+        }
+        self.presence_dirty.store(true, Ordering::Relaxed);
+    }
+
+    /// The people at one of the room's tables are now `at` (empty once it closed).
+    pub fn table_people(&self, table: &str, at: Vec<(Player, Whereabouts)>) {
+        let mut people = lock(&self.people);
+        let events = people.table(table, at);
+        if !events.is_empty() {
+            self.presence_dirty.store(true, Ordering::Relaxed);
+        }
+        for e in events {
+            self.publish(&e);
+        }
+    }
+
+    /// The room's last chat messages.
+    pub fn chat(&self) -> Vec<ChatMessage> {
+        lock(&self.chat).iter().cloned().collect()
+    }
+
+    /// Sets the chat history (at start-up, from the store).
+    pub fn set_chat(&self, messages: Vec<ChatMessage>) {
+        *lock(&self.chat) = messages.into();
+    }
+
+    /// Takes a chat token for `guest_id`.
+    ///
+    /// Fails with `rate_limited`.
+    pub fn chat_token(&self, guest_id: &str) -> Result<(), crate::error::AppError> {
+        lock(&self.chat_limits)
+            .entry(guest_id.to_owned())
+            .or_default()
+            .take()
+    }
+
+    /// A stored chat message: kept in the history and sent to every room socket.
+    pub fn chat_posted(&self, msg: ChatMessage) {
+        let mut chat = lock(&self.chat);
+        chat.push_back(msg.clone());
+        while chat.len() > crate::chat::HISTORY {
+            chat.pop_front();
+        }
+        self.publish(&RoomServerMessage::Chat(msg));
     }
 
     /// The `room` message a socket receives on connect.
     pub fn snapshot(&self) -> RoomServerMessage {
+        let people = self.people();
         RoomServerMessage::Room {
             room: self.view(),
             tables: self.tables(),
-            players: self.players(),
+            players: u32::try_from(people.len()).unwrap_or(u32::MAX),
+            people,
+            chat: self.chat(),
         }
     }
 
@@ -143,6 +223,8 @@ impl Room {
         if let Some(view) = tables.remove(id) {
             self.publish(&RoomServerMessage::TableRemoved { table: view });
         }
+        drop(tables);
+        self.table_people(id, Vec::new());
     }
 
     /// A socket joined (+1) or left (-1) the room; announced by [`presence_ticker`].
@@ -247,4 +329,10 @@ pub async fn presence_ticker(state: crate::AppState) {
             }
         }
     }
+}
+
+/// Locks a room mutex; every update under these locks is one whole change, so a
+/// poisoned lock is still consistent.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }

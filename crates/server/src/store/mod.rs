@@ -14,6 +14,7 @@
 //! or out of space, writes fail at once (no waiting for a pool timeout per write) until a
 //! probe write succeeds.
 
+mod chat;
 mod games;
 mod guests;
 mod health;
@@ -31,6 +32,7 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
+pub use chat::ChatRow;
 pub use games::{DrawOfferRow, GameRow, MoveRow, NewGame};
 pub use guests::GuestRow;
 pub use health::{Breaker, is_outage, unavailable};

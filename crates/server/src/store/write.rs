@@ -37,6 +37,14 @@ const SAVE_DRAW_OFFER: &str = "UPDATE games SET draw_offer = $2, white_offer_ply
 const INSERT_GUEST: &str = "INSERT INTO guests (id, name, token_hash, created_at, seen_at) \
     VALUES ($1, $2, $3, $4, $4)";
 
+const INSERT_CHAT: &str = "INSERT INTO chat (id, scope, from_id, from_name, text, spectators, at) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+const DELETE_MOVES_AFTER: &str = "DELETE FROM moves WHERE game_id = $1 AND ply > $2";
+
+const TAKEBACK_GAME: &str = "UPDATE games SET white_ms = $2, black_ms = $3, clock_ply = $4, \
+    draw_offer = NULL, first_move_ms = NULL WHERE id = $1 AND status = 'playing'";
+
 const RENAME_GUEST: &str = "UPDATE guests SET name = $2, seen_at = $3 WHERE id = $1";
 
 /// One change to the database.
@@ -118,6 +126,17 @@ pub enum Write {
         /// The offer's state: see [`super::DrawOfferRow`].
         offer: super::DrawOfferRow,
     },
+    /// A chat message.
+    Chat(Box<super::ChatRow>),
+    /// A takeback: the moves after `keep_ply` go, the clock is as after `keep_ply`.
+    Takeback {
+        /// The game.
+        game_id: String,
+        /// Plies kept.
+        keep_ply: i64,
+        /// White ms, black ms after the last kept ply.
+        clock: (i64, i64),
+    },
 }
 
 impl Write {
@@ -125,7 +144,7 @@ impl Write {
     pub(super) fn is_multi_statement(&self) -> bool {
         match self {
             Write::Game(g) => !g.opening.is_empty(),
-            Write::LastMove { .. } | Write::Probe => true,
+            Write::LastMove { .. } | Write::Probe | Write::Takeback { .. } => true,
             _ => false,
         }
     }
@@ -255,6 +274,36 @@ macro_rules! apply {
                     .bind(&offer.draw_offer)
                     .bind(offer.white_offer_ply)
                     .bind(offer.black_offer_ply)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::Chat(c) => {
+                sqlx::query(INSERT_CHAT)
+                    .bind(&c.id)
+                    .bind(&c.scope)
+                    .bind(&c.from_id)
+                    .bind(&c.from_name)
+                    .bind(&c.text)
+                    .bind(c.spectators)
+                    .bind(c.at)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::Takeback {
+                game_id,
+                keep_ply,
+                clock,
+            } => {
+                sqlx::query(DELETE_MOVES_AFTER)
+                    .bind(game_id)
+                    .bind(keep_ply)
+                    .execute(&mut *$conn)
+                    .await?;
+                sqlx::query(TAKEBACK_GAME)
+                    .bind(game_id)
+                    .bind(clock.0)
+                    .bind(clock.1)
+                    .bind(keep_ply)
                     .execute(&mut *$conn)
                     .await?;
             }

@@ -62,6 +62,17 @@ pub struct TableActor {
     pub(super) tx: mpsc::WeakSender<Command>,
     /// When to try again to store a game end that failed (not for an outage).
     pub(super) end_retry: Option<tokio::time::Instant>,
+    /// The last chat messages, oldest first.
+    pub(super) chat: std::collections::VecDeque<damka_protocol::ChatMessage>,
+    /// Each person's chat flood control here.
+    pub(super) chat_limits: std::collections::HashMap<String, crate::chat::Bucket>,
+    /// Since when each player of the running game (white, black) has been disconnected,
+    /// server ms (claims).
+    pub(super) gone_since: [Option<u64>; 2],
+    /// A tournament table: no takebacks. (No tournaments yet: always false.)
+    pub(super) tournament: bool,
+    /// The people last reported to the room.
+    pub(super) people_published: Vec<(Player, damka_protocol::Whereabouts)>,
     /// Commands.
     rx: mpsc::Receiver<Command>,
 }
@@ -99,6 +110,11 @@ impl TableActor {
             thinking: None,
             tx,
             end_retry: None,
+            chat: seed.chat.into(),
+            chat_limits: std::collections::HashMap::new(),
+            gone_since: [None, None],
+            tournament: false,
+            people_published: Vec::new(),
             rx,
         };
         actor.bot_ready();
@@ -208,6 +224,7 @@ impl TableActor {
     /// After every wake-up: refresh sockets that fell behind, drop those that stay behind,
     /// and start or stop the empty-table countdown.
     fn after_event(&mut self) {
+        self.update_gone();
         for sub in self.subs.ready_for_state() {
             self.send_state(sub);
         }
@@ -234,6 +251,7 @@ impl TableActor {
             }
         }
         self.maybe_think();
+        self.publish_people();
     }
 
     fn update_empty(&mut self, now: u64) {

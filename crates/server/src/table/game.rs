@@ -43,6 +43,10 @@ pub struct LiveGame {
     pub hold: Option<Hold>,
     /// While held in the first-move window: what was left of the window, ms.
     pub first_move_held: Option<u64>,
+    /// The side whose takeback request is pending (not stored: a restart forgets it).
+    pub takeback_offer: Option<Color>,
+    /// Ply count at each side's last takeback request (rate limit).
+    pub last_takeback: [Option<u32>; 2],
     /// Wall-clock start (Unix ms).
     pub started_at: i64,
     /// Each side's connection lag as of its last move (ms): the flag waits that much
@@ -238,6 +242,7 @@ impl LiveGame {
     pub fn end(&mut self, winner: Option<Color>, reason: Reason, now: u64) {
         self.clock.stop(now);
         self.draw_offer = None;
+        self.takeback_offer = None;
         self.first_move_due = None;
         self.first_move_held = None;
         self.hold = None;
@@ -295,6 +300,8 @@ mod tests {
             first_move_ms: 30_000,
             hold: None,
             first_move_held: None,
+            takeback_offer: None,
+            last_takeback: [None, None],
             started_at: 0,
             lag_ms: [0, 0],
         }

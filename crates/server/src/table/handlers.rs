@@ -26,7 +26,7 @@ impl TableActor {
             return;
         };
         let ack = match &msg {
-            ClientMessage::Move { ack, .. } => ack.clone(),
+            ClientMessage::Move { ack, .. } | ClientMessage::Chat { ack, .. } => ack.clone(),
             _ => None,
         };
         let result = match (msg, guest) {
@@ -50,6 +50,12 @@ impl TableActor {
             (ClientMessage::DrawDecline, Some(g)) => self.draw_answer(&g, false).await,
             (ClientMessage::Resign, Some(g)) => self.resign(&g).await,
             (ClientMessage::Abort, Some(g)) => self.abort(&g).await,
+            (ClientMessage::Chat { text, .. }, Some(g)) => self.chat(&g, &text).await,
+            (ClientMessage::ClaimVictory, Some(g)) => self.claim(&g, false).await,
+            (ClientMessage::ClaimDraw, Some(g)) => self.claim(&g, true).await,
+            (ClientMessage::TakebackOffer, Some(g)) => self.takeback_offer(&g).await,
+            (ClientMessage::TakebackAccept, Some(g)) => self.takeback_answer(&g, true).await,
+            (ClientMessage::TakebackDecline, Some(g)) => self.takeback_answer(&g, false).await,
         };
         if let Err(e) = result {
             self.reply_error(sub, e, ack);
@@ -110,7 +116,7 @@ impl TableActor {
     /// The colour the guest plays in the running game.
     ///
     /// Fails with `no_game` or `not_seated`.
-    fn game_color(&self, guest: &Player) -> Result<Color, AppError> {
+    pub(super) fn game_color(&self, guest: &Player) -> Result<Color, AppError> {
         let game = self
             .game
             .as_ref()
@@ -308,7 +314,7 @@ impl TableActor {
     /// while the database is still down (or runs again if it is back).
     ///
     /// Fails with `storage_unavailable`.
-    fn before_write(&mut self) -> Result<(), AppError> {
+    pub(super) fn before_write(&mut self) -> Result<(), AppError> {
         let Some(hold) = self.game.as_ref().and_then(|g| g.hold) else {
             return Ok(());
         };

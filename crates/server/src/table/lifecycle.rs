@@ -134,6 +134,8 @@ impl TableActor {
             first_move_ms: self.first_move_window_ms(),
             hold: None,
             first_move_held: None,
+            takeback_offer: None,
+            last_takeback: [None, None],
             started_at,
             lag_ms: [0, 0],
         };
@@ -157,6 +159,7 @@ impl TableActor {
         };
         let ended = live.game.outcome();
         self.game = Some(live);
+        self.gone_since = [None, None];
         Metrics::inc(&self.state.metrics.games_started);
         tracing::info!(game = %event.id, "game started");
         self.broadcast(&ServerMessage::GameStarted(Box::new(event)));
@@ -183,6 +186,8 @@ impl TableActor {
         };
         let by = prepared.by;
         let declined = game.draw_offer == Some(by.other());
+        // A move cancels a takeback request (announced as declined by the mover).
+        let takeback_cancelled = game.takeback_offer.take().is_some();
         // The FEN was written once for the stored row: the event reuses it.
         let (ply, text, captures, fen) = (
             prepared.ply,
@@ -218,6 +223,10 @@ impl TableActor {
         if declined {
             let v = self.next_v();
             self.broadcast(&ServerMessage::DrawDeclined { v, by: side(by) });
+        }
+        if takeback_cancelled {
+            let v = self.next_v();
+            self.broadcast(&ServerMessage::TakebackDeclined { v, by: side(by) });
         }
         let event = MovePlayed {
             v: self.next_v(),

@@ -20,6 +20,7 @@ mod moves;
 mod presence;
 mod registry;
 mod restore;
+mod social;
 mod subscribers;
 mod view;
 

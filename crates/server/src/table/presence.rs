@@ -34,17 +34,20 @@ impl TableActor {
     /// Broadcasts the current presence (if it changed since the last one) and updates the
     /// room.
     pub(super) fn announce_presence(&mut self, except: Option<u64>) {
+        self.update_gone();
         let now = self.presence_now();
         if now == self.presence {
             return;
         }
         self.presence = now;
         let v = self.next_v();
+        let claim_at = self.claim_at(self.state.time.now_ms());
         let msg = ServerMessage::Presence {
             v,
             white: now.0,
             black: now.1,
             spectators: now.2,
+            claim_at,
         };
         if let Some(text) = encode(&msg) {
             self.subs.broadcast_except(&text, except);

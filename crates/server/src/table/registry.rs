@@ -47,6 +47,8 @@ pub struct TableSeed {
     pub seats: [Option<Player>; 2],
     /// A game in progress (restored at start-up).
     pub game: Option<LiveGame>,
+    /// The table's last chat messages (restored at start-up).
+    pub chat: Vec<damka_protocol::ChatMessage>,
 }
 
 impl Tables {
@@ -105,6 +107,7 @@ impl Tables {
                 options,
                 seats,
                 game: None,
+                chat: Vec::new(),
             };
             let (handle, view) = spawn(state, seed)?;
             map.insert(id, handle);

@@ -68,6 +68,16 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
             },
             seats: [Some(game.white.clone()), Some(game.black.clone())],
             game: Some(game),
+            chat: state
+                .store
+                .chat_history(
+                    &format!("table:{}", row.table_id),
+                    crate::chat::HISTORY as i64,
+                )
+                .await?
+                .iter()
+                .map(crate::chat::message)
+                .collect(),
         };
         match state.tables.insert_restored(state, seed) {
             Ok(()) => restored += 1,
@@ -213,6 +223,8 @@ fn replay(
             until: t.now + t.grace_ms,
         }),
         first_move_held,
+        takeback_offer: None,
+        last_takeback: [None, None],
         started_at: row.started_at,
         lag_ms: [0, 0],
     })))

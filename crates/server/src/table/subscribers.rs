@@ -104,6 +104,15 @@ impl Subscribers {
         }
     }
 
+    /// Sends an event to every socket that keeps up and whose id passes `to`.
+    pub fn broadcast_to(&mut self, text: &Utf8Bytes, to: impl Fn(u64) -> bool) {
+        for s in &mut self.list {
+            if s.stale_since.is_none() && to(s.id) {
+                push(s, Outgoing::Text(text.clone()));
+            }
+        }
+    }
+
     /// Sends a reply to one socket (skipped while it is stale: it gets a `state` later).
     pub fn send_to(&mut self, id: u64, out: Outgoing) {
         if let Some(s) = self.list.iter_mut().find(|s| s.id == id)

@@ -11,9 +11,11 @@ use super::game::{Hold, reason_of, result_of, side};
 impl TableActor {
     /// Seats as the wire object.
     fn seats_view(&self) -> Seats {
+        // Names as shown in the room: a look-alike of someone there is tagged.
+        let shown = |p: &Option<Player>| p.as_ref().map(|p| self.room.shown_player(p));
         Seats {
-            white: self.seats[0].clone(),
-            black: self.seats[1].clone(),
+            white: shown(&self.seats[0]),
+            black: shown(&self.seats[1]),
         }
     }
 
@@ -91,6 +93,9 @@ impl TableActor {
             result: None,
             reason: None,
             paused: None,
+            claim_at: None,
+            takeback_offer: None,
+            chat: self.chat_for(guest),
         };
         let Some(g) = self.game.as_ref() else {
             let start = self.variant.start_fen().to_owned();
@@ -116,6 +121,8 @@ impl TableActor {
                 Hold::Storage => Paused::Storage,
             }),
             draw_offer: g.draw_offer.map(side),
+            claim_at: self.claim_at(now),
+            takeback_offer: g.takeback_offer.map(side),
             counters: g.counters(),
             result: g.over.as_ref().and_then(result_of),
             reason: g.over.as_ref().map(reason_of),

@@ -1,0 +1,64 @@
+//! Chat messages of rooms and tables: every message is stored before it is broadcast,
+//! and the last ones of a room or table are read back for its history.
+
+use super::write::Write;
+use super::{Store, on_pool};
+
+/// A stored chat message.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ChatRow {
+    /// Message id.
+    pub id: String,
+    /// `room:<id>` or `table:<id>`.
+    pub scope: String,
+    /// Sender's guest id.
+    pub from_id: String,
+    /// Sender's name as shown when sent.
+    pub from_name: String,
+    /// The text.
+    pub text: String,
+    /// 1 for a spectator's table message during a game.
+    pub spectators: i64,
+    /// Unix ms.
+    pub at: i64,
+}
+
+impl Store {
+    /// Stores a chat message; durable when this returns `Ok`.
+    ///
+    /// Fails on a database error (and at once during an outage).
+    pub async fn save_chat(&self, row: &ChatRow) -> Result<(), sqlx::Error> {
+        self.write(Write::Chat(Box::new(row.clone()))).await
+    }
+
+    /// The last `limit` messages of a scope, oldest first.
+    ///
+    /// Fails on a database error.
+    pub async fn chat_history(&self, scope: &str, limit: i64) -> Result<Vec<ChatRow>, sqlx::Error> {
+        const SQL: &str = "SELECT id, scope, from_id, from_name, text, spectators, at FROM chat \
+                           WHERE scope = $1 ORDER BY seq DESC LIMIT $2";
+        let mut rows = on_pool!(self, pool => sqlx::query_as::<_, ChatRow>(SQL)
+            .bind(scope).bind(limit).fetch_all(pool).await)?;
+        rows.reverse();
+        Ok(rows)
+    }
+
+    /// Takes back the last moves of a running game: deletes the moves after `keep_ply`
+    /// and sets the stored clock to `clock` (the times after the remaining last move),
+    /// clearing the draw offer, in one transaction.
+    ///
+    /// Fails on a database error; nothing changes then.
+    pub async fn take_back(
+        &self,
+        game_id: &str,
+        keep_ply: i64,
+        clock: (i64, i64),
+    ) -> Result<(), sqlx::Error> {
+        self.write(Write::Takeback {
+            game_id: game_id.to_owned(),
+            keep_ply,
+            clock,
+        })
+        .await
+    }
+}

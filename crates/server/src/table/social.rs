@@ -1,0 +1,327 @@
+//! What players and spectators say and ask at a table besides moves: chat (players'
+//! and spectators' kept apart during a game), claims against an opponent who left, and
+//! takebacks agreed by both players.
+
+use damka_protocol::table::ServerMessage;
+use damka_protocol::{ChatMessage, ClockTimes, ErrorCode, Player, Whereabouts};
+use draughts::clock::Clock;
+use draughts::{Color, Game, Position, Reason};
+
+use super::actor::{TableActor, encode};
+use super::game::side;
+use super::handlers::color_index;
+use crate::chat;
+use crate::error::AppError;
+
+impl TableActor {
+    /// The chat scope of this table in the store.
+    pub(super) fn chat_scope(&self) -> String {
+        format!("table:{}", self.id)
+    }
+
+    /// Whether `guest_id` plays the running game (its chat reaches everyone).
+    fn plays_now(&self, guest_id: &str) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(|g| g.playing() && g.color_of(guest_id).is_some())
+    }
+
+    /// The chat history as `guest` may see it: during a game, a player does not see
+    /// the spectators' messages.
+    pub(super) fn chat_for(&self, guest: Option<&Player>) -> Vec<ChatMessage> {
+        let player = guest.is_some_and(|g| self.plays_now(&g.id));
+        self.chat
+            .iter()
+            .filter(|m| !(player && m.spectators))
+            .cloned()
+            .collect()
+    }
+
+    /// A chat message: cleaned, rate-limited, stored, then sent to the table (a
+    /// spectator's during a game to the spectators only).
+    ///
+    /// Fails with `bad_message`, `rate_limited` or a storage error.
+    pub(super) async fn chat(&mut self, guest: &Player, text: &str) -> Result<(), AppError> {
+        let text = chat::clean(text)?;
+        self.chat_limits
+            .entry(guest.id.clone())
+            .or_default()
+            .take()?;
+        let spectators =
+            self.game.as_ref().is_some_and(|g| g.playing()) && !self.plays_now(&guest.id);
+        let from = self.room.shown_player(guest);
+        let row = chat::new_row(&self.chat_scope(), &from, text, spectators);
+        self.state.store.save_chat(&row).await?;
+        let msg = chat::message(&row);
+        self.chat.push_back(msg.clone());
+        while self.chat.len() > chat::HISTORY {
+            self.chat.pop_front();
+        }
+        let Some(text) = encode(&ServerMessage::Chat(msg)) else {
+            return Ok(());
+        };
+        if spectators {
+            let players: Vec<u64> = self
+                .subs
+                .iter()
+                .filter(|s| s.guest.as_ref().is_some_and(|g| self.plays_now(&g.id)))
+                .map(|s| s.id)
+                .collect();
+            self.subs.broadcast_to(&text, |id| !players.contains(&id));
+        } else {
+            self.subs.broadcast(&text);
+        }
+        Ok(())
+    }
+
+    /// Tells the room who is here (guests with a socket open: playing the running game,
+    /// or at the table), if that changed.
+    pub(super) fn publish_people(&mut self) {
+        let mut at: Vec<(Player, Whereabouts)> = Vec::new();
+        for s in self.subs.iter() {
+            let Some(g) = s.guest.as_ref().filter(|g| !g.is_bot()) else {
+                continue;
+            };
+            if at.iter().any(|(p, _)| p.id == g.id) {
+                continue;
+            }
+            let w = if self.plays_now(&g.id) {
+                Whereabouts::Playing
+            } else {
+                Whereabouts::Table
+            };
+            at.push((g.clone(), w));
+        }
+        if at != self.people_published {
+            self.room.table_people(&self.id, at.clone());
+            self.people_published = at;
+        }
+    }
+
+    /// Notes since when each player of the running game has been disconnected (the
+    /// computer and a one-screen table's guest never count as gone).
+    pub(super) fn update_gone(&mut self) {
+        let now = self.state.time.now_ms();
+        let Some(g) = self.game.as_ref().filter(|g| g.playing()) else {
+            self.gone_since = [None, None];
+            return;
+        };
+        let connected = [Color::White, Color::Black].map(|c| {
+            let p = g.player(c);
+            p.is_bot() || self.subs.has_guest(&p.id)
+        });
+        for (i, connected) in connected.into_iter().enumerate() {
+            if connected {
+                self.gone_since[i] = None;
+            } else {
+                self.gone_since[i].get_or_insert(now);
+            }
+        }
+    }
+
+    /// Ms until the connected player of the running game may claim against the
+    /// disconnected one (0: now), or `None` (nobody gone, both gone, the first moves not
+    /// made yet, a computer or one-screen table).
+    pub(super) fn claim_at(&self, now: u64) -> Option<u64> {
+        let g = self
+            .game
+            .as_ref()
+            .filter(|g| g.playing() && g.both_moved())?;
+        if self.options.local || g.white.is_bot() || g.black.is_bot() {
+            return None;
+        }
+        let since = match self.gone_since {
+            [Some(t), None] | [None, Some(t)] => t,
+            _ => return None,
+        };
+        let due = since + self.state.config.claim_delay_ms(self.options.minutes);
+        Some(due.saturating_sub(now))
+    }
+
+    /// `claim_victory` / `claim_draw`: the opponent has been gone for the claim delay.
+    ///
+    /// Fails with `no_game`, `not_seated`, `bad_message` (nobody to claim against, or
+    /// too early) or a storage error.
+    pub(super) async fn claim(&mut self, guest: &Player, draw: bool) -> Result<(), AppError> {
+        let me = self.game_color(guest)?;
+        self.update_gone();
+        let now = self.state.time.now_ms();
+        let opponent_gone = self.gone_since[color_index(me.other())].is_some()
+            && self.gone_since[color_index(me)].is_none();
+        match self.claim_at(now) {
+            Some(0) if opponent_gone => {}
+            Some(ms) if opponent_gone => {
+                return Err(AppError::BadMessage(format!(
+                    "your opponent may still come back: you can claim in {} s",
+                    ms.div_ceil(1000)
+                )));
+            }
+            _ => {
+                return Err(AppError::BadMessage(
+                    "there is nothing to claim: your opponent is connected".into(),
+                ));
+            }
+        }
+        self.before_write()?;
+        let winner = (!draw).then_some(me);
+        tracing::info!(draw, "claim against an absent opponent");
+        self.finish(winner, Reason::Abandoned).await
+    }
+
+    /// Whether takebacks are allowed here: casual tables only (never with the computer,
+    /// never at a tournament table).
+    fn takebacks_allowed(&self) -> bool {
+        !self.tournament && self.options.bot.is_none()
+    }
+
+    /// How many plies a takeback for `by` undoes now (its last move and the reply, if
+    /// made), checked against the first moves (which only an abort undoes).
+    fn takeback_plies(&self, by: Color) -> Result<u32, AppError> {
+        let g = self
+            .game
+            .as_ref()
+            .ok_or_else(|| AppError::game(ErrorCode::NoGame, "no game is being played"))?;
+        let plies = if g.position().turn() == by { 2 } else { 1 };
+        if g.ply() < g.opening_plies + 2 + plies {
+            return Err(AppError::BadMessage(
+                "the first moves cannot be taken back (abort instead)".into(),
+            ));
+        }
+        Ok(plies)
+    }
+
+    /// `takeback_offer`.
+    ///
+    /// Fails with `no_game`, `not_seated`, `bad_message` (not here, nothing to take
+    /// back) or `rate_limited`.
+    pub(super) async fn takeback_offer(&mut self, guest: &Player) -> Result<(), AppError> {
+        let me = self.game_color(guest)?;
+        if !self.takebacks_allowed() {
+            return Err(AppError::BadMessage(
+                "takebacks are for casual games between people".into(),
+            ));
+        }
+        self.takeback_plies(me)?;
+        if self.options.local {
+            return self.take_back(me).await;
+        }
+        let every = self.state.config.draw_offer_plies;
+        let Some(game) = self.game.as_mut() else {
+            return Ok(());
+        };
+        if game.takeback_offer == Some(me.other()) {
+            // Asking while the opponent's request stands is accepting it.
+            return self.take_back(me.other()).await;
+        }
+        if game.takeback_offer == Some(me) {
+            return Ok(());
+        }
+        let ply = game.ply();
+        if game.last_takeback[color_index(me)].is_some_and(|last| ply < last + every) {
+            return Err(AppError::game(
+                ErrorCode::RateLimited,
+                format!("one takeback request per {every} plies"),
+            ));
+        }
+        game.last_takeback[color_index(me)] = Some(ply);
+        game.takeback_offer = Some(me);
+        let v = self.next_v();
+        self.broadcast(&ServerMessage::TakebackOffered { v, by: side(me) });
+        Ok(())
+    }
+
+    /// `takeback_accept` / `takeback_decline`.
+    ///
+    /// Fails with `no_game`, `not_seated`, `bad_message` (no request) or a storage
+    /// error.
+    pub(super) async fn takeback_answer(
+        &mut self,
+        guest: &Player,
+        accept: bool,
+    ) -> Result<(), AppError> {
+        let me = self.game_color(guest)?;
+        if self.game.as_ref().and_then(|g| g.takeback_offer) != Some(me.other()) {
+            return Err(AppError::BadMessage(
+                "there is no takeback request to answer".into(),
+            ));
+        }
+        if accept {
+            return self.take_back(me.other()).await;
+        }
+        if let Some(g) = self.game.as_mut() {
+            g.takeback_offer = None;
+        }
+        let v = self.next_v();
+        self.broadcast(&ServerMessage::TakebackDeclined { v, by: side(me) });
+        Ok(())
+    }
+
+    /// Undoes `by`'s last move (and the reply, if made): stored first (the moves deleted,
+    /// the clock as after the remaining last move), then applied, announced with
+    /// `takeback` and a fresh `state` to every socket.
+    ///
+    /// Fails with `bad_message` or a storage error (nothing changes then).
+    async fn take_back(&mut self, by: Color) -> Result<(), AppError> {
+        let plies = self.takeback_plies(by)?;
+        self.before_write()?;
+        let now = self.state.time.now_ms();
+        let Some(g) = self.game.as_ref() else {
+            return Ok(());
+        };
+        let keep = g.ply() - plies;
+        let keep_idx = usize::try_from(keep).unwrap_or(0);
+        let Some(clock_after) = g.moves.get(keep_idx.wrapping_sub(1)).map(|m| m.clock) else {
+            return Err(AppError::BadMessage("nothing to take back".into()));
+        };
+        // The position after the kept moves, replayed from the start.
+        let start = Position::from_fen(self.rules, &g.initial_fen)
+            .map_err(|e| AppError::Internal(e.to_string()))?;
+        let mut game = Game::new(start);
+        for m in &g.moves[..keep_idx] {
+            let mv = game
+                .position()
+                .parse_move(&m.mv)
+                .map_err(|e| AppError::Internal(e.to_string()))?;
+            game.play(&mv)
+                .map_err(|e| AppError::Internal(e.to_string()))?;
+        }
+        let ClockTimes { white, black } = clock_after;
+        let id = g.id.clone();
+        let stored = self
+            .state
+            .store
+            .take_back(
+                &id,
+                i64::from(keep),
+                (super::game::to_i64(white), super::game::to_i64(black)),
+            )
+            .await;
+        if let Err(e) = stored {
+            self.storage_failed(&e, now);
+            return Err(e.into());
+        }
+        let Some(g) = self.game.as_mut() else {
+            return Ok(());
+        };
+        let mut clock =
+            Clock::with_remaining(g.clock.initial_ms(), g.clock.increment_ms(), white, black);
+        clock.start(game.position().turn(), now);
+        g.game = game;
+        g.clock = clock;
+        g.moves.truncate(keep_idx);
+        g.draw_offer = None;
+        g.takeback_offer = None;
+        g.lag_ms = [0, 0];
+        tracing::info!(game = %id, plies, "takeback");
+        let v = self.next_v();
+        self.broadcast(&ServerMessage::Takeback {
+            v,
+            by: side(by),
+            plies,
+            ply: keep,
+        });
+        self.resend_states();
+        self.refresh_room_copy();
+        Ok(())
+    }
+}
