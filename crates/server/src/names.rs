@@ -45,7 +45,7 @@ pub fn normalise(name: &str) -> Option<String> {
         .nfkc()
         .filter(|&c| !crate::chat::invisible(c))
         .collect();
-    for word in n.split(|c: char| c == ' ' || c == '-' || c == '_') {
+    for word in n.split([' ', '-', '_']) {
         let mut seen = None;
         for s in word.chars().map(script).filter(|&s| s != Script::Other) {
             match seen {

@@ -19,7 +19,7 @@ pub struct People {
     /// Guests with room sockets open: the guest and how many sockets.
     sockets: HashMap<String, (Player, u32)>,
     /// Each table's people: guest id → (guest, playing or at the table).
-    tables: HashMap<String, BTreeMap<String, (Player, Whereabouts)>>,
+    tables: BTreeMap<String, BTreeMap<String, (Player, Whereabouts)>>,
     /// The people as last announced, by id.
     shown: BTreeMap<String, Person>,
 }
@@ -119,10 +119,7 @@ impl People {
         for id in names.keys() {
             let mut best: Option<(Whereabouts, &str)> = None;
             // Tables in id order: a stable choice when someone is at several.
-            let mut tables: Vec<(&String, &BTreeMap<String, (Player, Whereabouts)>)> =
-                self.tables.iter().collect();
-            tables.sort_by(|a, b| a.0.cmp(b.0));
-            for (table, at) in tables {
+            for (table, at) in &self.tables {
                 if let Some((_, w)) = at.get(id) {
                     let better = match best {
                         None => true,
