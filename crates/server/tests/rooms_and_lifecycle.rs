@@ -11,12 +11,17 @@ use serde_json::json;
 async fn room_socket_sees_tables_appear_change_and_disappear() {
     let db = TestDb::new(Backend::Sqlite).await;
     let s = TestServer::start(config(&db)).await;
-    let mut room = s.room_ws("czech").await;
+    // `players` counts people: guests with a session on a room socket (or at a table).
+    let (a, me) = s.guest("Ala").await;
+    let (c, _) = s.guest("Celina").await;
+    let mut anonymous = s.room_ws("czech").await;
+    anonymous.recv_t("room").await;
+    let mut room = common::Ws::connect(&s.addr, "/ws/rooms/czech", Some(&a), None).await;
     let hello = room.recv_t("room").await;
     assert_eq!(hello["room"]["id"], "czech");
     assert_eq!(hello["tables"], json!([]));
     assert_eq!(room.recv_t("presence").await["players"], 1);
-    let mut other = s.room_ws("czech").await;
+    let mut other = common::Ws::connect(&s.addr, "/ws/rooms/czech", Some(&c), None).await;
     other.recv_t("room").await;
     assert_eq!(room.recv_t("presence").await["players"], 2);
     other.stream.close(None).await.ok();
@@ -27,7 +32,6 @@ async fn room_socket_sees_tables_appear_change_and_disappear() {
     room.send_text("hello").await;
     assert_eq!(room.recv_t("error").await["code"], "bad_message");
     // A table appears at once, with its seats.
-    let (a, me) = s.guest("Ala").await;
     let t = s
         .create_table(
             &a,
