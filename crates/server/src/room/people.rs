@@ -6,39 +6,51 @@
 //! events: each is a whole, serialisable fact about one person (no pointers into this
 //! process), so the same events could travel between nodes.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use damka_protocol::room::RoomServerMessage;
 use damka_protocol::{Person, Player, Whereabouts};
 
 use crate::names;
 
-/// The people of one room.
+/// One person's parts.
+struct Entry {
+    /// The guest (own name).
+    player: Player,
+    /// The folded name (the look-alike group).
+    fold: String,
+    /// Room sockets open.
+    sockets: u32,
+    /// Tables they have a socket at, and what they do there.
+    tables: BTreeMap<String, Whereabouts>,
+}
+
+/// The people of one room. A change touches only the person it is about and the people
+/// whose names look like theirs, so it costs the same in a crowded room.
 #[derive(Default)]
 pub struct People {
-    /// Guests with room sockets open: the guest and how many sockets.
-    sockets: HashMap<String, (Player, u32)>,
-    /// Each table's people: guest id → (guest, playing or at the table).
-    tables: BTreeMap<String, BTreeMap<String, (Player, Whereabouts)>>,
+    /// Everyone, by id.
+    entries: HashMap<String, Entry>,
+    /// Ids by folded name.
+    groups: HashMap<String, BTreeSet<String>>,
+    /// Each table's people.
+    tables: HashMap<String, BTreeSet<String>>,
     /// The people as last announced, by id.
     shown: BTreeMap<String, Person>,
+    /// People to recompute at the next settle (look-alikes of someone renamed).
+    pending: BTreeSet<String>,
 }
 
 impl People {
     /// A guest's room socket opened (`joined`) or closed; returns the events.
     pub fn socket(&mut self, guest: &Player, joined: bool) -> Vec<RoomServerMessage> {
+        let entry = self.entry(guest);
         if joined {
-            self.sockets
-                .entry(guest.id.clone())
-                .or_insert_with(|| (guest.clone(), 0))
-                .1 += 1;
-        } else if let Some(entry) = self.sockets.get_mut(&guest.id) {
-            entry.1 = entry.1.saturating_sub(1);
-            if entry.1 == 0 {
-                self.sockets.remove(&guest.id);
-            }
+            entry.sockets += 1;
+        } else {
+            entry.sockets = entry.sockets.saturating_sub(1);
         }
-        self.diff()
+        self.settle([guest.id.clone()].into())
     }
 
     /// A table's people are now `people` (empty when it closed); returns the events.
@@ -47,16 +59,22 @@ impl People {
         table: &str,
         people: Vec<(Player, Whereabouts)>,
     ) -> Vec<RoomServerMessage> {
-        if people.is_empty() {
-            self.tables.remove(table);
-        } else {
-            let map = people
-                .into_iter()
-                .map(|(p, w)| (p.id.clone(), (p, w)))
-                .collect();
-            self.tables.insert(table.to_owned(), map);
+        let mut touched: BTreeSet<String> = self.tables.remove(table).unwrap_or_default();
+        for id in &touched {
+            if let Some(e) = self.entries.get_mut(id) {
+                e.tables.remove(table);
+            }
         }
-        self.diff()
+        let mut now = BTreeSet::new();
+        for (p, w) in people {
+            self.entry(&p).tables.insert(table.to_owned(), w);
+            now.insert(p.id.clone());
+            touched.insert(p.id);
+        }
+        if !now.is_empty() {
+            self.tables.insert(table.to_owned(), now);
+        }
+        self.settle(touched)
     }
 
     /// Everyone, by id.
@@ -75,19 +93,18 @@ impl People {
         if guest.is_bot() {
             return guest.clone();
         }
-        if let Some(p) = self.shown.get(&guest.id) {
-            return Player {
-                name: p.name.clone(),
-                ..guest.clone()
-            };
-        }
-        let names = self.names();
-        let shown = names::disambiguate(
-            names
-                .iter()
-                .map(|(id, n)| (id.as_str(), n.as_str()))
-                .chain([(guest.id.as_str(), guest.name.as_str())]),
-        );
+        let fold = names::fold(&guest.name);
+        let group: Vec<(&str, &str)> = self
+            .groups
+            .get(&fold)
+            .into_iter()
+            .flatten()
+            .filter(|id| **id != guest.id)
+            .filter_map(|id| self.entries.get(id))
+            .map(|e| (e.player.id.as_str(), e.player.name.as_str()))
+            .chain([(guest.id.as_str(), guest.name.as_str())])
+            .collect();
+        let shown = names::disambiguate(group);
         Player {
             name: shown
                 .get(&guest.id)
@@ -97,79 +114,110 @@ impl People {
         }
     }
 
-    /// Every person's own name, by id.
-    fn names(&self) -> BTreeMap<String, String> {
-        let mut names = BTreeMap::new();
-        for (id, (p, _)) in &self.sockets {
-            names.insert(id.clone(), p.name.clone());
-        }
-        for people in self.tables.values() {
-            for (id, (p, _)) in people {
-                names.insert(id.clone(), p.name.clone());
-            }
-        }
-        names
-    }
-
-    /// Everyone as they are now.
-    fn current(&self) -> BTreeMap<String, Person> {
-        let names = self.names();
-        let shown = names::disambiguate(names.iter().map(|(i, n)| (i.as_str(), n.as_str())));
-        let mut people: BTreeMap<String, Person> = BTreeMap::new();
-        for id in names.keys() {
-            let mut best: Option<(Whereabouts, &str)> = None;
-            // Tables in id order: a stable choice when someone is at several.
-            for (table, at) in &self.tables {
-                if let Some((_, w)) = at.get(id) {
-                    let better = match best {
-                        None => true,
-                        Some((b, _)) => *w == Whereabouts::Playing && b != Whereabouts::Playing,
-                    };
-                    if better {
-                        best = Some((*w, table.as_str()));
-                    }
+    /// The guest's entry (created, or its name updated).
+    fn entry(&mut self, guest: &Player) -> &mut Entry {
+        let fold = names::fold(&guest.name);
+        let id = guest.id.clone();
+        let entry = self.entries.entry(id.clone()).or_insert_with(|| Entry {
+            player: guest.clone(),
+            fold: fold.clone(),
+            sockets: 0,
+            tables: BTreeMap::new(),
+        });
+        entry.player = guest.clone();
+        if entry.fold != fold {
+            if let Some(g) = self.groups.get_mut(&entry.fold) {
+                g.remove(&id);
+                self.pending.extend(g.iter().cloned());
+                if g.is_empty() {
+                    self.groups.remove(&entry.fold);
                 }
             }
-            let (whereabouts, table) = match best {
-                Some((w, t)) => (w, Some(t.to_owned())),
-                None => (Whereabouts::Room, None),
-            };
-            people.insert(
-                id.clone(),
-                Person {
-                    id: id.clone(),
-                    name: shown.get(id).cloned().unwrap_or_default(),
-                    whereabouts,
-                    table,
-                },
-            );
+            entry.fold = fold.clone();
         }
-        people
+        self.groups.entry(fold).or_default().insert(id);
+        entry
     }
 
-    /// The events from the last announced people to the current ones (and remembers
-    /// the current ones).
-    fn diff(&mut self) -> Vec<RoomServerMessage> {
-        let now = self.current();
+    /// After a change to the `touched` people: drops whoever is nowhere any more,
+    /// recomputes the touched people and their look-alikes, and returns the events.
+    fn settle(&mut self, touched: BTreeSet<String>) -> Vec<RoomServerMessage> {
+        let mut affected = std::mem::take(&mut self.pending);
+        for id in touched {
+            let gone = self
+                .entries
+                .get(&id)
+                .is_some_and(|e| e.sockets == 0 && e.tables.is_empty());
+            if gone
+                && let Some(e) = self.entries.remove(&id)
+                && let Some(g) = self.groups.get_mut(&e.fold)
+            {
+                g.remove(&id);
+                affected.extend(g.iter().cloned());
+                if g.is_empty() {
+                    self.groups.remove(&e.fold);
+                }
+            }
+            // Everyone who shares a name with them may change (tags come and go).
+            if let Some(g) = self.entries.get(&id).and_then(|e| self.groups.get(&e.fold)) {
+                affected.extend(g.iter().cloned());
+            }
+            affected.insert(id);
+        }
         let mut events = Vec::new();
-        for id in self.shown.keys() {
-            if !now.contains_key(id) {
-                events.push(RoomServerMessage::PeopleLeft { id: id.clone() });
+        for id in affected {
+            match self.person(&id) {
+                None => {
+                    if self.shown.remove(&id).is_some() {
+                        events.push(RoomServerMessage::PeopleLeft { id });
+                    }
+                }
+                Some(person) => match self.shown.get(&id) {
+                    None => {
+                        self.shown.insert(id, person.clone());
+                        events.push(RoomServerMessage::PeopleJoined { person });
+                    }
+                    Some(old) if *old != person => {
+                        self.shown.insert(id, person.clone());
+                        events.push(RoomServerMessage::PeopleUpdated { person });
+                    }
+                    Some(_) => {}
+                },
             }
         }
-        for (id, person) in &now {
-            match self.shown.get(id) {
-                None => events.push(RoomServerMessage::PeopleJoined {
-                    person: person.clone(),
-                }),
-                Some(old) if old != person => events.push(RoomServerMessage::PeopleUpdated {
-                    person: person.clone(),
-                }),
-                Some(_) => {}
-            }
-        }
-        self.shown = now;
         events
+    }
+
+    /// A person as they are now (`None` if not in the room).
+    fn person(&self, id: &str) -> Option<Person> {
+        let e = self.entries.get(id)?;
+        let group: Vec<(&str, &str)> = self
+            .groups
+            .get(&e.fold)
+            .into_iter()
+            .flatten()
+            .filter_map(|id| self.entries.get(id))
+            .map(|e| (e.player.id.as_str(), e.player.name.as_str()))
+            .collect();
+        let name = names::disambiguate(group)
+            .remove(id)
+            .unwrap_or_else(|| e.player.name.clone());
+        // `playing` beats `table`; among equals the first table by id.
+        let at = e
+            .tables
+            .iter()
+            .find(|(_, w)| **w == Whereabouts::Playing)
+            .or_else(|| e.tables.iter().next());
+        let (whereabouts, table) = match at {
+            Some((t, w)) => (*w, Some(t.clone())),
+            None => (Whereabouts::Room, None),
+        };
+        Some(Person {
+            id: id.to_owned(),
+            name,
+            whereabouts,
+            table,
+        })
     }
 }
 
@@ -211,5 +259,33 @@ mod tests {
         assert_eq!(e.len(), 2, "{e:?}");
         let names: Vec<String> = p.list().into_iter().map(|p| p.name).collect();
         assert_eq!(names, ["Bolek #3fa", "B\u{043E}lek #77b"]);
+    }
+
+    /// Cost of one change in a crowded room (every change recomputes the room's people
+    /// and names): `cargo test -p damka-server --lib people_scale -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a measurement"]
+    fn people_scale() {
+        let mut p = People::default();
+        let n = 1_000;
+        let t = std::time::Instant::now();
+        let mut ids = Vec::new();
+        for i in 0..n {
+            let id = crate::random::token_base36(32);
+            let g = Player::guest(id.clone(), format!("Guest {}", i % 700));
+            p.socket(&g, true);
+            ids.push(id);
+        }
+        let joins = t.elapsed();
+        let g = Player::guest(ids[5].clone(), "Guest 5");
+        let t = std::time::Instant::now();
+        for k in 0..100 {
+            p.table(
+                &format!("t{}", k % 10),
+                vec![(g.clone(), Whereabouts::Table)],
+            );
+        }
+        let moves = t.elapsed() / 100;
+        println!("{n} people joined in {joins:?}; one change with {n} people: {moves:?}");
     }
 }
