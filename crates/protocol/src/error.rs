@@ -36,6 +36,10 @@ pub enum ErrorCode {
     TooManyTables,
     /// A server-side failure (details are only in the server's logs).
     Internal,
+    /// One address holds as many sockets as it may (HTTP 429 on the upgrade).
+    TooManyConnections,
+    /// A cross-site request to a mutating endpoint (HTTP 403).
+    Forbidden,
 }
 
 impl ErrorCode {
@@ -57,6 +61,8 @@ impl ErrorCode {
             ErrorCode::NotFound => "not_found",
             ErrorCode::TooManyTables => "too_many_tables",
             ErrorCode::Internal => "internal",
+            ErrorCode::TooManyConnections => "too_many_connections",
+            ErrorCode::Forbidden => "forbidden",
         }
     }
 }
@@ -99,6 +105,8 @@ mod tests {
             ErrorCode::NotFound,
             ErrorCode::TooManyTables,
             ErrorCode::Internal,
+            ErrorCode::TooManyConnections,
+            ErrorCode::Forbidden,
         ] {
             let json = serde_json::to_string(&code).expect("serialises");
             assert_eq!(json, format!("\"{}\"", code.as_str()));

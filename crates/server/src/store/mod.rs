@@ -10,6 +10,7 @@
 //! ([`MoveWriter`]) commits them in batches (group commit), so the server is SQLite's
 //! only writer; on PostgreSQL they run directly.
 
+mod expiry;
 mod games;
 mod guests;
 mod write;

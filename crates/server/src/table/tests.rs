@@ -58,6 +58,7 @@ async fn test_state(name: &str, config: Config) -> (AppState, std::path::PathBuf
         rooms: Rooms::new(default_rooms()),
         tables: Tables::default(),
         metrics: metrics::Metrics::default(),
+        limits: crate::limits::Limits::default(),
         time: TimeSource::manual(),
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
