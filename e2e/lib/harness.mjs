@@ -38,6 +38,28 @@ function freePort() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * How long a test waits for something the page or the server should do (an event, a
+ * rendered move, a status line). Generous on purpose: on a busy machine (a CI runner
+ * shared with other jobs) a page can take seconds to react, and the tests wait for the
+ * event itself, so a long budget costs nothing when things are fast. `E2E_WAIT_MS`
+ * overrides it.
+ */
+export const WAIT_MS = Number(process.env.E2E_WAIT_MS) || 30_000;
+
+/**
+ * How long a (re)started server may take to answer `GET /readyz` with 200: start-up
+ * opens and migrates the database and resumes the unfinished games.
+ */
+export const READY_MS = Number(process.env.E2E_READY_MS) || 60_000;
+
+/**
+ * What waiting for pages to reconnect after a server restart may take on top of
+ * `WAIT_MS`: the client's reconnect backoff reaches 10 s (plus jitter) while the server
+ * is down.
+ */
+export const RECONNECT_MS = WAIT_MS + 15_000;
+
+/**
  * Starts the server and waits until `/readyz` answers 200.
  *
  * The returned handle can also freeze (`pause`), kill and `restart` the process on the
@@ -67,7 +89,7 @@ export async function startServer(name) {
     me.on('exit', (code, signal) => {
       if (child === me) exited = { code, signal };
     });
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + READY_MS;
     for (;;) {
       if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}); see ${log}`);
       try {
@@ -78,7 +100,7 @@ export async function startServer(name) {
       }
       if (Date.now() > deadline) {
         me.kill('SIGKILL');
-        throw new Error(`server not ready after 30 s; see ${log}`);
+        throw new Error(`server not ready after ${READY_MS} ms; see ${log}`);
       }
       await sleep(100);
     }
@@ -98,7 +120,7 @@ export async function startServer(name) {
     /** Kills the process at once (no graceful shutdown). */
     async kill() {
       child.kill('SIGKILL');
-      await waitExit(5_000);
+      if (!(await waitExit(WAIT_MS))) throw new Error('the killed server did not exit');
     },
     /** Starts the server again on the same port and database. */
     restart: launch,
@@ -130,7 +152,7 @@ export async function newPlayer(browser, { phone = false, locale = 'en-US' } = {
     ? { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale }
     : { viewport: { width: 1280, height: 860 }, locale });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(WAIT_MS);
   const errors = [];
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => {
