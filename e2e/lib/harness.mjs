@@ -65,8 +65,9 @@ export const RECONNECT_MS = WAIT_MS + 15_000;
  * The returned handle can also freeze (`pause`), kill and `restart` the process on the
  * same port and database, to test reconnects and a server restart.
  * @param {string} name used for the log file name
+ * @param {string[]} [extraArgs] more server flags
  */
-export async function startServer(name) {
+export async function startServer(name, extraArgs = []) {
   const bin = path.resolve(REPO, process.env.DAMKA_BIN ?? 'target/debug/damka');
   if (!fs.existsSync(bin)) throw new Error(`server binary not found: ${bin} (build it: cargo build --bins)`);
   const port = await freePort();
@@ -84,6 +85,7 @@ export async function startServer(name) {
       '--bind', `127.0.0.1:${port}`,
       '--database-url', `sqlite://${tmp}/damka.db`,
       '--static-dir', path.join(REPO, 'static'),
+      ...extraArgs,
     ], { stdio: ['ignore', out, out], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' } });
     const me = child;
     me.on('exit', (code, signal) => {
@@ -171,11 +173,12 @@ export async function screenshot(page, name) {
  * The server and browser one test file shares: started before its first test, stopped
  * after its last. Read `env.server` and `env.browser` inside the tests.
  * @param {string} name used for the server's log file name
+ * @param {string[]} [extraArgs] more server flags
  */
-export function serverAndBrowser(name) {
+export function serverAndBrowser(name, extraArgs = []) {
   const env = { server: null, browser: null };
   before(async () => {
-    env.server = await startServer(name);
+    env.server = await startServer(name, extraArgs);
     env.browser = await launchBrowser();
   });
   after(async () => {
