@@ -93,15 +93,17 @@ pub struct Config {
     #[arg(long, env = "DAMKA_TRUST_FORWARDED_FOR")]
     pub trust_forwarded_for: bool,
 
-    /// Open WebSockets (room and table sockets together) one address may hold.
+    /// Open WebSockets (room and table sockets together) one address may hold (0: no
+    /// limit).
     #[arg(long, env = "DAMKA_MAX_SOCKETS_PER_ADDRESS", default_value_t = 200)]
     pub max_sockets_per_address: usize,
 
-    /// Guests one address may create per minute, after a burst of as many.
+    /// Guests one address may create per minute, after a burst of as many (0: no
+    /// limit).
     #[arg(long, env = "DAMKA_GUESTS_PER_MINUTE", default_value_t = 30)]
     pub guests_per_minute: u32,
 
-    /// Open tables created from one address at a time.
+    /// Open tables created from one address at a time (0: no limit).
     #[arg(long, env = "DAMKA_MAX_TABLES_PER_ADDRESS", default_value_t = 40)]
     pub max_tables_per_address: usize,
 

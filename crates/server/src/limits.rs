@@ -104,11 +104,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Limits {
-    /// One more socket for `ip`, unless it already holds `max`.
+    /// One more socket for `ip`, unless it already holds `max` (0: no limit).
     pub fn open_socket(&self, ip: IpAddr, max: usize) -> Option<SocketPermit> {
         let mut map = lock(&self.sockets);
         let n = map.entry(ip).or_insert(0);
-        if *n >= max {
+        if max > 0 && *n >= max {
             return None;
         }
         *n += 1;
@@ -247,6 +247,11 @@ mod tests {
         drop(a);
         assert_eq!(limits.sockets_of(ip), 1);
         assert!(limits.open_socket(ip, 2).is_some());
+        // 0: no limit.
+        let many: Vec<_> = (0..1000)
+            .filter_map(|_| limits.open_socket(UNKNOWN, 0))
+            .collect();
+        assert_eq!(many.len(), 1000);
     }
 
     #[test]

@@ -309,9 +309,8 @@ async fn open_tables_are_capped_per_address() {
 /// The sweep deletes guests who never played, hold no seat and have not been seen for
 /// `guest_expiry_days`; a guest with a game, a seated guest and a guest seen since are
 /// kept, and the seen time of a guest who made a request is written.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn idle_guests_expire_but_never_players_or_seated_ones() {
-    let db = TestDb::new(Backend::Sqlite).await;
+async fn idle_guests_expire_but_never_players_or_seated_ones(backend: Backend) {
+    let db = TestDb::new(backend).await;
     let s = TestServer::start(config(&db)).await;
     let (idle, _) = s.guest("Idle").await;
     let (seated, _) = s.guest("Seated").await;
@@ -331,13 +330,7 @@ async fn idle_guests_expire_but_never_players_or_seated_ones() {
         .await
         .unwrap();
     // ...then everybody was last seen long ago...
-    let mut conn = <sqlx::SqliteConnection as sqlx::Connection>::connect(&db.url)
-        .await
-        .unwrap();
-    sqlx::query("UPDATE guests SET seen_at = 0")
-        .execute(&mut conn)
-        .await
-        .unwrap();
+    sql(&db, "UPDATE guests SET seen_at = 0").await;
     // ...except one, seen now (any request with the cookie).
     assert_eq!(
         s.http("GET", "/api/me", Some(&recent), None).await.status,
@@ -360,12 +353,40 @@ async fn idle_guests_expire_but_never_players_or_seated_ones() {
         .await
         .unwrap();
     assert_eq!(again.expired, 0);
-    let seen: i64 = sqlx::query_scalar("SELECT MIN(seen_at) FROM guests")
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
+    let seen = sql(&db, "SELECT MIN(seen_at) FROM guests").await;
     assert!(seen > 0, "every kept guest was seen");
     s.stop().await;
+}
+
+both_backends!(idle_guests_expire_but_never_players_or_seated_ones);
+
+/// Runs one statement on the test's database (behind the server's back); returns the
+/// first column of the first row for a query, 0 otherwise.
+async fn sql(db: &TestDb, statement: &str) -> i64 {
+    use sqlx::Connection;
+    if db.url.starts_with("sqlite") {
+        let mut c = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
+        if statement.starts_with("SELECT") {
+            sqlx::query_scalar(statement)
+                .fetch_one(&mut c)
+                .await
+                .unwrap()
+        } else {
+            sqlx::query(statement).execute(&mut c).await.unwrap();
+            0
+        }
+    } else {
+        let mut c = sqlx::PgConnection::connect(&db.url).await.unwrap();
+        if statement.starts_with("SELECT") {
+            sqlx::query_scalar(statement)
+                .fetch_one(&mut c)
+                .await
+                .unwrap()
+        } else {
+            sqlx::query(statement).execute(&mut c).await.unwrap();
+            0
+        }
+    }
 }
 
 // ---------------------------------------------------------------- item 6: dead peers
