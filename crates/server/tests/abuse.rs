@@ -168,6 +168,21 @@ async fn a_cross_site_form_cannot_replace_the_session() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["name"], "Ala");
     s.stop().await;
+
+    // An origin the operator lists (another host of the same deployment) is accepted,
+    // whatever Sec-Fetch-Site says.
+    let db = TestDb::new(Backend::Sqlite).await;
+    let mut c = config(&db);
+    c.allowed_origins = vec!["https://www.damka.example".into()];
+    let s = TestServer::start(c).await;
+    let (status, _, body) = raw(
+        &s.addr,
+        "POST /api/guest HTTP/1.1\r\nContent-Type: application/json\r\nOrigin: https://www.damka.example\r\nSec-Fetch-Site: same-site",
+        "{}",
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    s.stop().await;
 }
 
 // ---------------------------------------------------------- item 5: per-address caps
@@ -527,6 +542,10 @@ async fn every_http_error_is_json() {
                 .await,
         ),
         (404, s.http("GET", "/api/nothing/here", None, None).await),
+        (
+            404,
+            s.http("POST", "/api/nothing", None, Some(json!({}))).await,
+        ),
         (400, s.http("GET", "/api/tables/%FF", None, None).await),
     ];
     for (status, r) in cases {

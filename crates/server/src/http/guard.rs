@@ -5,7 +5,8 @@
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::header::{
-    CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    CONTENT_SECURITY_POLICY, CONTENT_TYPE, ORIGIN, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
+    X_FRAME_OPTIONS,
 };
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
@@ -59,8 +60,9 @@ pub async fn headers(req: Request, next: Next) -> Response {
 }
 
 /// Refuses a mutating API request from another site: a browser's cross-site form or
-/// `fetch` is told apart by `Sec-Fetch-Site` (anything but `same-origin` or `none`) or by
-/// an `Origin` that is neither the server's host nor an allowed origin; and the body must
+/// `fetch` is told apart by `Sec-Fetch-Site` (anything but `same-origin` or `none`,
+/// unless its `Origin` is one of `--allowed-origins`) or by an `Origin` that is neither
+/// the server's host nor an allowed origin; and the body must
 /// be declared JSON, which a plain HTML form cannot do (and a cross-site `fetch` cannot
 /// either without a CORS preflight, which this server never grants).
 pub async fn same_site(State(state): State<AppState>, req: Request<Body>, next: Next) -> Response {
@@ -72,9 +74,19 @@ pub async fn same_site(State(state): State<AppState>, req: Request<Body>, next: 
     let fetch_site = headers
         .get("sec-fetch-site")
         .map(|v| v.to_str().unwrap_or("cross-site"));
-    if fetch_site.is_some_and(|s| s != "same-origin" && s != "none")
-        || !origin_allowed(headers, &state.config.allowed_origins)
-    {
+    // An origin the operator listed is trusted whatever the browser calls it.
+    let listed = headers
+        .get(ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|o| {
+            state
+                .config
+                .allowed_origins
+                .iter()
+                .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(o))
+        });
+    let foreign_fetch = fetch_site.is_some_and(|s| s != "same-origin" && s != "none");
+    if (foreign_fetch && !listed) || !origin_allowed(headers, &state.config.allowed_origins) {
         tracing::info!(fetch_site = ?fetch_site, "refused a cross-site request");
         return AppError::CrossSite.into_response();
     }
