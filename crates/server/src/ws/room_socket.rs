@@ -96,7 +96,9 @@ async fn session(mut socket: WebSocket, state: AppState, room: Arc<Room>, permit
     // A send may take as long as a pong: a peer that stops reading is as dead as one
     // that stops answering.
     let within = heartbeat.dead_after();
-    let mut pings = tokio::time::interval(period);
+    // The first ping after one period (a room socket measures no round trip, and a
+    // ping racing a close at connect would only get in the way).
+    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
     let mut alive = send_snapshot(&mut socket, &room, within).await;
     while alive {
         tokio::select! {
