@@ -146,13 +146,12 @@ pub fn think(
     }
     let settings = level.settings();
     let mut engine = Engine::new(settings.tt_bits);
-    let budget = clock.budget(settings.cap_ms);
     let limits = Limits {
         depth: Some(settings.depth),
         movetime_ms: None,
         nodes: None,
     };
-    let result = engine.search_with(game, &limits, stop, Some(budget))?;
+    let result = engine.search_clock(game, clock, settings.cap_ms, &limits, stop)?;
     if level != Level::One || result.depth == 0 {
         return Some(result);
     }

@@ -203,6 +203,21 @@ impl Engine {
         self.search_with(game, limits, stop, None)
     }
 
+    /// Searches the game's current position on a clock: the time
+    /// [`ClockLimits::budget`](crate::ClockLimits::budget) allots (at most
+    /// `cap_ms`), within `limits` too.
+    pub fn search_clock(
+        &mut self,
+        game: &Game,
+        clock: crate::ClockLimits,
+        cap_ms: u64,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Option<SearchResult> {
+        let budget = clock.budget(cap_ms);
+        self.search_with(game, limits, stop, Some(budget))
+    }
+
     /// Scores every root move with a full window at `depth` (for the
     /// beginner level's choice among near-best moves), best first.
     pub fn score_root_moves(
@@ -264,7 +279,7 @@ impl Engine {
         self.root_index = self.path.len() - 1;
     }
 
-    pub(crate) fn search_with(
+    fn search_with(
         &mut self,
         game: &Game,
         limits: &Limits,
