@@ -122,7 +122,7 @@ fn play(variant: Variant, first: Player, second: Player, game_no: usize, l3_ms: 
         game.play(&m).expect("opening");
     }
     // Even games: `first` plays the side to move after the opening.
-    let first_color = if game_no % 2 == 0 {
+    let first_color = if game_no.is_multiple_of(2) {
         game.position().turn()
     } else {
         game.position().turn().other()
