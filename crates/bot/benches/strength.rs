@@ -14,6 +14,10 @@
 //! `--l3-ms` per move (remaining = 30 x that, no increment), so the whole
 //! run fits a time budget; levels 1 and 2 are cut by their depth. A win
 //! scores 1, a draw 0.5; games still going after 400 plies count as draws.
+//!
+//! Without `--bench` (as `cargo test --benches` starts it) it is a smoke
+//! run: two games per pairing and short searches, checking only that the
+//! games play to the end with legal moves.
 
 use bot::{ClockLimits, Engine, Level, Limits, think};
 use draughts::{Game, Move, Position, Rules, Variant, random_opening};
@@ -59,6 +63,11 @@ fn options() -> Options {
         nps: true,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|a| a == "--bench") {
+        o.games = 2;
+        o.l3_ms = 10;
+        o.nps_ms = 100;
+    }
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().cloned().unwrap_or_default();
