@@ -253,3 +253,23 @@ fn the_engine_is_send_and_its_table_is_sized() {
     });
     assert_eq!(handle.join().expect("no panic"), Some(4));
 }
+
+#[test]
+fn the_transposition_table_saves_work() {
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(8),
+        ..Limits::default()
+    };
+    for variant in [Variant::Russian, Variant::International] {
+        let game = Game::new(Position::new(Rules::new(variant)));
+        let tiny = Engine::new(4).search(&game, &limits, &stop).expect("move");
+        let full = Engine::new(18).search(&game, &limits, &stop).expect("move");
+        assert!(
+            full.nodes * 10 < tiny.nodes * 9,
+            "{variant}: {} nodes with the table, {} with 16 entries",
+            full.nodes,
+            tiny.nodes
+        );
+    }
+}
