@@ -64,6 +64,9 @@ fn options() -> Options {
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     if !args.iter().any(|a| a == "--bench") {
+        println!(
+            "smoke run (no --bench): 2 games per pairing, short searches; the scores mean nothing"
+        );
         o.games = 2;
         o.l3_ms = 10;
         o.nps_ms = 100;
@@ -198,6 +201,19 @@ fn run_match(o: &Options, variant: Variant, a: Player, b: Player) -> (f64, usize
     (score, wins, draws, losses)
 }
 
+/// CPU time of the calling thread in milliseconds (Linux
+/// `/proc/thread-self/stat`, 10 ms ticks); `None` elsewhere. On a busy
+/// machine nodes per CPU second say more than nodes per wall second.
+fn thread_cpu_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name (which is in parentheses).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) * 10)
+}
+
 fn main() {
     let o = options();
     if o.matches {
@@ -251,16 +267,23 @@ fn main() {
                 movetime_ms: Some(o.nps_ms),
                 ..Limits::default()
             };
+            let cpu_before = thread_cpu_ms();
             let r = engine.search(&game, &limits, &stop).expect("move");
+            let cpu = cpu_before.and_then(|b| Some(thread_cpu_ms()? - b));
             let nps = r.nodes as f64 / (r.time_ms.max(1) as f64 / 1000.0);
+            let cpu_nps = cpu.map_or(String::from("?"), |c| {
+                format!("{:.0}", r.nodes as f64 / c.max(1) as f64)
+            });
             depths += r.depth;
             println!(
-                "{:<13} depth {:>2}  nodes {:>9}  time {:>5} ms  {:>6.0} knodes/s  move {}",
+                "{:<13} depth {:>2}  nodes {:>9}  time {:>5} ms  {:>6.0} knodes/s  cpu {:>5} ms  {:>5} knodes/cpu-s  move {}",
                 variant.name(),
                 r.depth,
                 r.nodes,
                 r.time_ms,
                 nps / 1000.0,
+                cpu.map_or(String::from("?"), |c| c.to_string()),
+                cpu_nps,
                 game.position().move_to_string(&r.mv)
             );
         }
