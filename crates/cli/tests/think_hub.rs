@@ -288,6 +288,24 @@ fn hub_takes_our_variant_names_as_an_extension() {
         "d4xf6xe5",
         "{lines:?}"
     );
+    // On a clock (Fischer: 2 s left, 0.1 s increment) from the start.
+    hub.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+    hub.send("level time=2 inc=0.1");
+    hub.send("go think");
+    let lines = hub.until("done");
+    let start = Position::new(Rules::new(Variant::Russian));
+    let reply = done_move(lines.last().expect("done"));
+    let m = start
+        .parse_move(&reply)
+        .expect("a legal move in Russian notation");
+    assert!(!m.is_capture());
+    let info = lines.iter().find(|l| l.starts_with("info")).expect("info");
+    let time: f64 = info
+        .split_whitespace()
+        .find_map(|t| t.strip_prefix("time="))
+        .and_then(|t| t.parse().ok())
+        .expect("time=");
+    assert!(time < 2.0, "kept within the clock: {info}");
     drop(hub.stdin);
     assert!(hub.child.wait().expect("exits on end of input").success());
 }
