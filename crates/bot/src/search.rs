@@ -531,8 +531,8 @@ impl Engine {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        while self.lists.len() <= ply {
-            self.lists.push(MoveList::new());
+        if self.lists.len() <= ply {
+            self.grow_lists(ply);
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let list = &mut self.lists[ply];
@@ -553,6 +553,15 @@ impl Engine {
         );
         self.buffers[ply] = moves;
         score
+    }
+
+    /// Lists up to `ply`, built outside the recursive frames (a list is a
+    /// 10 KiB array: built inline it would take that much stack per ply).
+    #[inline(never)]
+    fn grow_lists(&mut self, ply: usize) {
+        while self.lists.len() <= ply {
+            self.lists.push(MoveList::new());
+        }
     }
 
     #[allow(clippy::too_many_arguments)]

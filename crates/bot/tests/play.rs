@@ -188,8 +188,10 @@ fn a_tiny_clock_is_respected() {
             for level in Level::ALL {
                 let r = think(&game, level, clock, 3, &stop).expect("move");
                 assert!(game.position().is_legal(&r.mv));
+                // Never flags. (The budget is a few ms here; the bound is the
+                // whole clock because a loaded machine can pause the thread.)
                 assert!(
-                    r.time_ms < remaining_ms / 2,
+                    r.time_ms < remaining_ms,
                     "{variant} {level:?} {remaining_ms} ms: took {} ms",
                     r.time_ms
                 );
@@ -272,4 +274,37 @@ fn the_transposition_table_saves_work() {
             tiny.nodes
         );
     }
+}
+
+#[test]
+fn a_search_fits_a_small_thread_stack() {
+    // 128 KiB, a sixteenth of a spawned thread's default: the search keeps
+    // its move lists (10 KiB each) on the heap, so a ply's frames take under
+    // 1 KiB (with a list built inline these searches overflowed it).
+    let handle = std::thread::Builder::new()
+        .stack_size(128 * 1024)
+        .spawn(|| {
+            let stop = AtomicBool::new(false);
+            let mut deepest = 0;
+            for (variant, fen) in [
+                (Variant::International, Variant::International.start_fen()),
+                (Variant::International, "W:WK46,K50,K5,28:BK1,K45,19,23"),
+                (Variant::Russian, "W:WKa1,Kh2,c3:BKh8,Kb8,f6"),
+                (Variant::American, "W:WK1,K2,K3,K4:BK29,K30,K31,K32"),
+            ] {
+                let pos = Position::from_fen(Rules::new(variant), fen).expect("fen");
+                let limits = Limits {
+                    depth: Some(14),
+                    nodes: Some(400_000),
+                    ..Limits::default()
+                };
+                let r = Engine::new(16)
+                    .search(&Game::new(pos), &limits, &stop)
+                    .expect("move");
+                deepest = deepest.max(r.pv.len());
+            }
+            deepest
+        })
+        .expect("spawn");
+    assert!(handle.join().expect("no stack overflow") > 0);
 }
