@@ -308,3 +308,56 @@ fn a_search_fits_a_small_thread_stack() {
         .expect("spawn");
     assert!(handle.join().expect("no stack overflow") > 0);
 }
+
+#[test]
+fn level_one_blunders_sometimes_and_level_two_is_the_depth_five_search() {
+    let stop = AtomicBool::new(false);
+    let clock = ClockLimits {
+        remaining_ms: 600_000,
+        increment_ms: 0,
+    };
+    let mut rng = SplitMix64(77);
+    let (mut off_best, mut blunders, mut positions) = (0, 0, 0);
+    for variant in Variant::ALL {
+        for _ in 0..12 {
+            let game = random_game(variant, &mut rng);
+            if game.position().legal_moves().len() < 2 {
+                continue;
+            }
+            positions += 1;
+            let scored = Engine::new(12).score_root_moves(&game, 2, &stop);
+            let best = scored[0].1;
+            for seed in 0..4 {
+                let r = think(&game, Level::One, clock, seed, &stop).expect("move");
+                let s = scored
+                    .iter()
+                    .find(|(m, _)| *m == r.mv)
+                    .expect("a root move")
+                    .1;
+                off_best += usize::from(s < best);
+                blunders += usize::from(s <= best - 100);
+                // Never a move its own search sees losing by force when
+                // another one does not.
+                assert!(s > -bot::WIN_BOUND || best <= -bot::WIN_BOUND);
+            }
+            let two = think(&game, Level::Two, clock, 0, &stop).expect("move");
+            let limits = Limits {
+                depth: Some(5),
+                ..Limits::default()
+            };
+            let five = Engine::new(15).search(&game, &limits, &stop).expect("move");
+            assert_eq!(
+                (two.mv, two.score, two.depth),
+                (five.mv, five.score, five.depth)
+            );
+        }
+    }
+    assert!(
+        off_best > 0 && blunders > 0,
+        "{off_best} {blunders} of {positions} x 4"
+    );
+    assert!(
+        blunders * 4 < positions * 4,
+        "mostly not a blunder: {blunders}"
+    );
+}
