@@ -15,6 +15,7 @@
 //! probe write succeeds.
 
 mod chat;
+mod expiry;
 mod games;
 mod guests;
 mod health;
