@@ -53,7 +53,9 @@ export function mount(root, { id, ctx }) {
     bottom: h('div', { class: 'player-bar bottom' }),
     status: h('p', { class: 'status', 'data-status': '', role: 'status', 'aria-live': 'polite' }),
     deadline: h('p', { class: 'deadline', 'data-deadline': '', hidden: true }),
+    prompt: h('div', { class: 'prompt', 'data-prompt': '', role: 'alert', hidden: true }),
     actions: h('div', { class: 'actions' }),
+    tools: h('div', { class: 'tools' }),
     banner: h('div', { class: 'banner', 'data-banner': '', hidden: true }),
     info: h('section', { class: 'info card' }),
     counters: h('section', { class: 'counters card' }),
@@ -62,8 +64,11 @@ export function mount(root, { id, ctx }) {
   boardWrap.append(panels.banner);
   replace(
     root,
-    h('div', { class: 'table-page', 'data-table': id },
-      h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom, panels.status, panels.deadline, panels.actions),
+    h('div', { class: 'table-page live', 'data-table': id },
+      // The play column holds only the board and its two bars, so that it fits the
+      // window's height; the status and the buttons sit beside it (below it on phones).
+      h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom),
+      h('section', { class: 'controls card', 'data-controls': '' }, panels.status, panels.deadline, panels.prompt, panels.actions, panels.tools),
       h('aside', { class: 'side' }, panels.info, panels.counters, panels.moves),
     ),
   );
