@@ -8,7 +8,9 @@ import { Board } from './board.js';
 import { snapshot } from './clock.js';
 import { h, replace } from './dom.js';
 import { parseFen } from './fen.js';
-import { clickSquare, nextSquares, parseMove } from './moves.js';
+import { clickSquare, jumpedSquares, movableFrom, nextSquares, parseMove } from './moves.js';
+import { pliesPlayed } from './offers.js';
+import * as sound from './sound.js';
 import { LiveSocket } from './socket.js';
 import { applyMessage, canMove, isLocal, myColor, mySeat, nextPly, pendingAfterState } from './tablestate.js';
 import { renderPanels, tickClocks } from './tableview.js';
@@ -44,6 +46,18 @@ export function mount(root, { id, ctx }) {
     resyncing: false,
     missing: false,
     intent: ctx.takeIntent?.(id) ?? null,
+    // The board turned around by the player (spectators, or anyone who asks).
+    flipped: false,
+    // A short explanation in the status line (a capture is compulsory), until the next click.
+    hint: null,
+    // Plies played when this player last offered a draw in this game (the server's limit).
+    lastOffer: null,
+    // The player's own draw offer was declined: {game, ply}.
+    declined: null,
+    // The game this player aborted (game_over carries no `by`).
+    abortedBy: null,
+    muted: sound.isMuted(),
+    lowWas: false,
   };
   let nextAck = 1;
 
@@ -128,7 +142,13 @@ export function mount(root, { id, ctx }) {
     }
     if (!applied) return;
     if (msg.t === 'state') page.resyncing = false;
+    const before = page.state;
     page.state = state;
+    noteOffers(before, state, msg);
+    if (msg.t !== 'state') {
+      const name = sound.soundFor(msg, myColor(before) ?? myColor(state));
+      if (name && !page.muted) sound.play(name);
+    }
     if (msg.clock || msg.t === 'state') page.clock = state.clock ? snapshot(state.clock, performance.now()) : null;
     if (POSITION_CHANGES.has(msg.t)) {
       // A half-entered move belongs to the old position.
@@ -144,6 +164,19 @@ export function mount(root, { id, ctx }) {
     // without a board, which appears when the fetch is done.
     page.variantLoad ??= loadVariant().then(draw);
     draw();
+  }
+
+  function noteOffers(before, s, msg) {
+    const me = myColor(s);
+    if (!me) return;
+    if (msg.t === 'draw_offered' && msg.by === me) page.lastOffer = { game: s.game_id, ply: pliesPlayed(s) };
+    if (msg.t === 'draw_declined' && before?.draw_offer === me && msg.by !== me) page.declined = { game: s.game_id, ply: pliesPlayed(s) };
+    if (msg.t === 'game_started') {
+      page.lastOffer = null;
+      page.declined = null;
+    }
+    // After a reload the state still shows this player's standing offer.
+    if (msg.t === 'state' && s.draw_offer === me && page.lastOffer?.game !== s.game_id) page.lastOffer = { game: s.game_id, ply: pliesPlayed(s) };
   }
 
   function afterState() {
@@ -207,6 +240,13 @@ export function mount(root, { id, ctx }) {
     const s = page.state;
     if (!s || page.pending || !page.online || !canMove(s)) return;
     const { path, send: move } = clickSquare(s.legal, page.path, sq);
+    page.hint = null;
+    if (!move && !path.length) {
+      // A piece of the player's that cannot move while a capture is compulsory: say why.
+      const piece = parseFen(s.fen).pieces.get(sq);
+      const allCaptures = s.legal.length > 0 && s.legal.every((m) => parseMove(m).capture);
+      if (piece && piece.color === s.turn && allCaptures && !movableFrom(s.legal).has(sq)) page.hint = t('status.capture_compulsory');
+    }
     page.path = path;
     if (move) {
       const pending = { move, ply: nextPly(s), ack: nextAck++, acked: false };
@@ -224,6 +264,20 @@ export function mount(root, { id, ctx }) {
   const moveMessage = (p) => ({ t: 'move', move: p.move, ply: p.ply, ack: p.ack });
 
   function act(action, extra = {}) {
+    if (action === 'flip') {
+      page.flipped = !page.flipped;
+      draw();
+      return;
+    }
+    if (action === 'sound') {
+      page.muted = !page.muted;
+      sound.setMuted(page.muted);
+      // The switch is a user gesture: a good moment to let the audio context start.
+      if (!page.muted) sound.play('move');
+      draw();
+      return;
+    }
+    if (action === 'abort') page.abortedBy = page.state?.game_id ?? null;
     // Resigning takes a second click within a few seconds: a stray tap must not lose a game.
     if (action === 'resign' && !(performance.now() < page.resignArmedUntil)) {
       page.resignArmedUntil = performance.now() + RESIGN_CONFIRM_MS;
@@ -247,15 +301,31 @@ export function mount(root, { id, ctx }) {
       }
       return;
     }
-    const pieces = parseFen(s.fen).pieces;
+    const position = parseFen(s.fen).pieces;
+    let pieces = position;
     const mine = canMove(s) && !page.pending && page.online;
     const last = s.moves[s.moves.length - 1];
+    // A capture being entered: the piece travels along the path, the pieces jumped so far
+    // are marked (drawn from the geometry; the server still judges the move).
+    const entering = page.path.length > 1 && page.variant;
+    let taking = [];
+    if (entering) {
+      pieces = new Map(position);
+      const from = page.path[0];
+      const to = page.path[page.path.length - 1];
+      const piece = position.get(from);
+      pieces.delete(from);
+      if (piece) pieces.set(to, piece);
+      taking = jumpedSquares(page.variant.squares, page.path, position);
+    }
     if (page.board) {
       // A one-screen table keeps one orientation for both players.
-      page.board.setFlipped(!isLocal(s) && myColor(s) === 'black');
+      page.board.setFlipped((!isLocal(s) && myColor(s) === 'black') !== page.flipped);
       page.board.render({
         pieces,
         path: page.path,
+        taking,
+        slide: entering ? { from: page.path[page.path.length - 2], to: page.path[page.path.length - 1] } : null,
         targets: mine && page.path.length ? nextSquares(s.legal, page.path) : new Set(),
         movable: mine && !page.path.length ? nextSquares(s.legal, []) : new Set(),
         last: last ? parseMove(last.move).squares : [],
@@ -263,14 +333,23 @@ export function mount(root, { id, ctx }) {
         pending: page.pending ? parseMove(page.pending.move).squares : [],
       });
     }
-    renderPanels(panels, { t, page, state: s, pieces, act, redraw: draw });
+    renderPanels(panels, { t, page, state: s, pieces: position, act, redraw: draw });
     // A player in another tab sees that it is their move from the tab's title.
     document.title = `${mine ? '● ' : ''}Damka · ${t('title.table')}`;
-    tickClocks(panels, page, performance.now());
+    tick();
+  }
+
+  function tick() {
+    const low = tickClocks(panels, page, performance.now());
+    // One warning when the player's own clock turns low.
+    const me = myColor(page.state);
+    const lowNow = !!me && low.has(me);
+    if (sound.lowTimeCrossed(page.lowWas, lowNow) && !page.muted) sound.play('low');
+    page.lowWas = lowNow;
   }
 
   const timer = setInterval(() => {
-    if (page.state) tickClocks(panels, page, performance.now());
+    if (page.state) tick();
   }, CLOCK_TICK_MS);
 
   return () => {
