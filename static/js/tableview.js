@@ -108,8 +108,8 @@ function statusText(t, page, s) {
       if (page.path.length > 1) return t('status.continue');
       return isLocal(s) ? t(`status.to_move.${s.turn}`) : t('status.your_move');
     }
-    const offer = s.draw_offer && s.draw_offer !== myColor(s) && myColor(s) ? ` ${t('status.draw_offered')}` : '';
-    return t(`status.to_move.${s.turn}`) + offer;
+    // An opponent's draw offer is shown in the prompt beside the board.
+    return t(`status.to_move.${s.turn}`);
   }
   const seat = mySeat(s);
   if (!seat) return s.seats.white && s.seats.black ? t('status.waiting_start') : t('status.waiting_players');
@@ -202,7 +202,7 @@ function tools(t, page, act) {
     h('button', {
       class: 'btn small', 'data-action': 'sound', 'aria-pressed': page.muted ? 'false' : 'true', 'data-muted': page.muted ? 'true' : 'false',
       title: page.muted ? t('action.sound_on') : t('action.sound_off'), onclick: () => act('sound'),
-    }, page.muted ? '🔇 ' : '🔊 ', page.muted ? t('sound.off') : t('sound.on')),
+    }, page.muted ? t('sound.off') : t('sound.on')),
   ];
 }
 
