@@ -74,3 +74,84 @@ test('the pieces jumped along a capture path, for men and flying kings', () => {
   // No piece where the path starts: nothing to mark.
   assert.deepEqual(jumpedSquares(squares, ['c1', 'e3'], king), []);
 });
+
+import { addChat, applyPeople, CHAT_MAX, chatText, claimLeft, mutedIds, setPersonMuted, sortPeople, splitChat, visibleChat } from '../../static/js/chat.js';
+import { applyMessage, rematchRequest } from '../../static/js/tablestate.js';
+
+const memory = () => {
+  const store = new Map();
+  return { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, v), removeItem: (k) => store.delete(k) };
+};
+
+test('chat: the 300-character limit, history and live events once each, the last 100 kept', () => {
+  assert.equal(chatText('  hi  '), 'hi');
+  assert.equal(chatText('   '), null);
+  assert.equal(chatText('x'.repeat(CHAT_MAX)), 'x'.repeat(300));
+  assert.equal(chatText('x'.repeat(CHAT_MAX + 1)), null);
+  // Characters, not UTF-16 units: 300 emoji-free Polish letters pass.
+  assert.equal(chatText('ż'.repeat(300)), 'ż'.repeat(300));
+  const a = { id: 1, from: { id: 'g1' }, text: 'a' };
+  const b = { id: 2, from: { id: 'g2' }, text: 'b' };
+  let log = addChat([], [a, b]);
+  log = addChat(log, [b, { id: 3, from: { id: 'g1' }, text: 'c' }]);
+  assert.deepEqual(log.map((m) => m.id), [1, 2, 3]);
+  const many = Array.from({ length: 150 }, (_, i) => ({ id: 10 + i, from: { id: 'g' }, text: String(i) }));
+  const kept = addChat(log, many);
+  assert.equal(kept.length, 100);
+  assert.equal(kept.at(-1).id, 159);
+});
+
+test('chat: muted people are hidden and remembered; spectators are kept apart', () => {
+  const storage = memory();
+  assert.equal(mutedIds(storage).size, 0);
+  setPersonMuted('g2', true, storage);
+  const log = [{ id: 1, from: { id: 'g1' } }, { id: 2, from: { id: 'g2' } }, { id: 3, from: { id: 'g3' } }];
+  assert.deepEqual(visibleChat(log, mutedIds(storage)).map((m) => m.id), [1, 3]);
+  setPersonMuted('g2', false, storage);
+  assert.equal(visibleChat(log, mutedIds(storage)).length, 3);
+  const { players, spectators } = splitChat(log, ['g1', 'g2']);
+  assert.deepEqual(players.map((m) => m.id), [1, 2]);
+  assert.deepEqual(spectators.map((m) => m.id), [3]);
+});
+
+test('people: the room list, joins, moves to a table and leaves', () => {
+  let people = applyPeople([], { t: 'room', people: [{ id: 'a', name: 'Ala', where: 'room', table: null }] });
+  people = applyPeople(people, { t: 'people_joined', person: { id: 'b', name: 'Bob', where: 'room', table: null } });
+  people = applyPeople(people, { t: 'people_updated', person: { id: 'a', where: 'playing', table: 't1' } });
+  assert.deepEqual(people.find((p) => p.id === 'a'), { id: 'a', name: 'Ala', where: 'playing', table: 't1' });
+  assert.deepEqual(sortPeople(people).map((p) => p.id), ['a', 'b']);
+  people = applyPeople(people, { t: 'people_left', id: 'a' });
+  assert.deepEqual(people.map((p) => p.id), ['b']);
+  assert.equal(applyPeople(people, { t: 'table_added' }), null);
+});
+
+test('claims: the countdown from claim_at', () => {
+  assert.equal(claimLeft(null, 0), null);
+  assert.equal(claimLeft({ ms: 30_000, at: 1000 }, 1000), 30);
+  assert.equal(claimLeft({ ms: 30_000, at: 1000 }, 21_500), 10);
+  assert.equal(claimLeft({ ms: 30_000, at: 1000 }, 40_000), 0);
+});
+
+test('rematch: the opponent pressing Start after a game is a request', () => {
+  const alice = { id: 'a', name: 'Alice' };
+  const bob = { id: 'b', name: 'Bob' };
+  let { state } = applyMessage(null, {
+    t: 'state', v: 5, you: { id: 'a' }, seats: { white: alice, black: bob }, ready: {}, status: 'over',
+    white: alice, black: bob, fen: 'W:W:B', moves: [], result: 'white', reason: 'resign',
+  });
+  assert.equal(rematchRequest(state), null);
+  ({ state } = applyMessage(state, { t: 'ready', v: 6, seat: 'black' }));
+  assert.equal(rematchRequest(state), 'black');
+  ({ state } = applyMessage(state, { t: 'ready', v: 7, seat: 'white' }));
+  assert.equal(rematchRequest(state), null);
+});
+
+test('takeback: an offer stands until declined or a move', () => {
+  const alice = { id: 'a' };
+  const bob = { id: 'b' };
+  let { state } = applyMessage(null, { t: 'state', v: 1, you: { id: 'a' }, seats: { white: alice, black: bob }, status: 'playing', white: alice, black: bob, fen: 'W:W:B', moves: [], turn: 'white' });
+  ({ state } = applyMessage(state, { t: 'takeback_offered', v: 2, by: 'black' }));
+  assert.equal(state.takeback_offer, 'black');
+  ({ state } = applyMessage(state, { t: 'takeback_declined', v: 3, by: 'white' }));
+  assert.equal(state.takeback_offer, null);
+});
