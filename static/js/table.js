@@ -11,6 +11,8 @@ import { parseFen } from './fen.js';
 import { clickSquare, jumpedSquares, movableFrom, nextSquares, parseMove } from './moves.js';
 import { pliesPlayed } from './offers.js';
 import * as sound from './sound.js';
+import { addChat, claimLeft, splitChat } from './chat.js';
+import { chatPanel } from './chatpanel.js';
 import { LiveSocket } from './socket.js';
 import { applyMessage, canMove, isLocal, myColor, mySeat, nextPly, pendingAfterState } from './tablestate.js';
 import { renderPanels, tickClocks } from './tableview.js';
@@ -58,6 +60,10 @@ export function mount(root, { id, ctx }) {
     abortedBy: null,
     muted: sound.isMuted(),
     lowWas: false,
+    // Issue 9: the table chat, and the claim window ({ms, at}: ms until a claim is allowed).
+    chat: [],
+    chatAcks: new Set(),
+    claim: null,
   };
   let nextAck = 1;
 
@@ -75,6 +81,16 @@ export function mount(root, { id, ctx }) {
     counters: h('section', { class: 'counters card' }),
     moves: h('section', { class: 'moves card' }),
   };
+  const sendChat = (text) => {
+    const ack = nextAck++;
+    page.chatAcks.add(ack);
+    return socket.send({ t: 'chat', text, ack });
+  };
+  const meId = () => page.state?.you?.id ?? null;
+  const chats = {
+    players: chatPanel({ t, title: t('chat.title'), kind: 'table', send: sendChat, me: meId }),
+    spectators: chatPanel({ t, title: t('chat.spectators'), kind: 'spectators', send: sendChat, me: meId }),
+  };
   boardWrap.append(panels.banner);
   replace(
     root,
@@ -83,7 +99,7 @@ export function mount(root, { id, ctx }) {
       // window's height; the status and the buttons sit beside it (below it on phones).
       h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom),
       h('section', { class: 'controls card', 'data-controls': '' }, panels.status, panels.deadline, panels.prompt, panels.actions, panels.tools),
-      h('aside', { class: 'side' }, panels.info, panels.counters, panels.moves),
+      h('aside', { class: 'side' }, panels.info, panels.counters, panels.moves, chats.players.el, chats.spectators.el),
     ),
   );
   panels.status.textContent = t('connecting');
@@ -131,6 +147,14 @@ export function mount(root, { id, ctx }) {
   function onMessage(msg) {
     if (msg.t === 'ack') return onAck(msg);
     if (msg.t === 'error') return onError(msg);
+    if (Object.hasOwn(msg, 'claim_at')) page.claim = typeof msg.claim_at === 'number' ? { ms: msg.claim_at, at: performance.now() } : null;
+    if (msg.t === 'state') page.chat = addChat([], msg.chat ?? []);
+    if (msg.t === 'chat') {
+      page.chat = addChat(page.chat, [msg]);
+      drawChat();
+      // Chat may or may not be a versioned event; a versioned one still advances `v`.
+      if (typeof msg.v !== 'number') return;
+    }
     const { state, resync, applied } = applyMessage(page.state, msg);
     if (resync) {
       // One request per gap: later events are ignored until the fresh `state` arrives.
@@ -207,6 +231,12 @@ export function mount(root, { id, ctx }) {
   }
 
   function onError(msg) {
+    if (msg.ack != null && page.chatAcks.has(msg.ack)) {
+      page.chatAcks.delete(msg.ack);
+      const panel = page.state && myColor(page.state) == null && page.state.status === 'playing' ? chats.spectators : chats.players;
+      panel.error(t(`error.${msg.code}`, { message: msg.message ?? '' }));
+      return;
+    }
     if (page.pending && msg.ack != null && msg.ack === page.pending.ack) {
       // Rejected: the board never showed it as played, so there is nothing to revert;
       // ask for the authoritative state in case ours is behind.
@@ -286,7 +316,16 @@ export function mount(root, { id, ctx }) {
       return;
     }
     page.resignArmedUntil = 0;
-    const type = { 'draw-offer': 'draw_offer', 'draw-accept': 'draw_accept', 'draw-decline': 'draw_decline' }[action] ?? action;
+    if (action === 'copy-link') {
+      navigator.clipboard?.writeText(location.href).then(() => {
+        page.copied = true;
+        draw();
+      }, () => {});
+      return;
+    }
+    // The rematch is the same Start as before, answered in one click.
+    if (action === 'rematch') action = 'start';
+    const type = action.replace(/-/g, '_');
     send({ t: type, ...extra });
     draw();
   }
@@ -334,9 +373,23 @@ export function mount(root, { id, ctx }) {
       });
     }
     renderPanels(panels, { t, page, state: s, pieces: position, act, redraw: draw });
+    drawChat();
     // A player in another tab sees that it is their move from the tab's title.
     document.title = `${mine ? '● ' : ''}Damka · ${t('title.table')}`;
     tick();
+  }
+
+  /** The table chat: one panel, and the spectators' apart while a game is played. */
+  function drawChat() {
+    const s = page.state;
+    if (!s) return;
+    const playing = s.status === 'playing';
+    const ids = [s.white?.id ?? s.seats.white?.id, s.black?.id ?? s.seats.black?.id];
+    const parts = playing ? splitChat(page.chat, ids) : { players: page.chat, spectators: [] };
+    chats.players.set(parts.players);
+    chats.spectators.set(parts.spectators);
+    // Spectators talk among themselves during a game; players never see that panel.
+    chats.spectators.el.hidden = !playing || !!myColor(s);
   }
 
   function tick() {
@@ -346,6 +399,12 @@ export function mount(root, { id, ctx }) {
     const lowNow = !!me && low.has(me);
     if (sound.lowTimeCrossed(page.lowWas, lowNow) && !page.muted) sound.play('low');
     page.lowWas = lowNow;
+    // The claim countdown changes every second: redraw the prompt when it does.
+    const left = claimLeft(page.claim, performance.now());
+    if (left !== page.claimShown) {
+      page.claimShown = left;
+      draw();
+    }
   }
 
   const timer = setInterval(() => {

@@ -8,7 +8,8 @@ import { material } from './fen.js';
 import { href } from './router.js';
 import { playerName } from './playnow.js';
 import { pliesUntilOffer } from './offers.js';
-import { canMove, isLocal, myColor, mySeat } from './tablestate.js';
+import { claimLeft } from './chat.js';
+import { canMove, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
 
 const OTHER = { white: 'black', black: 'white' };
 
@@ -158,6 +159,16 @@ function actionButtons(t, page, s, act, bannerShown) {
     } else {
       out.push(h('span', { class: 'note' }, t('status.draw_sent')));
     }
+    // A takeback: casual tables only (never against the computer, never in a tournament),
+    // once this player has moved.
+    const casual = !vsBot && !isLocal(s) && !s.table?.tournament && !s.options?.tournament;
+    // `state` moves carry no `by`: the side of a ply follows from who moved first.
+    const first = page.variant?.first ?? 'white';
+    const side = (m) => m.by ?? (m.ply % 2 === 1 ? first : OTHER[first]);
+    if (casual && s.moves.some((m) => side(m) === color && !m.opening)) {
+      if (s.takeback_offer === color) out.push(h('span', { class: 'note', 'data-takeback-sent': '' }, t('status.takeback_sent')));
+      else if (!s.takeback_offer) out.push(button('takeback-offer', t('action.takeback_offer'), act));
+    }
     const armed = performance.now() < page.resignArmedUntil;
     out.push(button('resign', armed ? t('action.resign_confirm') : t('action.resign'), act, { kind: armed ? 'danger armed' : 'danger' }));
     const played = s.moves.filter((m) => !m.opening).length;
@@ -174,7 +185,45 @@ function actionButtons(t, page, s, act, bannerShown) {
  */
 function promptFor(t, page, s, act) {
   const color = myColor(s);
-  if (s.status !== 'playing' || !color || !page.online) return null;
+  if (!color || !page.online) return null;
+  const rematch = rematchRequest(s);
+  if (rematch) {
+    return {
+      kind: 'rematch',
+      content: [
+        h('p', { class: 'prompt-text' }, t('prompt.rematch', { name: playerName(t, s.seats[rematch]) })),
+        h('div', { class: 'prompt-actions' }, button('rematch', t('action.rematch'), act, { kind: 'primary' })),
+      ],
+    };
+  }
+  if (s.status !== 'playing') return null;
+  // The opponent has been away: a countdown, then the claim buttons (reason `abandoned`).
+  const left = claimLeft(page.claim, performance.now());
+  if (left != null && !isLocal(s)) {
+    return {
+      kind: 'claim',
+      content: left > 0
+        ? [h('p', { class: 'prompt-text', 'data-claim-left': String(left) }, t('claim.in', { s: left }))]
+        : [
+          h('p', { class: 'prompt-text', 'data-claim-left': '0' }, t('claim.now')),
+          h('div', { class: 'prompt-actions' },
+            button('claim-victory', t('action.claim_victory'), act, { kind: 'primary' }),
+            button('claim-draw', t('action.claim_draw'), act)),
+        ],
+    };
+  }
+  if (s.takeback_offer && s.takeback_offer !== color) {
+    const who = playerOf(s, s.takeback_offer);
+    return {
+      kind: 'takeback',
+      content: [
+        h('p', { class: 'prompt-text' }, t('prompt.takeback', { name: who ? playerName(t, who) : t(`seat.${s.takeback_offer}`) })),
+        h('div', { class: 'prompt-actions' },
+          button('takeback-accept', t('action.takeback_accept'), act, { kind: 'primary' }),
+          button('takeback-decline', t('action.takeback_decline'), act)),
+      ],
+    };
+  }
   if (s.draw_offer && s.draw_offer !== color) {
     const who = playerOf(s, s.draw_offer);
     return {
@@ -256,6 +305,7 @@ function info(t, page, s) {
       h('span', { 'data-spectators': String(s.presence?.spectators ?? 0) }, t('spectators', { n: s.presence?.spectators ?? 0 })),
     ),
     h('p', { class: 'links' },
+      h('button', { class: 'btn small', 'data-action': 'copy-link', onclick: () => act('copy-link') }, page.copied ? t('copied') : t('action.copy_link')),
       s.table?.room ? h('a', { href: href('room', s.table.room) }, `← ${t('nav.back_room')}`) : null,
       ' ',
       variant ? h('a', { href: href('rules', variant.id) }, t('nav.rules_of')) : null,
