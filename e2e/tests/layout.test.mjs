@@ -34,7 +34,7 @@ async function assertFits(page, size, tag) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.evaluate(() => window.scrollTo(0, 0));
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, `layout-${tag}.png`) });
+  await page.screenshot({ path: path.join(ARTIFACTS, `layout-${tag}.png`), animations: 'disabled' });
   const all = await boxes(page);
   for (const [name, b] of Object.entries(all)) {
     assert.ok(b, `${name} is laid out at ${tag}`);
@@ -57,8 +57,11 @@ test('the game screen fits 1366x768 and 1280x720 laptops', { timeout: 90_000 }, 
     await alice.page.locator('[data-action="draw-offer"]').waitFor();
     await assertFits(alice.page, { width: 1366, height: 768 }, '1366x768');
     await assertFits(alice.page, { width: 1280, height: 720 }, '1280x720');
-    // Black's view, with the other player's prompts, fits too.
-    await assertFits(bob.page, { width: 1366, height: 768 }, '1366x768-black');
+    // Black's view, with the draw prompt, fits too.
+    await alice.page.locator('[data-action="draw-offer"]').click();
+    await bob.page.locator('[data-prompt="draw"] [data-action="draw-accept"]').waitFor();
+    await assertFits(bob.page, { width: 1366, height: 768 }, '1366x768-black-draw-prompt');
+    await assertFits(bob.page, { width: 1280, height: 720 }, '1280x720-black-draw-prompt');
   } finally {
     await alice.context.close();
     await bob.context.close();
@@ -75,6 +78,10 @@ test('the game screen fits a 360x740 phone', { timeout: 90_000 }, async () => {
     await waitStatus(alice.page, 'Your move');
     await alice.page.locator('[data-action="draw-offer"]').waitFor();
     await assertFits(alice.page, { width: 360, height: 740 }, '360x740');
+    // The opponent's screen with the draw prompt (two more buttons) fits too.
+    await alice.page.locator('[data-action="draw-offer"]').tap();
+    await bob.page.locator('[data-prompt="draw"] [data-action="draw-accept"]').waitFor();
+    await assertFits(bob.page, { width: 360, height: 740 }, '360x740-draw-prompt');
   } finally {
     await alice.context.close();
     await bob.context.close();

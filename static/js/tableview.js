@@ -231,8 +231,8 @@ function promptFor(t, page, s, act) {
       content: [
         h('p', { class: 'prompt-text' }, t('prompt.draw', { name: who ? playerName(t, who) : t(`seat.${s.draw_offer}`) })),
         h('div', { class: 'prompt-actions' },
-          button('draw-accept', t('action.draw_accept'), act, { kind: 'primary' }),
-          button('draw-decline', t('action.draw_decline'), act)),
+          button('draw-accept', t('action.accept'), act, { kind: 'primary' }),
+          button('draw-decline', t('action.decline'), act)),
       ],
     };
   }
@@ -247,11 +247,11 @@ function promptFor(t, page, s, act) {
 /** Small switches: turn the board, sound on/off. */
 function tools(t, page, act) {
   return [
-    h('button', { class: 'btn small', 'data-action': 'flip', 'aria-pressed': page.flipped ? 'true' : 'false', title: t('action.flip'), onclick: () => act('flip') }, '⇅ ', t('action.flip')),
+    h('button', { class: 'btn small', 'data-action': 'flip', 'aria-pressed': page.flipped ? 'true' : 'false', title: t('action.flip'), 'aria-label': t('action.flip'), onclick: () => act('flip') }, '⇅', h('span', { class: 'tool-label' }, ` ${t('action.flip')}`)),
     h('button', {
       class: 'btn small', 'data-action': 'sound', 'aria-pressed': page.muted ? 'false' : 'true', 'data-muted': page.muted ? 'true' : 'false',
-      title: page.muted ? t('action.sound_on') : t('action.sound_off'), onclick: () => act('sound'),
-    }, page.muted ? t('sound.off') : t('sound.on')),
+      title: page.muted ? t('action.sound_on') : t('action.sound_off'), 'aria-label': page.muted ? t('action.sound_on') : t('action.sound_off'), onclick: () => act('sound'),
+    }, page.muted ? '♪̸' : '♪', h('span', { class: 'tool-label' }, ` ${page.muted ? t('sound.off') : t('sound.on')}`)),
   ];
 }
 

@@ -197,4 +197,6 @@ export default {
   'action.takeback_decline': 'Refuse',
   'prompt.takeback': '{name} asks to take back the last move.',
   'status.takeback_sent': 'Takeback requested.',
+  'action.accept': 'Accept',
+  'action.decline': 'Decline',
 };

@@ -197,4 +197,6 @@ export default {
   'action.takeback_decline': 'Odmów',
   'prompt.takeback': '{name} prosi o cofnięcie ostatniego ruchu.',
   'status.takeback_sent': 'Poproszono o cofnięcie.',
+  'action.accept': 'Przyjmij',
+  'action.decline': 'Odrzuć',
 };
