@@ -154,3 +154,36 @@ test('the rules comparison table is not clipped on a wide screen', async () => {
     await p.context.close();
   }
 });
+
+test('after a game the opponent sees the rematch request and accepts it with one click', { timeout: 90_000 }, async () => {
+  const alice = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser);
+  const A = alice.page;
+  const B = bob.page;
+  try {
+    await arrive(alice, env.server.url, 'Alice');
+    await arrive(bob, env.server.url, 'Bob');
+    await startGame(alice, bob, env.server.url, 'russian');
+    await waitStatus(A, 'Your move');
+    await playMove(alice, 'c3-d4');
+    await waitMoves(B, 1);
+    await press(bob, B.locator('[data-action="resign"]'));
+    await press(bob, B.locator('[data-action="resign"]'));
+    await A.locator('[data-banner]:visible').waitFor();
+    // Alice asks for another game: Bob is asked, not just shown a ready badge.
+    await press(alice, A.locator('[data-banner] [data-action="start"]'));
+    const prompt = B.locator('[data-prompt="rematch"]');
+    await prompt.waitFor();
+    assert.match(await prompt.textContent(), /Alice wants a rematch/);
+    await screenshot(B, 'screen-rematch-prompt');
+    await press(bob, prompt.locator('[data-action="rematch"]'));
+    // The new game starts with the colours swapped: Bob has White.
+    await waitStatus(B, 'Your move');
+    await B.locator('[data-player="white"]', { hasText: 'Bob' }).waitFor();
+    assert.equal(await A.locator('[data-prompt="rematch"]:visible').count(), 0);
+    for (const p of [alice, bob]) assert.deepEqual(p.errors, []);
+  } finally {
+    await alice.context.close();
+    await bob.context.close();
+  }
+});
