@@ -137,19 +137,23 @@ test('the player who aborts is told so; the opponent sees the game aborted', { t
   }
 });
 
-test('the rules comparison table is not clipped on a wide screen', async () => {
+test('the rules comparison table is not clipped on a wide screen, in both languages', async () => {
   const p = await newPlayer(env.browser);
   try {
     await p.page.setViewportSize({ width: 1366, height: 768 });
-    await p.page.goto(`${env.server.url}/#/rules`);
-    const box = p.page.locator('.table-scroll');
-    await box.waitFor();
-    const { scroll, client, right } = await box.evaluate((el) => ({
-      scroll: el.scrollWidth, client: el.clientWidth, right: el.getBoundingClientRect().right,
-    }));
-    assert.ok(scroll <= client + 1, `table ${scroll} px fits its ${client} px box`);
-    assert.ok(right <= 1366, `the box ends inside the window (${right})`);
-    await screenshot(p.page, 'screen-rules-1366');
+    for (const [lang, route] of [['en', 'rules'], ['pl', 'rules'], ['pl', 'rules/italian']]) {
+      await p.page.goto(`${env.server.url}/#/${route}`);
+      await p.page.locator(`[data-lang="${lang}"]`).click();
+      await p.page.locator(`html[lang="${lang}"]`).waitFor();
+      const box = p.page.locator('.table-scroll');
+      await box.waitFor();
+      const { scroll, client, right } = await box.evaluate((el) => ({
+        scroll: el.scrollWidth, client: el.clientWidth, right: el.getBoundingClientRect().right,
+      }));
+      assert.ok(scroll <= client + 1, `${lang} ${route}: table ${scroll} px fits its ${client} px box`);
+      assert.ok(right <= 1366, `${lang} ${route}: the box ends inside the window (${right})`);
+      await screenshot(p.page, `screen-${route.replace('/', '-')}-${lang}-1366`);
+    }
   } finally {
     await p.context.close();
   }
