@@ -35,15 +35,13 @@ export function addChat(log, messages) {
 }
 
 /**
- * Splits a table's chat into the players' and the spectators' messages: a message from
- * somebody who is not one of the game's two players is a spectator's.
+ * Splits a table's chat into the players' and the spectators' messages: the server marks
+ * a spectator's message during a game with `spectators: true` (only spectators get it).
  * @param {object[]} log
- * @param {string[]} playerIds the ids of the two players (of the game, else the seats)
  */
-export function splitChat(log, playerIds) {
-  const players = new Set(playerIds.filter(Boolean));
+export function splitChat(log) {
   const out = { players: [], spectators: [] };
-  for (const m of log) (players.has(m.from?.id) ? out.players : out.spectators).push(m);
+  for (const m of log) (m.spectators === true ? out.spectators : out.players).push(m);
   return out;
 }
 

@@ -384,12 +384,13 @@ export function mount(root, { id, ctx }) {
     const s = page.state;
     if (!s) return;
     const playing = s.status === 'playing';
-    const ids = [s.white?.id ?? s.seats.white?.id, s.black?.id ?? s.seats.black?.id];
-    const parts = playing ? splitChat(page.chat, ids) : { players: page.chat, spectators: [] };
+    const parts = splitChat(page.chat);
     chats.players.set(parts.players);
     chats.spectators.set(parts.spectators);
-    // Spectators talk among themselves during a game; players never see that panel.
-    chats.spectators.el.hidden = !playing || !!myColor(s);
+    // Spectators talk among themselves during a game; players never see that panel (the
+    // server does not send them those messages either). After the game the spectators'
+    // messages stay in their panel.
+    chats.spectators.el.hidden = !!myColor(s) || (!playing && !parts.spectators.length);
   }
 
   function tick() {
