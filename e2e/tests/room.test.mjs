@@ -108,25 +108,33 @@ test('a takeback asked and accepted; a claim after the opponent closed the tab',
   try {
     await arrive(alice, url, 'Alice');
     await arrive(bob, url, 'Bob');
-    await startGame(alice, bob, url, 'russian', { minutes: 1 });
+    // Two minutes: the short claim delay (30 s) and no flag meanwhile.
+    await startGame(alice, bob, url, 'russian', { minutes: 2 });
     await waitStatus(alice.page, 'Your move');
     await playMove(alice, 'c3-d4');
     await waitMoves(bob.page, 1);
     await playMove(bob, 'b6-a5');
     await waitMoves(alice.page, 2);
+    // The first moves are never taken back (abort instead): no button yet.
+    assert.equal(await alice.page.locator('[data-action="takeback-offer"]').count(), 0);
+    await playMove(alice, 'g3-f4');
+    await waitMoves(bob.page, 3);
     await press(alice, alice.page.locator('[data-action="takeback-offer"]'));
     const prompt = bob.page.locator('[data-prompt="takeback"]');
-    await prompt.waitFor();
+    await prompt.waitFor().catch(async (err) => {
+      await screenshot(alice.page, 'room-failed-takeback-alice');
+      await screenshot(bob.page, 'room-failed-takeback-bob');
+      throw err;
+    });
     await press(bob, prompt.locator('[data-action="takeback-accept"]'));
-    // Alice's last move and Bob's reply are undone.
-    await expectPiece(alice.page, 'c3', 'white-man');
-    await expectPiece(alice.page, 'b6', 'black-man');
-    await waitMoves(alice.page, 0);
-
-    await playMove(alice, 'c3-d4');
-    await waitMoves(bob.page, 1);
-    await playMove(bob, 'b6-a5');
-    await waitMoves(alice.page, 2);
+    // Alice's last move is undone on both screens; she plays another.
+    for (const p of [alice, bob]) {
+      await expectPiece(p.page, 'g3', 'white-man');
+      await expectPiece(p.page, 'f4', null);
+      await waitMoves(p.page, 2);
+    }
+    await playMove(alice, 'e3-f4');
+    await waitMoves(bob.page, 3);
     // Bob closes the tab: Alice sees a countdown, then claims the win.
     await bob.context.close();
     await alice.page.locator('[data-prompt="claim"] [data-claim-left]').waitFor({ timeout: 30_000 });

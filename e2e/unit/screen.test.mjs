@@ -155,3 +155,20 @@ test('takeback: an offer stands until declined or a move', () => {
   ({ state } = applyMessage(state, { t: 'takeback_declined', v: 3, by: 'white' }));
   assert.equal(state.takeback_offer, null);
 });
+
+import { takebackPlies } from '../../static/js/offers.js';
+
+test('takeback: never the first moves, the reply too when made, one request per 10 plies', () => {
+  const at = (ply, turn, opening = 0) => ({ opening_plies: opening, turn, moves: ply ? [{ ply }] : [] });
+  // White moved, Black replied: White asks to undo both; too early before the third ply.
+  assert.equal(takebackPlies(at(2, 'white'), 'white'), 0);
+  assert.equal(takebackPlies(at(3, 'black'), 'white'), 1);
+  assert.equal(takebackPlies(at(4, 'white'), 'white'), 2);
+  assert.equal(takebackPlies(at(4, 'white'), 'black'), 1);
+  // Opening plies do not count as the players' moves.
+  assert.equal(takebackPlies(at(6, 'white', 4), 'black'), 0);
+  assert.equal(takebackPlies(at(7, 'black', 4), 'white'), 1);
+  // The request limit.
+  assert.equal(takebackPlies(at(8, 'black'), 'white', 3), 0);
+  assert.equal(takebackPlies(at(13, 'black'), 'white', 3), 1);
+});

@@ -22,3 +22,19 @@ export function pliesUntilOffer(state, lastOfferPly, every = DRAW_OFFER_PLIES) {
   if (lastOfferPly == null) return 0;
   return Math.max(0, lastOfferPly + every - pliesPlayed(state));
 }
+
+/**
+ * How many plies a takeback asked by `color` would undo now (its last move, and the
+ * reply if made), or 0 when the server would refuse: the first move of each side is
+ * never taken back (abort instead), and one request per player per N plies.
+ * @param {object} state the table state (`turn`, `moves`, `opening_plies`)
+ * @param {'white'|'black'} color
+ * @param {number|null} lastAskPly plies played when this player last asked, in this game
+ */
+export function takebackPlies(state, color, lastAskPly = null, every = DRAW_OFFER_PLIES) {
+  const plies = state?.turn === color ? 2 : 1;
+  const played = pliesPlayed(state) - (state?.opening_plies ?? 0);
+  if (played < 2 + plies) return 0;
+  if (lastAskPly != null && pliesPlayed(state) < lastAskPly + every) return 0;
+  return plies;
+}

@@ -56,6 +56,8 @@ export function mount(root, { id, ctx }) {
     lastOffer: null,
     // The player's own draw offer was declined: {game, ply}.
     declined: null,
+    // Plies played when this player last asked for a takeback in this game.
+    lastTakeback: null,
     // The game this player aborted (game_over carries no `by`).
     abortedBy: null,
     muted: sound.isMuted(),
@@ -194,9 +196,11 @@ export function mount(root, { id, ctx }) {
     const me = myColor(s);
     if (!me) return;
     if (msg.t === 'draw_offered' && msg.by === me) page.lastOffer = { game: s.game_id, ply: pliesPlayed(s) };
+    if (msg.t === 'takeback_offered' && msg.by === me) page.lastTakeback = { game: s.game_id, ply: pliesPlayed(s) };
     if (msg.t === 'draw_declined' && before?.draw_offer === me && msg.by !== me) page.declined = { game: s.game_id, ply: pliesPlayed(s) };
     if (msg.t === 'game_started') {
       page.lastOffer = null;
+      page.lastTakeback = null;
       page.declined = null;
     }
     // After a reload the state still shows this player's standing offer.

@@ -7,7 +7,7 @@ import { h, replace } from './dom.js';
 import { material } from './fen.js';
 import { href } from './router.js';
 import { playerName } from './playnow.js';
-import { pliesUntilOffer } from './offers.js';
+import { pliesUntilOffer, takebackPlies } from './offers.js';
 import { claimLeft } from './chat.js';
 import { canMove, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
 
@@ -160,14 +160,12 @@ function actionButtons(t, page, s, act, bannerShown) {
       out.push(h('span', { class: 'note' }, t('status.draw_sent')));
     }
     // A takeback: casual tables only (never against the computer, never in a tournament),
-    // once this player has moved.
+    // not for the first moves (the server's rules, offers.js).
     const casual = !vsBot && !isLocal(s) && !s.table?.tournament && !s.options?.tournament;
-    // `state` moves carry no `by`: the side of a ply follows from who moved first.
-    const first = page.variant?.first ?? 'white';
-    const side = (m) => m.by ?? (m.ply % 2 === 1 ? first : OTHER[first]);
-    if (casual && s.moves.some((m) => side(m) === color && !m.opening)) {
+    const lastAsk = page.lastTakeback?.game === s.game_id ? page.lastTakeback.ply : null;
+    if (casual) {
       if (s.takeback_offer === color) out.push(h('span', { class: 'note', 'data-takeback-sent': '' }, t('status.takeback_sent')));
-      else if (!s.takeback_offer) out.push(button('takeback-offer', t('action.takeback_offer'), act));
+      else if (!s.takeback_offer && takebackPlies(s, color, lastAsk) > 0) out.push(button('takeback-offer', t('action.takeback_offer'), act));
     }
     const armed = performance.now() < page.resignArmedUntil;
     out.push(button('resign', armed ? t('action.resign_confirm') : t('action.resign'), act, { kind: armed ? 'danger armed' : 'danger' }));
