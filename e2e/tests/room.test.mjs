@@ -75,6 +75,7 @@ test('room chat, the people list, table chat with spectators apart, and muting',
     const aliceRow = p2.page.locator('[data-people] [data-person][data-where="playing"]', { hasText: 'Alice' });
     await aliceRow.waitFor();
     assert.match(await aliceRow.locator('a').getAttribute('href'), new RegExp(`#/table/${id}`));
+    await screenshot(p2.page, 'room-people-chat');
     await p2.context.close();
 
     await say(alice, 'table', 'Good luck');
@@ -82,6 +83,7 @@ test('room chat, the people list, table chat with spectators apart, and muting',
     await line(carol.page, 'table', 'Good luck').waitFor();
     // A spectator talks to spectators only while the game is played.
     await carol.page.locator('[data-chat="spectators"]:visible').waitFor();
+    assert.equal(await carol.page.locator('[data-chat="table"] input:visible').count(), 0, 'a spectator writes in the spectators\' panel');
     await say(carol, 'spectators', 'Nice opening');
     await line(carol.page, 'spectators', 'Nice opening').waitFor();
     assert.equal(await line(alice.page, 'table', 'Nice opening').count(), 0);

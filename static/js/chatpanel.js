@@ -51,6 +51,10 @@ export function chatPanel({ t, title, kind, send, me }) {
       log = next;
       draw();
     },
+    /** Hides the input (a spectator reads the players' chat during a game). */
+    readOnly(on) {
+      form.hidden = on;
+    },
     /** Shows a refusal from the server (flood control, length). */
     error(text) {
       msg.textContent = text;

@@ -395,6 +395,8 @@ export function mount(root, { id, ctx }) {
     // server does not send them those messages either). After the game the spectators'
     // messages stay in their panel.
     chats.spectators.el.hidden = !!myColor(s) || (!playing && !parts.spectators.length);
+    // A spectator writes in the spectators' panel while the game is played.
+    chats.players.readOnly(playing && !myColor(s));
   }
 
   function tick() {
