@@ -2,6 +2,7 @@
 // on a phone) the hooks the client exposes (`data-square`, `data-action`, ...).
 
 import assert from 'node:assert/strict';
+import { WAIT_MS } from './harness.mjs';
 
 /** Clicks or taps, depending on the player's device. */
 export async function press(player, locator) {
@@ -59,7 +60,7 @@ export async function playMove(player, move) {
 }
 
 /** Waits until a square holds the given piece (or is empty with `null`). */
-export async function expectPiece(page, square, piece, timeout = 10_000) {
+export async function expectPiece(page, square, piece, timeout = WAIT_MS) {
   const sel = `[data-square="${square}"] [data-piece]`;
   if (piece == null) {
     await page.waitForFunction((s) => !document.querySelector(s), sel, { timeout });
@@ -74,7 +75,7 @@ export async function moveList(page) {
 }
 
 /** Waits until the move list holds `n` moves. */
-export async function waitMoves(page, n, timeout = 10_000) {
+export async function waitMoves(page, n, timeout = WAIT_MS) {
   await page.waitForFunction((k) => document.querySelectorAll('[data-moves] [data-ply]').length === k, n, { timeout });
 }
 
@@ -93,6 +94,6 @@ export function clockMs(text) {
 }
 
 /** Waits until the status line contains `text`. */
-export async function waitStatus(page, text, timeout = 10_000) {
+export async function waitStatus(page, text, timeout = WAIT_MS) {
   await page.locator('[data-status]', { hasText: text }).waitFor({ timeout });
 }

@@ -71,7 +71,7 @@ export async function twoPlayerStory({ browser, url, variant, phone, tag, t }) {
       await B.locator('[data-form="create-table"]').waitFor();
       const id = await createTable(alice, url, variant, { minutes: 5, increment: 0, seat: 'white' });
       const row = B.locator(`[data-table-id="${id}"]`);
-      await row.waitFor({ timeout: 10_000 });
+      await row.waitFor();
       assert.match(await row.textContent(), /Alice/);
       await screenshot(B, `${tag}-room`);
       await press(bob, row.locator('[data-action="sit"][data-seat="black"]'));

@@ -38,13 +38,36 @@ function freePort() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * How long a test waits for something the page or the server should do (an event, a
+ * rendered move, a status line). Generous on purpose: on a busy machine (a CI runner
+ * shared with other jobs) a page can take seconds to react, and the tests wait for the
+ * event itself, so a long budget costs nothing when things are fast. `E2E_WAIT_MS`
+ * overrides it.
+ */
+export const WAIT_MS = Number(process.env.E2E_WAIT_MS) || 30_000;
+
+/**
+ * How long a (re)started server may take to answer `GET /readyz` with 200: start-up
+ * opens and migrates the database and resumes the unfinished games.
+ */
+export const READY_MS = Number(process.env.E2E_READY_MS) || 60_000;
+
+/**
+ * What waiting for pages to reconnect after a server restart may take on top of
+ * `WAIT_MS`: the client's reconnect backoff reaches 10 s (plus jitter) while the server
+ * is down.
+ */
+export const RECONNECT_MS = WAIT_MS + 15_000;
+
+/**
  * Starts the server and waits until `/readyz` answers 200.
  *
  * The returned handle can also freeze (`pause`), kill and `restart` the process on the
  * same port and database, to test reconnects and a server restart.
  * @param {string} name used for the log file name
+ * @param {string[]} [extraArgs] more server flags
  */
-export async function startServer(name) {
+export async function startServer(name, extraArgs = []) {
   const bin = path.resolve(REPO, process.env.DAMKA_BIN ?? 'target/debug/damka');
   if (!fs.existsSync(bin)) throw new Error(`server binary not found: ${bin} (build it: cargo build --bins)`);
   const port = await freePort();
@@ -62,12 +85,13 @@ export async function startServer(name) {
       '--bind', `127.0.0.1:${port}`,
       '--database-url', `sqlite://${tmp}/damka.db`,
       '--static-dir', path.join(REPO, 'static'),
+      ...extraArgs,
     ], { stdio: ['ignore', out, out], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' } });
     const me = child;
     me.on('exit', (code, signal) => {
       if (child === me) exited = { code, signal };
     });
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + READY_MS;
     for (;;) {
       if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}); see ${log}`);
       try {
@@ -78,7 +102,7 @@ export async function startServer(name) {
       }
       if (Date.now() > deadline) {
         me.kill('SIGKILL');
-        throw new Error(`server not ready after 30 s; see ${log}`);
+        throw new Error(`server not ready after ${READY_MS} ms; see ${log}`);
       }
       await sleep(100);
     }
@@ -98,7 +122,7 @@ export async function startServer(name) {
     /** Kills the process at once (no graceful shutdown). */
     async kill() {
       child.kill('SIGKILL');
-      await waitExit(5_000);
+      if (!(await waitExit(WAIT_MS))) throw new Error('the killed server did not exit');
     },
     /** Starts the server again on the same port and database. */
     restart: launch,
@@ -134,7 +158,7 @@ export async function newPlayer(browser, { phone = false, locale = 'en-US', auto
   // create tables there ask for the room itself.
   if (!autoplay) await context.addInitScript(() => sessionStorage.setItem('damka.autoplay', 'done'));
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(WAIT_MS);
   const errors = [];
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => {
@@ -153,11 +177,12 @@ export async function screenshot(page, name) {
  * The server and browser one test file shares: started before its first test, stopped
  * after its last. Read `env.server` and `env.browser` inside the tests.
  * @param {string} name used for the server's log file name
+ * @param {string[]} [extraArgs] more server flags
  */
-export function serverAndBrowser(name) {
+export function serverAndBrowser(name, extraArgs = []) {
   const env = { server: null, browser: null };
   before(async () => {
-    env.server = await startServer(name);
+    env.server = await startServer(name, extraArgs);
     env.browser = await launchBrowser();
   });
   after(async () => {

@@ -4,12 +4,12 @@
 // move with the same ply, and the game goes on.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newPlayer, screenshot, serverAndBrowser } from '../lib/harness.mjs';
+import { RECONNECT_MS, WAIT_MS, newPlayer, screenshot, serverAndBrowser } from '../lib/harness.mjs';
 import { arrive, createTable, expectPiece, moveList, playMove, press, startGame, waitMoves, waitStatus } from '../lib/actions.mjs';
 
 const env = serverAndBrowser('reconnect');
 
-test('a move sent into a dying server is resent after the restart and played once', { timeout: 120_000 }, async () => {
+test('a move sent into a dying server is resent after the restart and played once', { timeout: 120_000 + 6 * RECONNECT_MS }, async () => {
   const alice = await newPlayer(env.browser);
   const bob = await newPlayer(env.browser);
   const carol = await newPlayer(env.browser);
@@ -49,17 +49,18 @@ test('a move sent into a dying server is resent after the restart and played onc
     for (const page of [A, B, C]) await page.locator('[data-status].offline').waitFor();
     await screenshot(A, 'reconnect-offline');
 
-    // Back on the same database: the pages reconnect by themselves, Alice's move is
-    // resent for the same ply and played exactly once.
+    // Back on the same database (restart() returns once /readyz answers 200): the pages
+    // reconnect by themselves, each on its own backoff, Alice's move is resent for the
+    // same ply and played exactly once.
     await env.server.restart();
     for (const page of [A, B, C]) {
-      await expectPiece(page, 'd4', 'white-man', 30_000);
-      await expectPiece(page, 'e3', null);
-      await waitMoves(page, 3);
+      await expectPiece(page, 'd4', 'white-man', RECONNECT_MS);
+      await expectPiece(page, 'e3', null, RECONNECT_MS);
+      await waitMoves(page, 3, RECONNECT_MS);
       assert.deepEqual(await moveList(page), ['c3-b4', 'b6-a5', 'e3-d4']);
     }
-    await waitStatus(B, 'Your move');
-    await A.locator('[data-status]:not(.offline)').waitFor();
+    await waitStatus(B, 'Your move', RECONNECT_MS);
+    await A.locator('[data-status]:not(.offline)').waitFor({ timeout: RECONNECT_MS });
 
     // The game goes on: Black captures the piece that just arrived.
     await playMove(bob, 'a5xc3xe5');
@@ -70,7 +71,7 @@ test('a move sent into a dying server is resent after the restart and played onc
   }
 });
 
-test('a missed event is noticed from the version gap and repaired by a resync', { timeout: 60_000 }, async () => {
+test('a missed event is noticed from the version gap and repaired by a resync', { timeout: 60_000 + 8 * WAIT_MS }, async () => {
   const alice = await newPlayer(env.browser);
   const bob = await newPlayer(env.browser);
   const [A, B] = [alice.page, bob.page];
@@ -101,7 +102,10 @@ test('a missed event is noticed from the version gap and repaired by a resync', 
     await waitMoves(B, 1);
     await playMove(bob, 'f6-e5');
     await waitMoves(B, 2);
-    await A.waitForTimeout(300);
+    // The relay has dropped Black's move once it has seen it (an event, not a time).
+    for (const deadline = Date.now() + WAIT_MS; !dropped && Date.now() < deadline;) {
+      await A.waitForTimeout(50);
+    }
     assert.ok(dropped, 'the relay dropped Black’s move');
     assert.equal((await moveList(A)).length, 1, 'Alice has not seen it');
     assert.equal(sent.filter((m) => m.t === 'resync').length, 0);
@@ -121,7 +125,7 @@ test('a missed event is noticed from the version gap and repaired by a resync', 
   }
 });
 
-test('a move lost on its way is resent on a fresh connection after the ack timeout', { timeout: 60_000 }, async () => {
+test('a move lost on its way is resent on a fresh connection after the ack timeout', { timeout: 60_000 + 8 * WAIT_MS }, async () => {
   const alice = await newPlayer(env.browser);
   const bob = await newPlayer(env.browser);
   const [A, B] = [alice.page, bob.page];
@@ -151,7 +155,7 @@ test('a move lost on its way is resent on a fresh connection after the ack timeo
     assert.equal(swallowed, 1);
     await expectPiece(A, 'h4', null, 1_000);
     // Within the ack timeout plus a reconnect, the move is played on both boards.
-    await expectPiece(B, 'h4', 'white-man', 20_000);
+    await expectPiece(B, 'h4', 'white-man', WAIT_MS + 20_000);
     await expectPiece(A, 'h4', 'white-man');
     assert.equal(connections, before + 1, 'one fresh connection');
     await waitMoves(A, 1);

@@ -43,7 +43,7 @@ test('a player who lets the clock run out loses on time after a low-time warning
     await alice.page.locator('[data-clock="white"].low').waitFor({ timeout: 75_000 });
     const left = clockMs(await clockText(alice.page, 'white'));
     assert.ok(left <= 10_000 && left > 0, `warned at ${left} ms`);
-    for (const p of [bob, carol]) await p.page.locator('[data-clock="white"].low').waitFor({ timeout: 5_000 });
+    for (const p of [bob, carol]) await p.page.locator('[data-clock="white"].low').waitFor();
     for (const p of [alice, bob, carol]) assert.equal(await isLow(p.page, 'black'), false);
     await screenshot(alice.page, 'timeout-low-time');
     // The low-time sound: once, for the player whose clock it is (not the opponent, not

@@ -11,6 +11,9 @@ export class ApiError extends Error {
 }
 
 async function request(method, path, body) {
+  // The server refuses a POST whose body is not declared JSON (its guard against
+  // cross-site forms), so every POST sends a JSON body, `{}` when there is nothing to say.
+  if (method === 'POST' && body === undefined) body = {};
   let res;
   try {
     res = await fetch(path, {

@@ -161,6 +161,10 @@ export function mount(root, { id, ctx }) {
             playNow(ctx, id, { level: 1 }).catch(() => {});
           }
           break;
+        case 'room_tables':
+          // The next page of a big room's snapshot.
+          for (const tb of msg.tables ?? []) tables.set(tb.id, tb);
+          break;
         case 'table_added':
         case 'table_updated':
           // A game that just ended shows up in the recent games.

@@ -220,4 +220,54 @@ mod tests {
         let man = Position::from_fen(rules, "W:W31,32:B1,2").expect("fen");
         assert!(e.evaluate(&king) > e.evaluate(&man) + 150);
     }
+
+    fn eval(v: Variant, fen: &str) -> i32 {
+        let pos = Position::from_fen(Rules::new(v), fen).expect("valid FEN");
+        Eval::new(v).evaluate(&pos)
+    }
+
+    #[test]
+    fn king_values_follow_the_variant() {
+        // A king against a man, side to move White: worth more where kings fly.
+        let short = eval(Variant::American, "W:WK18:B5") - eval(Variant::American, "W:W18:B5");
+        let flying = eval(Variant::Russian, "W:WKd4:Bb8") - eval(Variant::Russian, "W:Wd4:Bb8");
+        assert!(short > 30 && flying > short + 80, "{short} {flying}");
+    }
+
+    #[test]
+    fn a_runaway_man_is_worth_more_than_a_blocked_one() {
+        // White man on 12 (International): free road to the crown, or a
+        // black man ahead of it in its cone.
+        let free = eval(Variant::International, "W:W12,50:B45");
+        let blocked = eval(Variant::International, "W:W12,50:B7");
+        assert!(free > blocked + 50, "{free} {blocked}");
+    }
+
+    #[test]
+    fn a_flying_king_likes_open_diagonals() {
+        // Russian: a white king in the middle of the board against one in
+        // a corner (same material).
+        let open = eval(Variant::Russian, "W:WKd4,g1:Bb8");
+        let corner = eval(Variant::Russian, "W:WKh2,g1:Bb8");
+        assert!(open > corner, "{open} {corner}");
+    }
+
+    #[test]
+    fn back_rank_and_centre_men_count_while_the_board_is_full() {
+        let v = Variant::International;
+        let with = |extra: &str| eval(v, &format!("W:W31-40,{extra}:B1-20"));
+        // A man kept on the back rank (47) beats one a row up (42).
+        assert!(with("47") > with("42"), "{} {}", with("47"), with("42"));
+        // In the centre (28) beats on the edge of the same row (26).
+        assert!(with("28") > with("26"), "{} {}", with("28"), with("26"));
+    }
+
+    #[test]
+    fn drawish_endings_are_scaled_down() {
+        // International: two kings against one cannot win; four pieces can.
+        let two = eval(Variant::International, "W:WK1,K5:BK46");
+        let four = eval(Variant::International, "W:WK1,K5,K4,K3:BK46");
+        assert!(two < 100, "{two}");
+        assert!(four > 500, "{four}");
+    }
 }

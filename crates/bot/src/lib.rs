@@ -110,19 +110,24 @@ pub struct ClockLimits {
 }
 
 impl ClockLimits {
-    /// The time the bot allots itself: `(soft, hard)`. No new iteration
-    /// starts past `soft`; the search stops at `hard`, which keeps a safety
-    /// margin of the remaining time so the bot never flags.
+    /// The time the bot allots itself: `(soft, hard)`. It aims at
+    /// `remaining / 30 + 3/4 of the increment` a move (at most `cap_ms`): no
+    /// new iteration starts past half of that (`soft`), and the search stops
+    /// at `hard`, one and a half times the aim but never more than a quarter
+    /// of what the clock holds beyond a safety margin, so the bot never
+    /// flags.
     #[must_use]
     pub fn budget(&self, cap_ms: u64) -> (Duration, Duration) {
         let remaining = self.remaining_ms;
-        // What must stay on the clock after the move: reaction time of the
-        // caller plus a share of the clock.
+        // What must stay on the clock after the move: the caller's reaction
+        // time and a share of the clock.
         let margin = (remaining / 10).clamp(remaining.min(20), 1_000);
         let usable = remaining.saturating_sub(margin);
-        let base = remaining / 30 + self.increment_ms * 3 / 4;
-        let soft = base.min(usable / 4).min(cap_ms);
-        let hard = (soft * 3).min(usable / 3).min(cap_ms);
+        let aim = (remaining / 30 + self.increment_ms * 3 / 4)
+            .min(usable / 2)
+            .min(cap_ms);
+        let soft = aim / 2;
+        let hard = (aim * 3 / 2).min(usable / 4).min(cap_ms);
         (
             Duration::from_millis(soft.max(1)),
             Duration::from_millis(hard.max(1)),
@@ -146,13 +151,12 @@ pub fn think(
     }
     let settings = level.settings();
     let mut engine = Engine::new(settings.tt_bits);
-    let budget = clock.budget(settings.cap_ms);
     let limits = Limits {
         depth: Some(settings.depth),
         movetime_ms: None,
         nodes: None,
     };
-    let result = engine.search_with(game, &limits, stop, Some(budget))?;
+    let result = engine.search_clock(game, clock, settings.cap_ms, &limits, stop)?;
     if level != Level::One || result.depth == 0 {
         return Some(result);
     }
@@ -223,9 +227,24 @@ mod tests {
             increment_ms: 0,
         };
         let (soft, hard) = c.budget(10_000);
-        assert_eq!(soft, Duration::from_millis(2_000));
-        assert!(hard <= Duration::from_millis(6_000));
-        assert!(hard < Duration::from_millis(60_000 - 1_000));
+        assert_eq!(soft, Duration::from_millis(1_000));
+        assert_eq!(hard, Duration::from_millis(3_000));
+        // The increment counts; the cap bounds everything.
+        let c = ClockLimits {
+            remaining_ms: 60_000,
+            increment_ms: 2_000,
+        };
+        assert_eq!(c.budget(10_000).0, Duration::from_millis(1_750));
+        assert_eq!(c.budget(500).1, Duration::from_millis(500));
+        // An empty clock still gives the first iteration a moment.
+        let c = ClockLimits {
+            remaining_ms: 0,
+            increment_ms: 0,
+        };
+        assert_eq!(
+            c.budget(10_000),
+            (Duration::from_millis(1), Duration::from_millis(1))
+        );
     }
 
     fn _engine_is_send() {

@@ -6,7 +6,7 @@
 
 use crate::eval::Eval;
 use crate::tt::{self, Table};
-use draughts::{DrawLimits, Game, Move, Position};
+use draughts::{DrawLimits, Game, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -127,7 +127,11 @@ pub struct Engine {
     eval: Option<(draughts::Variant, Eval)>,
     history: Vec<i32>,
     killers: Vec<[Option<Move>; 2]>,
-    buffers: Vec<Vec<Move>>,
+    /// One move list per ply, grown as the search goes deeper (a list is a
+    /// large array: reusing it saves building one per node).
+    lists: Vec<MoveList>,
+    /// The moves of each ply with their ordering scores.
+    buffers: Vec<Vec<(i32, Move)>>,
     /// Position hashes along the game and the current line.
     path: Vec<u64>,
     root_index: usize,
@@ -155,7 +159,8 @@ impl Engine {
             eval: None,
             history: vec![0; 2 * 64 * 64],
             killers: vec![[None; 2]; MAX_PLY + 1],
-            buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
+            lists: Vec::new(),
+            buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             path: Vec::with_capacity(256),
             root_index: 0,
             nodes: 0,
@@ -201,6 +206,21 @@ impl Engine {
         stop: &AtomicBool,
     ) -> Option<SearchResult> {
         self.search_with(game, limits, stop, None)
+    }
+
+    /// Searches the game's current position on a clock: the time
+    /// [`ClockLimits::budget`](crate::ClockLimits::budget) allots (at most
+    /// `cap_ms`), within `limits` too.
+    pub fn search_clock(
+        &mut self,
+        game: &Game,
+        clock: crate::ClockLimits,
+        cap_ms: u64,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Option<SearchResult> {
+        let budget = clock.budget(cap_ms);
+        self.search_with(game, limits, stop, Some(budget))
     }
 
     /// Scores every root move with a full window at `depth` (for the
@@ -264,7 +284,7 @@ impl Engine {
         self.root_index = self.path.len() - 1;
     }
 
-    pub(crate) fn search_with(
+    fn search_with(
         &mut self,
         game: &Game,
         limits: &Limits,
@@ -511,8 +531,14 @@ impl Engine {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        if self.lists.len() <= ply {
+            self.grow_lists(ply);
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        generate(pos, &mut moves);
+        let list = &mut self.lists[ply];
+        pos.legal_moves_into(list);
+        moves.clear();
+        moves.extend(list.iter().map(|&m| (0, m)));
         let score = self.node_with_moves(
             pos,
             draw,
@@ -529,6 +555,15 @@ impl Engine {
         score
     }
 
+    /// Lists up to `ply`, built outside the recursive frames (a list is a
+    /// 10 KiB array: built inline it would take that much stack per ply).
+    #[inline(never)]
+    fn grow_lists(&mut self, ply: usize) {
+        while self.lists.len() <= ply {
+            self.lists.push(MoveList::new());
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn node_with_moves(
         &mut self,
@@ -541,7 +576,7 @@ impl Engine {
         beta: i32,
         threat_extended: bool,
         stop: &AtomicBool,
-        moves: &mut Vec<Move>,
+        moves: &mut Vec<(i32, Move)>,
     ) -> i32 {
         if moves.is_empty() {
             return -(WIN - ply as i32);
@@ -553,18 +588,18 @@ impl Engine {
             return self.evaluate_now(pos);
         }
         let pv_node = beta - *alpha > 1;
-        let forced_capture = moves[0].is_capture() && !pos.rules().capture_optional;
+        let forced_capture = moves[0].1.is_capture() && !pos.rules().capture_optional;
         let mut threat_extended = threat_extended;
         let mut stand_pat = None;
         if *depth <= 0 && !forced_capture {
             let eval = self.evaluate_now(pos);
-            let has_capture = moves.iter().any(Move::is_capture);
+            let has_capture = moves.iter().any(|(_, m)| m.is_capture());
             if has_capture {
                 // Optional captures: the side may stand pat or capture.
                 if eval >= beta {
                     return eval;
                 }
-                moves.retain(Move::is_capture);
+                moves.retain(|(_, m)| m.is_capture());
                 stand_pat = Some(eval);
                 *alpha = (*alpha).max(eval);
             } else if !threat_extended && pos.pass().has_capture() && eval < beta + 300 {
@@ -596,24 +631,21 @@ impl Engine {
         // bonus: when they exist they are the only moves).
         let side = usize::from(pos.turn() != pos.variant().first_mover());
         let killers = self.killers[ply];
-        let mut scored: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|m| {
-                let s = if entry.is_some_and(|e| e.is_move(m)) {
-                    1 << 30
-                } else if m.is_capture() {
-                    (1 << 24) + m.captures().count() as i32 * 1000
-                } else if killers[0] == Some(*m) {
-                    1 << 22
-                } else if killers[1] == Some(*m) {
-                    (1 << 22) - 1
-                } else {
-                    self.history[history_index(side, m)]
-                };
-                (s, *m)
-            })
-            .collect();
-        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        for (s, m) in moves.iter_mut() {
+            *s = if entry.is_some_and(|e| e.is_move(m)) {
+                1 << 30
+            } else if m.is_capture() {
+                (1 << 24) + m.captures().count() as i32 * 1000
+            } else if killers[0] == Some(*m) {
+                1 << 22
+            } else if killers[1] == Some(*m) {
+                (1 << 22) - 1
+            } else {
+                self.history[history_index(side, m)]
+            };
+        }
+        moves.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
+        let scored = moves;
         let single = scored.len() == 1;
         let original_alpha = *alpha;
         let mut best = stand_pat.unwrap_or(-INF);

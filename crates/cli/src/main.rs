@@ -13,6 +13,7 @@
 //! bad arguments.
 
 mod args;
+mod hub_cmd;
 mod moves_cmd;
 mod pdn_cmd;
 mod perft_cmd;
@@ -63,6 +64,7 @@ fn main() -> ExitCode {
     };
     let result = match command.as_str() {
         "pdn" => return pdn_cmd::run(rest),
+        "hub" => return hub_cmd::run(rest),
         "perft" => perft_cmd::run(rest),
         "moves" => moves_cmd::run(rest),
         "play" => play_cmd::run(rest),

@@ -39,6 +39,17 @@ impl Position {
         list
     }
 
+    /// Every legal move, into `list` (emptied first): [`Position::legal_moves`]
+    /// without building a new list, for a search that keeps a list per ply.
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        if self.variant().board_size() == 10 {
+            self.generate::<Board10>(list);
+        } else {
+            self.generate::<Board8>(list);
+        }
+    }
+
     /// Whether the side to move has at least one legal move.
     #[must_use]
     pub fn has_legal_moves(&self) -> bool {
@@ -188,7 +199,7 @@ mod tests {
     }
 
     #[test]
-    fn has_capture_and_pass_agree_with_the_generated_moves() {
+    fn has_capture_pass_and_legal_moves_into_agree_with_the_generated_moves() {
         for pos in positions() {
             let legal = pos.legal_moves();
             assert_eq!(

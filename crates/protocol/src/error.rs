@@ -40,6 +40,10 @@ pub enum ErrorCode {
     /// space): nothing was changed; try again once it recovers. The table's clock is
     /// paused meanwhile (`state.paused` is `storage`).
     StorageUnavailable,
+    /// One address holds as many sockets as it may (HTTP 429 on the upgrade).
+    TooManyConnections,
+    /// A cross-site request to a mutating endpoint (HTTP 403).
+    Forbidden,
 }
 
 impl ErrorCode {
@@ -62,6 +66,8 @@ impl ErrorCode {
             ErrorCode::TooManyTables => "too_many_tables",
             ErrorCode::Internal => "internal",
             ErrorCode::StorageUnavailable => "storage_unavailable",
+            ErrorCode::TooManyConnections => "too_many_connections",
+            ErrorCode::Forbidden => "forbidden",
         }
     }
 }
@@ -105,6 +111,8 @@ mod tests {
             ErrorCode::TooManyTables,
             ErrorCode::Internal,
             ErrorCode::StorageUnavailable,
+            ErrorCode::TooManyConnections,
+            ErrorCode::Forbidden,
         ] {
             let json = serde_json::to_string(&code).expect("serialises");
             assert_eq!(json, format!("\"{}\"", code.as_str()));

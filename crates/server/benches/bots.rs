@@ -10,7 +10,10 @@
 //! ```
 //!
 //! Flags: `--games` (100), `--level` (3), `--minutes` (1), `--increment` (0, seconds),
-//! `--variant` (`russian`; a room id of the default rooms).
+//! `--variant` (`russian`; a room id of the default rooms), `--human-tables` (20): tables
+//! of two guests playing a move per second each, timed from send to `ack`, first alone
+//! (10 s, the baseline) and then while the computer games run, so the report shows what
+//! the computer's searches cost the people playing each other.
 
 #[path = "load/server.rs"]
 #[allow(dead_code)]
@@ -24,7 +27,86 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 use server::{Db, Server, http};
-use table::{connect, recv_t, send};
+use table::{Player, TableStats, connect, recv_t, send};
+
+/// Two guests seated at a new table (the game starts with the driver).
+async fn human_table(addr: &str, i: usize) -> Result<[Player; 2], String> {
+    let mut players = Vec::new();
+    let mut cookies = Vec::new();
+    for side in ["W", "C"] {
+        let g = http(
+            addr,
+            "POST",
+            "/api/guest",
+            None,
+            Some(&json!({"name": format!("{side}{i}")})),
+        )
+        .await?;
+        cookies.push((
+            g.json()?["id"].as_str().unwrap_or_default().to_owned(),
+            g.cookie.ok_or("no cookie")?,
+        ));
+    }
+    let t = http(
+        addr,
+        "POST",
+        "/api/rooms/russian/tables",
+        Some(&cookies[0].1),
+        Some(&json!({"minutes": 15, "increment": 0, "seat": "white"})),
+    )
+    .await?
+    .json()?;
+    let path = format!("/ws/tables/{}", t["id"].as_str().ok_or("no table id")?);
+    for (n, (id, cookie)) in cookies.into_iter().enumerate() {
+        let mut ws = connect(addr, &path, Some(&cookie)).await?;
+        recv_t(&mut ws, "state").await?;
+        if n == 1 {
+            send(&mut ws, json!({"t": "sit", "seat": "black"})).await?;
+            recv_t(&mut ws, "seated").await?;
+        }
+        players.push(Player { id, ws });
+    }
+    let b = players.pop().ok_or("no player")?;
+    let a = players.pop().ok_or("no player")?;
+    Ok([a, b])
+}
+
+/// Plays the human tables (a move per second per player) until `until`; all their
+/// round trips.
+async fn drive_humans(tables: Vec<[Player; 2]>, until: Instant) -> TableStats {
+    let gap = std::time::Duration::from_millis(500);
+    let tasks: Vec<_> = tables
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| tokio::spawn(table::drive(p, until, gap, i as u64 + 7)))
+        .collect();
+    let mut all = TableStats::default();
+    for t in tasks {
+        if let Ok(t) = t.await {
+            all.rtt_us.extend(t.rtt_us);
+            if let Some(e) = t.error {
+                eprintln!("a human table failed: {e}");
+            }
+        }
+    }
+    all.rtt_us.sort_unstable();
+    all
+}
+
+fn rtt_line(what: &str, t: &TableStats) -> String {
+    let pct = |p: f64| {
+        t.rtt_us
+            .get(((t.rtt_us.len().max(1) - 1) as f64 * p) as usize)
+            .map_or(0.0, |&us| f64::from(us) / 1000.0)
+    };
+    format!(
+        "{what}: {} moves, send -> ack p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        t.rtt_us.len(),
+        pct(0.5),
+        pct(0.99),
+        pct(1.0)
+    )
+}
 
 struct Settings {
     games: usize,
@@ -32,6 +114,7 @@ struct Settings {
     minutes: u32,
     increment: u32,
     variant: String,
+    human_tables: usize,
 }
 
 fn settings() -> Settings {
@@ -41,6 +124,7 @@ fn settings() -> Settings {
         minutes: 1,
         increment: 0,
         variant: "russian".into(),
+        human_tables: 20,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -52,6 +136,7 @@ fn settings() -> Settings {
             "--minutes" => s.minutes = value.parse().unwrap_or(s.minutes),
             "--increment" => s.increment = value.parse().unwrap_or(s.increment),
             "--variant" => s.variant = value,
+            "--human-tables" => s.human_tables = value.parse().unwrap_or(s.human_tables),
             // `cargo bench` passes `--bench`.
             _ => {
                 i += 1;
@@ -153,6 +238,12 @@ fn main() {
     rt.block_on(async {
         let db = Db::sqlite().expect("database");
         let server = Server::spawn(&db.url()).expect("server");
+        let mut humans = Vec::new();
+        for i in 0..2 * s.human_tables {
+            humans.push(human_table(&server.addr, i).await.expect("human table"));
+        }
+        let loaded_humans = humans.split_off(s.human_tables);
+        let baseline = drive_humans(humans, Instant::now() + std::time::Duration::from_secs(10)).await;
         let started = Instant::now();
         let s = std::sync::Arc::new(s);
         let mut tasks = Vec::new();
@@ -160,6 +251,12 @@ fn main() {
             let (addr, s) = (server.addr.clone(), s.clone());
             tasks.push(tokio::spawn(async move { one_game(addr, &s, n).await }));
         }
+        // The people play while the computer games run (about as long as a game lasts).
+        let secs_of_play = u64::from(s.minutes) * 60 / 2;
+        let humans_task = tokio::spawn(drive_humans(
+            loaded_humans,
+            Instant::now() + std::time::Duration::from_secs(secs_of_play.max(10)),
+        ));
         let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
         let (mut bot_won, mut bot_lost, mut draws, mut bot_flagged, mut failed) = (0, 0, 0, 0, 0);
         let mut think: Vec<u64> = Vec::new();
@@ -206,6 +303,9 @@ fn main() {
             pct(0.99),
             think.last().copied().unwrap_or(0)
         );
+        let loaded = humans_task.await.unwrap_or_default();
+        println!("{}", rtt_line("people alone (baseline)", &baseline));
+        println!("{}", rtt_line("people during the computer games", &loaded));
         let cpu = server.cpu_time();
         println!("server CPU {:.1} s over {secs:.1} s ({:.0}% of one core)", cpu.as_secs_f64(), 100.0 * cpu.as_secs_f64() / secs);
         server.stop().await;

@@ -101,6 +101,42 @@ pub struct Config {
     #[arg(skip)]
     pub test_sqlite_max_page_count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 
+    /// Separate address for `/metrics` (e.g. `127.0.0.1:9090`, reachable only by the
+    /// monitoring). When set, the main port no longer serves `/metrics`; when not set,
+    /// `/metrics` stays on the main port (keep it off the public internet at the proxy).
+    #[arg(long, env = "DAMKA_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
+
+    /// Take the client address from the last `X-Forwarded-For` entry (set this only
+    /// behind a reverse proxy that sets that header; otherwise clients could pick their
+    /// own address and escape the per-address limits).
+    #[arg(long, env = "DAMKA_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
+
+    /// Open WebSockets (room and table sockets together) one address may hold (0: no
+    /// limit).
+    #[arg(long, env = "DAMKA_MAX_SOCKETS_PER_ADDRESS", default_value_t = 200)]
+    pub max_sockets_per_address: usize,
+
+    /// Guests one address may create per minute, after a burst of as many (0: no
+    /// limit).
+    #[arg(long, env = "DAMKA_GUESTS_PER_MINUTE", default_value_t = 30)]
+    pub guests_per_minute: u32,
+
+    /// Open tables created from one address at a time (0: no limit).
+    #[arg(long, env = "DAMKA_MAX_TABLES_PER_ADDRESS", default_value_t = 40)]
+    pub max_tables_per_address: usize,
+
+    /// Days after which a guest who never played a game, holds no seat and has not been
+    /// seen is deleted (0: never).
+    #[arg(long, env = "DAMKA_GUEST_EXPIRY_DAYS", default_value_t = 30)]
+    pub guest_expiry_days: u64,
+
+    /// Seconds between two sweeps for expired guests (also how often `seen` times are
+    /// written).
+    #[arg(long, env = "DAMKA_GUEST_SWEEP_SECS", default_value_t = 3600)]
+    pub guest_sweep_secs: u64,
+
     /// Test hook, not a flag: every new game starts from this FEN (when it parses for
     /// the table's variant) instead of the start position.
     #[arg(skip)]
@@ -186,6 +222,13 @@ impl fmt::Debug for Config {
             .field("shutdown_timeout_secs", &self.shutdown_timeout_secs)
             .field("db_acquire_timeout_ms", &self.db_acquire_timeout_ms)
             .field("restart_grace_secs", &self.restart_grace_secs)
+            .field("metrics_bind", &self.metrics_bind)
+            .field("trust_forwarded_for", &self.trust_forwarded_for)
+            .field("max_sockets_per_address", &self.max_sockets_per_address)
+            .field("guests_per_minute", &self.guests_per_minute)
+            .field("max_tables_per_address", &self.max_tables_per_address)
+            .field("guest_expiry_days", &self.guest_expiry_days)
+            .field("guest_sweep_secs", &self.guest_sweep_secs)
             .finish_non_exhaustive()
     }
 }
@@ -203,6 +246,12 @@ mod tests {
         assert_eq!(c.max_tables_per_guest, 3);
         assert_eq!(c.db_acquire_timeout(), Duration::from_secs(1));
         assert_eq!(c.restart_grace(), Duration::from_secs(20));
+        assert_eq!(c.max_sockets_per_address, 200);
+        assert_eq!(c.guests_per_minute, 30);
+        assert_eq!(c.max_tables_per_address, 40);
+        assert_eq!(c.guest_expiry_days, 30);
+        assert_eq!(c.metrics_bind, None);
+        assert!(!c.trust_forwarded_for);
     }
 
     #[test]

@@ -29,6 +29,27 @@ pub enum AppError {
     /// Too many messages.
     #[error("too many messages; slow down")]
     RateLimited,
+    /// Too many guests created from one address lately.
+    #[error("too many new guests from your address; try again in a minute")]
+    TooManyGuests,
+    /// Too many open tables created from one address.
+    #[error("your address already has {0} open tables")]
+    TooManyAddressTables(usize),
+    /// Too many open sockets from one address.
+    #[error("your address already has {0} open connections")]
+    TooManyConnections(usize),
+    /// A mutating request from another site.
+    #[error("cross-site requests are not allowed")]
+    CrossSite,
+    /// A mutating request whose body is not declared as JSON.
+    #[error("send JSON with Content-Type: application/json")]
+    NotJson,
+    /// A request body over the limit.
+    #[error("request body too large")]
+    TooLarge,
+    /// A method the route does not have.
+    #[error("method not allowed")]
+    MethodNotAllowed,
     /// The request was fine, but the game forbids it.
     #[error("{message}")]
     Game {
@@ -63,7 +84,13 @@ impl AppError {
             AppError::InvalidName => ErrorCode::InvalidName,
             AppError::TooManyTables(_) => ErrorCode::TooManyTables,
             AppError::BadMessage(_) => ErrorCode::BadMessage,
-            AppError::RateLimited => ErrorCode::RateLimited,
+            AppError::RateLimited | AppError::TooManyGuests => ErrorCode::RateLimited,
+            AppError::TooManyAddressTables(_) => ErrorCode::TooManyTables,
+            AppError::TooManyConnections(_) => ErrorCode::TooManyConnections,
+            AppError::CrossSite => ErrorCode::Forbidden,
+            AppError::NotJson | AppError::TooLarge | AppError::MethodNotAllowed => {
+                ErrorCode::BadMessage
+            }
             AppError::Game { code, .. } => *code,
             AppError::Database(e) if crate::store::is_outage(e) => ErrorCode::StorageUnavailable,
             AppError::Database(_) | AppError::Internal(_) => ErrorCode::Internal,
@@ -72,10 +99,19 @@ impl AppError {
 
     /// The HTTP status.
     pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::NotJson => return StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            AppError::TooLarge => return StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::MethodNotAllowed => return StatusCode::METHOD_NOT_ALLOWED,
+            _ => {}
+        }
         match self.code() {
             ErrorCode::NotFound => StatusCode::NOT_FOUND,
             ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
-            ErrorCode::TooManyTables | ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::TooManyTables | ErrorCode::RateLimited | ErrorCode::TooManyConnections => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
+            ErrorCode::Forbidden => StatusCode::FORBIDDEN,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::SeatTaken | ErrorCode::GameInProgress | ErrorCode::StalePly => {

@@ -12,6 +12,7 @@
 //! - [`room`]: rooms, their live table lists and the fan-out to room sockets;
 //! - [`table`]: one actor task per table (seats, game, clock, subscribers);
 //! - [`store`]: SQLite or PostgreSQL behind one enum, runtime queries, migrations;
+//! - [`limits`]: per-address caps (sockets, guest creation, tables) and guest expiry;
 //! - [`metrics`]: Prometheus text; [`error`]: the one error type; [`time`]: the server's
 //!   monotonic milliseconds (real or manual for tests); [`random`]: OS randomness.
 //!
@@ -25,6 +26,7 @@ pub mod bots;
 pub mod config;
 pub mod error;
 pub mod http;
+pub mod limits;
 pub mod metrics;
 pub mod random;
 pub mod room;
@@ -58,6 +60,8 @@ pub struct Shared {
     pub bots: bots::Bots,
     /// Metrics.
     pub metrics: metrics::Metrics,
+    /// Per-address counters (sockets, guest creation) and guests seen lately.
+    pub limits: limits::Limits,
     /// Monotonic time for clocks and timers.
     pub time: time::TimeSource,
     /// Cancelled when the server shuts down.

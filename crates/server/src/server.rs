@@ -35,6 +35,8 @@ pub enum StartError {
 pub struct RunningServer {
     /// The address it listens on.
     pub addr: SocketAddr,
+    /// The separate `/metrics` address, when configured.
+    pub metrics_addr: Option<SocketAddr>,
     /// Its shared state (tests use the time source and the store).
     pub state: AppState,
     /// The HTTP server task.
@@ -85,6 +87,14 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
     let bots = crate::bots::Bots::new(config.bot_searches);
+    let metrics_listener = match config.metrics_bind {
+        Some(bind) => Some(TcpListener::bind(bind).await?),
+        None => None,
+    };
+    let metrics_addr = match &metrics_listener {
+        Some(l) => Some(l.local_addr()?),
+        None => None,
+    };
     let state: AppState = Arc::new(Shared {
         static_dir: static_dir(&config),
         config,
@@ -93,6 +103,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         tables: Tables::default(),
         bots,
         metrics: metrics::Metrics::default(),
+        limits: crate::limits::Limits::default(),
         time,
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
@@ -102,15 +113,35 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         crate::room::presence_ticker(state.clone())
             .instrument(tracing::info_span!("room_presence")),
     );
+    state.tracker.spawn(
+        crate::limits::guest_sweeper(state.clone()).instrument(tracing::info_span!("guest_sweep")),
+    );
     tracing::info!(%addr, restored, "listening");
     let app = http::app(state.clone());
     let shutdown = state.shutdown.clone();
     let header_timeout = state.config.header_read_timeout();
+    if let Some(listener) = metrics_listener {
+        tracing::info!(addr = ?metrics_addr, "metrics listening");
+        state.tracker.spawn(
+            crate::accept::serve(
+                listener,
+                http::metrics_app(state.clone()),
+                shutdown.clone(),
+                header_timeout,
+            )
+            .instrument(tracing::info_span!("metrics_http")),
+        );
+    }
     let serve = tokio::spawn(
         crate::accept::serve(listener, app, shutdown, header_timeout)
             .instrument(tracing::info_span!("http")),
     );
-    Ok(RunningServer { addr, state, serve })
+    Ok(RunningServer {
+        addr,
+        metrics_addr,
+        state,
+        serve,
+    })
 }
 
 impl RunningServer {

@@ -22,6 +22,19 @@ async fn server(backend: Backend, fen: Option<&str>) -> (TestDb, TestServer) {
     (db, s)
 }
 
+/// A guest at a new table in `room` created with `body`, its socket open and the first
+/// game started: the guest's cookie, the table view, the socket and the `game_started`.
+async fn started_table(s: &TestServer, room: &str, body: Value) -> (String, Value, Ws, Value) {
+    let (cookie, _) = s.guest("Ala").await;
+    let table = s.create_table(&cookie, room, body).await;
+    let id = table["id"].as_str().unwrap();
+    let mut ws = s.table_ws(id, Some(&cookie)).await;
+    ws.recv_t("state").await;
+    ws.send(json!({"t": "start"})).await;
+    let started = ws.recv_t("game_started").await;
+    (cookie, table, ws, started)
+}
+
 /// Plays the guest's side (`me`) with its first legal move whenever it is to move, until
 /// the game ends; returns the `game_over` and the number of plies the computer played.
 async fn play_out(ws: &mut Ws, me: &str, start: &Value) -> (Value, u64) {
@@ -102,19 +115,12 @@ async fn a_computer_game_is_played_to_the_end_and_stored(backend: Backend) {
 
 async fn the_computer_is_ready_for_the_next_game(backend: Backend) {
     let (db, s) = server(backend, Some(SHORT_RUSSIAN)).await;
-    let (cookie, _) = s.guest("Ala").await;
-    let table = s
-        .create_table(
-            &cookie,
-            "russian",
-            json!({"minutes": 5, "increment": 0, "seat": "white", "bot": 2}),
-        )
-        .await;
-    let id = table["id"].as_str().unwrap();
-    let mut ws = s.table_ws(id, Some(&cookie)).await;
-    ws.recv_t("state").await;
-    ws.send(json!({"t": "start"})).await;
-    let first = ws.recv_t("game_started").await;
+    let (_, _, mut ws, first) = started_table(
+        &s,
+        "russian",
+        json!({"minutes": 5, "increment": 0, "seat": "white", "bot": 2}),
+    )
+    .await;
     // The computer takes no draw offers.
     ws.send(json!({"t": "draw_offer"})).await;
     let refused = ws.recv_t("error").await;
@@ -276,19 +282,12 @@ async fn the_computers_thinking_is_on_its_clock() {
     let mut c = config(&db);
     c.manual_time = false;
     let s = TestServer::start(c).await;
-    let (cookie, _) = s.guest("Ala").await;
-    let table = s
-        .create_table(
-            &cookie,
-            "international",
-            json!({"minutes": 1, "increment": 0, "seat": "white", "bot": 3}),
-        )
-        .await;
-    let id = table["id"].as_str().unwrap();
-    let mut ws = s.table_ws(id, Some(&cookie)).await;
-    ws.recv_t("state").await;
-    ws.send(json!({"t": "start"})).await;
-    let mut last = ws.recv_t("game_started").await;
+    let (_, _, mut ws, mut last) = started_table(
+        &s,
+        "international",
+        json!({"minutes": 1, "increment": 0, "seat": "white", "bot": 3}),
+    )
+    .await;
     // Ply 1 and 2 are the first moves (not on the clock); from ply 3 the clock runs.
     for ply in [1u64, 3, 5] {
         let mv = last["legal"][0].clone();

@@ -143,6 +143,8 @@ export default {
   'error.unauthorized': 'No guest session: reload the page.',
   'error.not_found': 'Not found.',
   'error.too_many_tables': 'You already have too many tables.',
+  'error.too_many_connections': 'Too many connections are open from your address.',
+  'error.forbidden': 'A request from another site was refused.',
   'error.internal': 'Server error.',
   'play.title': 'Play now',
   'play.variant': 'Variant',

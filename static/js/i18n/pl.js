@@ -143,6 +143,8 @@ export default {
   'error.unauthorized': 'Brak sesji gościa: odśwież stronę.',
   'error.not_found': 'Nie znaleziono.',
   'error.too_many_tables': 'Masz już za dużo stołów.',
+  'error.too_many_connections': 'Z Twojego adresu jest otwartych zbyt wiele połączeń.',
+  'error.forbidden': 'Odrzucono żądanie z innej strony.',
   'error.internal': 'Błąd serwera.',
   'play.title': 'Zagraj teraz',
   'play.variant': 'Odmiana',

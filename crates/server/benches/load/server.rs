@@ -88,6 +88,9 @@ impl Server {
             // A long first-move window: a table that is slow to get going under load must
             // not be aborted, the bench measures moves.
             .args(["--first-move-secs", "300"])
+            // Every simulated client is on 127.0.0.1: lift the per-address limits.
+            .args(["--max-sockets-per-address", "0", "--guests-per-minute", "0"])
+            .args(["--max-tables-per-address", "0"])
             .env_remove("DAMKA_ROOMS")
             .env("RUST_LOG", "warn")
             .env("NO_COLOR", "1")

@@ -50,6 +50,9 @@ pub async fn guest_of(state: &AppState, headers: &HeaderMap) -> Result<Option<Pl
         return Ok(None);
     };
     let row = state.store.guest_by_token(&token_hash(&token)).await?;
+    if let Some(g) = &row {
+        state.limits.touch(&g.id);
+    }
     Ok(row.map(|g| Player::guest(g.id, g.name)))
 }
 

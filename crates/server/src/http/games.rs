@@ -2,6 +2,7 @@
 //! `GET /api/rooms/{room}/games`.
 
 use axum::Json;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
@@ -48,8 +49,9 @@ fn ms(v: i64) -> u64 {
 pub async fn recent(
     State(state): State<AppState>,
     Path(room): Path<String>,
-    Query(q): Query<RecentQuery>,
+    query: Result<Query<RecentQuery>, QueryRejection>,
 ) -> AppResult<Json<Vec<GameListItem>>> {
+    let Query(q) = query.map_err(|e| AppError::BadMessage(e.body_text()))?;
     state.rooms.get(&room).ok_or(AppError::NotFound("room"))?;
     let limit = q.limit.unwrap_or(20);
     if !(1..=100).contains(&limit) {

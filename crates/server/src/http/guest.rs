@@ -11,6 +11,7 @@ use damka_protocol::{GuestRequest, Player};
 use super::auth::{Guest, guest_of, set_cookie, token_hash};
 use crate::AppState;
 use crate::error::{AppError, AppResult};
+use crate::limits::ClientIp;
 use crate::{random, time};
 
 /// Whether a display name follows the rules: 2–24 characters of letters, digits, space,
@@ -27,6 +28,7 @@ pub fn valid_name(name: &str) -> bool {
 /// Creates a guest with a session cookie, or returns (and renames) the cookie's guest.
 pub async fn create(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     body: Bytes,
 ) -> AppResult<Response> {
@@ -47,6 +49,10 @@ pub async fn create(
             guest.name = name;
         }
         return Ok(Json(guest).into_response());
+    }
+    if !state.limits.take_guest(ip, state.config.guests_per_minute) {
+        tracing::info!(%ip, "guest creation refused: too many from one address");
+        return Err(AppError::TooManyGuests);
     }
     let token = random::session_token();
     let guest = Player::guest(

@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod games;
+pub mod guard;
 pub mod guest;
 pub mod health;
 pub mod rooms;
@@ -10,10 +11,10 @@ pub mod variants;
 
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::{any, get, post};
+use axum::{Router, middleware};
 use tower_http::services::ServeDir;
 use tower_http::timeout::TimeoutLayer;
 
@@ -31,7 +32,7 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// The whole application: API, sockets, metrics and the static web client.
 pub fn app(state: AppState) -> Router {
     let static_files = ServeDir::new(&state.static_dir).append_index_html_on_directories(true);
-    Router::new()
+    let router = Router::new()
         .route("/api/guest", post(guest::create))
         .route("/api/me", get(guest::me))
         .route("/api/variants", get(variants::list))
@@ -45,15 +46,36 @@ pub fn app(state: AppState) -> Router {
         .route("/api/{*rest}", any(api_not_found))
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
-        .route("/metrics", get(health::metrics))
         .route("/ws/rooms/{room}", get(ws::room_socket::upgrade))
-        .route("/ws/tables/{id}", get(ws::table_socket::upgrade))
+        .route("/ws/tables/{id}", get(ws::table_socket::upgrade));
+    // With a separate metrics address, the public port does not serve them.
+    let router = if state.config.metrics_bind.is_none() {
+        router.route("/metrics", get(health::metrics))
+    } else {
+        router
+    };
+    router
         .fallback_service(static_files)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            guard::same_site,
+        ))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
+        .layer(middleware::from_fn(guard::headers))
+        .with_state(state)
+}
+
+/// The app of the separate metrics address (`--metrics-bind`): `/metrics` only.
+pub fn metrics_app(state: AppState) -> Router {
+    Router::new()
+        .route("/metrics", get(health::metrics))
+        .route("/healthz", get(health::healthz))
+        .fallback(api_not_found)
+        .layer(middleware::from_fn(guard::headers))
         .with_state(state)
 }
 

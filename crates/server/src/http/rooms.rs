@@ -9,6 +9,7 @@ use damka_protocol::{CreateTable, RoomDetail, RoomView, TableView};
 use super::auth::Guest;
 use crate::AppState;
 use crate::error::{AppError, AppResult};
+use crate::limits::ClientIp;
 
 /// Every room with counts.
 pub async fn list(State(state): State<AppState>) -> Json<Vec<RoomView>> {
@@ -29,6 +30,7 @@ pub async fn create_table(
     State(state): State<AppState>,
     Path(room): Path<String>,
     Guest(guest): Guest,
+    ClientIp(ip): ClientIp,
     body: Result<Json<CreateTable>, JsonRejection>,
 ) -> AppResult<(StatusCode, Json<TableView>)> {
     let room = state
@@ -37,7 +39,9 @@ pub async fn create_table(
         .ok_or(AppError::NotFound("room"))?
         .clone();
     let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
-    let view = state.tables.create(&state, &room, guest, &req)?;
+    let view = state
+        .tables
+        .create_from(&state, &room, guest, &req, Some(ip))?;
     tracing::info!(table = %view.id, room = %room.config.id, "table created");
     Ok((StatusCode::CREATED, Json(view)))
 }

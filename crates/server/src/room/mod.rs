@@ -9,7 +9,7 @@
 mod config;
 mod defaults;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
@@ -21,6 +21,10 @@ use tokio::sync::broadcast;
 
 pub use config::{RoomConfig, RoomsError, default_rooms, load_rooms, parse_rooms};
 pub use defaults::variant_texts;
+
+/// Largest share of a room snapshot sent in one frame (bytes of table JSON): well under
+/// the socket's write limit, so a room with thousands of tables arrives in pages.
+pub const SNAPSHOT_PAGE_BYTES: usize = 32 * 1024;
 
 /// Room events buffered per room socket before it counts as lagging.
 const ROOM_EVENT_BUFFER: usize = 256;
@@ -101,7 +105,48 @@ impl Room {
             room: self.view(),
             tables: self.tables(),
             players: self.players(),
+            more: false,
         }
+    }
+
+    /// The snapshot as frames of at most about [`SNAPSHOT_PAGE_BYTES`] each: a `room`
+    /// message with the first tables, then `room_tables` messages with the rest; every
+    /// frame but the last says `more: true`. A room of any size arrives whole, and no
+    /// frame comes near the socket's write limit.
+    ///
+    /// Fails only if a message cannot be serialised (a bug).
+    pub fn snapshot_frames(&self) -> Result<Vec<Utf8Bytes>, serde_json::Error> {
+        let tables = self.tables();
+        let mut pages: Vec<Vec<TableView>> = vec![Vec::new()];
+        let mut bytes = 0;
+        for table in tables {
+            let size = serde_json::to_string(&table)?.len() + 1;
+            if bytes + size > SNAPSHOT_PAGE_BYTES && pages.last().is_some_and(|p| !p.is_empty()) {
+                pages.push(Vec::new());
+                bytes = 0;
+            }
+            bytes += size;
+            if let Some(page) = pages.last_mut() {
+                page.push(table);
+            }
+        }
+        let last = pages.len() - 1;
+        let mut frames = Vec::with_capacity(pages.len());
+        for (i, tables) in pages.into_iter().enumerate() {
+            let more = i < last;
+            let msg = if i == 0 {
+                RoomServerMessage::Room {
+                    room: self.view(),
+                    tables,
+                    players: self.players(),
+                    more,
+                }
+            } else {
+                RoomServerMessage::RoomTables { tables, more }
+            };
+            frames.push(Utf8Bytes::from(serde_json::to_string(&msg)?));
+        }
+        Ok(frames)
     }
 
     /// Subscribes to room events (subscribe before taking the snapshot, so nothing is
@@ -181,6 +226,15 @@ impl Room {
             .count()
     }
 
+    /// The guests seated at this room's tables.
+    pub fn seated_guests(&self, into: &mut HashSet<String>) {
+        for t in self.lock_tables().values() {
+            for p in [&t.seats.white, &t.seats.black].into_iter().flatten() {
+                into.insert(p.id.clone());
+            }
+        }
+    }
+
     fn publish(&self, msg: &RoomServerMessage) {
         match serde_json::to_string(msg) {
             // No receivers is fine: nobody is watching the room.
@@ -226,6 +280,15 @@ impl Rooms {
     /// Open tables a guest is seated at, over all rooms.
     pub fn seated_tables(&self, guest_id: &str) -> usize {
         self.list.iter().map(|r| r.seated_tables(guest_id)).sum()
+    }
+
+    /// Every guest seated at an open table.
+    pub fn seated_guests(&self) -> HashSet<String> {
+        let mut set = HashSet::new();
+        for r in &self.list {
+            r.seated_guests(&mut set);
+        }
+        set
     }
 
     /// A table's view, from whichever room holds it.

@@ -14,6 +14,7 @@
 //! or out of space, writes fail at once (no waiting for a pool timeout per write) until a
 //! probe write succeeds.
 
+mod expiry;
 mod games;
 mod guests;
 mod health;

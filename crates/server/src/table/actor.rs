@@ -181,7 +181,11 @@ impl TableActor {
         match cmd {
             Command::Join { guest, tx, reply } => {
                 let sub = self.subs.add(guest, tx);
-                let _ = reply.send(sub);
+                if reply.send(sub).is_err() {
+                    // The session went away before its join was answered; its queue is
+                    // closed, so the next sweep of the subscribers drops it.
+                    tracing::debug!(sub, "socket left before its join was answered");
+                }
                 // The newcomer's first message is its state, which already includes
                 // this presence change.
                 self.presence_changed_except(Some(sub));

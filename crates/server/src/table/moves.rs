@@ -71,6 +71,19 @@ impl LiveGame {
         let next = self.ply() + 1;
         if ply >= 1 && ply < next {
             let played = &self.moves[(ply - 1) as usize];
+            // Sides alternate every ply: ply `next` is the side to move's.
+            let to_move = self.position().turn();
+            let mover = if (next - ply).is_multiple_of(2) {
+                to_move
+            } else {
+                to_move.other()
+            };
+            if mover != by {
+                return Err(AppError::game(
+                    ErrorCode::NotYourTurn,
+                    format!("ply {ply} was your opponent's"),
+                ));
+            }
             return if same_text(&played.mv, text) {
                 Ok(MoveCheck::AlreadyPlayed)
             } else {

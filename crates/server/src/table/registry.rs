@@ -1,6 +1,7 @@
 //! The open tables by id: creating a table (with its actor) and finding one.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use damka_protocol::{CreateTable, Options, Player, SeatChoice, Side, TableView};
@@ -23,6 +24,9 @@ pub struct TableHandle {
     pub tx: mpsc::Sender<Command>,
     /// The room the table is in.
     pub room_id: String,
+    /// The address the table was created from (for the per-address table cap; `None`
+    /// for restored tables).
+    pub creator_ip: Option<IpAddr>,
 }
 
 /// The open tables.
@@ -80,6 +84,29 @@ impl Tables {
         creator: Player,
         req: &CreateTable,
     ) -> Result<TableView, AppError> {
+        self.create_from(state, room, creator, req, None)
+    }
+
+    /// Open tables created from `ip`.
+    pub fn created_from(&self, ip: IpAddr) -> usize {
+        self.lock()
+            .values()
+            .filter(|h| h.creator_ip == Some(ip))
+            .count()
+    }
+
+    /// [`Tables::create`] for a request from `ip`, which may have at most
+    /// `max_tables_per_address` open tables.
+    ///
+    /// Fails with `invalid_options` or `too_many_tables`.
+    pub fn create_from(
+        &self,
+        state: &AppState,
+        room: &Arc<Room>,
+        creator: Player,
+        req: &CreateTable,
+        ip: Option<IpAddr>,
+    ) -> Result<TableView, AppError> {
         let options = validate_options(&room.config.variant, req)?;
         let seat = match req.seat {
             SeatChoice::White => Side::White,
@@ -89,6 +116,15 @@ impl Tables {
         };
         let other = TableActor::second_seat(&creator, options.bot, options.local);
         self.seat_within_limit(state, &creator.id, || {
+            // Counted under the seating lock too: two requests at once cannot both take
+            // the address's last table.
+            let max = state.config.max_tables_per_address;
+            if let Some(ip) = ip
+                && max > 0
+                && self.created_from(ip) >= max
+            {
+                return Err(AppError::TooManyAddressTables(max));
+            }
             let mut seats = [None, None];
             seats[seat.index()] = Some(creator.clone());
             seats[seat.other().index()] = other;
@@ -106,7 +142,8 @@ impl Tables {
                 seats,
                 game: None,
             };
-            let (handle, view) = spawn(state, seed)?;
+            let (mut handle, view) = spawn(state, seed)?;
+            handle.creator_ip = ip;
             map.insert(id, handle);
             Ok(view)
         })?
@@ -159,7 +196,14 @@ fn spawn(state: &AppState, seed: TableSeed) -> Result<(TableHandle, TableView), 
     actor.room().table_changed(view.clone(), true);
     crate::metrics::Metrics::inc(&state.metrics.tables);
     state.tracker.spawn(actor.run().instrument(span));
-    Ok((TableHandle { tx, room_id }, view))
+    Ok((
+        TableHandle {
+            tx,
+            room_id,
+            creator_ip: None,
+        },
+        view,
+    ))
 }
 
 /// Checks table options against the spec and the room's variant.

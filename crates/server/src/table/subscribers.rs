@@ -124,7 +124,11 @@ impl Subscribers {
     /// Tells every socket to close with `code` (using the reserved slot if need be).
     pub fn close_all(&mut self, code: u16, reason: &'static str) {
         for s in &mut self.list {
-            let _ = s.tx.try_send(Outgoing::Close(code, reason));
+            // Only fails when the session has ended already (the reserved slot is free
+            // otherwise): nothing left to close.
+            if s.tx.try_send(Outgoing::Close(code, reason)).is_err() {
+                tracing::debug!(sub = s.id, "socket already gone at close");
+            }
         }
     }
 
@@ -154,8 +158,12 @@ impl Subscribers {
                 return true;
             }
             // The reserved slot: the session closes the socket with 1008.
-            let _ =
-                s.tx.try_send(Outgoing::Close(crate::ws::close::POLICY, "too slow"));
+            if s.tx
+                .try_send(Outgoing::Close(crate::ws::close::POLICY, "too slow"))
+                .is_err()
+            {
+                tracing::debug!(sub = s.id, "slow socket already gone");
+            }
             dropped += 1;
             false
         });

@@ -56,6 +56,7 @@ async fn test_state(name: &str, config: Config) -> (AppState, std::path::PathBuf
         tables: Tables::default(),
         bots: crate::bots::Bots::new(1),
         metrics: metrics::Metrics::default(),
+        limits: crate::limits::Limits::default(),
         time: TimeSource::manual(),
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),

@@ -1,12 +1,14 @@
 //! What both socket sessions do with a frame a client sent before they look at its
 //! content: end on a bad frame or a flood, answer binary frames and rate-limited messages.
 
+use std::time::Duration;
+
 use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use damka_protocol::ErrorCode;
 
 use super::rate_limit::{RateLimiter, Verdict};
-use super::{close, error_frame, send_close};
+use super::{close, error_frame, send_close, send_within};
 
 /// One frame from a client, sorted by what the session does with it.
 pub enum Inbound {
@@ -45,7 +47,7 @@ pub async fn sort(
         Message::Close(_) => return Inbound::End,
         Message::Binary(_) => {
             let reply = error_frame(ErrorCode::BadMessage, "text frames only", None);
-            return answered(socket.send(reply).await);
+            return answered(send_within(socket, reply, REPLY_WITHIN, "binary refusal").await);
         }
         Message::Ping(_) => return Inbound::Handled,
     };
@@ -53,7 +55,7 @@ pub async fn sort(
         Verdict::Allow => Inbound::Text(text),
         Verdict::Reject => {
             let reply = error_frame(ErrorCode::RateLimited, "too many messages", ack_of(&text));
-            answered(socket.send(reply).await)
+            answered(send_within(socket, reply, REPLY_WITHIN, "rate_limited").await)
         }
         Verdict::Close => {
             send_close(socket, close::POLICY, "rate limit").await;
@@ -62,13 +64,14 @@ pub async fn sort(
     }
 }
 
-/// [`Inbound::Handled`] if the reply went out, [`Inbound::End`] if the socket is gone.
-fn answered(sent: Result<(), axum::Error>) -> Inbound {
-    if sent.is_ok() {
-        Inbound::Handled
-    } else {
-        Inbound::End
-    }
+/// How long a reply made here may take to go out: a client that floods without reading
+/// must not hold its session in a send.
+const REPLY_WITHIN: Duration = Duration::from_secs(10);
+
+/// [`Inbound::Handled`] if the reply went out, [`Inbound::End`] if the socket is gone
+/// (logged by [`send_within`]).
+fn answered(sent: bool) -> Inbound {
+    if sent { Inbound::Handled } else { Inbound::End }
 }
 
 /// The `ack` of a message, read without knowing its type (for errors about a message that

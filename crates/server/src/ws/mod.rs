@@ -1,6 +1,7 @@
 //! WebSockets: the upgrade (origin check, size limits, small buffers) and one session task
 //! per socket ([`room_socket`], [`table_socket`]).
 
+pub mod heartbeat;
 pub mod inbound;
 pub mod rate_limit;
 pub mod room_socket;
@@ -13,6 +14,12 @@ use damka_protocol::ErrorCode;
 
 /// Largest message and frame accepted: every client message is well under 1 KiB.
 pub const MAX_MESSAGE: usize = 4 * 1024;
+
+/// Largest frame the server writes. Room snapshots come in pages of about 32 KiB, and
+/// a table's `state` of a very long game (hundreds of plies with long captures) is
+/// around 100 KiB; sends wait until a frame is out (`write_buffer_size(0)`), so this is
+/// also the most a socket buffers for a slow reader.
+pub const MAX_OUTGOING: usize = 1024 * 1024;
 
 /// Initial read buffer of a socket.
 const READ_BUFFER: usize = 1024;
@@ -38,7 +45,7 @@ pub fn limit(ws: WebSocketUpgrade) -> WebSocketUpgrade {
         .read_buffer_size(READ_BUFFER)
         // 0: every message is flushed at once (moves must not wait in a buffer).
         .write_buffer_size(0)
-        .max_write_buffer_size(64 * 1024)
+        .max_write_buffer_size(MAX_OUTGOING)
 }
 
 /// Whether the upgrade's `Origin` may open a socket: no `Origin` (not a browser), the
@@ -64,13 +71,51 @@ pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     !origin_host.is_empty() && origin_host.eq_ignore_ascii_case(host)
 }
 
-/// Sends a close frame (errors ignored: the peer may be gone already).
+/// Sends a close frame. A failure is only logged (at debug): the peer may be gone
+/// already, and the session ends either way.
 pub async fn send_close(socket: &mut WebSocket, code: u16, reason: &'static str) {
     let frame = CloseFrame {
         code,
         reason: reason.into(),
     };
-    let _ = socket.send(Message::Close(Some(frame))).await;
+    match tokio::time::timeout(CLOSE_TIMEOUT, socket.send(Message::Close(Some(frame)))).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::debug!(error = %e, code, "close frame not sent"),
+        Err(_) => tracing::debug!(code, "close frame not sent in time"),
+    }
+}
+
+/// How long a close frame may take to go out.
+const CLOSE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Sends a frame, waiting at most `within` (a peer that stopped reading fills the TCP
+/// buffers and would hold the send forever). `false` (logged, with what was being sent)
+/// when the socket is gone, too slow, or the frame is over [`MAX_OUTGOING`]: the
+/// session then ends.
+pub async fn send_within(
+    socket: &mut WebSocket,
+    msg: Message,
+    within: std::time::Duration,
+    what: &'static str,
+) -> bool {
+    if let Message::Text(t) = &msg
+        && t.len() + 16 > MAX_OUTGOING
+    {
+        // A bug: every message the server builds is meant to fit.
+        tracing::error!(what, bytes = t.len(), "frame over the write limit; closing");
+        return false;
+    }
+    match tokio::time::timeout(within, socket.send(msg)).await {
+        Ok(Ok(())) => true,
+        Ok(Err(e)) => {
+            tracing::debug!(error = %e, what, "send failed; closing the socket");
+            false
+        }
+        Err(_) => {
+            tracing::info!(what, ?within, "peer not reading; closing the socket");
+            false
+        }
+    }
 }
 
 /// A JSON error frame for replies the session makes itself (no table involved).
@@ -93,6 +138,34 @@ mod tests {
             h.insert(ORIGIN, o.parse().expect("origin"));
         }
         h
+    }
+
+    /// The `state` of a very long International game (1,000 plies, each a nine-piece
+    /// capture with its clock) fits in one frame with room to spare; the old 64 KiB
+    /// limit would have dropped it.
+    #[test]
+    fn a_long_games_state_fits_in_a_frame() {
+        use damka_protocol::ClockTimes;
+        use damka_protocol::table::PlayedMove;
+        let path = ["46", "37", "28", "19", "10", "4", "15", "24", "33", "42"];
+        let moves: Vec<PlayedMove> = (1..=1000)
+            .map(|ply| PlayedMove {
+                ply,
+                mv: path.join("x"),
+                captures: ["41", "32", "23", "14", "9", "20", "29", "38", "47"]
+                    .map(str::to_owned)
+                    .to_vec(),
+                clock: ClockTimes {
+                    white: 899_999,
+                    black: 899_999,
+                },
+            })
+            .collect();
+        let bytes = serde_json::to_string(&moves).map_or(usize::MAX, |t| t.len());
+        // The rest of a `state` (table, seats, FENs, legal moves) is a few KiB.
+        let state = bytes + 16 * 1024;
+        assert!(state > 64 * 1024, "{state}");
+        assert!(state * 4 < MAX_OUTGOING, "{state}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `GET /ws/rooms/{room}`: the room's table list and presence, live.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -11,19 +12,23 @@ use damka_protocol::room::{RoomClientMessage, RoomServerMessage};
 use tokio::sync::broadcast::error::RecvError;
 use tracing::Instrument;
 
+use super::heartbeat::{Beat, Heartbeat};
 use super::inbound::{self, Inbound};
 use super::rate_limit::RateLimiter;
-use super::{close, error_frame, limit, origin_allowed, send_close};
+use super::{close, error_frame, limit, origin_allowed, send_close, send_within};
 use crate::AppState;
 use crate::error::AppError;
+use crate::limits::{ClientIp, SocketPermit};
 use crate::metrics::Metrics;
 use crate::room::Room;
 
-/// Upgrades to a room socket (`404` for an unknown room).
+/// Upgrades to a room socket (`404` for an unknown room, `429` when the address holds
+/// as many sockets as it may).
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
     Path(room): Path<String>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let room = state
@@ -31,6 +36,11 @@ pub async fn upgrade(
         .get(&room)
         .ok_or(AppError::NotFound("room"))?
         .clone();
+    let max = state.config.max_sockets_per_address;
+    let Some(permit) = state.limits.open_socket(ip, max) else {
+        tracing::info!(%ip, max, "socket refused: too many from one address");
+        return Err(AppError::TooManyConnections(max));
+    };
     let origin_ok = origin_allowed(&headers, &state.config.allowed_origins);
     let span = tracing::info_span!("room_socket", room = %room.config.id);
     let tracker = state.tracker.clone();
@@ -38,7 +48,7 @@ pub async fn upgrade(
         tracker.track_future(
             async move {
                 if origin_ok {
-                    session(socket, state, room).await;
+                    session(socket, state, room, permit).await;
                 } else {
                     tracing::info!("rejected origin");
                     send_close(&mut socket, close::POLICY, "origin not allowed").await;
@@ -50,20 +60,47 @@ pub async fn upgrade(
 }
 
 fn encode(msg: &RoomServerMessage) -> Option<Message> {
-    serde_json::to_string(msg)
-        .ok()
-        .map(|t| Message::Text(t.into()))
+    match serde_json::to_string(msg) {
+        Ok(t) => Some(Message::Text(t.into())),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot serialise a room message");
+            None
+        }
+    }
 }
 
-async fn session(mut socket: WebSocket, state: AppState, room: Arc<Room>) {
+/// Sends the room's snapshot, in pages; `false` if the socket is gone or too slow.
+async fn send_snapshot(socket: &mut WebSocket, room: &Room, within: Duration) -> bool {
+    let frames = match room.snapshot_frames() {
+        Ok(frames) => frames,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot serialise the room snapshot");
+            return false;
+        }
+    };
+    for frame in frames {
+        if !send_within(socket, Message::Text(frame), within, "room snapshot").await {
+            return false;
+        }
+    }
+    true
+}
+
+async fn session(mut socket: WebSocket, state: AppState, room: Arc<Room>, permit: SocketPermit) {
     Metrics::inc(&state.metrics.room_connections);
     let mut events = room.subscribe();
     room.socket_joined(true);
     let mut limiter = RateLimiter::default();
-    if let Some(snapshot) = encode(&room.snapshot()) {
-        let _ = socket.send(snapshot).await;
-    }
-    loop {
+    let period = Duration::from_millis(state.config.ws_ping_ms.max(10));
+    let mut heartbeat = Heartbeat::new(period);
+    // A send may take as long as a pong: a peer that stops reading is as dead as one
+    // that stops answering.
+    let within = heartbeat.dead_after();
+    // The first ping after one period (a room socket measures no round trip, and a
+    // ping racing a close at connect would only get in the way).
+    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    let mut alive = send_snapshot(&mut socket, &room, within).await;
+    while alive {
         tokio::select! {
             biased;
             () = state.shutdown.cancelled() => {
@@ -72,36 +109,44 @@ async fn session(mut socket: WebSocket, state: AppState, room: Arc<Room>) {
             }
             event = events.recv() => match event {
                 Ok(text) => {
-                    if socket.send(Message::Text(text)).await.is_err() {
-                        break;
-                    }
+                    alive = send_within(&mut socket, Message::Text(text), within, "room event").await;
                 }
                 // Fell behind: a fresh snapshot replaces the missed events.
                 Err(RecvError::Lagged(_)) => {
-                    if let Some(snapshot) = encode(&room.snapshot())
-                        && socket.send(snapshot).await.is_err() {
-                            break;
-                        }
+                    alive = send_snapshot(&mut socket, &room, within).await;
                 }
                 Err(RecvError::Closed) => break,
             },
             incoming = socket.recv() => {
                 let text = match inbound::sort(&mut socket, incoming, &mut limiter).await {
                     Inbound::Text(text) => text,
-                    Inbound::Pong(_) | Inbound::Handled => continue,
+                    Inbound::Pong(p) => {
+                        heartbeat.pong(&p);
+                        continue;
+                    }
+                    Inbound::Handled => continue,
                     Inbound::End => break,
                 };
                 let reply = match serde_json::from_str::<RoomClientMessage>(&text) {
                     Ok(RoomClientMessage::Ping { ts }) => encode(&RoomServerMessage::Pong { ts }),
                     Err(e) => Some(error_frame(ErrorCode::BadMessage, &e.to_string(), None)),
                 };
-                if let Some(reply) = reply
-                    && socket.send(reply).await.is_err() {
-                        break;
-                    }
+                if let Some(reply) = reply {
+                    alive = send_within(&mut socket, reply, within, "room reply").await;
+                }
             }
+            _ = pings.tick() => match heartbeat.tick(Instant::now()) {
+                Beat::Ping(ping) => alive = send_within(&mut socket, ping, within, "ping").await,
+                Beat::Wait => {}
+                Beat::Dead => {
+                    tracing::info!(?within, "no pong; closing a dead room socket");
+                    send_close(&mut socket, close::POLICY, "no pong").await;
+                    break;
+                }
+            },
         }
     }
     room.socket_joined(false);
     Metrics::dec(&state.metrics.room_connections);
+    drop(permit);
 }

@@ -16,17 +16,25 @@ use damka_protocol::{ErrorCode, Player};
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 
+use super::heartbeat::{Beat, Heartbeat};
 use super::inbound::{self, Inbound, ack_of};
 use super::rate_limit::RateLimiter;
-use super::{close, error_frame, limit, origin_allowed, send_close};
+use super::{close, error_frame, limit, origin_allowed, send_close, send_within};
 use crate::AppState;
 use crate::error::AppError;
 use crate::http::auth::guest_of;
+use crate::limits::{ClientIp, SocketPermit};
 use crate::metrics::Metrics;
 use crate::table::{Command, Outgoing, SOCKET_QUEUE, TableHandle};
 
-/// A ping unanswered for this long is given up (a new one is sent).
-const PONG_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long the `not_found` answer may take to go out.
+const CLOSE_WITHIN: Duration = Duration::from_secs(2);
+
+/// Whether an id from a URL is well-formed (tables are `t` and base-36, games hex): only
+/// such ids are looked up or logged.
+pub fn valid_id(id: &str) -> bool {
+    (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
 
 /// Upgrades to a table socket. An unknown table gets an `error` (`not_found`) and a
 /// normal close, so a reconnecting client stops trying.
@@ -34,12 +42,24 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
     Path(id): Path<String>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
+    let max = state.config.max_sockets_per_address;
+    let Some(permit) = state.limits.open_socket(ip, max) else {
+        tracing::info!(%ip, max, "socket refused: too many from one address");
+        return Err(AppError::TooManyConnections(max));
+    };
     let origin_ok = origin_allowed(&headers, &state.config.allowed_origins);
     let guest = guest_of(&state, &headers).await?;
-    let handle = state.tables.get(&id);
-    let span = tracing::info_span!("table_socket", table = %id, guest = guest.as_ref().map_or("", |g| g.id.as_str()));
+    // The id comes from the URL: only a well-formed one is looked up or logged, so a
+    // crafted id cannot forge log lines.
+    let (handle, logged_id) = if valid_id(&id) {
+        (state.tables.get(&id), id.as_str())
+    } else {
+        (None, "(invalid)")
+    };
+    let span = tracing::info_span!("table_socket", table = %logged_id, guest = guest.as_ref().map_or("", |g| g.id.as_str()));
     let tracker = state.tracker.clone();
     Ok(limit(ws).on_upgrade(move |mut socket| {
         tracker.track_future(
@@ -50,61 +70,17 @@ pub async fn upgrade(
                     return;
                 }
                 let Some(handle) = handle else {
-                    let _ = socket
-                        .send(error_frame(ErrorCode::NotFound, "no such table", None))
-                        .await;
-                    send_close(&mut socket, close::NORMAL, "no such table").await;
+                    let frame = error_frame(ErrorCode::NotFound, "no such table", None);
+                    if send_within(&mut socket, frame, CLOSE_WITHIN, "not found").await {
+                        send_close(&mut socket, close::NORMAL, "no such table").await;
+                    }
                     return;
                 };
-                session(socket, state, handle, guest).await;
+                session(socket, state, handle, guest, permit).await;
             }
             .instrument(span),
         )
     }))
-}
-
-/// Round-trip measurement from WebSocket ping/pong frames.
-#[derive(Default)]
-struct Latency {
-    /// The pending ping's payload and send time.
-    pending: Option<(u64, Instant)>,
-    /// Smoothed round trip, ms.
-    rtt_ms: Option<u64>,
-    /// Payload counter.
-    seq: u64,
-}
-
-impl Latency {
-    /// A new ping, unless one is still awaiting its pong (a slow pong is exactly the
-    /// delay to measure, so it is not replaced).
-    fn ping(&mut self) -> Option<Message> {
-        if self
-            .pending
-            .is_some_and(|(_, sent)| sent.elapsed() < PONG_TIMEOUT)
-        {
-            return None;
-        }
-        self.seq += 1;
-        self.pending = Some((self.seq, Instant::now()));
-        Some(Message::Ping(self.seq.to_be_bytes().to_vec().into()))
-    }
-
-    fn pong(&mut self, payload: &[u8]) {
-        let Some((seq, sent)) = self.pending else {
-            return;
-        };
-        if payload == seq.to_be_bytes() {
-            let sample = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX);
-            // Smoothed like TCP's SRTT, so one slow sample does not swing the estimate.
-            self.rtt_ms = Some(self.rtt_ms.map_or(sample, |r| (r * 3 + sample) / 4));
-            self.pending = None;
-        }
-    }
-
-    /// One-way delay estimate for lag compensation.
-    fn lag_ms(&self) -> u64 {
-        self.rtt_ms.unwrap_or(0) / 2
-    }
 }
 
 async fn session(
@@ -112,6 +88,7 @@ async fn session(
     state: AppState,
     handle: TableHandle,
     guest: Option<Player>,
+    permit: SocketPermit,
 ) {
     Metrics::inc(&state.metrics.table_connections);
     let (tx, mut rx) = mpsc::channel(SOCKET_QUEUE + 1);
@@ -134,9 +111,14 @@ async fn session(
         }
     };
     let mut limiter = RateLimiter::default();
-    let mut latency = Latency::default();
-    let mut pings = tokio::time::interval(Duration::from_millis(state.config.ws_ping_ms.max(10)));
-    loop {
+    let period = Duration::from_millis(state.config.ws_ping_ms.max(10));
+    let mut heartbeat = Heartbeat::new(period);
+    // A send may take as long as a pong: a peer that stops reading is as dead as one
+    // that stops answering.
+    let within = heartbeat.dead_after();
+    let mut pings = tokio::time::interval(period);
+    let mut alive = true;
+    while alive {
         tokio::select! {
             biased;
             () = state.shutdown.cancelled() => {
@@ -145,9 +127,7 @@ async fn session(
             }
             out = rx.recv() => match out {
                 Some(Outgoing::Text(text)) => {
-                    if socket.send(Message::Text(text)).await.is_err() {
-                        break;
-                    }
+                    alive = send_within(&mut socket, Message::Text(text), within, "table message").await;
                 }
                 Some(Outgoing::Close(code, reason)) => {
                     send_close(&mut socket, code, reason).await;
@@ -164,7 +144,7 @@ async fn session(
                 let text = match inbound::sort(&mut socket, incoming, &mut limiter).await {
                     Inbound::Text(text) => text,
                     Inbound::Pong(p) => {
-                        latency.pong(&p);
+                        heartbeat.pong(&p);
                         continue;
                     }
                     Inbound::Handled => continue,
@@ -174,35 +154,37 @@ async fn session(
                     Ok(msg) => msg,
                     Err(e) => {
                         let frame = error_frame(ErrorCode::BadMessage, &e.to_string(), ack_of(&text));
-                        if socket.send(frame).await.is_err() {
-                            break;
-                        }
+                        alive = send_within(&mut socket, frame, within, "error").await;
                         continue;
                     }
                 };
                 // Answered here: a latency probe must not queue behind table work.
                 if let ClientMessage::Ping { ts } = msg {
                     let pong = serde_json::json!({"t": "pong", "ts": ts}).to_string();
-                    if socket.send(Message::Text(pong.into())).await.is_err() {
-                        break;
-                    }
+                    alive = send_within(&mut socket, Message::Text(pong.into()), within, "pong").await;
                     continue;
                 }
-                let cmd = Command::Client { sub, msg, lag_ms: latency.lag_ms(), received: Instant::now() };
+                let cmd = Command::Client { sub, msg, lag_ms: heartbeat.lag_ms(), received: Instant::now() };
                 if handle.tx.send(cmd).await.is_err() {
                     send_close(&mut socket, close::NORMAL, "table closed").await;
                     break;
                 }
             }
-            _ = pings.tick() => {
-                if let Some(ping) = latency.ping()
-                    && socket.send(ping).await.is_err() {
-                        break;
-                    }
-            }
+            _ = pings.tick() => match heartbeat.tick(Instant::now()) {
+                Beat::Ping(ping) => alive = send_within(&mut socket, ping, within, "ping").await,
+                Beat::Wait => {}
+                Beat::Dead => {
+                    tracing::info!(?within, "no pong; closing a dead table socket");
+                    send_close(&mut socket, close::POLICY, "no pong").await;
+                    break;
+                }
+            },
         }
     }
     // The actor may be gone (table closed or shutting down): nothing left to tell it then.
-    let _ = handle.tx.send(Command::Leave { sub }).await;
+    if handle.tx.send(Command::Leave { sub }).await.is_err() {
+        tracing::debug!("table gone before the socket's leave");
+    }
     Metrics::dec(&state.metrics.table_connections);
+    drop(permit);
 }

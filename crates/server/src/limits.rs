@@ -1,0 +1,289 @@
+//! Limits per client address: open sockets, guest creation (a token bucket) and open
+//! tables; the client address itself (the TCP peer, or the last `X-Forwarded-For` entry
+//! behind a trusted proxy); and the periodic sweep that writes when guests were last seen
+//! and deletes guests who never played, hold no seat and have not been seen for a long
+//! time.
+//!
+//! The defaults are generous on purpose: a family or a school behind one address never
+//! meets them (200 sockets, 30 guests a minute, 40 open tables), while one machine can no
+//! longer exhaust the server's file descriptors or fill the guests table.
+
+use std::collections::{HashMap, HashSet};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::HeaderMap;
+use axum::http::request::Parts;
+
+use crate::AppState;
+use crate::config::Config;
+
+/// The address requests without a known peer are counted under (only tests that drive
+/// the router without a listener).
+const UNKNOWN: IpAddr = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+
+/// Guest ids seen since the last sweep beyond which the set stops growing (their `seen`
+/// time is then written at the next sweep anyway; a guest missed here is seen again).
+const MAX_TOUCHED: usize = 100_000;
+
+/// The client's address: the TCP peer, or with `trust_forwarded_for` the last valid
+/// `X-Forwarded-For` entry (the one the trusted proxy added).
+pub fn client_ip(config: &Config, parts: &Parts) -> IpAddr {
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(UNKNOWN, |c| c.0.ip());
+    if config.trust_forwarded_for {
+        forwarded_for(&parts.headers).unwrap_or(peer)
+    } else {
+        peer
+    }
+}
+
+/// The last address of the `X-Forwarded-For` headers, if it parses.
+fn forwarded_for(headers: &HeaderMap) -> Option<IpAddr> {
+    let last = headers.get_all("x-forwarded-for").iter().next_back()?;
+    last.to_str().ok()?.rsplit(',').next()?.trim().parse().ok()
+}
+
+/// Extractor: the client's address ([`client_ip`]).
+pub struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp(client_ip(&state.config, parts)))
+    }
+}
+
+/// The per-address counters. std mutexes, held for a map update only.
+#[derive(Default)]
+pub struct Limits {
+    /// Open sockets per address.
+    sockets: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    /// Guest-creation buckets per address.
+    guests: Mutex<HashMap<IpAddr, Bucket>>,
+    /// Guests seen since the last sweep.
+    touched: Mutex<HashSet<String>>,
+}
+
+/// A token bucket: `capacity` tokens, refilled at `capacity` per minute.
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// One open socket of an address; the count goes down when it is dropped.
+pub struct SocketPermit {
+    sockets: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    ip: IpAddr,
+}
+
+impl Drop for SocketPermit {
+    fn drop(&mut self) {
+        let mut map = lock(&self.sockets);
+        if let Some(n) = map.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                map.remove(&self.ip);
+            }
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Every update is one insert, change or remove: a poisoned map is still consistent.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Limits {
+    /// One more socket for `ip`, unless it already holds `max` (0: no limit).
+    pub fn open_socket(&self, ip: IpAddr, max: usize) -> Option<SocketPermit> {
+        let mut map = lock(&self.sockets);
+        let n = map.entry(ip).or_insert(0);
+        if max > 0 && *n >= max {
+            return None;
+        }
+        *n += 1;
+        Some(SocketPermit {
+            sockets: self.sockets.clone(),
+            ip,
+        })
+    }
+
+    /// Sockets open from `ip`.
+    pub fn sockets_of(&self, ip: IpAddr) -> usize {
+        lock(&self.sockets).get(&ip).copied().unwrap_or(0)
+    }
+
+    /// Takes a guest-creation token of `ip` (`per_minute` burst, refilled at
+    /// `per_minute`; 0: no limit); `false` when none is left.
+    pub fn take_guest(&self, ip: IpAddr, per_minute: u32) -> bool {
+        self.take_guest_at(ip, per_minute, Instant::now())
+    }
+
+    fn take_guest_at(&self, ip: IpAddr, per_minute: u32, now: Instant) -> bool {
+        if per_minute == 0 {
+            return true;
+        }
+        let capacity = f64::from(per_minute);
+        let mut map = lock(&self.guests);
+        let bucket = map.entry(ip).or_insert(Bucket {
+            tokens: capacity,
+            at: now,
+        });
+        let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
+        bucket.tokens = (bucket.tokens + elapsed * capacity / 60.0).min(capacity);
+        bucket.at = now;
+        if bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Forgets the buckets that have refilled (they behave exactly like a new one).
+    fn prune_guest_buckets(&self, per_minute: u32) {
+        let full = Duration::from_secs(60);
+        let now = Instant::now();
+        lock(&self.guests)
+            .retain(|_, b| per_minute > 0 && now.saturating_duration_since(b.at) < full);
+    }
+
+    /// Notes that a guest was seen (its `seen` time is written at the next sweep).
+    pub fn touch(&self, guest_id: &str) {
+        let mut set = lock(&self.touched);
+        if set.len() < MAX_TOUCHED && !set.contains(guest_id) {
+            set.insert(guest_id.to_owned());
+        }
+    }
+
+    fn take_touched(&self) -> Vec<String> {
+        lock(&self.touched).drain().collect()
+    }
+
+    fn touched_contains(&self, guest_id: &str) -> bool {
+        lock(&self.touched).contains(guest_id)
+    }
+}
+
+/// What one sweep did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Sweep {
+    /// Guests whose `seen` time was written.
+    pub seen: u64,
+    /// Guests deleted.
+    pub expired: u64,
+}
+
+/// Writes the `seen` times of the guests seen since the last sweep, then deletes the
+/// guests not seen for `guest_expiry_days` who never played a game and hold no seat.
+///
+/// Fails on a database error (the next sweep tries again).
+pub async fn sweep_guests(state: &AppState) -> Result<Sweep, sqlx::Error> {
+    let now = crate::time::unix_ms();
+    let touched = state.limits.take_touched();
+    let seen = state.store.mark_guests_seen(&touched, now).await?;
+    let days = state.config.guest_expiry_days;
+    let mut sweep = Sweep { seen, expired: 0 };
+    state
+        .limits
+        .prune_guest_buckets(state.config.guests_per_minute);
+    if days == 0 {
+        return Ok(sweep);
+    }
+    let age_ms = i64::try_from(days.saturating_mul(24 * 3600 * 1000)).unwrap_or(i64::MAX);
+    let cutoff = now.saturating_sub(age_ms);
+    let seated = state.rooms.seated_guests();
+    for id in state.store.idle_guests(cutoff, 1000).await? {
+        // Seen or seated since the query: not idle after all.
+        if seated.contains(&id) || state.limits.touched_contains(&id) {
+            continue;
+        }
+        sweep.expired += state.store.delete_idle_guest(&id, cutoff).await?;
+    }
+    if sweep.expired > 0 {
+        tracing::info!(expired = sweep.expired, "expired idle guests");
+    }
+    Ok(sweep)
+}
+
+/// Sweeps every `guest_sweep_secs` until shutdown.
+pub async fn guest_sweeper(state: AppState) {
+    let period = Duration::from_secs(state.config.guest_sweep_secs.max(1));
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    loop {
+        tokio::select! {
+            () = state.shutdown.cancelled() => break,
+            _ = tick.tick() => {
+                if let Err(e) = sweep_guests(&state).await {
+                    tracing::warn!(error = %e, "guest sweep failed");
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sockets_are_counted_and_released() {
+        let limits = Limits::default();
+        let ip: IpAddr = "10.0.0.1".parse().unwrap_or(UNKNOWN);
+        let a = limits.open_socket(ip, 2);
+        let b = limits.open_socket(ip, 2);
+        assert!(a.is_some() && b.is_some());
+        assert!(limits.open_socket(ip, 2).is_none());
+        drop(a);
+        assert_eq!(limits.sockets_of(ip), 1);
+        assert!(limits.open_socket(ip, 2).is_some());
+        // 0: no limit.
+        let many: Vec<_> = (0..1000)
+            .filter_map(|_| limits.open_socket(UNKNOWN, 0))
+            .collect();
+        assert_eq!(many.len(), 1000);
+    }
+
+    #[test]
+    fn guest_bucket_bursts_then_refills() {
+        let limits = Limits::default();
+        let ip: IpAddr = "10.0.0.2".parse().unwrap_or(UNKNOWN);
+        let t0 = Instant::now();
+        for _ in 0..30 {
+            assert!(limits.take_guest_at(ip, 30, t0));
+        }
+        assert!(!limits.take_guest_at(ip, 30, t0));
+        // One token every two seconds.
+        assert!(limits.take_guest_at(ip, 30, t0 + Duration::from_millis(2100)));
+        assert!(!limits.take_guest_at(ip, 30, t0 + Duration::from_millis(2200)));
+        // Another address has its own bucket.
+        assert!(limits.take_guest_at(UNKNOWN, 30, t0));
+    }
+
+    #[test]
+    fn forwarded_for_takes_the_last_entry() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            "x-forwarded-for",
+            "1.2.3.4, 10.0.0.9"
+                .parse()
+                .unwrap_or_else(|_| unreachable!()),
+        );
+        assert_eq!(forwarded_for(&h), "10.0.0.9".parse().ok());
+        h.insert(
+            "x-forwarded-for",
+            "junk".parse().unwrap_or_else(|_| unreachable!()),
+        );
+        assert_eq!(forwarded_for(&h), None);
+    }
+}
