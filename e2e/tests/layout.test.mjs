@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ARTIFACTS, newPlayer, serverAndBrowser } from '../lib/harness.mjs';
-import { arrive, playMove, startGame, waitStatus } from '../lib/actions.mjs';
+import { arrive, playMove, startGame, waitMoves, waitStatus } from '../lib/actions.mjs';
 
 const env = serverAndBrowser('layout');
 
@@ -82,10 +82,14 @@ test('the game screen fits a 360x740 phone', { timeout: 90_000 }, async () => {
     await alice.page.locator('[data-action="draw-offer"]').tap();
     await bob.page.locator('[data-prompt="draw"] [data-action="draw-accept"]').waitFor();
     await assertFits(bob.page, { width: 360, height: 740 }, '360x740-draw-prompt');
-    // After a move the player has every button: takeback request, the (waiting) draw
-    // offer, resign, abort, flip and sound.
+    // After a few moves the player has every button: takeback request, the (waiting)
+    // draw offer, resign, flip and sound.
     await bob.page.locator('[data-action="draw-decline"]').tap();
     await playMove(alice, '31-26');
+    await waitMoves(bob.page, 1);
+    await playMove(bob, '18-22');
+    await waitMoves(alice.page, 2);
+    await playMove(alice, '34-29');
     await alice.page.locator('[data-action="takeback-offer"]').waitFor();
     await assertFits(alice.page, { width: 360, height: 740 }, '360x740-after-move');
   } finally {

@@ -120,7 +120,7 @@ test('draw prompt, offer limit, capture path, counters, flip and sound', { timeo
   }
 });
 
-test('the player who aborts is told so; the opponent sees the game aborted', { timeout: 90_000 }, async () => {
+test('copy link; the player who aborts is told so, the opponent sees the game aborted', { timeout: 90_000 }, async () => {
   const alice = await newPlayer(env.browser);
   const bob = await newPlayer(env.browser);
   try {
@@ -128,6 +128,11 @@ test('the player who aborts is told so; the opponent sees the game aborted', { t
     await arrive(bob, env.server.url, 'Bob');
     await startGame(alice, bob, env.server.url, 'russian');
     await waitStatus(alice.page, 'Your move');
+    // "Copy link" puts the table's address on the clipboard.
+    await alice.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
+    await press(alice, alice.page.locator('[data-action="copy-link"]'));
+    await alice.page.locator('[data-action="copy-link"]', { hasText: 'Link copied' }).waitFor();
+    assert.equal(await alice.page.evaluate(() => navigator.clipboard.readText()), alice.page.url());
     await press(alice, alice.page.locator('[data-action="abort"]'));
     await alice.page.locator('[data-banner]:visible', { hasText: 'You aborted the game' }).waitFor();
     await bob.page.locator('[data-banner]:visible', { hasText: 'Game aborted' }).waitFor();

@@ -31,7 +31,7 @@ export function renderPanels(panels, { t, page, state: s, pieces, act, redraw })
   replace(panels.prompt, prompt?.content ?? []);
   replace(panels.actions, actionButtons(t, page, s, act, banner));
   replace(panels.tools, tools(t, page, act));
-  replace(panels.info, info(t, page, s));
+  replace(panels.info, info(t, page, s, act));
   replace(panels.counters, counters(t, s));
   panels.counters.hidden = s.status !== 'playing' || !s.counters.length;
   replace(panels.moves, moveList(t, page, s));
@@ -289,7 +289,7 @@ function bannerReason(t, s, title) {
   return full;
 }
 
-function info(t, page, s) {
+function info(t, page, s, act) {
   const o = s.options ?? {};
   const variant = page.variant;
   const flags = [
