@@ -46,6 +46,12 @@ test('a player who lets the clock run out loses on time after a low-time warning
     for (const p of [bob, carol]) await p.page.locator('[data-clock="white"].low').waitFor();
     for (const p of [alice, bob, carol]) assert.equal(await isLow(p.page, 'black'), false);
     await screenshot(alice.page, 'timeout-low-time');
+    // The low-time sound: once, for the player whose clock it is (not the opponent, not
+    // the spectator).
+    const played = (p) => p.page.evaluate(() => (document.documentElement.dataset.sounds ?? '').split(' ').filter(Boolean));
+    await alice.page.waitForFunction(() => (document.documentElement.dataset.sounds ?? '').split(' ').includes('low'));
+    assert.equal((await played(alice)).filter((n) => n === 'low').length, 1);
+    for (const p of [bob, carol]) assert.ok(!(await played(p)).includes('low'), 'only the owner of the clock hears it');
 
     // Nobody sends anything: the server's timer flags White.
     await alice.page.locator('[data-banner]:visible', { hasText: 'You lost' }).waitFor({ timeout: 30_000 });
@@ -54,6 +60,8 @@ test('a player who lets the clock run out loses on time after a low-time warning
     await alice.page.locator('[data-banner]:visible', { hasText: 'time out' }).waitFor();
     await bob.page.locator('[data-banner]:visible', { hasText: 'You won!' }).waitFor();
     await carol.page.locator('[data-banner]:visible', { hasText: 'Black won (time out)' }).waitFor();
+    assert.equal((await played(alice)).filter((n) => n === 'low').length, 1, 'the warning sounded once');
+    assert.ok((await played(bob)).includes('end'), 'the end of the game sounds');
     for (const p of [alice, bob, carol]) {
       assert.equal((await clockText(p.page, 'white')).trim(), '0.0');
       assert.equal((await clockText(p.page, 'black')).trim(), '1:00');

@@ -170,6 +170,9 @@ export class Board {
         children.push(s('text', { class: 'coord', x: -this.margin / 2, y: y * CELL + CELL / 2 + 7, 'text-anchor': 'middle' }, r)),
       );
     }
+    // Drawn over the squares: the line of an entered capture path.
+    this.overlay = s('g', { class: 'overlay', 'aria-hidden': 'true' });
+    children.push(this.overlay);
     this.element.replaceChildren(...children);
     if (this.view) this.render(this.view);
   }
@@ -178,7 +181,10 @@ export class Board {
    * Draws a position and its highlights.
    * @param {{pieces: Map<string, {color: string, king: boolean}>, path?: string[],
    *   targets?: Set<string>, movable?: Set<string>, last?: string[], captured?: string[],
-   *   pending?: string[]}} view
+   *   pending?: string[], taking?: string[], slide?: {from: string, to: string}}} view
+   *   `path` the squares entered so far (drawn in the path colour, with a line through
+   *   them), `taking` the pieces jumped so far on that path, `slide` a piece that has just
+   *   moved from one square to the next (animated once)
    */
   render(view) {
     this.view = view;
@@ -188,6 +194,8 @@ export class Board {
     const last = new Set(view.last ?? []);
     const captured = new Set(view.captured ?? []);
     const pending = new Set(view.pending ?? []);
+    const taking = new Set(view.taking ?? []);
+    const slide = view.slide && this.cells.get(view.slide.from) && this.cells.get(view.slide.to) ? view.slide : null;
     for (const { name, g } of this.cells.values()) {
       const piece = view.pieces.get(name) ?? null;
       const cls = ['square'];
@@ -197,15 +205,34 @@ export class Board {
       if (last.has(name)) cls.push('last');
       if (captured.has(name)) cls.push('captured');
       if (pending.has(name)) cls.push('pending');
+      if (taking.has(name)) cls.push('taking');
       g.setAttribute('class', cls.join(' '));
       g.setAttribute('aria-label', this.label(name, piece));
       const kids = [s('rect', { class: 'dark', width: CELL, height: CELL })];
       if (!this.algebraic) kids.push(s('text', { class: 'num', x: 6, y: 22 }, name));
-      if (piece) kids.push(drawPiece(piece));
+      if (piece) {
+        const drawn = drawPiece(piece);
+        if (slide && slide.to === name && this.slideKey !== `${slide.from}-${slide.to}`) {
+          // The piece travels from the previous square of the path (SMIL: no timers).
+          const from = this.cells.get(slide.from).pos;
+          const to = this.cells.get(name).pos;
+          drawn.append(s('animateTransform', {
+            attributeName: 'transform', type: 'translate', dur: '0.18s', fill: 'freeze',
+            from: `${(from.x - to.x) * CELL} ${(from.y - to.y) * CELL}`, to: '0 0',
+          }));
+        }
+        kids.push(drawn);
+      }
+      if (taking.has(name)) kids.push(s('path', { class: 'take-mark', d: 'M30 32 L70 72 M70 32 L30 72' }));
       if (captured.has(name) && !piece) kids.push(s('circle', { class: 'ghost', cx: 50, cy: 50, r: 30 }));
       if (targets.has(name)) kids.push(s('circle', { class: 'dot', cx: 50, cy: 50, r: piece ? 44 : 14 }));
       g.replaceChildren(...kids);
     }
+    this.slideKey = slide ? `${slide.from}-${slide.to}` : null;
+    const line = (view.path ?? []).map((name) => this.cells.get(name)?.pos).filter(Boolean);
+    this.overlay.replaceChildren(...(line.length > 1
+      ? [s('polyline', { class: 'path-line', points: line.map((p) => `${p.x * CELL + CELL / 2},${p.y * CELL + CELL / 2}`).join(' ') })]
+      : []));
   }
 }
 

@@ -108,3 +108,36 @@ export function clickSquare(legal, path, square) {
 export function capturedSquares(event) {
   return Array.isArray(event?.captures) ? event.captures.map(String) : [];
 }
+
+/**
+ * The squares jumped so far along an entered capture path: for each step between two
+ * path squares on one diagonal, the squares strictly between them that hold a piece of
+ * the other colour. Geometry only (the server's x/y of each square), no rules: the
+ * path itself was narrowed from the server's legal moves.
+ * @param {{name: string, x: number, y: number}[]} squares the variant's playing squares
+ * @param {string[]} path squares entered so far (start first)
+ * @param {Map<string, {color: string}>} pieces the position before the move
+ * @returns {string[]}
+ */
+export function jumpedSquares(squares, path, pieces) {
+  if (path.length < 2) return [];
+  const byName = new Map(squares.map((sq) => [sq.name.toLowerCase(), sq]));
+  const byXY = new Map(squares.map((sq) => [`${sq.x},${sq.y}`, sq.name]));
+  const mover = pieces.get(path[0]);
+  if (!mover) return [];
+  const out = [];
+  for (let i = 1; i < path.length; i++) {
+    const a = byName.get(path[i - 1]);
+    const b = byName.get(path[i]);
+    if (!a || !b) continue;
+    const dx = Math.sign(b.x - a.x);
+    const dy = Math.sign(b.y - a.y);
+    if (Math.abs(b.x - a.x) !== Math.abs(b.y - a.y)) continue;
+    for (let x = a.x + dx, y = a.y + dy; x !== b.x; x += dx, y += dy) {
+      const name = byXY.get(`${x},${y}`);
+      const piece = name && pieces.get(name);
+      if (piece && piece.color !== mover.color && !out.includes(name)) out.push(name);
+    }
+  }
+  return out;
+}

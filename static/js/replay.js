@@ -16,6 +16,7 @@ export function mount(root, { id, ctx }) {
   let game = null;
   let board = null;
   let at = 0; // number of moves played on the shown position
+  let flipped = false;
   const head = h('section', { class: 'replay-head' }, h('h1', {}, t('replay.title')));
   const boardWrap = h('div', { class: 'board-wrap' });
   const controls = h('div', { class: 'actions replay-controls' });
@@ -44,6 +45,7 @@ export function mount(root, { id, ctx }) {
   function draw() {
     const move = game.moves[at - 1];
     const fen = move ? move.fen : game.initial_fen;
+    board.setFlipped(flipped);
     board.render({
       pieces: parseFen(fen).pieces,
       last: move ? parseMove(move.move).squares : [],
@@ -57,6 +59,7 @@ export function mount(root, { id, ctx }) {
       btn('next', '›', at + 1, at === game.moves.length),
       btn('last', '»', game.moves.length, at === game.moves.length),
       h('a', { class: 'btn', href: api.pdnUrl(game.id), download: `damka-${game.id}.pdn`, 'data-action': 'pdn' }, t('replay.pdn')),
+      h('button', { class: 'btn', 'data-action': 'flip', 'aria-pressed': flipped ? 'true' : 'false', onclick: () => { flipped = !flipped; draw(); } }, '⇅ ', t('action.flip')),
     );
     const rows = [];
     for (let i = 0; i < game.moves.length; i += 2) {
@@ -73,7 +76,16 @@ export function mount(root, { id, ctx }) {
       'data-ply': String(m.ply),
       'aria-current': i === at - 1 ? 'step' : null,
       onclick: () => go(i + 1),
-    }, m.move);
+    }, m.move, typeof m.used_ms === 'number'
+      ? h('span', { class: 'used', 'data-used-ms': String(m.used_ms), title: t('replay.used', { s: formatUsed(m.used_ms) }) }, formatUsed(m.used_ms))
+      : null);
+  }
+
+  // Seconds with one decimal under a minute, else m:ss (the time the mover thought).
+  function formatUsed(ms) {
+    if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+    const sec = Math.round(ms / 1000);
+    return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, '0')}`;
   }
 
   api.game(id).then(async (g) => {

@@ -7,6 +7,8 @@ import { resultText } from './tableview.js';
 import { href } from './router.js';
 import { LiveSocket } from './socket.js';
 import { playCard, playerName, playNow } from './playnow.js';
+import { addChat, applyPeople, sortPeople } from './chat.js';
+import { chatPanel } from './chatpanel.js';
 
 // The rules page of American draughts opens with a game as Black against the computer:
 // an American room with nobody to play with (no table with a free seat) does that, once
@@ -31,6 +33,10 @@ export function mount(root, { id, ctx }) {
   let room = null;
   let players = 0;
   let online = false;
+  let people = [];
+  let chat = [];
+  let nextAck = 1;
+  const chatAcks = new Set();
 
   const title = h('h1', {}, t('room'));
   const rulesLine = h('p', { class: 'lead' });
@@ -39,6 +45,16 @@ export function mount(root, { id, ctx }) {
   const games = h('ul', { class: 'games' });
   const formBox = h('div', { class: 'create card' });
   const playBox = h('div', { class: 'play-slot' });
+  const peopleList = h('ul', { class: 'people-list', 'data-people': '' });
+  const peopleBox = h('section', { class: 'card people', hidden: true }, h('h2', {}, t('people.title')), peopleList);
+  const roomChat = chatPanel({
+    t, title: t('chat.title'), kind: 'room', me: () => ctx.me?.id ?? null,
+    send: (text) => {
+      const ack = nextAck++;
+      chatAcks.add(ack);
+      return socket.send({ t: 'chat', text, ack });
+    },
+  });
   replace(root,
     h('div', { class: 'room-page', 'data-room': id },
       h('section', { class: 'room-head' }, title, rulesLine, stats),
@@ -46,6 +62,8 @@ export function mount(root, { id, ctx }) {
         h('section', { class: 'room-tables' }, h('h2', {}, t('room.tables')), list),
         h('aside', { class: 'room-side' },
           playBox,
+          peopleBox,
+          roomChat.el,
           formBox,
           h('section', { class: 'card' }, h('h2', {}, t('room.recent')), games),
         ),
@@ -53,7 +71,17 @@ export function mount(root, { id, ctx }) {
     ),
   );
 
+  function drawPeople() {
+    peopleBox.hidden = !people.length;
+    replace(peopleList, sortPeople(people).map((p) =>
+      h('li', { 'data-person': p.id, 'data-where': p.where },
+        p.table ? h('a', { href: href('table', p.table) }, playerName(t, p)) : h('span', {}, playerName(t, p)),
+        h('span', { class: 'where' }, t(`people.${p.where}`)),
+      )));
+  }
+
   function draw() {
+    drawPeople();
     if (room) {
       title.textContent = t.pick(room.names, room.name ?? id);
       replace(rulesLine, t.pick(room.rules, ''), ' ', h('a', { href: href('rules', room.variant), 'data-link': 'rules' }, t('nav.rules_of')));
@@ -104,7 +132,22 @@ export function mount(root, { id, ctx }) {
       draw();
     },
     onMessage: (msg) => {
+      const nextPeople = applyPeople(people, msg);
+      if (nextPeople) people = nextPeople;
+      if (msg.t === 'error' && chatAcks.has(msg.ack)) {
+        chatAcks.delete(msg.ack);
+        roomChat.error(t(`error.${msg.code}`, { message: msg.message ?? '' }));
+        return;
+      }
+      if (msg.t === 'room') chat = addChat([], msg.chat ?? []);
+      if (msg.t === 'chat') chat = addChat(chat, [msg]);
+      if (msg.t === 'room' || msg.t === 'chat') roomChat.set(chat);
       switch (msg.t) {
+        case 'chat':
+        case 'people_joined':
+        case 'people_left':
+        case 'people_updated':
+          break;
         case 'room':
           room = msg.room;
           players = msg.players ?? 0;

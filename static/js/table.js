@@ -8,7 +8,11 @@ import { Board } from './board.js';
 import { snapshot } from './clock.js';
 import { h, replace } from './dom.js';
 import { parseFen } from './fen.js';
-import { clickSquare, nextSquares, parseMove } from './moves.js';
+import { clickSquare, jumpedSquares, movableFrom, nextSquares, parseMove } from './moves.js';
+import { pliesPlayed } from './offers.js';
+import * as sound from './sound.js';
+import { addChat, claimLeft, splitChat } from './chat.js';
+import { chatPanel } from './chatpanel.js';
 import { LiveSocket } from './socket.js';
 import { applyMessage, canMove, isLocal, myColor, mySeat, nextPly, pendingAfterState } from './tablestate.js';
 import { renderPanels, tickClocks } from './tableview.js';
@@ -44,6 +48,24 @@ export function mount(root, { id, ctx }) {
     resyncing: false,
     missing: false,
     intent: ctx.takeIntent?.(id) ?? null,
+    // The board turned around by the player (spectators, or anyone who asks).
+    flipped: false,
+    // A short explanation in the status line (a capture is compulsory), until the next click.
+    hint: null,
+    // Plies played when this player last offered a draw in this game (the server's limit).
+    lastOffer: null,
+    // The player's own draw offer was declined: {game, ply}.
+    declined: null,
+    // Plies played when this player last asked for a takeback in this game.
+    lastTakeback: null,
+    // The game this player aborted (game_over carries no `by`).
+    abortedBy: null,
+    muted: sound.isMuted(),
+    lowWas: false,
+    // Issue 9: the table chat, and the claim window ({ms, at}: ms until a claim is allowed).
+    chat: [],
+    chatAcks: new Set(),
+    claim: null,
   };
   let nextAck = 1;
 
@@ -53,18 +75,33 @@ export function mount(root, { id, ctx }) {
     bottom: h('div', { class: 'player-bar bottom' }),
     status: h('p', { class: 'status', 'data-status': '', role: 'status', 'aria-live': 'polite' }),
     deadline: h('p', { class: 'deadline', 'data-deadline': '', hidden: true }),
+    prompt: h('div', { class: 'prompt', 'data-prompt': '', role: 'alert', hidden: true }),
     actions: h('div', { class: 'actions' }),
+    tools: h('div', { class: 'tools' }),
     banner: h('div', { class: 'banner', 'data-banner': '', hidden: true }),
     info: h('section', { class: 'info card' }),
     counters: h('section', { class: 'counters card' }),
     moves: h('section', { class: 'moves card' }),
   };
+  const sendChat = (text) => {
+    const ack = nextAck++;
+    page.chatAcks.add(ack);
+    return socket.send({ t: 'chat', text, ack });
+  };
+  const meId = () => page.state?.you?.id ?? null;
+  const chats = {
+    players: chatPanel({ t, title: t('chat.title'), kind: 'table', send: sendChat, me: meId }),
+    spectators: chatPanel({ t, title: t('chat.spectators'), kind: 'spectators', send: sendChat, me: meId }),
+  };
   boardWrap.append(panels.banner);
   replace(
     root,
-    h('div', { class: 'table-page', 'data-table': id },
-      h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom, panels.status, panels.deadline, panels.actions),
-      h('aside', { class: 'side' }, panels.info, panels.counters, panels.moves),
+    h('div', { class: 'table-page live', 'data-table': id },
+      // The play column holds only the board and its two bars, so that it fits the
+      // window's height; the status and the buttons sit beside it (below it on phones).
+      h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom),
+      h('section', { class: 'controls card', 'data-controls': '' }, panels.status, panels.deadline, panels.prompt, panels.actions, panels.tools),
+      h('aside', { class: 'side' }, panels.info, panels.counters, panels.moves, chats.players.el, chats.spectators.el),
     ),
   );
   panels.status.textContent = t('connecting');
@@ -112,6 +149,14 @@ export function mount(root, { id, ctx }) {
   function onMessage(msg) {
     if (msg.t === 'ack') return onAck(msg);
     if (msg.t === 'error') return onError(msg);
+    if (Object.hasOwn(msg, 'claim_at')) page.claim = typeof msg.claim_at === 'number' ? { ms: msg.claim_at, at: performance.now() } : null;
+    if (msg.t === 'state') page.chat = addChat([], msg.chat ?? []);
+    if (msg.t === 'chat') {
+      page.chat = addChat(page.chat, [msg]);
+      drawChat();
+      // Chat may or may not be a versioned event; a versioned one still advances `v`.
+      if (typeof msg.v !== 'number') return;
+    }
     const { state, resync, applied } = applyMessage(page.state, msg);
     if (resync) {
       // One request per gap: later events are ignored until the fresh `state` arrives.
@@ -123,7 +168,13 @@ export function mount(root, { id, ctx }) {
     }
     if (!applied) return;
     if (msg.t === 'state') page.resyncing = false;
+    const before = page.state;
     page.state = state;
+    noteOffers(before, state, msg);
+    if (msg.t !== 'state') {
+      const name = sound.soundFor(msg, myColor(before) ?? myColor(state));
+      if (name && !page.muted) sound.play(name);
+    }
     if (msg.clock || msg.t === 'state') page.clock = state.clock ? snapshot(state.clock, performance.now()) : null;
     if (POSITION_CHANGES.has(msg.t)) {
       // A half-entered move belongs to the old position.
@@ -139,6 +190,21 @@ export function mount(root, { id, ctx }) {
     // without a board, which appears when the fetch is done.
     page.variantLoad ??= loadVariant().then(draw);
     draw();
+  }
+
+  function noteOffers(before, s, msg) {
+    const me = myColor(s);
+    if (!me) return;
+    if (msg.t === 'draw_offered' && msg.by === me) page.lastOffer = { game: s.game_id, ply: pliesPlayed(s) };
+    if (msg.t === 'takeback_offered' && msg.by === me) page.lastTakeback = { game: s.game_id, ply: pliesPlayed(s) };
+    if (msg.t === 'draw_declined' && before?.draw_offer === me && msg.by !== me) page.declined = { game: s.game_id, ply: pliesPlayed(s) };
+    if (msg.t === 'game_started') {
+      page.lastOffer = null;
+      page.lastTakeback = null;
+      page.declined = null;
+    }
+    // After a reload the state still shows this player's standing offer.
+    if (msg.t === 'state' && s.draw_offer === me && page.lastOffer?.game !== s.game_id) page.lastOffer = { game: s.game_id, ply: pliesPlayed(s) };
   }
 
   function afterState() {
@@ -169,6 +235,12 @@ export function mount(root, { id, ctx }) {
   }
 
   function onError(msg) {
+    if (msg.ack != null && page.chatAcks.has(msg.ack)) {
+      page.chatAcks.delete(msg.ack);
+      const panel = page.state && myColor(page.state) == null && page.state.status === 'playing' ? chats.spectators : chats.players;
+      panel.error(t(`error.${msg.code}`, { message: msg.message ?? '' }));
+      return;
+    }
     if (page.pending && msg.ack != null && msg.ack === page.pending.ack) {
       // Rejected: the board never showed it as played, so there is nothing to revert;
       // ask for the authoritative state in case ours is behind.
@@ -202,6 +274,13 @@ export function mount(root, { id, ctx }) {
     const s = page.state;
     if (!s || page.pending || !page.online || !canMove(s)) return;
     const { path, send: move } = clickSquare(s.legal, page.path, sq);
+    page.hint = null;
+    if (!move && !path.length) {
+      // A piece of the player's that cannot move while a capture is compulsory: say why.
+      const piece = parseFen(s.fen).pieces.get(sq);
+      const allCaptures = s.legal.length > 0 && s.legal.every((m) => parseMove(m).capture);
+      if (piece && piece.color === s.turn && allCaptures && !movableFrom(s.legal).has(sq)) page.hint = t('status.capture_compulsory');
+    }
     page.path = path;
     if (move) {
       const pending = { move, ply: nextPly(s), ack: nextAck++, acked: false };
@@ -219,6 +298,20 @@ export function mount(root, { id, ctx }) {
   const moveMessage = (p) => ({ t: 'move', move: p.move, ply: p.ply, ack: p.ack });
 
   function act(action, extra = {}) {
+    if (action === 'flip') {
+      page.flipped = !page.flipped;
+      draw();
+      return;
+    }
+    if (action === 'sound') {
+      page.muted = !page.muted;
+      sound.setMuted(page.muted);
+      // The switch is a user gesture: a good moment to let the audio context start.
+      if (!page.muted) sound.play('move');
+      draw();
+      return;
+    }
+    if (action === 'abort') page.abortedBy = page.state?.game_id ?? null;
     // Resigning takes a second click within a few seconds: a stray tap must not lose a game.
     if (action === 'resign' && !(performance.now() < page.resignArmedUntil)) {
       page.resignArmedUntil = performance.now() + RESIGN_CONFIRM_MS;
@@ -227,7 +320,16 @@ export function mount(root, { id, ctx }) {
       return;
     }
     page.resignArmedUntil = 0;
-    const type = { 'draw-offer': 'draw_offer', 'draw-accept': 'draw_accept', 'draw-decline': 'draw_decline' }[action] ?? action;
+    if (action === 'copy-link') {
+      navigator.clipboard?.writeText(location.href).then(() => {
+        page.copied = true;
+        draw();
+      }, () => {});
+      return;
+    }
+    // The rematch is the same Start as before, answered in one click.
+    if (action === 'rematch') action = 'start';
+    const type = action.replace(/-/g, '_');
     send({ t: type, ...extra });
     draw();
   }
@@ -242,15 +344,31 @@ export function mount(root, { id, ctx }) {
       }
       return;
     }
-    const pieces = parseFen(s.fen).pieces;
+    const position = parseFen(s.fen).pieces;
+    let pieces = position;
     const mine = canMove(s) && !page.pending && page.online;
     const last = s.moves[s.moves.length - 1];
+    // A capture being entered: the piece travels along the path, the pieces jumped so far
+    // are marked (drawn from the geometry; the server still judges the move).
+    const entering = page.path.length > 1 && page.variant;
+    let taking = [];
+    if (entering) {
+      pieces = new Map(position);
+      const from = page.path[0];
+      const to = page.path[page.path.length - 1];
+      const piece = position.get(from);
+      pieces.delete(from);
+      if (piece) pieces.set(to, piece);
+      taking = jumpedSquares(page.variant.squares, page.path, position);
+    }
     if (page.board) {
       // A one-screen table keeps one orientation for both players.
-      page.board.setFlipped(!isLocal(s) && myColor(s) === 'black');
+      page.board.setFlipped((!isLocal(s) && myColor(s) === 'black') !== page.flipped);
       page.board.render({
         pieces,
         path: page.path,
+        taking,
+        slide: entering ? { from: page.path[page.path.length - 2], to: page.path[page.path.length - 1] } : null,
         targets: mine && page.path.length ? nextSquares(s.legal, page.path) : new Set(),
         movable: mine && !page.path.length ? nextSquares(s.legal, []) : new Set(),
         last: last ? parseMove(last.move).squares : [],
@@ -258,14 +376,46 @@ export function mount(root, { id, ctx }) {
         pending: page.pending ? parseMove(page.pending.move).squares : [],
       });
     }
-    renderPanels(panels, { t, page, state: s, pieces, act, redraw: draw });
+    renderPanels(panels, { t, page, state: s, pieces: position, act, redraw: draw });
+    drawChat();
     // A player in another tab sees that it is their move from the tab's title.
     document.title = `${mine ? '● ' : ''}Damka · ${t('title.table')}`;
-    tickClocks(panels, page, performance.now());
+    tick();
+  }
+
+  /** The table chat: one panel, and the spectators' apart while a game is played. */
+  function drawChat() {
+    const s = page.state;
+    if (!s) return;
+    const playing = s.status === 'playing';
+    const parts = splitChat(page.chat);
+    chats.players.set(parts.players);
+    chats.spectators.set(parts.spectators);
+    // Spectators talk among themselves during a game; players never see that panel (the
+    // server does not send them those messages either). After the game the spectators'
+    // messages stay in their panel.
+    chats.spectators.el.hidden = !!myColor(s) || (!playing && !parts.spectators.length);
+    // A spectator writes in the spectators' panel while the game is played.
+    chats.players.readOnly(playing && !myColor(s));
+  }
+
+  function tick() {
+    const low = tickClocks(panels, page, performance.now());
+    // One warning when the player's own clock turns low.
+    const me = myColor(page.state);
+    const lowNow = !!me && low.has(me);
+    if (sound.lowTimeCrossed(page.lowWas, lowNow) && !page.muted) sound.play('low');
+    page.lowWas = lowNow;
+    // The claim countdown changes every second: redraw the prompt when it does.
+    const left = claimLeft(page.claim, performance.now());
+    if (left !== page.claimShown) {
+      page.claimShown = left;
+      draw();
+    }
   }
 
   const timer = setInterval(() => {
-    if (page.state) tickClocks(panels, page, performance.now());
+    if (page.state) tick();
   }, CLOCK_TICK_MS);
 
   return () => {

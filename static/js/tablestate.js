@@ -50,6 +50,8 @@ function fromState(msg) {
     counters: msg.counters ?? [],
     result: msg.result ?? null,
     reason: msg.reason ?? null,
+    // Issue 9 additions: who offers a takeback now (colour or null).
+    takeback_offer: msg.takeback_offer ?? null,
   };
 }
 
@@ -100,6 +102,7 @@ function applyEvent(s, msg) {
       s.counters = msg.counters ?? [];
       // A move declines a standing draw offer (product.md §6).
       s.draw_offer = null;
+      s.takeback_offer = null;
       s.first_move_deadline = null;
       break;
     case 'draw_offered':
@@ -107,6 +110,12 @@ function applyEvent(s, msg) {
       break;
     case 'draw_declined':
       s.draw_offer = null;
+      break;
+    case 'takeback_offered':
+      s.takeback_offer = msg.by ?? null;
+      break;
+    case 'takeback_declined':
+      s.takeback_offer = null;
       break;
     case 'game_over':
       s.status = 'over';
@@ -197,4 +206,18 @@ export function pendingAfterState(state, pending) {
 export function sameMove(a, b) {
   const norm = (m) => String(m).toLowerCase().replace(/:/g, 'x');
   return norm(a) === norm(b);
+}
+
+/**
+ * The opponent's rematch request: after a game, the colour of the opponent who pressed
+ * Start again (a `ready` event) while this player has not; null otherwise.
+ * @returns {'white'|'black'|null}
+ */
+export function rematchRequest(state) {
+  if (state?.status !== 'over') return null;
+  const seat = mySeat(state);
+  if (!seat || isLocal(state) || state.ready[seat]) return null;
+  const other = seat === 'white' ? 'black' : 'white';
+  const p = state.seats[other];
+  return p && !p.bot && state.ready[other] ? other : null;
 }

@@ -7,7 +7,9 @@ import { h, replace } from './dom.js';
 import { material } from './fen.js';
 import { href } from './router.js';
 import { playerName } from './playnow.js';
-import { canMove, isLocal, myColor, mySeat } from './tablestate.js';
+import { pliesUntilOffer, takebackPlies } from './offers.js';
+import { claimLeft } from './chat.js';
+import { canMove, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
 
 const OTHER = { white: 'black', black: 'white' };
 
@@ -23,8 +25,13 @@ export function renderPanels(panels, { t, page, state: s, pieces, act, redraw })
   panels.status.textContent = statusText(t, page, s);
   panels.status.classList.toggle('offline', !page.online);
   const banner = renderBanner(panels.banner, t, page, s, act, redraw);
+  const prompt = promptFor(t, page, s, act);
+  panels.prompt.hidden = !prompt;
+  panels.prompt.dataset.prompt = prompt?.kind ?? '';
+  replace(panels.prompt, prompt?.content ?? []);
   replace(panels.actions, actionButtons(t, page, s, act, banner));
-  replace(panels.info, info(t, page, s));
+  replace(panels.tools, tools(t, page, act));
+  replace(panels.info, info(t, page, s, act));
   replace(panels.counters, counters(t, s));
   panels.counters.hidden = s.status !== 'playing' || !s.counters.length;
   replace(panels.moves, moveList(t, page, s));
@@ -32,9 +39,13 @@ export function renderPanels(panels, { t, page, state: s, pieces, act, redraw })
   if (list) list.scrollTop = list.scrollHeight;
 }
 
-/** Updates the clock faces from the last server clock and the time passed since. */
+/**
+ * Updates the clock faces from the last server clock and the time passed since.
+ * @returns {Set<string>} the sides whose clock shows the low-time warning
+ */
 export function tickClocks(panels, page, now) {
   const s = page.state;
+  const low = new Set();
   for (const side of ['white', 'black']) {
     const el = panels.clocks?.[side];
     if (!el) continue;
@@ -42,7 +53,9 @@ export function tickClocks(panels, page, now) {
     el.textContent = formatClock(ms);
     const running = page.clock?.running === side && s.status === 'playing';
     el.classList.toggle('running', running);
-    el.classList.toggle('low', running && isLow(ms, s.options?.minutes));
+    const isLowNow = running && isLow(ms, s.options?.minutes);
+    el.classList.toggle('low', isLowNow);
+    if (isLowNow) low.add(side);
   }
   const dl = panels.deadline;
   const show = !!page.deadline && s.status === 'playing';
@@ -51,6 +64,7 @@ export function tickClocks(panels, page, now) {
     const left = Math.max(0, page.deadline.ms - (now - page.deadline.at));
     dl.textContent = panels.t('first_move', { s: Math.ceil(left / 1000) });
   }
+  return low;
 }
 
 function playerOf(s, side) {
@@ -76,7 +90,7 @@ function playerBar(side, { t, page, s, count, act, panels }) {
       h('span', { class: 'meta' },
         player ? h('span', { class: `presence ${online ? 'on' : 'off'}`, 'data-presence': online ? 'on' : 'off' }, online ? t('presence.on') : t('presence.away')) : null,
         s.status === 'waiting' && s.ready[side] ? h('span', { class: 'badge ready' }, t('ready')) : null,
-        s.status !== 'waiting' ? h('span', { class: 'count', title: t('pieces') }, `● ${count[side]}`) : null,
+        s.status !== 'waiting' ? h('span', { class: 'count', 'data-count': side, title: t('pieces') }, t(`count.${side}`, { n: count[side] })) : null,
       ),
     ),
     canSit ? h('button', { class: 'btn small', 'data-action': 'sit', 'data-seat': side, onclick: () => act('sit', { seat: side }) }, t(`sit.${side}`)) : null,
@@ -88,14 +102,15 @@ function statusText(t, page, s) {
   if (page.closed || s.status === 'closed') return t('status.closed');
   if (!page.online) return t('offline');
   if (page.pending) return t('status.sending', { move: page.pending.move });
+  if (page.hint && s.status === 'playing') return page.hint;
   if (s.status === 'over') return resultText(t, s);
   if (s.status === 'playing') {
     if (canMove(s)) {
       if (page.path.length > 1) return t('status.continue');
       return isLocal(s) ? t(`status.to_move.${s.turn}`) : t('status.your_move');
     }
-    const offer = s.draw_offer && s.draw_offer !== myColor(s) && myColor(s) ? ` ${t('status.draw_offered')}` : '';
-    return t(`status.to_move.${s.turn}`) + offer;
+    // An opponent's draw offer is shown in the prompt beside the board.
+    return t(`status.to_move.${s.turn}`);
   }
   const seat = mySeat(s);
   if (!seat) return s.seats.white && s.seats.black ? t('status.waiting_start') : t('status.waiting_players');
@@ -130,12 +145,27 @@ function actionButtons(t, page, s, act, bannerShown) {
     if (vsBot) {
       // No offer button.
     } else if (s.draw_offer && s.draw_offer !== color) {
-      out.push(button('draw-accept', t('action.draw_accept'), act, { kind: 'primary' }));
-      out.push(button('draw-decline', t('action.draw_decline'), act));
+      // Answered in the prompt beside the board.
     } else if (!s.draw_offer) {
-      out.push(button('draw-offer', t('action.draw_offer'), act));
+      // The server allows one offer per N plies: the button waits, and says why.
+      const left = page.lastOffer?.game === s.game_id ? pliesUntilOffer(s, page.lastOffer.ply) : 0;
+      const btn = button('draw-offer', t('action.draw_offer'), act);
+      if (left > 0) {
+        btn.disabled = true;
+        btn.title = t('draw.wait', { n: left });
+        btn.dataset.wait = String(left);
+      }
+      out.push(btn);
     } else {
       out.push(h('span', { class: 'note' }, t('status.draw_sent')));
+    }
+    // A takeback: casual tables only (never against the computer, never in a tournament),
+    // not for the first moves (the server's rules, offers.js).
+    const casual = !vsBot && !isLocal(s) && !s.table?.tournament && !s.options?.tournament;
+    const lastAsk = page.lastTakeback?.game === s.game_id ? page.lastTakeback.ply : null;
+    if (casual) {
+      if (s.takeback_offer === color) out.push(h('span', { class: 'note', 'data-takeback-sent': '' }, t('status.takeback_sent')));
+      else if (!s.takeback_offer && takebackPlies(s, color, lastAsk) > 0) out.push(button('takeback-offer', t('action.takeback_offer'), act));
     }
     const armed = performance.now() < page.resignArmedUntil;
     out.push(button('resign', armed ? t('action.resign_confirm') : t('action.resign'), act, { kind: armed ? 'danger armed' : 'danger' }));
@@ -146,6 +176,83 @@ function actionButtons(t, page, s, act, bannerShown) {
   return out;
 }
 
+/**
+ * The prominent prompt beside the board: the opponent's draw offer (Accept/Decline), or
+ * the news that the player's own offer was declined.
+ * @returns {{kind: string, content: Node[]}|null}
+ */
+function promptFor(t, page, s, act) {
+  const color = myColor(s);
+  if (!color || !page.online) return null;
+  const rematch = rematchRequest(s);
+  if (rematch) {
+    return {
+      kind: 'rematch',
+      content: [
+        h('p', { class: 'prompt-text' }, t('prompt.rematch', { name: playerName(t, s.seats[rematch]) })),
+        h('div', { class: 'prompt-actions' }, button('rematch', t('action.rematch'), act, { kind: 'primary' })),
+      ],
+    };
+  }
+  if (s.status !== 'playing') return null;
+  // The opponent has been away: a countdown, then the claim buttons (reason `abandoned`).
+  const left = claimLeft(page.claim, performance.now());
+  if (left != null && !isLocal(s)) {
+    return {
+      kind: 'claim',
+      content: left > 0
+        ? [h('p', { class: 'prompt-text', 'data-claim-left': String(left) }, t('claim.in', { s: left }))]
+        : [
+          h('p', { class: 'prompt-text', 'data-claim-left': '0' }, t('claim.now')),
+          h('div', { class: 'prompt-actions' },
+            button('claim-victory', t('action.claim_victory'), act, { kind: 'primary' }),
+            button('claim-draw', t('action.claim_draw'), act)),
+        ],
+    };
+  }
+  if (s.takeback_offer && s.takeback_offer !== color) {
+    const who = playerOf(s, s.takeback_offer);
+    return {
+      kind: 'takeback',
+      content: [
+        h('p', { class: 'prompt-text' }, t('prompt.takeback', { name: who ? playerName(t, who) : t(`seat.${s.takeback_offer}`) })),
+        h('div', { class: 'prompt-actions' },
+          button('takeback-accept', t('action.takeback_accept'), act, { kind: 'primary' }),
+          button('takeback-decline', t('action.takeback_decline'), act)),
+      ],
+    };
+  }
+  if (s.draw_offer && s.draw_offer !== color) {
+    const who = playerOf(s, s.draw_offer);
+    return {
+      kind: 'draw',
+      content: [
+        h('p', { class: 'prompt-text' }, t('prompt.draw', { name: who ? playerName(t, who) : t(`seat.${s.draw_offer}`) })),
+        h('div', { class: 'prompt-actions' },
+          button('draw-accept', t('action.accept'), act, { kind: 'primary' }),
+          button('draw-decline', t('action.decline'), act)),
+      ],
+    };
+  }
+  const d = page.declined;
+  // Shown until a move after the one that declined it.
+  if (d && d.game === s.game_id && (s.moves[s.moves.length - 1]?.ply ?? 0) <= d.ply + 1) {
+    return { kind: 'declined', content: [h('p', { class: 'prompt-text' }, t('prompt.draw_declined'))] };
+  }
+  return null;
+}
+
+/** Small switches: turn the board, sound on/off. */
+function tools(t, page, act) {
+  return [
+    h('button', { class: 'btn small', 'data-action': 'flip', 'aria-pressed': page.flipped ? 'true' : 'false', title: t('action.flip'), 'aria-label': t('action.flip'), onclick: () => act('flip') }, '⇅', h('span', { class: 'tool-label' }, ` ${t('action.flip')}`)),
+    h('button', {
+      class: 'btn small', 'data-action': 'sound', 'aria-pressed': page.muted ? 'false' : 'true', 'data-muted': page.muted ? 'true' : 'false',
+      title: page.muted ? t('action.sound_on') : t('action.sound_off'), 'aria-label': page.muted ? t('action.sound_on') : t('action.sound_off'), onclick: () => act('sound'),
+    }, page.muted ? '♪̸' : '♪', h('span', { class: 'tool-label' }, ` ${page.muted ? t('sound.off') : t('sound.on')}`)),
+  ];
+}
+
 /** Draws the game-over banner; returns whether it is shown. */
 function renderBanner(el, t, page, s, act, redraw) {
   const show = s.status === 'over' && !!s.game_id && page.bannerHidden !== s.game_id;
@@ -154,7 +261,9 @@ function renderBanner(el, t, page, s, act, redraw) {
   const seat = mySeat(s);
   const color = myColor(s);
   let title = resultText(t, s);
-  if (color && s.result && s.result !== 'draw') title = s.result === color ? t('banner.won') : t('banner.lost');
+  // The server's game_over does not say who aborted; the one who pressed it knows.
+  if (!s.result && s.reason === 'aborted' && page.abortedBy === s.game_id) title = t('banner.you_aborted');
+  else if (color && s.result && s.result !== 'draw') title = s.result === color ? t('banner.won') : t('banner.lost');
   else if (color && s.result === 'draw') title = t('banner.draw');
   replace(el,
     h('p', { class: 'banner-title' }, title),
@@ -180,7 +289,7 @@ function bannerReason(t, s, title) {
   return full;
 }
 
-function info(t, page, s) {
+function info(t, page, s, act) {
   const o = s.options ?? {};
   const variant = page.variant;
   const flags = [
@@ -194,6 +303,7 @@ function info(t, page, s) {
       h('span', { 'data-spectators': String(s.presence?.spectators ?? 0) }, t('spectators', { n: s.presence?.spectators ?? 0 })),
     ),
     h('p', { class: 'links' },
+      h('button', { class: 'btn small', 'data-action': 'copy-link', onclick: () => act('copy-link') }, page.copied ? t('copied') : t('action.copy_link')),
       s.table?.room ? h('a', { href: href('room', s.table.room) }, `← ${t('nav.back_room')}`) : null,
       ' ',
       variant ? h('a', { href: href('rules', variant.id) }, t('nav.rules_of')) : null,
