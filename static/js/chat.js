@@ -2,7 +2,7 @@
 // `chat` events), the 300-character limit, the people muted by this player (remembered
 // in localStorage), spectators' table chat kept apart during a game, and the room's
 // people list kept current by `people_joined` / `people_left` / `people_updated`.
-// Contract: /work/shared/spec/protocol.md, "Additions" (docs/protocol.md once merged).
+// Contract: docs/protocol.md (chat, people, claims, rematch, takeback).
 
 /** The server's limit, after trimming. */
 export const CHAT_MAX = 300;

@@ -193,19 +193,13 @@ async fn one_guest_plays_both_sides_of_a_local_table(backend: Backend) {
 async fn a_computer_game_resumes_after_a_restart(backend: Backend) {
     let db = TestDb::new(backend).await;
     let s = TestServer::start(config(&db)).await;
-    let (cookie, _) = s.guest("Ala").await;
-    let table = s
-        .create_table(
-            &cookie,
-            "russian",
-            json!({"minutes": 5, "increment": 3, "seat": "white", "bot": 1}),
-        )
-        .await;
+    let (cookie, table, mut ws, started) = started_table(
+        &s,
+        "russian",
+        json!({"minutes": 5, "increment": 3, "seat": "white", "bot": 1}),
+    )
+    .await;
     let id = table["id"].as_str().unwrap().to_owned();
-    let mut ws = s.table_ws(&id, Some(&cookie)).await;
-    ws.recv_t("state").await;
-    ws.send(json!({"t": "start"})).await;
-    let started = ws.recv_t("game_started").await;
     let mv = started["legal"][0].clone();
     ws.send(json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
         .await;

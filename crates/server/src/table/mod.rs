@@ -28,7 +28,6 @@ use damka_protocol::Player;
 use damka_protocol::table::ClientMessage;
 use tokio::sync::{mpsc, oneshot};
 
-pub use computer::check_seat_options;
 pub use registry::{TableHandle, Tables};
 pub use restore::restore_tables;
 pub use subscribers::{Outgoing, QUEUE as SOCKET_QUEUE};
