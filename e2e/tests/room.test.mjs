@@ -1,4 +1,4 @@
-// Issue 9, the room comes alive (needs the server side: chat, people, claims, takeback):
+// Issue 9, the room comes alive:
 // two guests chat in a room and at a table (a spectator's chat kept apart during the
 // game, a muted person hidden and remembered), see each other in the people list with a
 // link to the table, a takeback asked and accepted, and a claim after the opponent
@@ -11,33 +11,6 @@ import { arrive, expectPiece, playMove, press, startGame, waitMoves, waitStatus 
 
 const env = serverAndBrowser('room');
 
-/**
- * Whether the server has the issue-9 room features (its `room` message lists `people`).
- * Until the server side is merged these tests are skipped with that reason, not failed.
- */
-async function serverHasRoomFeatures() {
-  const page = await (await env.browser.newContext()).newPage();
-  try {
-    await page.goto(`${env.server.url}/#/rules`);
-    return await page.evaluate(() => new Promise((resolve) => {
-      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws/rooms/russian`);
-      ws.onmessage = (ev) => {
-        const msg = JSON.parse(ev.data);
-        if (msg.t === 'room') {
-          resolve(Array.isArray(msg.people));
-          ws.close();
-        }
-      };
-      ws.onerror = () => resolve(false);
-      setTimeout(() => resolve(false), 5000);
-    }));
-  } finally {
-    await page.context().close();
-  }
-}
-
-const NEEDS = 'the server lacks the issue-9 room features (no `people` in `room`)';
-
 async function say(player, panel, text) {
   const form = player.page.locator(`[data-chat="${panel}"]`);
   await form.locator('input[name="chat"]').fill(text);
@@ -46,8 +19,7 @@ async function say(player, panel, text) {
 
 const line = (page, panel, text) => page.locator(`[data-chat="${panel}"] [data-chat-list] li`, { hasText: text });
 
-test('room chat, the people list, table chat with spectators apart, and muting', { timeout: 120_000 }, async (t) => {
-  if (!(await serverHasRoomFeatures())) return t.skip(NEEDS);
+test('room chat, the people list, table chat with spectators apart, and muting', { timeout: 120_000 }, async () => {
   const alice = await newPlayer(env.browser);
   const bob = await newPlayer(env.browser);
   const carol = await newPlayer(env.browser);
@@ -102,8 +74,7 @@ test('room chat, the people list, table chat with spectators apart, and muting',
   }
 });
 
-test('a takeback asked and accepted; a claim after the opponent closed the tab', { timeout: 240_000 }, async (t) => {
-  if (!(await serverHasRoomFeatures())) return t.skip(NEEDS);
+test('a takeback asked and accepted; a claim after the opponent closed the tab', { timeout: 240_000 }, async () => {
   const alice = await newPlayer(env.browser);
   const bob = await newPlayer(env.browser);
   const { url } = env.server;
