@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::common::{ChatMessage, Person, RoomView, TableView};
+use crate::common::{ChatMessage, Person, Player, RoomView, TableView};
 use crate::error::ErrorCode;
 
 /// Client → server on a room socket.
@@ -13,6 +13,17 @@ pub enum RoomClientMessage {
     Chat {
         /// The text (1–300 characters after trimming).
         text: String,
+        /// Client-chosen id echoed in an `error`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ack: Option<serde_json::Value>,
+    },
+    /// Invite a person in the room to the sender's table (needs the session cookie; the
+    /// sender sits at that table, which has a free seat and no game being played).
+    Invite {
+        /// The invited person's guest id.
+        to: String,
+        /// The table, in this room.
+        table: String,
         /// Client-chosen id echoed in an `error`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ack: Option<serde_json::Value>,
@@ -72,6 +83,9 @@ pub enum RoomServerMessage {
     },
     /// A chat message to the room.
     Chat(ChatMessage),
+    /// An invitation to a table: sent only to the invited person's room sockets and, as
+    /// the confirmation, to the inviter's.
+    Invited(Box<Invitation>),
     /// A table was created.
     TableAdded {
         /// The new table.
@@ -107,6 +121,33 @@ pub enum RoomServerMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ack: Option<serde_json::Value>,
     },
+}
+
+/// An invitation to a table, addressed to one person: a whole fact (ids and names), so it
+/// can be delivered by whichever server holds the invited person's sockets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Invitation {
+    /// Invitation id.
+    pub id: String,
+    /// Who invites (the name shown in the room).
+    pub from: Player,
+    /// Who is invited (the name shown in the room).
+    pub to: Player,
+    /// The table as it was when the invitation was sent (options, seats).
+    pub table: TableView,
+    /// When it was sent, RFC 3339 (UTC).
+    pub at: String,
+}
+
+impl RoomServerMessage {
+    /// The guests a message is for, when it is not for every socket of the room: an
+    /// invitation goes to its invitee and its inviter only.
+    pub fn addressees(&self) -> Option<[&str; 2]> {
+        match self {
+            RoomServerMessage::Invited(i) => Some([i.to.id.as_str(), i.from.id.as_str()]),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

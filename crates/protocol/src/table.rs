@@ -166,6 +166,47 @@ pub struct State {
     /// the spectators' messages).
     #[serde(default)]
     pub chat: Vec<ChatMessage>,
+    /// When each player of the current game may next offer a draw or ask for a takeback
+    /// (the server's limit, whatever it is configured to).
+    #[serde(default)]
+    pub offer_limits: OfferLimits,
+    /// The side whose action ended the last game (resigned, aborted, claimed it, or
+    /// accepted the draw), as `by` of `game_over`; `null` while playing, for an end the
+    /// server ruled (time, rules, the first-move window), or when not known.
+    #[serde(default)]
+    pub ended_by: Option<Side>,
+}
+
+/// When each player may next offer a draw or ask for a takeback: the server allows one
+/// of each per player per `plies` plies.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OfferLimits {
+    /// The limit: one draw offer and one takeback request per player per this many plies.
+    pub plies: u32,
+    /// The number of plies played from which each side may offer a draw again (0 before
+    /// its first offer of the game).
+    pub draw: SidePlies,
+    /// The same for takeback requests.
+    pub takeback: SidePlies,
+}
+
+/// A ply count for each side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SidePlies {
+    /// White's.
+    pub white: u32,
+    /// Black's.
+    pub black: u32,
+}
+
+impl SidePlies {
+    /// Sets one side's count.
+    pub fn set(&mut self, side: Side, plies: u32) {
+        match side {
+            Side::White => self.white = plies,
+            Side::Black => self.black = plies,
+        }
+    }
 }
 
 /// Why a running game's clock is stopped by the server (an addition to the protocol).
@@ -223,6 +264,10 @@ pub enum ServerMessage {
         v: u64,
         /// The offering side.
         by: Side,
+        /// The number of plies played from which `by` may offer again (as in
+        /// `state.offer_limits.draw`).
+        #[serde(default)]
+        next: u32,
     },
     /// A draw offer was declined (explicitly or by moving).
     DrawDeclined {
@@ -241,6 +286,11 @@ pub enum ServerMessage {
         reason: EndReason,
         /// Final clock.
         clock: ClockView,
+        /// The side whose action ended the game: who resigned, aborted, claimed it or
+        /// accepted the draw; absent for an end the server ruled (time, the rules, the
+        /// first-move window).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Side>,
     },
     /// Who is connected changed.
     Presence {
@@ -265,6 +315,10 @@ pub enum ServerMessage {
         v: u64,
         /// The requesting side.
         by: Side,
+        /// The number of plies played from which `by` may ask again (as in
+        /// `state.offer_limits.takeback`).
+        #[serde(default)]
+        next: u32,
     },
     /// A takeback request was declined (explicitly, or by a move).
     TakebackDeclined {
@@ -417,10 +471,30 @@ mod tests {
         let e = ServerMessage::DrawOffered {
             v: 3,
             by: Side::White,
+            next: 12,
         };
         assert_eq!(
             serde_json::to_string(&e).expect("json"),
-            r#"{"t":"draw_offered","v":3,"by":"white"}"#
+            r#"{"t":"draw_offered","v":3,"by":"white","next":12}"#
+        );
+        // An older message without `next` still parses.
+        let old: ServerMessage =
+            serde_json::from_str(r#"{"t":"draw_offered","v":3,"by":"white"}"#).expect("old");
+        assert!(matches!(old, ServerMessage::DrawOffered { next: 0, .. }));
+        let over = ServerMessage::GameOver {
+            v: 9,
+            result: None,
+            reason: EndReason::Aborted,
+            clock: ClockView {
+                white: 1,
+                black: 2,
+                running: None,
+            },
+            by: Some(Side::Black),
+        };
+        assert_eq!(
+            serde_json::to_value(&over).expect("json")["by"],
+            serde_json::json!("black")
         );
         let e = ServerMessage::Error {
             code: ErrorCode::StalePly,

@@ -62,25 +62,37 @@ pub fn clean(text: &str) -> Result<String, AppError> {
     Ok(trimmed.to_owned())
 }
 
-/// One person's flood control in one room or table: a token bucket.
+/// One person's flood control in one room or table: a token bucket (chat's by default,
+/// other rates with [`Bucket::new`]).
 #[derive(Debug, Clone)]
 pub struct Bucket {
     /// Tokens left.
     tokens: f64,
     /// Last refill.
     at: Instant,
+    /// Most tokens held (the burst).
+    burst: f64,
+    /// Tokens refilled per second.
+    per_second: f64,
 }
 
 impl Default for Bucket {
     fn default() -> Bucket {
-        Bucket {
-            tokens: BURST,
-            at: Instant::now(),
-        }
+        Bucket::new(BURST, PER_SECOND)
     }
 }
 
 impl Bucket {
+    /// A full bucket of `burst` tokens, refilled at `per_second`.
+    pub fn new(burst: f64, per_second: f64) -> Bucket {
+        Bucket {
+            tokens: burst,
+            at: Instant::now(),
+            burst,
+            per_second,
+        }
+    }
+
     /// Takes a token for one message.
     ///
     /// Fails with `rate_limited` when the burst is used up.
@@ -91,14 +103,14 @@ impl Bucket {
     fn take_at(&mut self, now: Instant) -> Result<(), AppError> {
         let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
         self.at = now;
-        self.tokens = (self.tokens + elapsed * PER_SECOND).min(BURST);
+        self.tokens = (self.tokens + elapsed * self.per_second).min(self.burst);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             Ok(())
         } else {
             Err(AppError::game(
                 damka_protocol::ErrorCode::RateLimited,
-                "too many chat messages: wait a little",
+                "too many messages: wait a little",
             ))
         }
     }

@@ -61,6 +61,7 @@ async fn claim(backend: Backend, minutes: u64, delay_ms: u64, draw: bool) {
         (over["result"].as_str(), over["reason"].as_str()),
         (Some(result), Some("abandoned"))
     );
+    assert_eq!(over["by"], "white", "the claimer: {over}");
     let g = game_json(&s, &m.game).await;
     assert_eq!(
         (g["result"].as_str(), g["reason"].as_str()),

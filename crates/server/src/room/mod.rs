@@ -8,6 +8,7 @@
 
 mod config;
 mod defaults;
+mod invite;
 mod people;
 
 use std::collections::{BTreeMap, HashSet};
@@ -22,6 +23,27 @@ use tokio::sync::broadcast;
 
 pub use config::{RoomConfig, RoomsError, default_rooms, load_rooms, parse_rooms};
 pub use defaults::variant_texts;
+pub use invite::{INVITE_BURST, INVITE_PER_SECOND};
+
+/// A room event on its way to the room's sockets: the serialised message, and the guests
+/// it is for when it is not for everyone (an invitation).
+#[derive(Debug, Clone)]
+pub struct RoomEvent {
+    /// The message, serialised once for every socket.
+    pub text: Utf8Bytes,
+    /// The guests whose sockets get it; `None`: every socket.
+    pub only: Option<std::sync::Arc<[String]>>,
+}
+
+impl RoomEvent {
+    /// Whether a socket of `guest` (`None`: a socket without a session) gets this event.
+    pub fn is_for(&self, guest: Option<&str>) -> bool {
+        match &self.only {
+            None => true,
+            Some(ids) => guest.is_some_and(|g| ids.iter().any(|id| id == g)),
+        }
+    }
+}
 
 /// Largest share of a room snapshot sent in one frame (bytes of table JSON): well under
 /// the socket's write limit, so a room with thousands of tables arrives in pages.
@@ -38,7 +60,7 @@ pub struct Room {
     /// view, never across an `.await`.
     tables: Mutex<BTreeMap<String, TableView>>,
     /// Serialised room events for the room sockets.
-    events: broadcast::Sender<Utf8Bytes>,
+    events: broadcast::Sender<RoomEvent>,
     /// Room sockets connected.
     sockets: AtomicU32,
     /// The socket count changed since the last `presence` event.
@@ -49,6 +71,8 @@ pub struct Room {
     chat: Mutex<std::collections::VecDeque<ChatMessage>>,
     /// Each person's chat flood control in this room.
     chat_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
+    /// Each person's invitation flood control in this room.
+    invite_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
 }
 
 /// How often changed room presence is announced: people arriving together cost one
@@ -68,6 +92,7 @@ impl Room {
             people: Mutex::new(people::People::default()),
             chat: Mutex::new(std::collections::VecDeque::new()),
             chat_limits: Mutex::new(std::collections::HashMap::new()),
+            invite_limits: Mutex::new(std::collections::HashMap::new()),
         }
     }
 
@@ -236,7 +261,7 @@ impl Room {
     /// Subscribes to room events (subscribe before taking the snapshot, so nothing is
     /// missed: an event may then arrive twice, which is harmless since each carries the
     /// whole table).
-    pub fn subscribe(&self) -> broadcast::Receiver<Utf8Bytes> {
+    pub fn subscribe(&self) -> broadcast::Receiver<RoomEvent> {
         self.events.subscribe()
     }
 
@@ -321,10 +346,18 @@ impl Room {
         }
     }
 
+    /// Sends a room event to the room's sockets (those it is addressed to, if it is).
     fn publish(&self, msg: &RoomServerMessage) {
         match serde_json::to_string(msg) {
             // No receivers is fine: nobody is watching the room.
-            Ok(text) => drop(self.events.send(Utf8Bytes::from(text))),
+            Ok(text) => drop(
+                self.events.send(RoomEvent {
+                    text: Utf8Bytes::from(text),
+                    only: msg
+                        .addressees()
+                        .map(|ids| ids.iter().map(|id| (*id).to_owned()).collect()),
+                }),
+            ),
             Err(e) => tracing::error!(error = %e, "cannot serialise a room event"),
         }
     }

@@ -87,6 +87,16 @@ impl People {
         self.shown.len()
     }
 
+    /// The person `id` as shown, if they have a room socket open (so room events
+    /// addressed to them reach them).
+    pub fn on_room_page(&self, id: &str) -> Option<Person> {
+        self.entries
+            .get(id)
+            .filter(|e| e.sockets > 0)
+            .and_then(|_| self.shown.get(id))
+            .cloned()
+    }
+
     /// `guest` with the name shown for them in this room (disambiguated against
     /// everyone here, even if they are not in the room yet).
     pub fn shown_player(&self, guest: &Player) -> Player {

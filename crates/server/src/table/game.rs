@@ -3,7 +3,7 @@
 //! decides when to store and broadcast; this file decides what a timer means, and
 //! [`super::moves`] what a move means.
 
-use damka_protocol::table::PlayedMove;
+use damka_protocol::table::{OfferLimits, PlayedMove, SidePlies};
 use damka_protocol::{ClockView, CounterView, EndReason, GameResult, Player, Side};
 use draughts::clock::Clock;
 use draughts::{Color, Game, Outcome, Position, Reason};
@@ -52,6 +52,9 @@ pub struct LiveGame {
     /// Each side's connection lag as of its last move (ms): the flag waits that much
     /// longer, so a move sent in time is judged by the clock's lag compensation instead.
     pub lag_ms: [u64; 2],
+    /// Once over: the side whose action ended the game (resigned, aborted, claimed it,
+    /// accepted the draw), `None` for an end the server ruled. Not stored.
+    pub ended_by: Option<Color>,
 }
 
 /// Why the server stops a running game's clock and first-move window for a while: the
@@ -84,6 +87,12 @@ pub fn offer_row(offer: Option<Color>, last_offer: [Option<u32>; 2]) -> DrawOffe
         white_offer_ply: last_offer[0].map(i64::from),
         black_offer_ply: last_offer[1].map(i64::from),
     }
+}
+
+/// The plies played from which a side whose last offer was at `last` plies may offer
+/// again, one offer per `every` plies (0: it never offered).
+pub fn next_offer(last: Option<u32>, every: u32) -> u32 {
+    last.map_or(0, |l| l.saturating_add(every))
 }
 
 /// The wire result of an outcome.
@@ -240,6 +249,12 @@ impl LiveGame {
 
     /// Ends the game at `now` (resign, agreement, timeout, abort).
     pub fn end(&mut self, winner: Option<Color>, reason: Reason, now: u64) {
+        self.end_by(winner, reason, None, now);
+    }
+
+    /// Ends the game by `by`'s action (resignation, abort, claim, accepted draw).
+    pub fn end_by(&mut self, winner: Option<Color>, reason: Reason, by: Option<Color>, now: u64) {
+        self.ended_by = by;
         self.clock.stop(now);
         self.draw_offer = None;
         self.takeback_offer = None;
@@ -247,6 +262,20 @@ impl LiveGame {
         self.first_move_held = None;
         self.hold = None;
         self.over = Some(Outcome { winner, reason });
+    }
+
+    /// When each side may next offer a draw or ask for a takeback, one of each per
+    /// `every` plies: the plies played from which it may (0 before its first).
+    pub fn offer_limits(&self, every: u32) -> OfferLimits {
+        let next = |last: [Option<u32>; 2]| SidePlies {
+            white: next_offer(last[0], every),
+            black: next_offer(last[1], every),
+        };
+        OfferLimits {
+            plies: every,
+            draw: next(self.last_offer),
+            takeback: next(self.last_takeback),
+        }
     }
 
     /// The clock snapshot to store: `(white_ms, black_ms, ply)`.
@@ -304,6 +333,7 @@ mod tests {
             last_takeback: [None, None],
             started_at: 0,
             lag_ms: [0, 0],
+            ended_by: None,
         }
     }
 

@@ -8,7 +8,7 @@ use damka_protocol::{ErrorCode, Player, Side};
 use draughts::{Color, Reason};
 
 use super::actor::TableActor;
-use super::game::{Hold, offer_row, side};
+use super::game::{Hold, next_offer, offer_row, side};
 use super::moves::MoveCheck;
 use crate::error::AppError;
 
@@ -328,11 +328,12 @@ impl TableActor {
     async fn resign(&mut self, guest: &Player) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
         self.before_write()?;
-        self.finish(Some(me.other()), Reason::Resign).await
+        self.finish_by(Some(me.other()), Reason::Resign, Some(me))
+            .await
     }
 
     async fn abort(&mut self, guest: &Player) -> Result<(), AppError> {
-        self.game_color(guest)?;
+        let me = self.game_color(guest)?;
         if self.game.as_ref().is_some_and(|g| g.both_moved()) {
             return Err(AppError::game(
                 ErrorCode::GameInProgress,
@@ -340,7 +341,7 @@ impl TableActor {
             ));
         }
         self.before_write()?;
-        self.finish(None, Reason::Aborted).await
+        self.finish_by(None, Reason::Aborted, Some(me)).await
     }
 
     async fn draw_offer(&mut self, guest: &Player) -> Result<(), AppError> {
@@ -363,7 +364,7 @@ impl TableActor {
         if game.draw_offer == Some(me.other()) || self.options.local {
             // Offering while the opponent's offer stands is accepting it; at a one-screen
             // table the one guest speaks for both sides.
-            return self.finish(None, Reason::Agreement).await;
+            return self.finish_by(None, Reason::Agreement, Some(me)).await;
         }
         let ply = game.ply();
         if game.last_offer[color_index(me)].is_some_and(|last| ply < last + every) {
@@ -389,8 +390,13 @@ impl TableActor {
         };
         game.last_offer = last_offer;
         game.draw_offer = Some(me);
+        let next = next_offer(Some(ply), every);
         let v = self.next_v();
-        self.broadcast(&ServerMessage::DrawOffered { v, by: side(me) });
+        self.broadcast(&ServerMessage::DrawOffered {
+            v,
+            by: side(me),
+            next,
+        });
         Ok(())
     }
 
@@ -407,7 +413,7 @@ impl TableActor {
         }
         self.before_write()?;
         if accept {
-            self.finish(None, Reason::Agreement).await?;
+            self.finish_by(None, Reason::Agreement, Some(me)).await?;
         } else {
             let Some(game) = self.game.as_ref() else {
                 return Ok(());

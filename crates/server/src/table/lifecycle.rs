@@ -138,6 +138,7 @@ impl TableActor {
             last_takeback: [None, None],
             started_at,
             lag_ms: [0, 0],
+            ended_by: None,
         };
         let event = GameStarted {
             v: self.next_v(),
@@ -249,6 +250,19 @@ impl TableActor {
         winner: Option<Color>,
         reason: Reason,
     ) -> Result<(), AppError> {
+        self.finish_by(winner, reason, None).await
+    }
+
+    /// [`TableActor::finish`] by the action of the player of `by` (a resignation, an
+    /// abort, a claim, an accepted draw), which `game_over` names.
+    ///
+    /// Fails with the store's error.
+    pub(super) async fn finish_by(
+        &mut self,
+        winner: Option<Color>,
+        reason: Reason,
+        by: Option<Color>,
+    ) -> Result<(), AppError> {
         let now = self.state.time.now_ms();
         let Some(game) = self.game.as_ref().filter(|g| g.playing()) else {
             return Ok(());
@@ -280,7 +294,7 @@ impl TableActor {
             return Err(e.into());
         }
         if let Some(game) = self.game.as_mut() {
-            game.end(winner, reason, now);
+            game.end_by(winner, reason, by, now);
         }
         self.announce_end(result_of(&outcome), reason_of(&outcome), now);
         Ok(())
@@ -356,7 +370,11 @@ impl TableActor {
         reason: damka_protocol::EndReason,
         now: u64,
     ) {
-        let Some(clock) = self.game.as_ref().map(|g| g.clock_view(now)) else {
+        let Some((clock, by)) = self
+            .game
+            .as_ref()
+            .map(|g| (g.clock_view(now), g.ended_by.map(side)))
+        else {
             return;
         };
         Metrics::inc(&self.state.metrics.games_finished);
@@ -367,6 +385,7 @@ impl TableActor {
             result,
             reason,
             clock,
+            by,
         });
         self.publish();
     }

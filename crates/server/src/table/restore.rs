@@ -227,6 +227,7 @@ fn replay(
         last_takeback: [None, None],
         started_at: row.started_at,
         lag_ms: [0, 0],
+        ended_by: None,
     })))
 }
 

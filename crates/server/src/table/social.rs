@@ -165,7 +165,7 @@ impl TableActor {
         self.before_write()?;
         let winner = (!draw).then_some(me);
         tracing::info!(draw, "claim against an absent opponent");
-        self.finish(winner, Reason::Abandoned).await
+        self.finish_by(winner, Reason::Abandoned, Some(me)).await
     }
 
     /// Whether takebacks are allowed here: casual tables only (never with the computer,
@@ -226,7 +226,11 @@ impl TableActor {
         game.last_takeback[color_index(me)] = Some(ply);
         game.takeback_offer = Some(me);
         let v = self.next_v();
-        self.broadcast(&ServerMessage::TakebackOffered { v, by: side(me) });
+        self.broadcast(&ServerMessage::TakebackOffered {
+            v,
+            by: side(me),
+            next: super::game::next_offer(Some(ply), every),
+        });
         Ok(())
     }
 

@@ -96,6 +96,11 @@ impl TableActor {
             claim_at: None,
             takeback_offer: None,
             chat: self.chat_for(guest),
+            offer_limits: damka_protocol::table::OfferLimits {
+                plies: self.state.config.draw_offer_plies,
+                ..Default::default()
+            },
+            ended_by: None,
         };
         let Some(g) = self.game.as_ref() else {
             let start = self.variant.start_fen().to_owned();
@@ -123,6 +128,8 @@ impl TableActor {
             draw_offer: g.draw_offer.map(side),
             claim_at: self.claim_at(now),
             takeback_offer: g.takeback_offer.map(side),
+            offer_limits: g.offer_limits(self.state.config.draw_offer_plies),
+            ended_by: g.ended_by.filter(|_| !g.playing()).map(side),
             counters: g.counters(),
             result: g.over.as_ref().and_then(result_of),
             reason: g.over.as_ref().map(reason_of),

@@ -1,5 +1,6 @@
 //! `GET /ws/rooms/{room}`: the room's table list, people, chat and presence, live. With
-//! a session cookie the guest counts among the room's people and may chat.
+//! a session cookie the guest counts among the room's people, may chat and invite, and
+//! receives the invitations addressed to them.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -140,8 +141,10 @@ async fn session(
                 break;
             }
             event = events.recv() => match event {
-                Ok(text) => {
-                    alive = send_within(&mut socket, Message::Text(text), within, "room event").await;
+                Ok(event) => {
+                    if event.is_for(guest.as_ref().map(|g| g.id.as_str())) {
+                        alive = send_within(&mut socket, Message::Text(event.text), within, "room event").await;
+                    }
                 }
                 // Fell behind: a fresh snapshot replaces the missed events.
                 Err(RecvError::Lagged(_)) => {
@@ -163,6 +166,16 @@ async fn session(
                     Ok(RoomClientMessage::Ping { ts }) => encode(&RoomServerMessage::Pong { ts }),
                     Ok(RoomClientMessage::Chat { text, ack }) => {
                         match chat(&state, &room, guest.as_ref(), &text).await {
+                            Ok(()) => None,
+                            Err(e) => Some(error_frame(e.code(), &e.client_message(), ack)),
+                        }
+                    }
+                    Ok(RoomClientMessage::Invite { to, table, ack }) => {
+                        let sent = guest
+                            .as_ref()
+                            .ok_or(AppError::Unauthorized)
+                            .and_then(|g| room.invite(g, &to, &table));
+                        match sent {
                             Ok(()) => None,
                             Err(e) => Some(error_frame(e.code(), &e.client_message(), ack)),
                         }
