@@ -120,13 +120,15 @@ test('draw prompt, offer limit, capture path, counters, flip and sound', { timeo
   }
 });
 
-test('copy link; the player who aborts is told so, the opponent sees the game aborted', { timeout: 90_000 }, async () => {
+test('copy link; the player who aborts is told so, the opponent and a spectator read who aborted', { timeout: 90_000 }, async () => {
   const alice = await newPlayer(env.browser);
   const bob = await newPlayer(env.browser);
+  const carol = await newPlayer(env.browser);
   try {
     await arrive(alice, env.server.url, 'Alice');
     await arrive(bob, env.server.url, 'Bob');
-    await startGame(alice, bob, env.server.url, 'russian');
+    const id = await startGame(alice, bob, env.server.url, 'russian');
+    await carol.page.goto(`${env.server.url}/#/table/${id}`);
     await waitStatus(alice.page, 'Your move');
     // "Copy link" puts the table's address on the clipboard.
     await alice.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
@@ -135,10 +137,16 @@ test('copy link; the player who aborts is told so, the opponent sees the game ab
     assert.equal(await alice.page.evaluate(() => navigator.clipboard.readText()), alice.page.url());
     await press(alice, alice.page.locator('[data-action="abort"]'));
     await alice.page.locator('[data-banner]:visible', { hasText: 'You aborted the game' }).waitFor();
-    await bob.page.locator('[data-banner]:visible', { hasText: 'Game aborted' }).waitFor();
+    await bob.page.locator('[data-banner]:visible', { hasText: 'White aborted the game' }).waitFor();
+    await carol.page.locator('[data-status]', { hasText: 'White aborted the game' }).waitFor();
+    // A late spectator reads it from the state.
+    await carol.page.reload();
+    await carol.page.locator('[data-banner]:visible', { hasText: 'White aborted the game' }).waitFor();
+    await screenshot(carol.page, 'screen-aborted-by-spectator');
   } finally {
     await alice.context.close();
     await bob.context.close();
+    await carol.context.close();
   }
 });
 

@@ -1,10 +1,8 @@
-// When a player may offer a draw. The server allows one offer per player per
-// `draw_offer_plies` plies (10 by default, docs/protocol.md) and answers `rate_limited`
-// otherwise; the client keeps the ply of its own last offer and disables the button
-// until the limit allows a new one. Pure, unit-tested.
-
-/** The server's default: one draw offer per player per this many plies. */
-export const DRAW_OFFER_PLIES = 10;
+// When a player may offer a draw or ask for a takeback. The server allows one of each per
+// player per N plies (`--draw-offer-plies`, whatever it is set to) and says when each
+// player may offer again: `state.offer_limits` and the `next` of `draw_offered` /
+// `takeback_offered` (docs/protocol.md). The client only compares that with the plies
+// played, and disables the button with the reason meanwhile. Pure, unit-tested.
 
 /** The number of plies played in the game so far (opening plies included). */
 export function pliesPlayed(state) {
@@ -12,29 +10,32 @@ export function pliesPlayed(state) {
   return last ? last.ply : (state?.opening_plies ?? 0);
 }
 
+/** The server's limit: one offer (and one takeback request) per this many plies. */
+export function offerEvery(state) {
+  return state?.offer_limits?.plies ?? 0;
+}
+
 /**
- * How many plies remain before this player may offer again (0: may offer now).
- * @param {object} state the table state
- * @param {number|null} lastOfferPly plies played when this player last offered in this game
- * @param {number} [every]
+ * How many plies remain before `color` may offer again (0: may offer now).
+ * @param {object} state the table state with `offer_limits`
+ * @param {'white'|'black'} color
+ * @param {'draw'|'takeback'} [kind]
  */
-export function pliesUntilOffer(state, lastOfferPly, every = DRAW_OFFER_PLIES) {
-  if (lastOfferPly == null) return 0;
-  return Math.max(0, lastOfferPly + every - pliesPlayed(state));
+export function pliesUntilOffer(state, color, kind = 'draw') {
+  const next = state?.offer_limits?.[kind]?.[color] ?? 0;
+  return Math.max(0, next - pliesPlayed(state));
 }
 
 /**
  * How many plies a takeback asked by `color` would undo now (its last move, and the
- * reply if made), or 0 when the server would refuse: the first move of each side is
- * never taken back (abort instead), and one request per player per N plies.
+ * reply if made), or 0 when the game is too young for one: the first move of each side
+ * is never taken back (abort instead). The request limit is `pliesUntilOffer(…,
+ * 'takeback')`.
  * @param {object} state the table state (`turn`, `moves`, `opening_plies`)
  * @param {'white'|'black'} color
- * @param {number|null} lastAskPly plies played when this player last asked, in this game
  */
-export function takebackPlies(state, color, lastAskPly = null, every = DRAW_OFFER_PLIES) {
+export function takebackPlies(state, color) {
   const plies = state?.turn === color ? 2 : 1;
   const played = pliesPlayed(state) - (state?.opening_plies ?? 0);
-  if (played < 2 + plies) return 0;
-  if (lastAskPly != null && pliesPlayed(state) < lastAskPly + every) return 0;
-  return plies;
+  return played < 2 + plies ? 0 : plies;
 }

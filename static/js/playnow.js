@@ -1,6 +1,7 @@
-// "Play now" for a visitor alone: against the computer (three levels) or two people on one
-// screen, one click from the page to a running game. Used on the home page (with a
-// variant choice) and in every room (that room's variant).
+// "Play now": against a person (a free seat at a compatible open table, or a new table
+// others can join), against the computer (three levels) or two people on one screen, one
+// click from the page to a game. Used on the home page (with a variant choice) and in
+// every room (that room's variant).
 
 import * as api from './api.js';
 import { h } from './dom.js';
@@ -52,6 +53,50 @@ export async function playNow(ctx, roomId, { level = null, preset = storedPreset
 }
 
 /**
+ * The open table "play a person" takes at `minutes`+`increment` among a room's tables:
+ * someone else waits there alone (no game being played, one seat taken by a person),
+ * with the same clock and the plain rules (no random opening, no optional capture), not
+ * against the computer, not one screen. Null when there is none.
+ * @param {object[]} tables table views
+ * @param {{minutes: number, increment: number}} clock
+ * @param {string|null} meId
+ * @param {Iterable<string>} [skip] tables not to take (lost to someone quicker)
+ */
+export function openTableFor(tables, { minutes, increment }, meId, skip = []) {
+  const skipped = new Set(skip);
+  return (tables ?? []).find((tb) => {
+    const o = tb.options ?? {};
+    const seated = [tb.seats?.white, tb.seats?.black].filter(Boolean);
+    return !skipped.has(tb.id)
+      && tb.game?.status !== 'playing'
+      && seated.length === 1 && !seated[0].bot && seated[0].id !== meId
+      && o.minutes === minutes && o.increment === increment
+      && !o.random_opening && !o.capture_optional && !o.bot && !o.local && !o.tournament;
+  }) ?? null;
+}
+
+/**
+ * Plays a person in `roomId` at the clock `preset`: sits at a compatible open table
+ * (`openTableFor`) or creates one, opens it, and presses Start there. The table page
+ * looks again if the seat was taken meanwhile (`quick` in the intent).
+ */
+export async function playPerson(ctx, roomId, { preset = storedPreset(), skip = [] } = {}) {
+  const room = await api.room(roomId);
+  const [minutes, increment] = preset.split('+').map(Number);
+  const quick = { room: roomId, preset, skip };
+  const open = openTableFor(room.tables, { minutes, increment }, ctx.me?.id ?? null, skip);
+  if (open) {
+    ctx.setIntent(open.id, open.seats.white ? 'black' : 'white', { start: true, quick });
+    ctx.go('table', open.id);
+    return open;
+  }
+  const table = await api.createTable(roomId, { minutes, increment, random_opening: false, capture_optional: false, seat: 'random' });
+  ctx.setIntent(table.id, null, { start: true });
+  ctx.go('table', table.id);
+  return table;
+}
+
+/**
  * The "play now" card. `rooms` lists the rooms to choose from (the home page); with a
  * single room the choice is not shown.
  * @param {object} ctx page context (`t`, `go`, `setIntent`)
@@ -73,7 +118,8 @@ export function playCard(ctx, { rooms, selected }) {
     busy = true;
     msg.textContent = '';
     try {
-      await playNow(ctx, roomId(), { level, preset: preset.value });
+      if (level === 'person') await playPerson(ctx, roomId(), { preset: preset.value });
+      else await playNow(ctx, roomId(), { level, preset: preset.value });
     } catch (err) {
       msg.textContent = t(`error.${err.code}`, { message: err.message ?? '' });
     } finally {
@@ -86,10 +132,12 @@ export function playCard(ctx, { rooms, selected }) {
       roomSelect ? h('label', { class: 'field' }, h('span', {}, t('play.variant')), roomSelect) : null,
       h('label', { class: 'field' }, h('span', {}, t('play.clock')), preset),
     ),
+    h('button', { class: 'btn primary play-person', type: 'button', 'data-action': 'play-person', title: t('play.person_hint'), onclick: () => go('person') },
+      h('span', { class: 'level-name' }, t('play.person')), h('span', { class: 'level-hint' }, t('play.person_hint'))),
     h('p', { class: 'play-label' }, t('play.computer')),
     h('div', { class: 'play-levels' },
       LEVELS.map((n) => h('button', {
-        class: `btn level${n === 1 ? ' primary' : ''}`, type: 'button', 'data-action': 'play-bot', 'data-level': String(n), onclick: () => go(n),
+        class: 'btn level', type: 'button', 'data-action': 'play-bot', 'data-level': String(n), onclick: () => go(n),
       }, h('span', { class: 'level-name' }, t(`bot.level.${n}`)), h('span', { class: 'level-hint' }, t(`bot.hint.${n}`)))),
     ),
     h('button', { class: 'btn', type: 'button', 'data-action': 'play-local', onclick: () => go(null) }, t('play.local')),

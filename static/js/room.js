@@ -9,6 +9,9 @@ import { LiveSocket } from './socket.js';
 import { playCard, playerName, playNow } from './playnow.js';
 import { addChat, applyPeople, sortPeople } from './chat.js';
 import { chatPanel } from './chatpanel.js';
+import { mutedIds } from './chat.js';
+import { freeSeat, invitable, invitationCard, inviteButton, inviteTable, stillOpen } from './invite.js';
+import * as sound from './sound.js';
 
 // The rules page of American draughts opens with a game as Black against the computer:
 // an American room with nobody to play with (no table with a free seat) does that, once
@@ -37,6 +40,9 @@ export function mount(root, { id, ctx }) {
   let chat = [];
   let nextAck = 1;
   const chatAcks = new Set();
+  const inviteAcks = new Set();
+  // Invitations received, newest last (see invite.js).
+  let invitations = [];
 
   const title = h('h1', {}, t('room'));
   const rulesLine = h('p', { class: 'lead' });
@@ -46,7 +52,9 @@ export function mount(root, { id, ctx }) {
   const formBox = h('div', { class: 'create card' });
   const playBox = h('div', { class: 'play-slot' });
   const peopleList = h('ul', { class: 'people-list', 'data-people': '' });
-  const peopleBox = h('section', { class: 'card people', hidden: true }, h('h2', {}, t('people.title')), peopleList);
+  const inviteNote = h('p', { class: 'form-msg', role: 'status', 'data-invite-note': '' });
+  const peopleBox = h('section', { class: 'card people', hidden: true }, h('h2', {}, t('people.title')), peopleList, inviteNote);
+  const invitationsBox = h('div', { class: 'invitations', 'data-invitations': '' });
   const roomChat = chatPanel({
     t, title: t('chat.title'), kind: 'room', me: () => ctx.me?.id ?? null,
     send: (text) => {
@@ -58,6 +66,8 @@ export function mount(root, { id, ctx }) {
   replace(root,
     h('div', { class: 'room-page', 'data-room': id },
       h('section', { class: 'room-head' }, title, rulesLine, stats),
+      // Invitations received show above everything, on a phone too.
+      invitationsBox,
       h('div', { class: 'room-cols' },
         h('section', { class: 'room-tables' }, h('h2', {}, t('room.tables')), list),
         h('aside', { class: 'room-side' },
@@ -73,15 +83,55 @@ export function mount(root, { id, ctx }) {
 
   function drawPeople() {
     peopleBox.hidden = !people.length;
+    // A player seated at an open table here may invite the others (who are not playing).
+    const mine = inviteTable(tables.values(), ctx.me?.id);
+    const canInvite = new Set(mine ? invitable(people, ctx.me?.id).map((p) => p.id) : []);
     replace(peopleList, sortPeople(people).map((p) =>
       h('li', { 'data-person': p.id, 'data-where': p.where },
         p.table ? h('a', { href: href('table', p.table) }, playerName(t, p)) : h('span', {}, playerName(t, p)),
         h('span', { class: 'where' }, t(`people.${p.where}`)),
+        canInvite.has(p.id) ? inviteButton(t, p, (person) => invite(person, mine.id)) : null,
       )));
+  }
+
+  function invite(person, tableId) {
+    const ack = nextAck++;
+    inviteAcks.add(ack);
+    inviteNote.classList.remove('error');
+    if (!socket.send({ t: 'invite', to: person.id, table: tableId, ack })) inviteNote.textContent = t('error.offline');
+  }
+
+  /** The invitations received that still hold (their table is open), newest first. */
+  function drawInvitations() {
+    invitations = invitations.filter((inv) => stillOpen(inv, tables));
+    replace(invitationsBox, invitations.slice().reverse().map((inv) => invitationCard(t, inv, {
+      onJoin: (i) => {
+        ctx.setIntent(i.table.id, freeSeat(tables.get(i.table.id)), { start: true });
+        ctx.go('table', i.table.id);
+      },
+      onDismiss: (i) => {
+        invitations = invitations.filter((x) => x.id !== i.id);
+        drawInvitations();
+      },
+    })));
+  }
+
+  function onInvited(msg) {
+    if (msg.from?.id === ctx.me?.id) {
+      inviteNote.classList.remove('error');
+      inviteNote.textContent = t('invite.sent', { name: msg.to?.name ?? '' });
+      return;
+    }
+    // Someone this player muted cannot invite them either.
+    if (msg.to?.id !== ctx.me?.id || mutedIds().has(String(msg.from?.id))) return;
+    // One invitation per table: a repeated one replaces the older.
+    invitations = invitations.filter((x) => x.table?.id !== msg.table?.id).concat([msg]);
+    if (!sound.isMuted()) sound.play('offer');
   }
 
   function draw() {
     drawPeople();
+    drawInvitations();
     if (room) {
       title.textContent = t.pick(room.names, room.name ?? id);
       replace(rulesLine, t.pick(room.rules, ''), ' ', h('a', { href: href('rules', room.variant), 'data-link': 'rules' }, t('nav.rules_of')));
@@ -139,11 +189,19 @@ export function mount(root, { id, ctx }) {
         roomChat.error(t(`error.${msg.code}`, { message: msg.message ?? '' }));
         return;
       }
+      if (msg.t === 'error' && inviteAcks.has(msg.ack)) {
+        inviteAcks.delete(msg.ack);
+        inviteNote.classList.add('error');
+        inviteNote.textContent = t(`error.${msg.code}`, { message: msg.message ?? '' });
+        return;
+      }
+      if (msg.t === 'invited') onInvited(msg);
       if (msg.t === 'room') chat = addChat([], msg.chat ?? []);
       if (msg.t === 'chat') chat = addChat(chat, [msg]);
       if (msg.t === 'room' || msg.t === 'chat') roomChat.set(chat);
       switch (msg.t) {
         case 'chat':
+        case 'invited':
         case 'people_joined':
         case 'people_left':
         case 'people_updated':

@@ -13,6 +13,9 @@ import { pliesPlayed } from './offers.js';
 import * as sound from './sound.js';
 import { addChat, claimLeft, splitChat } from './chat.js';
 import { chatPanel } from './chatpanel.js';
+import { freeSeat } from './invite.js';
+import { invitePanel } from './invitepanel.js';
+import { playPerson } from './playnow.js';
 import { LiveSocket } from './socket.js';
 import { applyMessage, canMove, isLocal, myColor, mySeat, nextPly, pendingAfterState } from './tablestate.js';
 import { renderPanels, tickClocks } from './tableview.js';
@@ -52,14 +55,8 @@ export function mount(root, { id, ctx }) {
     flipped: false,
     // A short explanation in the status line (a capture is compulsory), until the next click.
     hint: null,
-    // Plies played when this player last offered a draw in this game (the server's limit).
-    lastOffer: null,
     // The player's own draw offer was declined: {game, ply}.
     declined: null,
-    // Plies played when this player last asked for a takeback in this game.
-    lastTakeback: null,
-    // The game this player aborted (game_over carries no `by`).
-    abortedBy: null,
     muted: sound.isMuted(),
     lowWas: false,
     // Issue 9: the table chat, and the claim window ({ms, at}: ms until a claim is allowed).
@@ -93,6 +90,7 @@ export function mount(root, { id, ctx }) {
     players: chatPanel({ t, title: t('chat.title'), kind: 'table', send: sendChat, me: meId }),
     spectators: chatPanel({ t, title: t('chat.spectators'), kind: 'spectators', send: sendChat, me: meId }),
   };
+  const invites = invitePanel({ t, me: meId });
   boardWrap.append(panels.banner);
   replace(
     root,
@@ -101,7 +99,7 @@ export function mount(root, { id, ctx }) {
       // window's height; the status and the buttons sit beside it (below it on phones).
       h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom),
       h('section', { class: 'controls card', 'data-controls': '' }, panels.status, panels.deadline, panels.prompt, panels.actions, panels.tools),
-      h('aside', { class: 'side' }, panels.info, panels.counters, panels.moves, chats.players.el, chats.spectators.el),
+      h('aside', { class: 'side' }, panels.info, invites.el, panels.counters, panels.moves, chats.players.el, chats.spectators.el),
     ),
   );
   panels.status.textContent = t('connecting');
@@ -185,6 +183,7 @@ export function mount(root, { id, ctx }) {
       page.deadline = typeof ms === 'number' ? { ms, at: performance.now() } : null;
     }
     if (msg.t === 'state') afterState();
+    startIfSeated();
     settlePending();
     // The geometry is fetched once; events arriving meanwhile are applied and drawn
     // without a board, which appears when the fetch is done.
@@ -192,19 +191,13 @@ export function mount(root, { id, ctx }) {
     draw();
   }
 
+  // When each player may offer again comes from the server (`offer_limits`); the client
+  // only notes that its own offer was declined, to say so.
   function noteOffers(before, s, msg) {
     const me = myColor(s);
     if (!me) return;
-    if (msg.t === 'draw_offered' && msg.by === me) page.lastOffer = { game: s.game_id, ply: pliesPlayed(s) };
-    if (msg.t === 'takeback_offered' && msg.by === me) page.lastTakeback = { game: s.game_id, ply: pliesPlayed(s) };
     if (msg.t === 'draw_declined' && before?.draw_offer === me && msg.by !== me) page.declined = { game: s.game_id, ply: pliesPlayed(s) };
-    if (msg.t === 'game_started') {
-      page.lastOffer = null;
-      page.lastTakeback = null;
-      page.declined = null;
-    }
-    // After a reload the state still shows this player's standing offer.
-    if (msg.t === 'state' && s.draw_offer === me && page.lastOffer?.game !== s.game_id) page.lastOffer = { game: s.game_id, ply: pliesPlayed(s) };
+    if (msg.t === 'game_started') page.declined = null;
   }
 
   function afterState() {
@@ -216,9 +209,38 @@ export function mount(root, { id, ctx }) {
     }
     const intent = page.intent;
     page.intent = null;
-    if (intent?.seat && !myColor(page.state)) send({ t: 'sit', seat: intent.seat });
-    const seat = mySeat(page.state);
-    if (intent?.start && seat && page.state.status !== 'playing' && !page.state.ready[seat]) send({ t: 'start' });
+    if (!intent) return;
+    // Start is pressed once seated (at once if already, else after our `seated`).
+    page.startWhenSeated = !!intent.start;
+    if (intent.seat && !myColor(page.state)) {
+      // "Play now" found this seat free; if someone was quicker, it looks again.
+      if (intent.quick && (page.state.seats[intent.seat] || page.state.status === 'playing')) {
+        quickAgain(intent.quick);
+        return;
+      }
+      page.sitting = intent;
+      send({ t: 'sit', seat: intent.seat });
+    }
+  }
+
+  /** Presses Start for a "play now" or an accepted invitation, once seated. */
+  function startIfSeated() {
+    const s = page.state;
+    const seat = mySeat(s);
+    if (!page.startWhenSeated || !seat) return;
+    page.startWhenSeated = false;
+    page.sitting = null;
+    if (s.status !== 'playing' && !s.ready[seat]) send({ t: 'start' });
+  }
+
+  /** "Play now" lost its seat to someone quicker: another table, or a new one. */
+  function quickAgain(quick) {
+    page.startWhenSeated = false;
+    page.sitting = null;
+    playPerson(ctx, quick.room, { preset: quick.preset, skip: [...(quick.skip ?? []), id] }).catch((err) => {
+      page.error = t(`error.${err.code}`, { message: err.message ?? '' });
+      draw();
+    });
   }
 
   function onAck(msg) {
@@ -235,6 +257,10 @@ export function mount(root, { id, ctx }) {
   }
 
   function onError(msg) {
+    if (msg.code === 'seat_taken' && page.sitting?.quick) {
+      quickAgain(page.sitting.quick);
+      return;
+    }
     if (msg.ack != null && page.chatAcks.has(msg.ack)) {
       page.chatAcks.delete(msg.ack);
       const panel = page.state && myColor(page.state) == null && page.state.status === 'playing' ? chats.spectators : chats.players;
@@ -311,7 +337,6 @@ export function mount(root, { id, ctx }) {
       draw();
       return;
     }
-    if (action === 'abort') page.abortedBy = page.state?.game_id ?? null;
     // Resigning takes a second click within a few seconds: a stray tap must not lose a game.
     if (action === 'resign' && !(performance.now() < page.resignArmedUntil)) {
       page.resignArmedUntil = performance.now() + RESIGN_CONFIRM_MS;
@@ -378,6 +403,10 @@ export function mount(root, { id, ctx }) {
     }
     renderPanels(panels, { t, page, state: s, pieces: position, act, redraw: draw });
     drawChat();
+    // A seated player waiting for an opponent may invite someone from the room.
+    const seat = mySeat(s);
+    const inviting = page.online && seat && s.status !== 'playing' && freeSeat({ seats: s.seats }) && !isLocal(s) && !s.options?.bot && !s.options?.local;
+    invites.show(inviting ? s.table?.room ?? null : null, id);
     // A player in another tab sees that it is their move from the tab's title.
     document.title = `${mine ? '● ' : ''}Damka · ${t('title.table')}`;
     tick();
@@ -420,6 +449,7 @@ export function mount(root, { id, ctx }) {
 
   return () => {
     clearInterval(timer);
+    invites.close();
     socket.close();
   };
 }

@@ -50,9 +50,18 @@ function fromState(msg) {
     counters: msg.counters ?? [],
     result: msg.result ?? null,
     reason: msg.reason ?? null,
-    // Issue 9 additions: who offers a takeback now (colour or null).
+    // Issue 9 additions: who offers a takeback now (colour or null); when each player
+    // may next offer a draw or ask for a takeback; who ended the last game.
     takeback_offer: msg.takeback_offer ?? null,
+    offer_limits: offerLimits(msg.offer_limits),
+    ended_by: msg.ended_by ?? null,
   };
+}
+
+/** The server's offer limits, or none known (every offer allowed as far as we know). */
+function offerLimits(o) {
+  const sides = (x) => ({ white: x?.white ?? 0, black: x?.black ?? 0 });
+  return { plies: o?.plies ?? 0, draw: sides(o?.draw), takeback: sides(o?.takeback) };
 }
 
 function applyEvent(s, msg) {
@@ -88,9 +97,13 @@ function applyEvent(s, msg) {
       s.clock = msg.clock ?? null;
       s.counters = msg.counters ?? [];
       s.draw_offer = null;
+      s.takeback_offer = null;
       s.result = null;
       s.reason = null;
+      s.ended_by = null;
       s.first_move_deadline = null;
+      // A new game: nobody has offered anything yet.
+      s.offer_limits = offerLimits({ plies: s.offer_limits?.plies });
       break;
     }
     case 'move':
@@ -107,12 +120,14 @@ function applyEvent(s, msg) {
       break;
     case 'draw_offered':
       s.draw_offer = msg.by;
+      if (typeof msg.next === 'number' && s.offer_limits) s.offer_limits.draw[msg.by] = msg.next;
       break;
     case 'draw_declined':
       s.draw_offer = null;
       break;
     case 'takeback_offered':
       s.takeback_offer = msg.by ?? null;
+      if (typeof msg.next === 'number' && s.offer_limits) s.offer_limits.takeback[msg.by] = msg.next;
       break;
     case 'takeback_declined':
       s.takeback_offer = null;
@@ -124,7 +139,9 @@ function applyEvent(s, msg) {
       s.clock = msg.clock ?? s.clock;
       s.legal = [];
       s.draw_offer = null;
+      s.takeback_offer = null;
       s.first_move_deadline = null;
+      s.ended_by = msg.by ?? null;
       break;
     case 'presence':
       s.presence = { white: !!msg.white, black: !!msg.black, spectators: msg.spectators ?? 0 };

@@ -7,7 +7,7 @@ import { h, replace } from './dom.js';
 import { material } from './fen.js';
 import { href } from './router.js';
 import { playerName } from './playnow.js';
-import { pliesUntilOffer, takebackPlies } from './offers.js';
+import { offerEvery, pliesUntilOffer, takebackPlies } from './offers.js';
 import { claimLeft } from './chat.js';
 import { canMove, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
 
@@ -118,10 +118,16 @@ function statusText(t, page, s) {
   return s.ready[seat] ? t('status.waiting_ready') : t('status.press_start');
 }
 
-/** "White wins: resignation" and the like. */
+/**
+ * "White won (resignation)" and the like; who aborted or resigned when the server says
+ * (`ended_by` of the state, `by` of `game_over`): "White aborted the game", "Black won
+ * (White resigned)".
+ */
 export function resultText(t, s) {
+  const by = s.ended_by ?? null;
+  if (!s.result && s.reason === 'aborted') return by ? t(`aborted_by.${by}`) : t('result.none');
   const head = s.result ? t(`result.${s.result}`) : t('result.none');
-  if (!s.result && s.reason === 'aborted') return head;
+  if (s.reason === 'resign' && by) return `${head} (${t(`resigned_by.${by}`)})`;
   return s.reason ? `${head} (${t(`reason.${s.reason}`)})` : head;
 }
 
@@ -147,25 +153,20 @@ function actionButtons(t, page, s, act, bannerShown) {
     } else if (s.draw_offer && s.draw_offer !== color) {
       // Answered in the prompt beside the board.
     } else if (!s.draw_offer) {
-      // The server allows one offer per N plies: the button waits, and says why.
-      const left = page.lastOffer?.game === s.game_id ? pliesUntilOffer(s, page.lastOffer.ply) : 0;
-      const btn = button('draw-offer', t('action.draw_offer'), act);
-      if (left > 0) {
-        btn.disabled = true;
-        btn.title = t('draw.wait', { n: left });
-        btn.dataset.wait = String(left);
-      }
-      out.push(btn);
+      // The server allows one offer per N plies and says when: the button waits, and
+      // says why.
+      out.push(waiting(button('draw-offer', t('action.draw_offer'), act), t, 'draw.wait', s, pliesUntilOffer(s, color, 'draw')));
     } else {
       out.push(h('span', { class: 'note' }, t('status.draw_sent')));
     }
     // A takeback: casual tables only (never against the computer, never in a tournament),
     // not for the first moves (the server's rules, offers.js).
     const casual = !vsBot && !isLocal(s) && !s.table?.tournament && !s.options?.tournament;
-    const lastAsk = page.lastTakeback?.game === s.game_id ? page.lastTakeback.ply : null;
     if (casual) {
       if (s.takeback_offer === color) out.push(h('span', { class: 'note', 'data-takeback-sent': '' }, t('status.takeback_sent')));
-      else if (!s.takeback_offer && takebackPlies(s, color, lastAsk) > 0) out.push(button('takeback-offer', t('action.takeback_offer'), act));
+      else if (!s.takeback_offer && takebackPlies(s, color) > 0) {
+        out.push(waiting(button('takeback-offer', t('action.takeback_offer'), act), t, 'takeback.wait', s, pliesUntilOffer(s, color, 'takeback')));
+      }
     }
     const armed = performance.now() < page.resignArmedUntil;
     out.push(button('resign', armed ? t('action.resign_confirm') : t('action.resign'), act, { kind: armed ? 'danger armed' : 'danger' }));
@@ -174,6 +175,19 @@ function actionButtons(t, page, s, act, bannerShown) {
   }
   if (page.error) out.push(h('p', { class: 'error', 'data-error': '', role: 'alert' }, page.error));
   return out;
+}
+
+/** Disables an offer button while the server's limit forbids a new offer, saying why. */
+function waiting(btn, t, key, s, left) {
+  if (left > 0) {
+    btn.disabled = true;
+    btn.title = t(key, { n: left, every: offerEvery(s) });
+    btn.setAttribute('aria-label', `${btn.textContent}: ${btn.title}`);
+    btn.dataset.wait = String(left);
+    // The reason in short on the button itself (a title is never seen on a phone).
+    btn.append(h('span', { class: 'wait', 'aria-hidden': 'true' }, ` · ${t('wait.plies', { n: left })}`));
+  }
+  return btn;
 }
 
 /**
@@ -261,8 +275,7 @@ function renderBanner(el, t, page, s, act, redraw) {
   const seat = mySeat(s);
   const color = myColor(s);
   let title = resultText(t, s);
-  // The server's game_over does not say who aborted; the one who pressed it knows.
-  if (!s.result && s.reason === 'aborted' && page.abortedBy === s.game_id) title = t('banner.you_aborted');
+  if (!s.result && s.reason === 'aborted' && color && s.ended_by === color) title = t('banner.you_aborted');
   else if (color && s.result && s.result !== 'draw') title = s.result === color ? t('banner.won') : t('banner.lost');
   else if (color && s.result === 'draw') title = t('banner.draw');
   replace(el,

@@ -63,7 +63,8 @@ pub struct Config {
     #[arg(long, env = "DAMKA_MAX_TABLES_PER_GUEST", default_value_t = 3)]
     pub max_tables_per_guest: usize,
 
-    /// Plies a player must wait between two draw offers.
+    /// Plies a player must wait between two draw offers (and two takeback requests); the
+    /// clients learn it from `state.offer_limits`.
     #[arg(long, env = "DAMKA_DRAW_OFFER_PLIES", default_value_t = 10)]
     pub draw_offer_plies: u32,
 
