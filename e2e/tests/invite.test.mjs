@@ -141,3 +141,22 @@ test('people at tables count on the home page and in the room', { timeout: 90_00
     for (const p of [alice, bob, carol]) await p.context.close();
   }
 });
+
+test('a new guest\'s random name is in the browser\'s language', async () => {
+  const EN = /^(Guest \d{4}|(Quick|Clever|Quiet|Brave|Wise|Merry|Nimble|Calm|Sharp|Bold|Alert|Red) (Fox|Badger|Hedgehog|Wolf|Falcon|Bison|Beaver|Raven|Lynx|Boar|Hare|Owl))$/;
+  const PL = /^(Gość \d{4}|(Szybki|Sprytny|Cichy|Dzielny|Mądry|Wesoły|Zwinny|Spokojny|Bystry|Śmiały|Czujny|Rudy) (Lis|Borsuk|Jeż|Wilk|Sokół|Żubr|Bóbr|Kruk|Ryś|Dzik|Zając|Puchacz))$/;
+  for (const [locale, pattern] of [['en-US', EN], ['en-GB', EN], ['pl-PL', PL]]) {
+    for (let i = 0; i < 3; i++) {
+      const p = await newPlayer(env.browser, { locale });
+      try {
+        await p.page.goto(`${env.server.url}/#/`);
+        const me = p.page.locator('[data-me]');
+        await p.page.waitForFunction(() => document.querySelector('[data-me]')?.textContent.trim());
+        const name = (await me.textContent()).trim();
+        assert.match(name, pattern, `${locale}: ${name}`);
+      } finally {
+        await p.context.close();
+      }
+    }
+  }
+});

@@ -35,6 +35,10 @@ test('room chat, the people list, table chat with spectators apart, and muting',
     // History on connect: Carol arrives later and sees it.
     await carol.page.goto(`${url}/#/room/russian`);
     await line(carol.page, 'room', 'Hello room').waitFor();
+    // Plain text: markup is shown as typed, never rendered.
+    await say(alice, 'room', '<b>bold</b> <img src=x>');
+    await line(bob.page, 'room', '<b>bold</b> <img src=x>').waitFor();
+    assert.equal(await bob.page.locator('[data-chat="room"] [data-chat-list] b, [data-chat="room"] [data-chat-list] img').count(), 0);
     // The 300-character limit is in the input itself.
     assert.equal(await alice.page.locator('[data-chat="room"] input[name="chat"]').getAttribute('maxlength'), '300');
 
