@@ -34,6 +34,8 @@ test('a seated player invites a person from the room, who joins with one click',
     const card = bob.page.locator('[data-prompt="invite"]');
     await card.waitFor();
     assert.match(await card.textContent(), /Alice invites you to a table: 3 min \+ 2 s/);
+    // With the offer sound.
+    await bob.page.waitForFunction(() => (document.documentElement.dataset.sounds ?? '').split(' ').includes('offer'));
     await screenshot(bob.page, 'invite-prompt');
     // Carol sees Alice's table (so the room's events reached her) but no invitation.
     await carol.page.locator(`[data-table-id="${id}"]`).waitFor();
