@@ -188,7 +188,8 @@ export async function twoPlayerStory({ browser, url, variant, phone, tag, t }) {
       await press(alice, A.locator('[data-action="resign"]'));
       await A.locator('[data-banner]:visible', { hasText: 'You lost' }).waitFor();
       await B.locator('[data-banner]:visible', { hasText: 'Wygrałeś' }).waitFor();
-      assert.match(await B.locator('[data-status]').textContent(), /poddanie/);
+      // The result says who resigned (game_over.by): Alice, with Black in this game.
+      assert.match(await B.locator('[data-status]').textContent(), /czarne się poddały/);
     });
 
     await step('the finished game replays and downloads as PDN', async () => {

@@ -128,7 +128,9 @@ test('a game is aborted before both players moved, and the table stays for the n
     await playMove(alice, 'c3-d4');
     // One player has moved: either may still abort.
     await press(bob, bob.page.locator('[data-action="abort"]'));
-    for (const p of [alice, bob]) await p.page.locator('[data-banner]:visible', { hasText: 'Game aborted' }).waitFor();
+    // Bob (Black) aborted: he is told so, Alice reads who did.
+    await bob.page.locator('[data-banner]:visible', { hasText: 'You aborted the game' }).waitFor();
+    await alice.page.locator('[data-banner]:visible', { hasText: 'Black aborted the game' }).waitFor();
     // Closing the banner brings the next-game button to the action bar.
     await press(alice, alice.page.locator('[data-banner] [aria-label="Close"]'));
     await alice.page.locator('.actions [data-action="start"]').waitFor();
