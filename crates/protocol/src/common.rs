@@ -304,6 +304,9 @@ pub struct TableView {
     pub spectators: u32,
     /// The current or last game.
     pub game: Option<GameSummary>,
+    /// The tournament whose game this table plays (absent at a casual table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<crate::tournament::TableTournament>,
 }
 
 /// A text in Polish and English.

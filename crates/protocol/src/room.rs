@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::{ChatMessage, Person, RoomView, TableView};
 use crate::error::ErrorCode;
+use crate::tournament::TournamentSummary;
 
 /// Client → server on a room socket.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -43,6 +44,9 @@ pub enum RoomServerMessage {
         /// The room's last chat messages, oldest first.
         #[serde(default)]
         chat: Vec<ChatMessage>,
+        /// The room's tournaments: open and running ones, and the last finished ones.
+        #[serde(default)]
+        tournaments: Vec<TournamentSummary>,
         /// More of the room's tables follow in `room_tables` messages (a big room's
         /// snapshot comes in pages); absent or `false` when `tables` is the whole list.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -87,6 +91,29 @@ pub enum RoomServerMessage {
         /// The table as it was last.
         table: TableView,
     },
+    /// A tournament was created in the room.
+    TournamentAdded {
+        /// The tournament.
+        tournament: TournamentSummary,
+    },
+    /// A tournament changed (players, round, results, status).
+    TournamentUpdated {
+        /// The tournament as it is now.
+        tournament: TournamentSummary,
+    },
+    /// A player's tournament game is ready: the table is created with both seats taken
+    /// and the game started. Published on the room's channel addressed to one guest
+    /// (`to`); only that guest's room sockets receive it.
+    TournamentGame {
+        /// The guest it is for.
+        to: String,
+        /// Tournament id.
+        tournament: String,
+        /// The table to go to.
+        table: String,
+        /// The round.
+        round: u32,
+    },
     /// The number of people in the room changed.
     Presence {
         /// People in the room (as `players` of `room`).
@@ -109,9 +136,40 @@ pub enum RoomServerMessage {
     },
 }
 
+/// The start of a serialised [`RoomServerMessage::TournamentGame`]: a room socket reads
+/// the addressee of only the frames that start so.
+pub const TOURNAMENT_GAME_PREFIX: &str = "{\"t\":\"tournament_game\",\"to\":";
+
+/// The addressee of a serialised room event meant for one guest only (`None`: for
+/// everyone in the room).
+pub fn addressee(frame: &str) -> Option<String> {
+    if !frame.starts_with(TOURNAMENT_GAME_PREFIX) {
+        return None;
+    }
+    match serde_json::from_str::<RoomServerMessage>(frame) {
+        Ok(RoomServerMessage::TournamentGame { to, .. }) => Some(to),
+        // Malformed: for nobody rather than for everybody.
+        _ => Some(String::new()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tournament_game_names_its_addressee_first() {
+        let msg = RoomServerMessage::TournamentGame {
+            to: "g1".into(),
+            tournament: "x".into(),
+            table: "t".into(),
+            round: 2,
+        };
+        let text = serde_json::to_string(&msg).unwrap_or_default();
+        assert!(text.starts_with(TOURNAMENT_GAME_PREFIX), "{text}");
+        assert_eq!(addressee(&text).as_deref(), Some("g1"));
+        assert_eq!(addressee(r#"{"t":"presence","players":1}"#), None);
+    }
 
     #[test]
     fn a_snapshot_page_adds_fields_and_renames_none() {
@@ -135,10 +193,11 @@ mod tests {
         });
         let parsed: RoomServerMessage =
             serde_json::from_value(room.clone()).unwrap_or_else(|e| panic!("{e}"));
-        // Written again it gains only the issue 9 additions (`people`, `chat`).
+        // Written again it gains only the additions (`people`, `chat`, `tournaments`).
         let mut again = room;
         again["people"] = serde_json::json!([]);
         again["chat"] = serde_json::json!([]);
+        again["tournaments"] = serde_json::json!([]);
         assert_eq!(serde_json::to_value(&parsed).ok(), Some(again));
     }
 }

@@ -5,10 +5,12 @@
 //! whenever a table changes, so listing a room never waits for an actor. Events go out on
 //! a `broadcast` channel as already-serialised JSON; a room socket that falls behind gets
 //! `Lagged` and is sent a fresh `room` snapshot instead of the events it missed.
+//! Tournaments are listed the same way (`tournaments.rs`).
 
 mod config;
 mod defaults;
 mod people;
+mod tournaments;
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
@@ -22,6 +24,7 @@ use tokio::sync::broadcast;
 
 pub use config::{RoomConfig, RoomsError, default_rooms, load_rooms, parse_rooms};
 pub use defaults::variant_texts;
+pub use tournaments::FINISHED_SHOWN as FINISHED_TOURNAMENTS_SHOWN;
 
 /// Largest share of a room snapshot sent in one frame (bytes of table JSON): well under
 /// the socket's write limit, so a room with thousands of tables arrives in pages.
@@ -49,6 +52,8 @@ pub struct Room {
     chat: Mutex<std::collections::VecDeque<ChatMessage>>,
     /// Each person's chat flood control in this room.
     chat_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
+    /// The room's tournaments as listed (open, running, the last finished ones).
+    tournaments: Mutex<Vec<damka_protocol::tournament::TournamentSummary>>,
 }
 
 /// How often changed room presence is announced: people arriving together cost one
@@ -68,6 +73,7 @@ impl Room {
             people: Mutex::new(people::People::default()),
             chat: Mutex::new(std::collections::VecDeque::new()),
             chat_limits: Mutex::new(std::collections::HashMap::new()),
+            tournaments: Mutex::new(Vec::new()),
         }
     }
 
@@ -185,6 +191,7 @@ impl Room {
             players: u32::try_from(people.len()).unwrap_or(u32::MAX),
             people,
             chat: self.chat(),
+            tournaments: self.tournaments(),
             more: false,
         }
     }
@@ -223,6 +230,7 @@ impl Room {
                     players: u32::try_from(people.len()).unwrap_or(u32::MAX),
                     people,
                     chat: self.chat(),
+                    tournaments: self.tournaments(),
                     more,
                 }
             } else {

@@ -54,6 +54,7 @@ async fn test_state(name: &str, config: Config) -> (AppState, std::path::PathBuf
         store: Store::connect(&url).await.expect("store"),
         rooms: Rooms::new(default_rooms()),
         tables: Tables::default(),
+        tournaments: crate::tournament::Tournaments::default(),
         bots: crate::bots::Bots::new(1),
         metrics: metrics::Metrics::default(),
         limits: crate::limits::Limits::default(),

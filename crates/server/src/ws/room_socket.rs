@@ -141,7 +141,12 @@ async fn session(
             }
             event = events.recv() => match event {
                 Ok(text) => {
-                    alive = send_within(&mut socket, Message::Text(text), within, "room event").await;
+                    // An event for one guest (`tournament_game`) reaches only their sockets.
+                    let for_me = damka_protocol::room::addressee(&text)
+                        .is_none_or(|to| guest.as_ref().is_some_and(|g| g.id == to));
+                    if for_me {
+                        alive = send_within(&mut socket, Message::Text(text), within, "room event").await;
+                    }
                 }
                 // Fell behind: a fresh snapshot replaces the missed events.
                 Err(RecvError::Lagged(_)) => {
