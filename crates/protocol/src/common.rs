@@ -433,6 +433,9 @@ pub struct GameRecord {
     pub started_at: String,
     /// End time (RFC 3339), or `null`.
     pub ended_at: Option<String>,
+    /// The tournament and round it was played in (absent for a casual game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<crate::tournament::TableTournament>,
 }
 
 /// One line of `GET /api/rooms/{room}/games`.

@@ -120,11 +120,11 @@ impl TournamentActor {
         match cmd {
             Command::Join { player, reply } => {
                 let result = self.join(player).await;
-                let full = result.is_ok() && self.t.is_full();
-                drop(reply.send(result));
-                if full && self.start().await.is_err() {
+                // Full: it starts now, before the answer, which then shows round 1.
+                if result.is_ok() && self.t.is_full() && self.start().await.is_err() {
                     self.retry = Some(tokio::time::Instant::now() + RETRY);
                 }
+                drop(reply.send(result));
             }
             Command::Leave { player, reply } => {
                 drop(reply.send(self.leave(&player).await));
