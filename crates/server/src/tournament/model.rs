@@ -1,5 +1,5 @@
 //! A tournament as values: its entrants, rounds and results, and what joining, leaving,
-//! starting, pairing and a result do to them. Pure: the actor ([`super::actor`]) stores
+//! starting, pairing and a result do to them. Pure: the actor (`actor.rs`) stores
 //! every change before it applies it here and announces it.
 //!
 //! Entrants keep their joining order, which is also the seed order once the tournament
