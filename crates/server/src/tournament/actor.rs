@@ -7,18 +7,17 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use damka_protocol::Player;
 use damka_protocol::tournament::TournamentStatus;
-use damka_protocol::{Player, TableTournament};
 use tokio::sync::mpsc;
 
-use super::model::{BoardResult, Left, PlannedRound, Tournament, creator_only, outcome_of};
+use super::model::{BoardResult, Left, Tournament, creator_only, outcome_of};
 use super::standings::Outcome;
 use super::{Command, GameReport, TournamentHandle};
 use crate::AppState;
 use crate::error::AppError;
 use crate::room::Room;
-use crate::store::{EntrantRow, PairingRow, TournamentWrite, Write};
-use crate::table::TournamentGameSpec;
+use crate::store::{EntrantRow, TournamentWrite};
 
 /// How soon a change that could not be stored (a round, a result, the end) is tried
 /// again.
@@ -27,11 +26,11 @@ const RETRY: Duration = Duration::from_secs(2);
 /// The state of one tournament, owned by its task.
 pub struct TournamentActor {
     /// Server-wide state.
-    state: AppState,
+    pub(super) state: AppState,
     /// The room it is in.
-    room: Arc<Room>,
+    pub(super) room: Arc<Room>,
     /// The tournament.
-    t: Tournament,
+    pub(super) t: Tournament,
     /// The joining order number of the next entrant.
     next_seq: i64,
     /// Where the registry reads the latest state.
@@ -148,7 +147,7 @@ impl TournamentActor {
     }
 
     /// Makes the latest state visible to readers and tells the room.
-    fn publish(&mut self) {
+    pub(super) fn publish(&mut self) {
         *self.snapshot.lock().unwrap_or_else(|e| e.into_inner()) = Arc::new(self.t.clone());
         self.room
             .tournament_changed(self.t.summary(crate::time::unix_ms()));
@@ -294,122 +293,6 @@ impl TournamentActor {
         }
     }
 
-    /// Stores a round with its games, then opens the tables and sends each paired
-    /// person to theirs. Returns whether it was stored.
-    async fn start_round(&mut self, planned: PlannedRound) -> bool {
-        let number = planned.number;
-        let round = i64::from(number);
-        let mut places = Vec::with_capacity(planned.boards.len());
-        let mut prepared = Vec::new();
-        let mut rows = Vec::new();
-        for (i, &(w, b, forfeit)) in planned.boards.iter().enumerate() {
-            let white = self.t.players[w].player.clone();
-            let black = self.t.players[b].player.clone();
-            let board = i64::try_from(i + 1).unwrap_or(i64::MAX);
-            if let Some(outcome) = forfeit {
-                places.push(None);
-                rows.push(PairingRow {
-                    round,
-                    board,
-                    white_id: white.id,
-                    black_id: Some(black.id),
-                    table_id: None,
-                    game_id: None,
-                    result: Some(result_name(outcome).to_owned()),
-                    reason: Some("forfeit".into()),
-                });
-                continue;
-            }
-            let spec = TournamentGameSpec {
-                table_id: self.state.tables.fresh_id(),
-                game_id: crate::random::token_base36(12),
-                tournament: TableTournament {
-                    id: self.t.id.clone(),
-                    round: number,
-                },
-                white: white.clone(),
-                black: black.clone(),
-                minutes: self.t.settings.minutes,
-                increment: self.t.settings.increment,
-            };
-            let table =
-                match self
-                    .state
-                    .tables
-                    .prepare_tournament_game(&self.state, &self.room, &spec)
-                {
-                    Ok(t) => t,
-                    Err(e) => {
-                        tracing::error!(error = %e, "cannot prepare a tournament game");
-                        return false;
-                    }
-                };
-            rows.push(PairingRow {
-                round,
-                board,
-                white_id: white.id,
-                black_id: Some(black.id),
-                table_id: Some(spec.table_id.clone()),
-                game_id: Some(spec.game_id.clone()),
-                result: None,
-                reason: None,
-            });
-            places.push(Some((spec.table_id.clone(), spec.game_id.clone())));
-            prepared.push(table);
-        }
-        if let Some(bye) = planned.bye {
-            rows.push(PairingRow {
-                round,
-                board: 0,
-                white_id: self.t.players[bye].player.id.clone(),
-                black_id: None,
-                table_id: None,
-                game_id: None,
-                result: None,
-                reason: Some("bye".into()),
-            });
-        }
-        let mut writes = vec![Write::Tournament(Box::new(TournamentWrite::Round {
-            tournament: self.t.id.clone(),
-            boards: rows,
-        }))];
-        writes.extend(
-            prepared
-                .iter()
-                .map(|p| Write::Game(Box::new(p.game.clone()))),
-        );
-        if let Err(e) = self.state.store.write(Write::All(writes)).await {
-            tracing::error!(error = %e, round = number, "cannot store a round; trying again");
-            return false;
-        }
-        self.t.add_round(&planned, &places);
-        tracing::info!(round = number, "round paired");
-        self.publish();
-        for table in prepared {
-            let id = table.seed.id.clone();
-            if let Err(e) = self
-                .state
-                .tables
-                .open_tournament_table(&self.state, table.seed)
-            {
-                tracing::error!(error = %e, %id, "cannot open a tournament table");
-            }
-        }
-        let tid = self.t.id.clone();
-        for (&(w, b, _), place) in planned.boards.iter().zip(&places) {
-            let Some((table, _)) = place else {
-                continue;
-            };
-            for p in [w, b] {
-                let player = &self.t.players[p].player;
-                if !player.is_bot() {
-                    self.room.tournament_game(&player.id, &tid, table, number);
-                }
-            }
-        }
-        true
-    }
-
     /// A game's end: stored as the board's result, then applied and announced.
     async fn record(&mut self, report: GameReport) {
         let Some(board) = self.t.pending_board(report.round, &report.game) else {
@@ -523,7 +406,7 @@ impl TournamentActor {
 }
 
 /// The stored result of an outcome.
-fn result_name(outcome: Outcome) -> &'static str {
+pub(super) fn result_name(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::White => "white",
         Outcome::Black => "black",

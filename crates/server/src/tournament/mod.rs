@@ -2,9 +2,10 @@
 //!
 //! - [`model`]: the tournament as values (entrants, rounds, results), pure;
 //! - [`pairing`]: who plays whom each round, pure;
-//! - [`standings`]: points and tie-breaks, pure;
+//! - [`standings`]: points and tie-breaks, pure; `view`: the wire objects;
 //! - `actor`: one task per tournament owns it (joins, leaves, the start, results, the
-//!   next round); every change is stored before it is applied and announced;
+//!   next round); every change is stored before it is applied and announced; `round`:
+//!   starting a round (stored with its games, then the tables opened);
 //! - `create`: checking a creation request and starting the actor;
 //! - `restore`: rebuilding tournaments from the store (start-up, finished ones).
 //!
@@ -20,7 +21,9 @@ mod create;
 pub mod model;
 pub mod pairing;
 mod restore;
+mod round;
 pub mod standings;
+mod view;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
