@@ -215,3 +215,38 @@ fn up_to_half_the_field_in_rounds_always_pairs_keeping_colours_when_nobody_leave
         }
     }
 }
+
+/// Measurement, not a check (`cargo test -- --ignored pairing_time`): how long the
+/// pairing of a 64-player Swiss takes per round, over 15 rounds.
+#[test]
+#[ignore]
+fn pairing_time_of_64_players() {
+    let mut rng = Rng(7);
+    let mut players = vec![
+        SwissPlayer {
+            active: true,
+            ..SwissPlayer::default()
+        };
+        64
+    ];
+    let started = std::time::Instant::now();
+    let mut slowest = std::time::Duration::ZERO;
+    for _ in 0..15 {
+        let t = std::time::Instant::now();
+        let r = pair(&players).unwrap_or_default();
+        slowest = slowest.max(t.elapsed());
+        for &(w, b) in &r.boards {
+            let (pw, pb) = [(2, 0), (0, 2), (1, 1)][rng.below(3) as usize];
+            players[w].points += pw;
+            players[b].points += pb;
+            players[w].colours.push(Color::White);
+            players[b].colours.push(Color::Black);
+            players[w].opponents.push(b);
+            players[b].opponents.push(w);
+        }
+    }
+    eprintln!(
+        "64 players, 15 rounds: {:?} per round on average, slowest {slowest:?}",
+        started.elapsed() / 15
+    );
+}
