@@ -96,6 +96,7 @@ test('create, join, start, get sent to the table, see the standings follow', { t
     // Round 2, at once: Alice (White) against Bob. Alice is sent from the tournament
     // page, Bob from his finished table.
     const aliceTable = await atTable(alice.page);
+    await bob.page.waitForURL((u) => !u.href.includes(first));
     const bobTable = await atTable(bob.page);
     assert.equal(aliceTable, bobTable);
     assert.notEqual(bobTable, first);
