@@ -87,5 +87,15 @@ export const createTable = (roomId, options) =>
 export const table = (id) => request('GET', `/api/tables/${encodeURIComponent(id)}`);
 /** A stored game with every move and the position after it. */
 export const game = (id) => request('GET', `/api/games/${encodeURIComponent(id)}`);
+/** The room's tournaments (summaries). */
+export const roomTournaments = (id) => request('GET', `/api/rooms/${encodeURIComponent(id)}/tournaments`);
+/** Creates a tournament in a room; the creator is its first entrant. */
+export const createTournament = (roomId, options) =>
+  request('POST', `/api/rooms/${encodeURIComponent(roomId)}/tournaments`, options);
+/** One tournament with its rounds and standings. */
+export const tournament = (id) => request('GET', `/api/tournaments/${encodeURIComponent(id)}`);
+/** Joins, leaves or (the creator) starts a tournament: `what` is `join`, `leave` or `start`. */
+export const tournamentAction = (id, what) =>
+  request('POST', `/api/tournaments/${encodeURIComponent(id)}/${what}`);
 /** The URL of a stored game's PDN. */
 export const pdnUrl = (id) => `/api/games/${encodeURIComponent(id)}/pdn`;

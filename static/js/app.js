@@ -11,8 +11,9 @@ import * as room from './room.js';
 import * as table from './table.js';
 import * as replay from './replay.js';
 import * as rules from './rules.js';
+import * as tournament from './tournament.js';
 
-const PAGES = { lobby, room, table, game: replay, rules };
+const PAGES = { lobby, room, table, game: replay, rules, tournament };
 
 const app = {
   lang: pickLanguage(storedLanguage(), navigator.languages ?? [navigator.language]),

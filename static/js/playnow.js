@@ -145,8 +145,13 @@ export function playCard(ctx, { rooms, selected }) {
   );
 }
 
-/** A seated player's display name: the computer's is translated, with its level. */
+/**
+ * A seated player's display name: the computer's is translated, with its level (and,
+ * for a tournament's computer entrants `bot-N-k`, its number k).
+ */
 export function playerName(t, p) {
   if (!p) return '';
-  return p.bot ? t('bot.name', { n: p.bot }) : p.name;
+  if (!p.bot) return p.name;
+  const k = /^bot-\d+-(\d+)$/.exec(p.id ?? '')?.[1];
+  return k ? `${t('bot.name', { n: p.bot })} #${k}` : t('bot.name', { n: p.bot });
 }

@@ -1,5 +1,6 @@
 // The room page: the live list of tables over the room socket, the create-table form,
-// sit / watch, recent games with replay links, and the variant's rules page.
+// sit / watch, recent games with replay links, and the variant's rules page. Also the
+// room's tournaments (tournamentlist.js): a player paired in one is sent to their table.
 
 import * as api from './api.js';
 import { h, replace } from './dom.js';
@@ -12,6 +13,8 @@ import { chatPanel } from './chatpanel.js';
 import { mutedIds } from './chat.js';
 import { freeSeat, invitable, invitationCard, inviteButton, inviteTable, stillOpen } from './invite.js';
 import * as sound from './sound.js';
+import { applyTournaments } from './tournaments.js';
+import { createTournamentForm, tournamentRows } from './tournamentlist.js';
 
 // The rules page of American draughts opens with a game as Black against the computer:
 // an American room with nobody to play with (no table with a free seat) does that, once
@@ -43,6 +46,9 @@ export function mount(root, { id, ctx }) {
   const inviteAcks = new Set();
   // Invitations received, newest last (see invite.js).
   let invitations = [];
+  let tournaments = [];
+  const tournamentList = h('ul', { class: 'tournaments', 'data-tournaments': '' });
+  const tournamentMsg = h('p', { class: 'form-msg error', role: 'alert' });
 
   const title = h('h1', {}, t('room'));
   const rulesLine = h('p', { class: 'lead' });
@@ -69,7 +75,10 @@ export function mount(root, { id, ctx }) {
       // Invitations received show above everything, on a phone too.
       invitationsBox,
       h('div', { class: 'room-cols' },
-        h('section', { class: 'room-tables' }, h('h2', {}, t('room.tables')), list),
+        h('div', { class: 'room-main' },
+          h('section', { class: 'room-tournaments' }, h('h2', {}, t('tournaments.title')), tournamentMsg, tournamentList, createTournamentForm(t, id, ctx)),
+          h('section', { class: 'room-tables' }, h('h2', {}, t('room.tables')), list),
+        ),
         h('aside', { class: 'room-side' },
           playBox,
           peopleBox,
@@ -129,9 +138,22 @@ export function mount(root, { id, ctx }) {
     if (!sound.isMuted()) sound.play('offer');
   }
 
+  // Rows are rebuilt only when the list changed (or a countdown is due), so room events
+  // do not take a button away from under a click.
+  let tournamentsKey = null;
+  function drawTournaments(force = false) {
+    const key = JSON.stringify(tournaments) + (ctx.me?.id ?? '');
+    if (!force && key === tournamentsKey) return;
+    tournamentsKey = key;
+    replace(tournamentList, tournamentRows(t, tournaments, ctx, (text) => {
+      tournamentMsg.textContent = text;
+    }));
+  }
+
   function draw() {
     drawPeople();
     drawInvitations();
+    drawTournaments();
     if (room) {
       title.textContent = t.pick(room.names, room.name ?? id);
       replace(rulesLine, t.pick(room.rules, ''), ' ', h('a', { href: href('rules', room.variant), 'data-link': 'rules' }, t('nav.rules_of')));
@@ -182,6 +204,18 @@ export function mount(root, { id, ctx }) {
       draw();
     },
     onMessage: (msg) => {
+      // Paired in a tournament: off to the table, where the game has started.
+      if (msg.t === 'tournament_game') {
+        ctx.go('table', msg.table);
+        return;
+      }
+      const nextTournaments = applyTournaments(tournaments, msg);
+      if (nextTournaments) {
+        tournaments = nextTournaments;
+        tournamentMsg.textContent = '';
+        drawTournaments();
+        if (msg.t !== 'room') return;
+      }
       const nextPeople = applyPeople(people, msg);
       if (nextPeople) people = nextPeople;
       if (msg.t === 'error' && chatAcks.has(msg.ack)) {
@@ -254,7 +288,14 @@ export function mount(root, { id, ctx }) {
 
   loadGames();
   draw();
-  return () => socket.close();
+  // Start times count down.
+  const ticker = setInterval(() => {
+    if (tournaments.some((x) => x.status === 'open' && x.starts_at)) drawTournaments(true);
+  }, 1000);
+  return () => {
+    clearInterval(ticker);
+    socket.close();
+  };
 }
 
 function seatCell(t, tb, side, ctx) {
@@ -271,6 +312,7 @@ function seatCell(t, tb, side, ctx) {
 function tableRow(t, tb, ctx) {
   const o = tb.options ?? {};
   const flags = [
+    tb.tournament ? t('tournament.round_of', { n: tb.tournament.round }) : null,
     o.bot ? t('option.bot', { n: o.bot }) : null,
     o.local ? t('option.local') : null,
     o.random_opening ? t('option.random_opening') : null,

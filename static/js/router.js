@@ -1,4 +1,5 @@
-// Hash routing (`#/room/russian`, `#/table/ID`, `#/game/ID`, `#/rules/russian`): works
+// Hash routing (`#/room/russian`, `#/table/ID`, `#/game/ID`, `#/tournament/ID`,
+// `#/rules/russian`): works
 // when the server serves only static files plus the API, and survives a reload.
 
 /**
@@ -14,6 +15,7 @@ export function parseRoute(hash) {
     case 'room':
     case 'table':
     case 'game':
+    case 'tournament':
       return id ? { name, id } : { name: 'lobby', id: null };
     case 'rules':
       return { name: 'rules', id };

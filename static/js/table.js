@@ -19,6 +19,7 @@ import { playPerson } from './playnow.js';
 import { LiveSocket } from './socket.js';
 import { applyMessage, canMove, isLocal, myColor, mySeat, nextPly, pendingAfterState } from './tablestate.js';
 import { renderPanels, tickClocks } from './tableview.js';
+import { watchTournament } from './tournamentwatch.js';
 
 const CLOCK_TICK_MS = 100;
 const RESIGN_CONFIRM_MS = 4_000;
@@ -168,6 +169,7 @@ export function mount(root, { id, ctx }) {
     if (msg.t === 'state') page.resyncing = false;
     const before = page.state;
     page.state = state;
+    followTournament(state);
     noteOffers(before, state, msg);
     if (msg.t !== 'state') {
       const name = sound.soundFor(msg, myColor(before) ?? myColor(state));
@@ -443,6 +445,16 @@ export function mount(root, { id, ctx }) {
     }
   }
 
+  // At a tournament table the player is sent on to their next game when it is ready.
+  let stopFollowing = null;
+  function followTournament(s) {
+    const tour = s?.table?.tournament;
+    if (!tour || stopFollowing || !s.table.room || !mySeat(s)) return;
+    stopFollowing = watchTournament(s.table.room, tour.id, (table) => {
+      if (table !== id) ctx.go('table', table);
+    });
+  }
+
   const timer = setInterval(() => {
     if (page.state) tick();
   }, CLOCK_TICK_MS);
@@ -450,6 +462,7 @@ export function mount(root, { id, ctx }) {
   return () => {
     clearInterval(timer);
     invites.close();
+    stopFollowing?.();
     socket.close();
   };
 }

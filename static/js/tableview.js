@@ -140,7 +140,9 @@ function actionButtons(t, page, s, act, bannerShown) {
   const seat = mySeat(s);
   const color = myColor(s);
   const live = page.online && !page.closed;
-  if (live && s.status !== 'playing' && seat) {
+  // A tournament table plays only its game: no restart, no standing up, no abort.
+  const tournament = !!s.table?.tournament;
+  if (live && s.status !== 'playing' && seat && !tournament) {
     // While the game-over banner shows, its own button starts the next game.
     if (!s.ready[seat] && !bannerShown) out.push(button('start', s.status === 'over' ? t('action.again') : t('action.start'), act, { kind: 'primary' }));
     out.push(button('stand', t('action.stand'), act));
@@ -171,7 +173,7 @@ function actionButtons(t, page, s, act, bannerShown) {
     const armed = performance.now() < page.resignArmedUntil;
     out.push(button('resign', armed ? t('action.resign_confirm') : t('action.resign'), act, { kind: armed ? 'danger armed' : 'danger' }));
     const played = s.moves.filter((m) => !m.opening).length;
-    if (played < 2) out.push(button('abort', t('action.abort'), act));
+    if (played < 2 && !tournament) out.push(button('abort', t('action.abort'), act));
   }
   if (page.error) out.push(h('p', { class: 'error', 'data-error': '', role: 'alert' }, page.error));
   return out;
@@ -282,7 +284,9 @@ function renderBanner(el, t, page, s, act, redraw) {
     h('p', { class: 'banner-title' }, title),
     h('p', { class: 'banner-reason' }, bannerReason(t, s, title)),
     h('div', { class: 'banner-actions' },
-      seat && !s.ready[seat] && page.online ? button('start', t('action.again'), act, { kind: 'primary' }) : null,
+      s.table?.tournament
+        ? h('a', { class: 'btn primary', href: href('tournament', s.table.tournament.id), 'data-action': 'tournament' }, t('tournament.back'))
+        : seat && !s.ready[seat] && page.online ? button('start', t('action.again'), act, { kind: 'primary' }) : null,
       seat && s.ready[seat] ? h('span', { class: 'note' }, t('status.waiting_ready')) : null,
       h('a', { class: 'btn', href: href('game', s.game_id), 'data-action': 'replay' }, t('action.replay')),
       h('button', { class: 'btn ghost', 'aria-label': t('action.close'), onclick: () => { page.bannerHidden = s.game_id; redraw(); } }, '×'),
@@ -318,6 +322,7 @@ function info(t, page, s, act) {
     h('p', { class: 'links' },
       h('button', { class: 'btn small', 'data-action': 'copy-link', onclick: () => act('copy-link') }, page.copied ? t('copied') : t('action.copy_link')),
       s.table?.room ? h('a', { href: href('room', s.table.room) }, `← ${t('nav.back_room')}`) : null,
+      s.table?.tournament ? [' ', h('a', { href: href('tournament', s.table.tournament.id), 'data-link': 'tournament' }, t('tournament.round_of', { n: s.table.tournament.round }))] : null,
       ' ',
       variant ? h('a', { href: href('rules', variant.id) }, t('nav.rules_of')) : null,
     ),

@@ -304,6 +304,9 @@ pub struct TableView {
     pub spectators: u32,
     /// The current or last game.
     pub game: Option<GameSummary>,
+    /// The tournament whose game this table plays (absent at a casual table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<crate::tournament::TableTournament>,
 }
 
 /// A text in Polish and English.
@@ -430,6 +433,9 @@ pub struct GameRecord {
     pub started_at: String,
     /// End time (RFC 3339), or `null`.
     pub ended_at: Option<String>,
+    /// The tournament and round it was played in (absent for a casual game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<crate::tournament::TableTournament>,
 }
 
 /// One line of `GET /api/rooms/{room}/games`.

@@ -7,7 +7,8 @@
 //! - [`common`]: players, options, clocks, counters, tables, rooms, variants, games;
 //! - [`error`]: the error codes and the one error shape;
 //! - [`room`]: room socket messages;
-//! - [`table`]: table socket messages.
+//! - [`table`]: table socket messages;
+//! - [`tournament`]: tournaments (creation, the whole tournament, the room's summary).
 //!
 //! ```
 //! use damka_protocol::table::ClientMessage;
@@ -20,6 +21,8 @@ pub mod common;
 pub mod error;
 pub mod room;
 pub mod table;
+pub mod tournament;
 
 pub use common::*;
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
+pub use tournament::TableTournament;

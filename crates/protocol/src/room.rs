@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::{ChatMessage, Person, Player, RoomView, TableView};
 use crate::error::ErrorCode;
+use crate::tournament::TournamentSummary;
 
 /// Client → server on a room socket.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,6 +55,9 @@ pub enum RoomServerMessage {
         /// The room's last chat messages, oldest first.
         #[serde(default)]
         chat: Vec<ChatMessage>,
+        /// The room's tournaments: open and running ones, and the last finished ones.
+        #[serde(default)]
+        tournaments: Vec<TournamentSummary>,
         /// More of the room's tables follow in `room_tables` messages (a big room's
         /// snapshot comes in pages); absent or `false` when `tables` is the whole list.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -101,6 +105,29 @@ pub enum RoomServerMessage {
         /// The table as it was last.
         table: TableView,
     },
+    /// A tournament was created in the room.
+    TournamentAdded {
+        /// The tournament.
+        tournament: TournamentSummary,
+    },
+    /// A tournament changed (players, round, results, status).
+    TournamentUpdated {
+        /// The tournament as it is now.
+        tournament: TournamentSummary,
+    },
+    /// A player's tournament game is ready: the table is created with both seats taken
+    /// and the game started. Published on the room's channel addressed to one guest
+    /// (`to`); only that guest's room sockets receive it.
+    TournamentGame {
+        /// The guest it is for.
+        to: String,
+        /// Tournament id.
+        tournament: String,
+        /// The table to go to.
+        table: String,
+        /// The round.
+        round: u32,
+    },
     /// The number of people in the room changed.
     Presence {
         /// People in the room (as `players` of `room`).
@@ -141,10 +168,12 @@ pub struct Invitation {
 
 impl RoomServerMessage {
     /// The guests a message is for, when it is not for every socket of the room: an
-    /// invitation goes to its invitee and its inviter only.
+    /// invitation goes to its invitee and its inviter only, a `tournament_game` to the
+    /// player it sends to a table.
     pub fn addressees(&self) -> Option<[&str; 2]> {
         match self {
             RoomServerMessage::Invited(i) => Some([i.to.id.as_str(), i.from.id.as_str()]),
+            RoomServerMessage::TournamentGame { to, .. } => Some([to.as_str(), to.as_str()]),
             _ => None,
         }
     }
@@ -153,6 +182,19 @@ impl RoomServerMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addressed_events_name_their_guests() {
+        let msg = RoomServerMessage::TournamentGame {
+            to: "g1".into(),
+            tournament: "x".into(),
+            table: "t".into(),
+            round: 2,
+        };
+        assert_eq!(msg.addressees(), Some(["g1", "g1"]));
+        let presence = RoomServerMessage::Presence { players: 1 };
+        assert_eq!(presence.addressees(), None);
+    }
 
     #[test]
     fn a_snapshot_page_adds_fields_and_renames_none() {
@@ -176,10 +218,11 @@ mod tests {
         });
         let parsed: RoomServerMessage =
             serde_json::from_value(room.clone()).unwrap_or_else(|e| panic!("{e}"));
-        // Written again it gains only the issue 9 additions (`people`, `chat`).
+        // Written again it gains only the additions (`people`, `chat`, `tournaments`).
         let mut again = room;
         again["people"] = serde_json::json!([]);
         again["chat"] = serde_json::json!([]);
+        again["tournaments"] = serde_json::json!([]);
         assert_eq!(serde_json::to_value(&parsed).ok(), Some(again));
     }
 }

@@ -11,6 +11,8 @@
 //!   socket: [`ws::room_socket`], [`ws::table_socket`];
 //! - [`room`]: rooms, their live table lists and the fan-out to room sockets;
 //! - [`table`]: one actor task per table (seats, game, clock, subscribers);
+//! - [`tournament`]: one actor task per tournament (entrants, rounds, results), pairing
+//!   and standings;
 //! - [`store`]: SQLite or PostgreSQL behind one enum, runtime queries, migrations;
 //! - [`limits`]: per-address caps (sockets, guest creation, tables) and guest expiry;
 //! - [`metrics`]: Prometheus text; [`error`]: the one error type; [`time`]: the server's
@@ -36,6 +38,7 @@ pub mod server;
 pub mod store;
 pub mod table;
 pub mod time;
+pub mod tournament;
 pub mod ws;
 
 use std::path::PathBuf;
@@ -58,6 +61,8 @@ pub struct Shared {
     pub rooms: room::Rooms,
     /// The open tables.
     pub tables: table::Tables,
+    /// The tournaments not over (each with its actor).
+    pub tournaments: tournament::Tournaments,
     /// Where the computer's searches run.
     pub bots: bots::Bots,
     /// Metrics.

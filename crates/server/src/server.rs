@@ -101,6 +101,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         store,
         rooms: Rooms::new(rooms),
         tables: Tables::default(),
+        tournaments: crate::tournament::Tournaments::default(),
         bots,
         metrics: metrics::Metrics::default(),
         limits: crate::limits::Limits::default(),
@@ -108,6 +109,8 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
     });
+    // Tournaments first: a restored table whose game ends reports to its tournament.
+    let tournaments = crate::tournament::restore_tournaments(&state).await?;
     let restored = restore_tables(&state).await?;
     for room in state.rooms.all() {
         let scope = format!("room:{}", room.config.id);
@@ -124,7 +127,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     state.tracker.spawn(
         crate::limits::guest_sweeper(state.clone()).instrument(tracing::info_span!("guest_sweep")),
     );
-    tracing::info!(%addr, restored, "listening");
+    tracing::info!(%addr, restored, tournaments, "listening");
     let app = http::app(state.clone());
     let shutdown = state.shutdown.clone();
     let header_timeout = state.config.header_read_timeout();

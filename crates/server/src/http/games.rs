@@ -97,6 +97,14 @@ pub async fn show(
 ) -> AppResult<Json<GameRecord>> {
     let (g, moves) = stored(&state, &id).await?;
     let (white, black) = players(&g);
+    let tournament = state
+        .store
+        .tournament_of_game(&id)
+        .await?
+        .map(|(id, round)| damka_protocol::TableTournament {
+            id,
+            round: u32::try_from(round).unwrap_or(0),
+        });
     Ok(Json(GameRecord {
         id: g.id.clone(),
         room: g.room.clone(),
@@ -130,6 +138,7 @@ pub async fn show(
         reason: g.reason.as_deref().and_then(EndReason::from_name),
         started_at: rfc3339(g.started_at),
         ended_at: g.ended_at.map(rfc3339),
+        tournament,
     }))
 }
 
@@ -157,12 +166,28 @@ pub async fn pdn(
         record.moves.push(mv);
     }
     let date = rfc3339(g.started_at);
-    record.set_tag("Event", "Damka");
+    // A tournament game names its tournament and round.
+    let tournament = state.store.tournament_of_game(&id).await?;
+    match &tournament {
+        Some((tournament, _)) => {
+            let name = state
+                .store
+                .tournament(tournament)
+                .await?
+                .and_then(|t| t.name)
+                .unwrap_or_else(|| format!("Damka tournament {tournament}"));
+            record.set_tag("Event", name);
+        }
+        None => record.set_tag("Event", "Damka"),
+    }
     record.set_tag("Site", format!("room {}, table {}", g.room, g.table_id));
     record.set_tag(
         "Date",
         date.get(..10).unwrap_or("????-??-??").replace('-', "."),
     );
+    if let Some((_, round)) = tournament {
+        record.set_tag("Round", round.to_string());
+    }
     record.set_tag("White", g.white_name.as_str());
     record.set_tag("Black", g.black_name.as_str());
     record.set_tag(

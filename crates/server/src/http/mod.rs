@@ -7,6 +7,7 @@ pub mod guest;
 pub mod health;
 pub mod rooms;
 pub mod tables;
+pub mod tournaments;
 pub mod variants;
 
 use std::time::Duration;
@@ -40,6 +41,14 @@ pub fn app(state: AppState) -> Router {
         .route("/api/rooms/{room}", get(rooms::show))
         .route("/api/rooms/{room}/tables", post(rooms::create_table))
         .route("/api/rooms/{room}/games", get(games::recent))
+        .route(
+            "/api/rooms/{room}/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::show))
+        .route("/api/tournaments/{id}/join", post(tournaments::join))
+        .route("/api/tournaments/{id}/leave", post(tournaments::leave))
+        .route("/api/tournaments/{id}/start", post(tournaments::start))
         .route("/api/tables/{id}", get(tables::show))
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/pdn", get(games::pdn))

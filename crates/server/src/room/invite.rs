@@ -107,6 +107,7 @@ mod tests {
             },
             spectators: 0,
             game: None,
+            tournament: None,
         }
     }
 

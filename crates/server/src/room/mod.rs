@@ -5,11 +5,13 @@
 //! whenever a table changes, so listing a room never waits for an actor. Events go out on
 //! a `broadcast` channel as already-serialised JSON; a room socket that falls behind gets
 //! `Lagged` and is sent a fresh `room` snapshot instead of the events it missed.
+//! Tournaments are listed the same way (`tournaments.rs`).
 
 mod config;
 mod defaults;
 mod invite;
 mod people;
+mod tournaments;
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
@@ -44,6 +46,7 @@ impl RoomEvent {
         }
     }
 }
+pub use tournaments::FINISHED_SHOWN as FINISHED_TOURNAMENTS_SHOWN;
 
 /// Largest share of a room snapshot sent in one frame (bytes of table JSON): well under
 /// the socket's write limit, so a room with thousands of tables arrives in pages.
@@ -73,6 +76,8 @@ pub struct Room {
     chat_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
     /// Each person's invitation flood control in this room.
     invite_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
+    /// The room's tournaments as listed (open, running, the last finished ones).
+    tournaments: Mutex<Vec<damka_protocol::tournament::TournamentSummary>>,
 }
 
 /// How often changed room presence is announced: people arriving together cost one
@@ -93,6 +98,7 @@ impl Room {
             chat: Mutex::new(std::collections::VecDeque::new()),
             chat_limits: Mutex::new(std::collections::HashMap::new()),
             invite_limits: Mutex::new(std::collections::HashMap::new()),
+            tournaments: Mutex::new(Vec::new()),
         }
     }
 
@@ -210,6 +216,7 @@ impl Room {
             players: u32::try_from(people.len()).unwrap_or(u32::MAX),
             people,
             chat: self.chat(),
+            tournaments: self.tournaments(),
             more: false,
         }
     }
@@ -248,6 +255,7 @@ impl Room {
                     players: u32::try_from(people.len()).unwrap_or(u32::MAX),
                     people,
                     chat: self.chat(),
+                    tournaments: self.tournaments(),
                     more,
                 }
             } else {

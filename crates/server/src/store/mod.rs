@@ -19,6 +19,7 @@ mod expiry;
 mod games;
 mod guests;
 mod health;
+mod tournaments;
 mod write;
 mod writer;
 
@@ -37,6 +38,7 @@ pub use chat::ChatRow;
 pub use games::{DrawOfferRow, GameRow, MoveRow, NewGame};
 pub use guests::GuestRow;
 pub use health::{Breaker, is_outage, unavailable};
+pub use tournaments::{EntrantRow, PairingRow, TournamentRow, TournamentWrite};
 pub use write::Write;
 pub use writer::MoveWriter;
 

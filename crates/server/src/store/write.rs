@@ -128,6 +128,10 @@ pub enum Write {
     },
     /// A chat message.
     Chat(Box<super::ChatRow>),
+    /// A tournament's change (its entrants, rounds, results).
+    Tournament(Box<super::tournaments::TournamentWrite>),
+    /// Several writes in one transaction, in order (a tournament round and its games).
+    All(Vec<Write>),
     /// A takeback: the moves after `keep_ply` go, the clock is as after `keep_ply`.
     Takeback {
         /// The game.
@@ -144,7 +148,8 @@ impl Write {
     pub(super) fn is_multi_statement(&self) -> bool {
         match self {
             Write::Game(g) => !g.opening.is_empty(),
-            Write::LastMove { .. } | Write::Probe | Write::Takeback { .. } => true,
+            Write::LastMove { .. } | Write::Probe | Write::Takeback { .. } | Write::All(_) => true,
+            Write::Tournament(t) => t.is_multi_statement(),
             _ => false,
         }
     }
@@ -168,8 +173,15 @@ macro_rules! insert_move {
 
 /// Applies a [`Write`] to a connection of either backend.
 macro_rules! apply {
-    ($write:expr, $conn:expr, $probe:expr) => {
+    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $again:path) => {
         match $write {
+            Write::Tournament(t) => $tournament(&mut *$conn, t).await?,
+            Write::All(writes) => {
+                for w in writes {
+                    // Recursion in an async fn goes through a box.
+                    Box::pin($again(&mut *$conn, w)).await?;
+                }
+            }
             Write::Guest {
                 id,
                 name,
@@ -330,7 +342,13 @@ pub(super) async fn apply_sqlite(
     conn: &mut SqliteConnection,
     write: &Write,
 ) -> Result<(), sqlx::Error> {
-    apply!(write, conn, PROBE_SQLITE);
+    apply!(
+        write,
+        conn,
+        PROBE_SQLITE,
+        super::tournaments::apply_sqlite,
+        apply_sqlite
+    );
     Ok(())
 }
 
@@ -339,6 +357,12 @@ pub(super) async fn apply_postgres(
     conn: &mut PgConnection,
     write: &Write,
 ) -> Result<(), sqlx::Error> {
-    apply!(write, conn, PROBE_POSTGRES);
+    apply!(
+        write,
+        conn,
+        PROBE_POSTGRES,
+        super::tournaments::apply_postgres,
+        apply_postgres
+    );
     Ok(())
 }

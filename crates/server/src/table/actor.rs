@@ -69,8 +69,9 @@ pub struct TableActor {
     /// Since when each player of the running game (white, black) has been disconnected,
     /// server ms (claims).
     pub(super) gone_since: [Option<u64>; 2],
-    /// A tournament table: no takebacks. (No tournaments yet: always false.)
-    pub(super) tournament: bool,
+    /// The tournament whose game this table plays (no takebacks, no aborts, no other
+    /// games; the result is reported to it).
+    pub(super) tournament: Option<damka_protocol::TableTournament>,
     /// The people last reported to the room.
     pub(super) people_published: Vec<(Player, damka_protocol::Whereabouts)>,
     /// Commands.
@@ -113,7 +114,7 @@ impl TableActor {
             chat: seed.chat.into(),
             chat_limits: std::collections::HashMap::new(),
             gone_since: [None, None],
-            tournament: false,
+            tournament: seed.tournament,
             people_published: Vec::new(),
             rx,
         };
@@ -221,6 +222,9 @@ impl TableActor {
             }
             Command::BotMove { game_id, ply, mv } => {
                 self.on_bot_move(&game_id, ply, &mv).await;
+            }
+            Command::Forfeit { game_id, player_id } => {
+                self.forfeit(&game_id, &player_id).await;
             }
         }
     }

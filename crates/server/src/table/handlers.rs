@@ -39,6 +39,7 @@ impl TableActor {
                 Ok(())
             }
             (_, None) => Err(AppError::Unauthorized),
+            (ref m, Some(_)) if self.tournament_refuses(m).is_err() => self.tournament_refuses(m),
             (ClientMessage::Sit { seat }, Some(g)) => self.sit(g, seat),
             (ClientMessage::Stand, Some(g)) => self.stand(&g),
             (ClientMessage::Start, Some(g)) => self.start(&g).await,

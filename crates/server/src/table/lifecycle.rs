@@ -314,8 +314,9 @@ impl TableActor {
             return;
         }
         let ended = if game.first_move_left(now) == Some(0) {
-            tracing::info!(game = %game.id, "first move not made in time: aborted");
-            self.finish(None, Reason::Aborted).await
+            tracing::info!(game = %game.id, "first move not made in time");
+            let (winner, reason) = self.first_move_missed();
+            self.finish(winner, reason).await
         } else if let Some(flagged) = game.clock.flagged(now) {
             self.finish(Some(flagged.other()), Reason::Timeout).await
         } else {
@@ -388,5 +389,6 @@ impl TableActor {
             by,
         });
         self.publish();
+        self.report_to_tournament(result, reason);
     }
 }

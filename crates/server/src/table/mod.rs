@@ -9,7 +9,8 @@
 //! - `view`: the table, state and clock objects sent to clients;
 //! - `subscribers`: the sockets and their bounded queues;
 //! - `computer`: the computer's searches and moves, and one-screen tables;
-//! - `registry`: the open tables by id, creation and start-up restore.
+//! - `registry`: the open tables by id, creation and start-up restore;
+//! - `tournament`: tournament tables (a started game for a pairing, the result reported).
 
 mod actor;
 mod computer;
@@ -22,6 +23,7 @@ mod registry;
 mod restore;
 mod social;
 mod subscribers;
+mod tournament;
 mod view;
 
 use damka_protocol::Player;
@@ -31,6 +33,7 @@ use tokio::sync::{mpsc, oneshot};
 pub use registry::{TableHandle, Tables};
 pub use restore::restore_tables;
 pub use subscribers::{Outgoing, QUEUE as SOCKET_QUEUE};
+pub use tournament::{PreparedTable, TournamentGameSpec};
 
 /// Commands a table actor accepts.
 #[derive(Debug)]
@@ -68,6 +71,13 @@ pub enum Command {
         ply: u32,
         /// The move, full path.
         mv: String,
+    },
+    /// A player left the tournament whose game this table plays: resign it for them.
+    Forfeit {
+        /// The game.
+        game_id: String,
+        /// The player who left.
+        player_id: String,
     },
 }
 

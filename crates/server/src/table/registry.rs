@@ -53,6 +53,8 @@ pub struct TableSeed {
     pub game: Option<LiveGame>,
     /// The table's last chat messages (restored at start-up).
     pub chat: Vec<damka_protocol::ChatMessage>,
+    /// The tournament whose game the table plays.
+    pub tournament: Option<damka_protocol::TableTournament>,
 }
 
 impl Tables {
@@ -144,6 +146,7 @@ impl Tables {
                 seats,
                 game: None,
                 chat: Vec::new(),
+                tournament: None,
             };
             let (mut handle, view) = spawn(state, seed)?;
             handle.creator_ip = ip;

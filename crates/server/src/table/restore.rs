@@ -8,7 +8,7 @@
 //! with that result, never resumed.
 
 use damka_protocol::table::PlayedMove;
-use damka_protocol::{ClockTimes, Options};
+use damka_protocol::{ClockTimes, Options, TableTournament};
 use draughts::clock::Clock;
 use draughts::{Color, Game, Outcome, Position, Rules, Variant};
 
@@ -27,12 +27,23 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
     for row in state.store.unfinished_games().await? {
         let moves = state.store.moves(&row.id).await?;
         let offer = state.store.draw_offer(&row.id).await?;
+        // A tournament game's table reports its end to the tournament, restored or not.
+        let tournament = state
+            .store
+            .tournament_of_game(&row.id)
+            .await?
+            .map(|(id, round)| TableTournament {
+                id,
+                round: u32::try_from(round).unwrap_or(0),
+            });
         let Some(room) = state.rooms.get(&row.room).cloned() else {
             abandon(state, &row, "its room no longer exists").await;
+            report(state, tournament.as_ref(), &row.id, None);
             continue;
         };
         if state.tables.get(&row.table_id).is_some() {
             abandon(state, &row, "its table already has another unfinished game").await;
+            report(state, tournament.as_ref(), &row.id, None);
             continue;
         }
         let first_move = state.store.first_move_ms(&row.id).await?;
@@ -46,10 +57,12 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
             Ok(Replayed::Playing(g)) => *g,
             Ok(Replayed::Over(outcome)) => {
                 finish_ended(state, &row, &moves, outcome).await;
+                report(state, tournament.as_ref(), &row.id, Some(outcome));
                 continue;
             }
             Err(why) => {
                 abandon(state, &row, &why).await;
+                report(state, tournament.as_ref(), &row.id, None);
                 continue;
             }
         };
@@ -78,13 +91,45 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
                 .iter()
                 .map(crate::chat::message)
                 .collect(),
+            tournament: tournament.clone(),
         };
         match state.tables.insert_restored(state, seed) {
             Ok(()) => restored += 1,
-            Err(e) => abandon(state, &row, &e.to_string()).await,
+            Err(e) => {
+                abandon(state, &row, &e.to_string()).await;
+                report(state, tournament.as_ref(), &row.id, None);
+            }
         }
     }
     Ok(restored)
+}
+
+/// Tells a tournament how its game ended during the restore (`None`: aborted). The
+/// tournament also reads its games' ends from the store when it is restored, so this
+/// only matters for a tournament already running.
+fn report(
+    state: &AppState,
+    tournament: Option<&TableTournament>,
+    game: &str,
+    outcome: Option<Outcome>,
+) {
+    let Some(t) = tournament else {
+        return;
+    };
+    let (result, reason) = match &outcome {
+        Some(o) => (super::game::result_of(o), super::game::reason_of(o)),
+        None => (None, damka_protocol::EndReason::Aborted),
+    };
+    state.tournaments.game_over(
+        state,
+        crate::tournament::GameReport {
+            tournament: t.id.clone(),
+            round: t.round,
+            game: game.to_owned(),
+            result,
+            reason: reason.as_str().to_owned(),
+        },
+    );
 }
 
 /// Marks a game that cannot be resumed as aborted, so it is not retried forever.

@@ -171,7 +171,7 @@ impl TableActor {
     /// Whether takebacks are allowed here: casual tables only (never with the computer,
     /// never at a tournament table).
     fn takebacks_allowed(&self) -> bool {
-        !self.tournament && self.options.bot.is_none()
+        self.tournament.is_none() && self.options.bot.is_none()
     }
 
     /// How many plies a takeback for `by` undoes now (its last move and the reply, if

@@ -54,6 +54,7 @@ async fn test_state(name: &str, config: Config) -> (AppState, std::path::PathBuf
         store: Store::connect(&url).await.expect("store"),
         rooms: Rooms::new(default_rooms()),
         tables: Tables::default(),
+        tournaments: crate::tournament::Tournaments::default(),
         bots: crate::bots::Bots::new(1),
         metrics: metrics::Metrics::default(),
         limits: crate::limits::Limits::default(),
@@ -247,90 +248,5 @@ async fn a_full_queue_is_skipped_then_refreshed_with_state() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// The next message on a simulated socket of type `t` (skipping others).
-async fn next_t(rx: &mut mpsc::Receiver<Outgoing>, t: &str) -> serde_json::Value {
-    loop {
-        let out = tokio::time::timeout(Duration::from_secs(10), rx.recv())
-            .await
-            .expect("a message in time")
-            .expect("subscribed");
-        let v = json(out);
-        if v["t"] == t || (v["t"] == "error" && t != "error") {
-            return v;
-        }
-    }
-}
-
-/// A takeback request after four plies: granted for asking at a casual table, refused
-/// at a tournament table. (No tournaments exist yet; the table is seeded as one.)
-async fn takeback_request_at(tournament: bool) -> serde_json::Value {
-    let mut config = Config::defaults();
-    config.manual_time = true;
-    let name = format!("takeback_tournament_{tournament}");
-    let (state, dir) = test_state(&name, config).await;
-    let room = state.rooms.get("russian").expect("room").clone();
-    // The games table refers to its players.
-    for id in ["a", "b"] {
-        state
-            .store
-            .create_guest(id, id, &format!("token-{id}"), 0)
-            .await
-            .expect("guest stored");
-    }
-    let (tx, rx) = mpsc::channel(super::COMMAND_QUEUE);
-    let seed = super::registry::TableSeed {
-        id: format!("t{name}"),
-        room,
-        options: super::registry::validate_options("russian", &create_request()).expect("options"),
-        seats: [Some(player("a")), Some(player("b"))],
-        game: None,
-        chat: Vec::new(),
-    };
-    let mut actor =
-        super::actor::TableActor::new(state.clone(), seed, tx.downgrade(), rx).expect("actor");
-    actor.tournament = tournament;
-    state.tracker.spawn(actor.run());
-    let (sa, mut a) = join(&tx, Some(player("a"))).await;
-    // Black's socket stays open (unread) so Black is present.
-    let (sb, _b) = join(&tx, Some(player("b"))).await;
-    let send = |sub: u64, msg: ClientMessage| {
-        let tx = tx.clone();
-        async move {
-            tx.send(Command::Client {
-                sub,
-                msg,
-                lag_ms: 0,
-                received: std::time::Instant::now(),
-            })
-            .await
-            .expect("actor alive");
-        }
-    };
-    send(sa, ClientMessage::Start).await;
-    send(sb, ClientMessage::Start).await;
-    let mut last = next_t(&mut a, "game_started").await;
-    for ply in 1..=4u32 {
-        let sub = if last["turn"] == "white" { sa } else { sb };
-        let mv = last["legal"][0].as_str().expect("a legal move").to_owned();
-        send(sub, ClientMessage::Move { mv, ply, ack: None }).await;
-        last = next_t(&mut a, "move").await;
-    }
-    send(sa, ClientMessage::TakebackOffer).await;
-    let answer = next_t(&mut a, "takeback_offered").await;
-    state.shutdown.cancel();
-    state.tracker.close();
-    state.tracker.wait().await;
-    let _ = std::fs::remove_dir_all(dir);
-    answer
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn takebacks_are_never_granted_at_a_tournament_table() {
-    assert_eq!(takeback_request_at(false).await["t"], "takeback_offered");
-    let refused = takeback_request_at(true).await;
-    assert_eq!(
-        (&refused["t"], &refused["code"]),
-        (&"error".into(), &"bad_message".into()),
-        "{refused}"
-    );
-}
+// Takebacks at tournament tables are refused: `tests/tournaments.rs` plays a tournament
+// game over real sockets and asks for one.

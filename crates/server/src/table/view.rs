@@ -45,6 +45,7 @@ impl TableActor {
             },
             spectators: self.presence_now().2,
             game,
+            tournament: self.tournament.clone(),
         }
     }
 

@@ -1,0 +1,229 @@
+//! The table's side of a tournament: a tournament asks the registry for a table whose
+//! game is already started (both seats taken, stored with the round), and the table,
+//! once its game's end is stored, reports `(tournament, round, game, result)` through
+//! [`crate::tournament::Tournaments::game_over`]. What a tournament table refuses
+//! (seats, restarts, aborts, takebacks) and the first-move rule (a player who does not
+//! make their first move in time loses, reason `abandoned`) live here too.
+
+use damka_protocol::table::ClientMessage;
+use damka_protocol::{EndReason, ErrorCode, GameResult, Options, Player, TableTournament};
+use draughts::clock::Clock;
+use draughts::{Color, Game, Position, Reason, Rules, Variant};
+
+use super::actor::TableActor;
+use super::game::{LiveGame, to_i64};
+use super::registry::{TableSeed, Tables};
+use crate::AppState;
+use crate::error::AppError;
+use crate::room::Room;
+use crate::store::{GameRow, NewGame};
+use crate::tournament::GameReport;
+
+/// A tournament game to set up at a new table.
+#[derive(Debug, Clone)]
+pub struct TournamentGameSpec {
+    /// The table's id (from [`Tables::fresh_id`]).
+    pub table_id: String,
+    /// The game's id.
+    pub game_id: String,
+    /// The tournament and round.
+    pub tournament: TableTournament,
+    /// White.
+    pub white: Player,
+    /// Black.
+    pub black: Player,
+    /// Minutes per player.
+    pub minutes: u32,
+    /// Increment, seconds.
+    pub increment: u32,
+}
+
+/// A tournament game made ready: the row to store (with the round) and the table to
+/// open once it is stored.
+pub struct PreparedTable {
+    /// The game's row.
+    pub game: NewGame,
+    /// The table, game started.
+    pub seed: TableSeed,
+}
+
+impl Tables {
+    /// A table id not in use.
+    pub fn fresh_id(&self) -> String {
+        loop {
+            let id = format!("t{}", crate::random::token_base36(7));
+            if self.get(&id).is_none() {
+                return id;
+            }
+        }
+    }
+
+    /// Builds the stored row and the table of a tournament game, started now (the
+    /// first-move window runs from now). Nothing is stored or opened yet.
+    ///
+    /// Fails if the room's variant is unknown to the engine.
+    pub fn prepare_tournament_game(
+        &self,
+        state: &AppState,
+        room: &std::sync::Arc<Room>,
+        spec: &TournamentGameSpec,
+    ) -> Result<PreparedTable, AppError> {
+        let variant = Variant::from_name(&room.config.variant)
+            .ok_or_else(|| AppError::Internal("room with unknown variant".into()))?;
+        let rules = Rules::new(variant);
+        let start = match state.config.test_start_fen.as_deref() {
+            Some(fen) => Position::from_fen(rules, fen).unwrap_or_else(|_| Position::new(rules)),
+            None => Position::new(rules),
+        };
+        let initial_fen = start.to_fen();
+        let initial_ms = u64::from(spec.minutes) * 60_000;
+        let window = state.config.first_move_window().as_millis() as u64;
+        let now = state.time.now_ms();
+        let started_at = crate::time::unix_ms();
+        let bot = crate::bots::level_of(&spec.white)
+            .or_else(|| crate::bots::level_of(&spec.black))
+            .map(bot::Level::number);
+        let row = GameRow {
+            id: spec.game_id.clone(),
+            table_id: spec.table_id.clone(),
+            room: room.config.id.clone(),
+            variant: variant.name().to_owned(),
+            minutes: i64::from(spec.minutes),
+            increment_s: i64::from(spec.increment),
+            random_opening: 0,
+            capture_optional: 0,
+            white_id: spec.white.id.clone(),
+            white_name: spec.white.name.clone(),
+            black_id: spec.black.id.clone(),
+            black_name: spec.black.name.clone(),
+            initial_fen: initial_fen.clone(),
+            opening_plies: 0,
+            status: "playing".into(),
+            result: None,
+            reason: None,
+            white_ms: to_i64(initial_ms),
+            black_ms: to_i64(initial_ms),
+            clock_ply: 0,
+            started_at,
+            ended_at: None,
+        };
+        let live = LiveGame {
+            id: spec.game_id.clone(),
+            white: spec.white.clone(),
+            black: spec.black.clone(),
+            initial_fen,
+            opening_plies: 0,
+            game: Game::new(start),
+            clock: Clock::new(initial_ms, u64::from(spec.increment) * 1000),
+            moves: Vec::new(),
+            over: None,
+            draw_offer: None,
+            last_offer: [None, None],
+            first_move_due: Some(now + window),
+            first_move_ms: window,
+            hold: None,
+            first_move_held: None,
+            takeback_offer: None,
+            last_takeback: [None, None],
+            started_at,
+            lag_ms: [0, 0],
+            ended_by: None,
+        };
+        let seed = TableSeed {
+            id: spec.table_id.clone(),
+            room: room.clone(),
+            options: Options {
+                minutes: spec.minutes,
+                increment: spec.increment,
+                random_opening: false,
+                capture_optional: false,
+                bot,
+                local: false,
+            },
+            seats: [Some(spec.white.clone()), Some(spec.black.clone())],
+            game: Some(live),
+            chat: Vec::new(),
+            tournament: Some(spec.tournament.clone()),
+        };
+        Ok(PreparedTable {
+            game: NewGame {
+                row,
+                opening: Vec::new(),
+            },
+            seed,
+        })
+    }
+
+    /// Opens a tournament table whose game is stored: its actor starts, the room lists
+    /// it, and the game's first-move window runs.
+    ///
+    /// Fails if the table cannot be made (unknown variant or options).
+    pub fn open_tournament_table(&self, state: &AppState, seed: TableSeed) -> Result<(), AppError> {
+        self.insert_restored(state, seed)
+    }
+}
+
+impl TableActor {
+    /// Whether a tournament table refuses this message: its seats are the pairing's and
+    /// it plays only the tournament's game (no sitting, standing, restarting); a game
+    /// is never aborted (a player who cannot play resigns; one who does not show up
+    /// loses by the first-move rule).
+    ///
+    /// Fails with `bad_message` (seats, start) or `game_in_progress` (abort).
+    pub(super) fn tournament_refuses(&self, msg: &ClientMessage) -> Result<(), AppError> {
+        if self.tournament.is_none() {
+            return Ok(());
+        }
+        match msg {
+            ClientMessage::Sit { .. } | ClientMessage::Stand | ClientMessage::Start => Err(
+                AppError::BadMessage("a tournament table plays only its tournament game".into()),
+            ),
+            ClientMessage::Abort => Err(AppError::game(
+                ErrorCode::GameInProgress,
+                "a tournament game cannot be aborted: resign instead",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// How a first-move window that ran out ends the game: aborted at a casual table,
+    /// lost by the side that did not move (`abandoned`) at a tournament table.
+    pub(super) fn first_move_missed(&self) -> (Option<Color>, Reason) {
+        match (&self.tournament, &self.game) {
+            (Some(_), Some(g)) => (Some(g.position().turn().other()), Reason::Abandoned),
+            _ => (None, Reason::Aborted),
+        }
+    }
+
+    /// The game's end is stored: tell its tournament.
+    pub(super) fn report_to_tournament(&self, result: Option<GameResult>, reason: EndReason) {
+        let (Some(t), Some(g)) = (&self.tournament, &self.game) else {
+            return;
+        };
+        self.state.tournaments.game_over(
+            &self.state,
+            GameReport {
+                tournament: t.id.clone(),
+                round: t.round,
+                game: g.id.clone(),
+                result,
+                reason: reason.as_str().to_owned(),
+            },
+        );
+    }
+
+    /// A player left the tournament: their running game here is resigned.
+    pub(super) async fn forfeit(&mut self, game_id: &str, player_id: &str) {
+        let Some(color) = self
+            .game
+            .as_ref()
+            .filter(|g| g.playing() && g.id == game_id)
+            .and_then(|g| g.color_of(player_id))
+        else {
+            return;
+        };
+        if let Err(e) = self.finish(Some(color.other()), Reason::Resign).await {
+            tracing::warn!(error = %e, "cannot store a forfeited tournament game now");
+        }
+    }
+}

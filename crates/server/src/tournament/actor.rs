@@ -1,0 +1,433 @@
+//! The tournament actor: the one task that owns a tournament. It takes joins, leaves,
+//! the creator's start and the games' results from its bounded queue, starts at the set
+//! time, and pairs the next round when the last game of a round ends. Every change is
+//! stored first, then applied to the model, then announced (the room's summary, and each
+//! paired person's `tournament_game`).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use damka_protocol::Player;
+use damka_protocol::tournament::TournamentStatus;
+use tokio::sync::mpsc;
+
+use super::model::{BoardResult, Left, Tournament, creator_only, outcome_of};
+use super::standings::Outcome;
+use super::{Command, GameReport, TournamentHandle};
+use crate::AppState;
+use crate::error::AppError;
+use crate::room::Room;
+use crate::store::{EntrantRow, TournamentWrite};
+
+/// How soon a change that could not be stored (a round, a result, the end) is tried
+/// again.
+const RETRY: Duration = Duration::from_secs(2);
+
+/// The state of one tournament, owned by its task.
+pub struct TournamentActor {
+    /// Server-wide state.
+    pub(super) state: AppState,
+    /// The room it is in.
+    pub(super) room: Arc<Room>,
+    /// The tournament.
+    pub(super) t: Tournament,
+    /// The joining order number of the next entrant.
+    next_seq: i64,
+    /// Where the registry reads the latest state.
+    snapshot: Arc<Mutex<Arc<Tournament>>>,
+    /// When a tournament with a set time starts (server ms).
+    start_due: Option<u64>,
+    /// When to try again a change that could not be stored.
+    retry: Option<tokio::time::Instant>,
+    /// Results whose storing failed, to try again.
+    unstored: Vec<GameReport>,
+    /// Commands.
+    rx: mpsc::Receiver<Command>,
+}
+
+/// Starts a tournament's actor and registers it.
+pub fn spawn(state: &AppState, room: Arc<Room>, t: Tournament, next_seq: i64) -> TournamentHandle {
+    let (tx, rx) = mpsc::channel(super::COMMAND_QUEUE);
+    let snapshot = Arc::new(Mutex::new(Arc::new(t.clone())));
+    let handle = TournamentHandle {
+        tx,
+        room_id: room.config.id.clone(),
+        snapshot: snapshot.clone(),
+    };
+    let start_due = t.settings.starts_at.map(|at| {
+        let wait = u64::try_from(at - crate::time::unix_ms()).unwrap_or(0);
+        state.time.now_ms() + wait
+    });
+    let span = tracing::info_span!("tournament", id = %t.id, room = %room.config.id);
+    let id = t.id.clone();
+    let actor = TournamentActor {
+        state: state.clone(),
+        room,
+        t,
+        next_seq,
+        snapshot,
+        start_due,
+        retry: None,
+        unstored: Vec::new(),
+        rx,
+    };
+    state.tournaments.insert(id, handle.clone());
+    state
+        .tracker
+        .spawn(tracing::Instrument::instrument(actor.run(), span));
+    handle
+}
+
+impl TournamentActor {
+    async fn run(mut self) {
+        let _registered = Registered {
+            state: self.state.clone(),
+            id: self.t.id.clone(),
+        };
+        let shutdown = self.state.shutdown.clone();
+        let time = self.state.time.clone();
+        // Resumed after a restart: results stored while nobody listened, then the next
+        // round if one is due.
+        self.reconcile().await;
+        self.advance().await;
+        while self.t.status != TournamentStatus::Over {
+            let start_due = self
+                .start_due
+                .filter(|_| self.t.status == TournamentStatus::Open);
+            let retry = self.retry;
+            tokio::select! {
+                biased;
+                () = shutdown.cancelled() => break,
+                cmd = self.rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                () = time.sleep_until(start_due.unwrap_or(u64::MAX)), if start_due.is_some() => {
+                    self.start_due = None;
+                    self.on_start_time().await;
+                }
+                () = tokio::time::sleep_until(retry.unwrap_or_else(tokio::time::Instant::now)), if retry.is_some() => {
+                    self.retry = None;
+                    self.on_retry().await;
+                }
+            }
+        }
+        tracing::info!(status = self.t.status.as_str(), "tournament actor stops");
+    }
+
+    async fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Join { player, reply } => {
+                let result = self.join(player).await;
+                // Full: it starts now, before the answer, which then shows round 1.
+                if result.is_ok() && self.t.is_full() && self.start().await.is_err() {
+                    self.retry = Some(tokio::time::Instant::now() + RETRY);
+                }
+                drop(reply.send(result));
+            }
+            Command::Leave { player, reply } => {
+                drop(reply.send(self.leave(&player).await));
+                if self.t.status == TournamentStatus::Open && self.t.players.is_empty() {
+                    tracing::info!("everyone left: cancelled");
+                    self.end(true).await;
+                }
+            }
+            Command::Start { player, reply } => {
+                let result = match creator_only(&self.t, &player) {
+                    Ok(()) => self.start().await,
+                    Err(e) => Err(e),
+                };
+                drop(reply.send(result));
+            }
+            Command::GameOver(report) => {
+                self.record(report).await;
+                self.advance().await;
+            }
+        }
+    }
+
+    /// Makes the latest state visible to readers and tells the room.
+    pub(super) fn publish(&mut self) {
+        *self.snapshot.lock().unwrap_or_else(|e| e.into_inner()) = Arc::new(self.t.clone());
+        self.room
+            .tournament_changed(self.t.summary(crate::time::unix_ms()));
+    }
+
+    async fn join(&mut self, player: Player) -> Result<(), AppError> {
+        self.t.check_join(&player)?;
+        let entrant = EntrantRow {
+            player_id: player.id.clone(),
+            name: player.name.clone(),
+            seq: self.next_seq,
+            left_round: None,
+        };
+        self.state
+            .store
+            .tournament_write(TournamentWrite::Join {
+                tournament: self.t.id.clone(),
+                entrant,
+            })
+            .await?;
+        self.next_seq += 1;
+        self.t.join(player);
+        self.publish();
+        Ok(())
+    }
+
+    async fn leave(&mut self, player: &Player) -> Result<(), AppError> {
+        let left = self.t.plan_leave(&player.id)?;
+        let write = match &left {
+            Left::Removed => TournamentWrite::Remove {
+                tournament: self.t.id.clone(),
+                player: player.id.clone(),
+            },
+            Left::Withdrew { from, .. } => TournamentWrite::Withdraw {
+                tournament: self.t.id.clone(),
+                player: player.id.clone(),
+                from_round: i64::from(*from),
+            },
+        };
+        self.state.store.tournament_write(write).await?;
+        self.t.leave(&player.id, &left);
+        self.publish();
+        if let Left::Withdrew {
+            running: Some((table, game)),
+            ..
+        } = left
+        {
+            // The running game is resigned for them; its end comes back as a result.
+            if let Some(handle) = self.state.tables.get(&table) {
+                let cmd = crate::table::Command::Forfeit {
+                    game_id: game,
+                    player_id: player.id.clone(),
+                };
+                if handle.tx.send(cmd).await.is_err() {
+                    tracing::warn!(%table, "the table of a forfeited game is gone");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The set time has come: start with who is there (and the computer, if asked
+    /// for), or cancel for want of players.
+    async fn on_start_time(&mut self) {
+        if self.t.status != TournamentStatus::Open {
+            return;
+        }
+        if self.t.enough_players() {
+            if self.start().await.is_err() {
+                self.retry = Some(tokio::time::Instant::now() + RETRY);
+            }
+        } else {
+            tracing::info!("too few players at the start time: cancelled");
+            self.end(true).await;
+        }
+    }
+
+    /// Starts now: fills empty places with the computer (if asked for), fixes the
+    /// rounds, then pairs round 1.
+    ///
+    /// Fails with `bad_message` (started, too few players) or a storage error.
+    async fn start(&mut self) -> Result<(), AppError> {
+        if self.t.status != TournamentStatus::Open {
+            return Err(AppError::BadMessage("the tournament has started".into()));
+        }
+        if !self.t.enough_players() {
+            return Err(AppError::BadMessage(format!(
+                "a tournament needs at least {} players",
+                super::model::MIN_PLAYERS
+            )));
+        }
+        let computers: Vec<EntrantRow> = self
+            .t
+            .computer_entrants()
+            .into_iter()
+            .zip(self.next_seq..)
+            .map(|(p, seq)| EntrantRow {
+                player_id: p.id,
+                name: p.name,
+                seq,
+                left_round: None,
+            })
+            .collect();
+        let n = self.t.players.len() + computers.len();
+        let now = crate::time::unix_ms();
+        self.state
+            .store
+            .tournament_write(TournamentWrite::Start {
+                tournament: self.t.id.clone(),
+                started_at: now,
+                total_rounds: i64::from(self.t.rounds_for(n)),
+                computers: computers.clone(),
+            })
+            .await?;
+        self.next_seq += i64::try_from(computers.len()).unwrap_or(0);
+        self.t.begin(now);
+        tracing::info!(
+            players = n,
+            rounds = self.t.total_rounds,
+            "tournament started"
+        );
+        self.publish();
+        self.advance().await;
+        Ok(())
+    }
+
+    /// While the last round is complete: pair and start the next, or end the
+    /// tournament when there is none.
+    async fn advance(&mut self) {
+        while self.t.status == TournamentStatus::Running && self.t.round_done() {
+            match self.t.plan_round() {
+                None => {
+                    self.end(false).await;
+                    return;
+                }
+                Some(planned) => {
+                    if !self.start_round(planned).await {
+                        self.retry = Some(tokio::time::Instant::now() + RETRY);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A game's end: stored as the board's result, then applied and announced.
+    async fn record(&mut self, report: GameReport) {
+        let Some(board) = self.t.pending_board(report.round, &report.game) else {
+            tracing::debug!(game = %report.game, "a result for no pending board");
+            return;
+        };
+        let outcome = outcome_of(report.result);
+        let stored = self
+            .state
+            .store
+            .tournament_write(TournamentWrite::Result {
+                tournament: self.t.id.clone(),
+                round: i64::from(report.round),
+                board: i64::try_from(board + 1).unwrap_or(i64::MAX),
+                result: result_name(outcome).to_owned(),
+                reason: report.reason.clone(),
+            })
+            .await;
+        if let Err(e) = stored {
+            tracing::error!(error = %e, game = %report.game, "cannot store a result; trying again");
+            self.unstored.push(report);
+            self.retry = Some(tokio::time::Instant::now() + RETRY);
+            return;
+        }
+        self.t.record(
+            report.round,
+            board,
+            BoardResult {
+                outcome,
+                reason: report.reason,
+            },
+        );
+        self.publish();
+    }
+
+    /// Results of the current round's games that ended while no actor listened (a
+    /// restart): read from the store.
+    async fn reconcile(&mut self) {
+        let Some(round) = self.t.rounds.last() else {
+            return;
+        };
+        let number = round.number;
+        let games: Vec<String> = round
+            .boards
+            .iter()
+            .filter(|b| b.result.is_none())
+            .filter_map(|b| b.game.clone())
+            .collect();
+        for game in games {
+            match self.state.store.game(&game).await {
+                Ok(Some(row)) if row.status == "over" => {
+                    let result = row.result.as_deref().and_then(|r| match r {
+                        "white" => Some(damka_protocol::GameResult::White),
+                        "black" => Some(damka_protocol::GameResult::Black),
+                        "draw" => Some(damka_protocol::GameResult::Draw),
+                        _ => None,
+                    });
+                    self.record(GameReport {
+                        tournament: self.t.id.clone(),
+                        round: number,
+                        game,
+                        result,
+                        reason: row.reason.unwrap_or_else(|| "aborted".into()),
+                    })
+                    .await;
+                }
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e, %game, "cannot read a tournament game"),
+            }
+        }
+    }
+
+    /// Tries again what could not be stored.
+    async fn on_retry(&mut self) {
+        for report in std::mem::take(&mut self.unstored) {
+            self.record(report).await;
+        }
+        if self.t.status == TournamentStatus::Open {
+            // A start (full, or at the set time) that could not be stored.
+            let due =
+                self.t.is_full() || self.start_due.is_none() && self.t.settings.starts_at.is_some();
+            if due {
+                self.on_start_time().await;
+            }
+            return;
+        }
+        self.advance().await;
+    }
+
+    /// Stores the end, then announces it.
+    async fn end(&mut self, cancelled: bool) {
+        let now = crate::time::unix_ms();
+        let stored = self
+            .state
+            .store
+            .tournament_write(TournamentWrite::End {
+                tournament: self.t.id.clone(),
+                ended_at: now,
+                cancelled,
+            })
+            .await;
+        if let Err(e) = stored {
+            tracing::error!(error = %e, "cannot store the end of a tournament; trying again");
+            self.retry = Some(tokio::time::Instant::now() + RETRY);
+            return;
+        }
+        self.t.end(now, cancelled);
+        tracing::info!(cancelled, "tournament over");
+        self.publish();
+    }
+}
+
+/// The stored result of an outcome.
+pub(super) fn result_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::White => "white",
+        Outcome::Black => "black",
+        Outcome::Draw => "draw",
+        Outcome::Void => "none",
+    }
+}
+
+/// Removes a tournament from the registry when its task ends (not at shutdown: the
+/// server goes away with it, and the next start resumes it).
+struct Registered {
+    /// Server state (the registry).
+    state: AppState,
+    /// Tournament id.
+    id: String,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if !self.state.shutdown.is_cancelled() {
+            self.state.tournaments.remove(&self.id);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Creating a tournament: the request checked against the limits, stored, then its
+//! actor started and the room told.
+
+use std::sync::Arc;
+
+use damka_protocol::Player;
+use damka_protocol::tournament::{CreateTournament, TournamentKind, TournamentView};
+
+use super::model::{MIN_PLAYERS, Settings, Tournament};
+use crate::AppState;
+use crate::error::AppError;
+use crate::room::Room;
+use crate::store::{TournamentRow, TournamentWrite};
+
+/// Open or running tournaments one guest may have created at once.
+pub const PER_GUEST: usize = 2;
+
+/// Open or running tournaments in one room at once.
+pub const PER_ROOM: usize = 20;
+
+/// Checks a creation request.
+///
+/// Fails with `invalid_options`.
+pub fn validate(req: &CreateTournament, now: i64) -> Result<Settings, AppError> {
+    let bad = |m: &str| Err(AppError::InvalidOptions(m.into()));
+    if !(1..=15).contains(&req.minutes) {
+        return bad("minutes must be 1 to 15");
+    }
+    if req.increment > 10 {
+        return bad("increment must be 0 to 10 seconds");
+    }
+    let (most, rounds) = match req.kind {
+        TournamentKind::RoundRobin => (12, 0),
+        TournamentKind::Swiss => match req.rounds {
+            Some(r @ 1..=15) => (64, r),
+            _ => return bad("a Swiss tournament has 1 to 15 rounds"),
+        },
+    };
+    if !(MIN_PLAYERS as u32..=most).contains(&req.max_players) {
+        return Err(AppError::InvalidOptions(format!(
+            "max_players must be {MIN_PLAYERS} to {most}"
+        )));
+    }
+    let starts_at = match req.starts_in_secs {
+        None => None,
+        Some(s @ 60..=86_400) => Some(now + i64::try_from(s * 1000).unwrap_or(0)),
+        Some(_) => return bad("starts_in_secs must be 60 to 86400 (or null: when full)"),
+    };
+    let bot_level = req.bot_level.unwrap_or(1);
+    if bot::Level::from_number(bot_level).is_none() {
+        return bad("bot_level must be 1, 2 or 3");
+    }
+    let name = match req.name.as_deref().map(crate::chat::clean).transpose() {
+        Ok(name) => name.filter(|n| !n.is_empty()),
+        Err(_) => return bad("a name has 1 to 40 characters"),
+    };
+    if name.as_ref().is_some_and(|n| n.chars().count() > 40) {
+        return bad("a name has 1 to 40 characters");
+    }
+    Ok(Settings {
+        kind: req.kind,
+        rounds,
+        minutes: req.minutes,
+        increment: req.increment,
+        max_players: req.max_players,
+        bots: req.bots,
+        bot_level,
+        starts_at,
+        name,
+    })
+}
+
+/// Creates a tournament in `room` with `creator` as its first entrant.
+///
+/// Fails with `invalid_options`, `too_many_tables` (too many tournaments of the guest
+/// or in the room) or a storage error.
+pub async fn create(
+    state: &AppState,
+    room: &Arc<Room>,
+    creator: Player,
+    req: &CreateTournament,
+) -> Result<TournamentView, AppError> {
+    let now = crate::time::unix_ms();
+    let settings = validate(req, now)?;
+    if state.tournaments.created_by(&creator.id) >= PER_GUEST {
+        return Err(AppError::game(
+            damka_protocol::ErrorCode::TooManyTables,
+            format!("you already run {PER_GUEST} tournaments"),
+        ));
+    }
+    if state.tournaments.in_room(&room.config.id) >= PER_ROOM {
+        return Err(AppError::game(
+            damka_protocol::ErrorCode::TooManyTables,
+            format!("this room already has {PER_ROOM} tournaments"),
+        ));
+    }
+    let id = format!("u{}", crate::random::token_base36(8));
+    let row = TournamentRow {
+        id: id.clone(),
+        room: room.config.id.clone(),
+        name: settings.name.clone(),
+        kind: settings.kind.as_str().to_owned(),
+        status: "open".into(),
+        rounds: i64::from(settings.rounds),
+        total_rounds: 0,
+        minutes: i64::from(settings.minutes),
+        increment_s: i64::from(settings.increment),
+        max_players: i64::from(settings.max_players),
+        bots: i64::from(settings.bots),
+        bot_level: i64::from(settings.bot_level),
+        starts_at: settings.starts_at,
+        created_by: creator.id.clone(),
+        created_by_name: creator.name.clone(),
+        created_at: now,
+        started_at: None,
+        ended_at: None,
+        cancelled: 0,
+    };
+    state
+        .store
+        .tournament_write(TournamentWrite::Create(Box::new(row)))
+        .await?;
+    let t = Tournament::new(id, room.config.id.clone(), settings, creator, now);
+    let view = t.view(now);
+    room.tournament_changed(t.summary(now));
+    tracing::info!(tournament = %t.id, room = %room.config.id, "tournament created");
+    super::actor::spawn(state, room.clone(), t, 2);
+    Ok(view)
+}

@@ -1,0 +1,480 @@
+//! A tournament as values: its entrants, rounds and results, and what joining, leaving,
+//! starting, pairing and a result do to them. Pure: the actor (`actor.rs`) stores
+//! every change before it applies it here and announces it.
+//!
+//! Entrants keep their joining order, which is also the seed order once the tournament
+//! starts (there are no ratings; the creator, first to join, is seed 1): a player's
+//! index in [`Tournament::players`] is their seed minus one, for the pairing and the
+//! standings alike.
+
+use damka_protocol::tournament::{TournamentKind, TournamentStatus};
+use damka_protocol::{ErrorCode, GameResult, Player};
+use draughts::Color;
+
+use super::pairing::{RoundPairing, berger, swiss};
+use super::standings::{self, Decided, Outcome};
+use crate::error::AppError;
+
+/// The fewest players a tournament starts with.
+pub const MIN_PLAYERS: usize = 3;
+
+/// What the creator chose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// Round-robin or Swiss.
+    pub kind: TournamentKind,
+    /// Swiss: rounds asked for.
+    pub rounds: u32,
+    /// Minutes per player.
+    pub minutes: u32,
+    /// Increment, seconds.
+    pub increment: u32,
+    /// Places.
+    pub max_players: u32,
+    /// Fill empty places with the computer at the start.
+    pub bots: bool,
+    /// The computer's level for them.
+    pub bot_level: u8,
+    /// Start time (Unix ms), or `None`: when full (or started by the creator).
+    pub starts_at: Option<i64>,
+    /// The name, if given.
+    pub name: Option<String>,
+}
+
+/// A player in the tournament.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entrant {
+    /// Who.
+    pub player: Player,
+    /// Left the tournament: the first round they do not play (forfeited).
+    pub left_round: Option<u32>,
+}
+
+/// A result on a board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardResult {
+    /// For the points.
+    pub outcome: Outcome,
+    /// The wire reason (`resign`, …, `forfeit`).
+    pub reason: String,
+}
+
+/// One board of a round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    /// White (seed index).
+    pub white: usize,
+    /// Black (seed index).
+    pub black: usize,
+    /// The table (`None`: a forfeit, not played).
+    pub table: Option<String>,
+    /// The game (`None`: a forfeit).
+    pub game: Option<String>,
+    /// The result once known.
+    pub result: Option<BoardResult>,
+}
+
+/// One round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    /// Number from 1.
+    pub number: u32,
+    /// The boards.
+    pub boards: Vec<Board>,
+    /// The player sitting out.
+    pub bye: Option<usize>,
+}
+
+/// A tournament.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tournament {
+    /// Id.
+    pub id: String,
+    /// Room id.
+    pub room: String,
+    /// What the creator chose.
+    pub settings: Settings,
+    /// Who created it.
+    pub created_by: Player,
+    /// Unix ms.
+    pub created_at: i64,
+    /// Open, running or over.
+    pub status: TournamentStatus,
+    /// Entrants in seed order.
+    pub players: Vec<Entrant>,
+    /// Rounds paired so far.
+    pub rounds: Vec<Round>,
+    /// Rounds to play (fixed at the start).
+    pub total_rounds: u32,
+    /// Unix ms.
+    pub started_at: Option<i64>,
+    /// Unix ms.
+    pub ended_at: Option<i64>,
+    /// Ended for want of players.
+    pub cancelled: bool,
+    /// Counts changes (for clients; not stored, so it restarts at a restart, which a
+    /// client sees as a change anyway).
+    pub version: u64,
+}
+
+/// What leaving did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Left {
+    /// Before the start: the place is free again.
+    Removed,
+    /// During the tournament: the rest is forfeited from round `from`; a game being
+    /// played now (table, game) is to be resigned.
+    Withdrew {
+        /// First round forfeited.
+        from: u32,
+        /// The running game to resign, if any.
+        running: Option<(String, String)>,
+    },
+}
+
+/// A round about to be stored: its pairings, forfeits decided, tables still to make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedRound {
+    /// Number from 1.
+    pub number: u32,
+    /// (white, black, forfeit result if a player had left).
+    pub boards: Vec<(usize, usize, Option<Outcome>)>,
+    /// The player sitting out.
+    pub bye: Option<usize>,
+}
+
+impl Tournament {
+    /// A new open tournament with its creator as the first entrant.
+    pub fn new(
+        id: String,
+        room: String,
+        settings: Settings,
+        creator: Player,
+        now: i64,
+    ) -> Tournament {
+        Tournament {
+            id,
+            room,
+            settings,
+            created_by: creator.clone(),
+            created_at: now,
+            status: TournamentStatus::Open,
+            players: vec![Entrant {
+                player: creator,
+                left_round: None,
+            }],
+            rounds: Vec::new(),
+            total_rounds: 0,
+            started_at: None,
+            ended_at: None,
+            cancelled: false,
+            version: 1,
+        }
+    }
+
+    /// A player's seed index.
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.players.iter().position(|e| e.player.id == id)
+    }
+
+    /// Whether every place is taken.
+    pub fn is_full(&self) -> bool {
+        self.players.len() >= self.settings.max_players as usize
+    }
+
+    /// The round being played (0 before the start).
+    pub fn round(&self) -> u32 {
+        u32::try_from(self.rounds.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Checks that `player` may join now.
+    ///
+    /// Fails with `bad_message` (started, full, already in).
+    pub fn check_join(&self, player: &Player) -> Result<(), AppError> {
+        if self.status != TournamentStatus::Open {
+            return Err(AppError::BadMessage("the tournament has started".into()));
+        }
+        if self.index_of(&player.id).is_some() {
+            return Err(AppError::BadMessage(
+                "you are in this tournament already".into(),
+            ));
+        }
+        if self.is_full() {
+            return Err(AppError::BadMessage("the tournament is full".into()));
+        }
+        Ok(())
+    }
+
+    /// Adds a player (after [`Tournament::check_join`]).
+    pub fn join(&mut self, player: Player) {
+        self.players.push(Entrant {
+            player,
+            left_round: None,
+        });
+        self.version += 1;
+    }
+
+    /// What leaving would do for `id`, without doing it.
+    ///
+    /// Fails with `bad_message` (not in it, left already, over).
+    pub fn plan_leave(&self, id: &str) -> Result<Left, AppError> {
+        let i = self
+            .index_of(id)
+            .ok_or_else(|| AppError::BadMessage("you are not in this tournament".into()))?;
+        match self.status {
+            TournamentStatus::Open => Ok(Left::Removed),
+            TournamentStatus::Over => Err(AppError::BadMessage("the tournament is over".into())),
+            TournamentStatus::Running if self.players[i].left_round.is_some() => {
+                Err(AppError::BadMessage("you have left this tournament".into()))
+            }
+            TournamentStatus::Running => {
+                let running = self.rounds.last().and_then(|r| {
+                    r.boards
+                        .iter()
+                        .find(|b| b.result.is_none() && (b.white == i || b.black == i))
+                        .and_then(|b| Some((b.table.clone()?, b.game.clone()?)))
+                });
+                Ok(Left::Withdrew {
+                    from: self.round() + 1,
+                    running,
+                })
+            }
+        }
+    }
+
+    /// Applies a leave planned by [`Tournament::plan_leave`].
+    pub fn leave(&mut self, id: &str, left: &Left) {
+        let Some(i) = self.index_of(id) else {
+            return;
+        };
+        match left {
+            Left::Removed => {
+                self.players.remove(i);
+            }
+            Left::Withdrew { from, .. } => self.players[i].left_round = Some(*from),
+        }
+        self.version += 1;
+    }
+
+    /// The computer entrants that fill the empty places at the start (none unless the
+    /// creator asked for them): `bot-L-k`, each id distinct in the tournament.
+    pub fn computer_entrants(&self) -> Vec<Player> {
+        if !self.settings.bots {
+            return Vec::new();
+        }
+        let level = bot::Level::from_number(self.settings.bot_level).unwrap_or(bot::Level::One);
+        let empty = (self.settings.max_players as usize).saturating_sub(self.players.len());
+        let mut k = 0;
+        let mut out = Vec::with_capacity(empty);
+        while out.len() < empty {
+            k += 1;
+            let p = crate::bots::entrant(level, k);
+            if self.index_of(&p.id).is_none() {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Whether it can start with the players it has (after filling with the computer).
+    pub fn enough_players(&self) -> bool {
+        self.players.len() + self.computer_entrants().len() >= MIN_PLAYERS
+    }
+
+    /// The rounds a tournament of `n` players plays.
+    pub fn rounds_for(&self, n: usize) -> u32 {
+        let even = u32::try_from(n + n % 2).unwrap_or(u32::MAX);
+        match self.settings.kind {
+            TournamentKind::RoundRobin => even.saturating_sub(1),
+            TournamentKind::Swiss => self.settings.rounds.min(even.saturating_sub(1)).max(1),
+        }
+    }
+
+    /// Starts: the computer fills the empty places, the number of rounds is fixed.
+    pub fn begin(&mut self, now: i64) {
+        for p in self.computer_entrants() {
+            self.join(p);
+        }
+        self.total_rounds = self.rounds_for(self.players.len());
+        self.status = TournamentStatus::Running;
+        self.started_at = Some(now);
+        self.version += 1;
+    }
+
+    /// Ends it (all rounds played, no pairing possible, or cancelled).
+    pub fn end(&mut self, now: i64, cancelled: bool) {
+        self.status = TournamentStatus::Over;
+        self.ended_at = Some(now);
+        self.cancelled = cancelled;
+        self.version += 1;
+    }
+
+    /// Whether a player is still playing in round `round`.
+    fn plays_in(&self, i: usize, round: u32) -> bool {
+        self.players[i].left_round.is_none_or(|from| round < from)
+    }
+
+    /// Whether the last round's boards all have results.
+    pub fn round_done(&self) -> bool {
+        self.rounds
+            .last()
+            .is_none_or(|r| r.boards.iter().all(|b| b.result.is_some()))
+    }
+
+    /// The next round's pairings, or `None` when the tournament is complete (every round
+    /// played, or a Swiss that cannot be paired any further).
+    pub fn plan_round(&self) -> Option<PlannedRound> {
+        if self.status != TournamentStatus::Running || self.round() >= self.total_rounds {
+            return None;
+        }
+        let number = self.round() + 1;
+        let pairing = match self.settings.kind {
+            TournamentKind::RoundRobin => berger::rounds(self.players.len())
+                .into_iter()
+                .nth(self.rounds.len())?,
+            TournamentKind::Swiss => swiss::pair(&self.swiss_players(number))?,
+        };
+        Some(self.with_forfeits(number, pairing))
+    }
+
+    /// Decides the boards of players who left (round-robin: the schedule is fixed).
+    fn with_forfeits(&self, number: u32, pairing: RoundPairing) -> PlannedRound {
+        let boards = pairing
+            .boards
+            .into_iter()
+            .map(|(w, b)| {
+                let forfeit = match (self.plays_in(w, number), self.plays_in(b, number)) {
+                    (true, true) => None,
+                    (true, false) => Some(Outcome::White),
+                    (false, true) => Some(Outcome::Black),
+                    (false, false) => Some(Outcome::Void),
+                };
+                (w, b, forfeit)
+            })
+            .collect();
+        PlannedRound {
+            number,
+            boards,
+            bye: pairing.bye,
+        }
+    }
+
+    /// Adds a stored round; `places` gives each board to be played its (table, game).
+    pub fn add_round(&mut self, planned: &PlannedRound, places: &[Option<(String, String)>]) {
+        let boards = planned
+            .boards
+            .iter()
+            .zip(places)
+            .map(|(&(white, black, forfeit), place)| Board {
+                white,
+                black,
+                table: place.as_ref().map(|p| p.0.clone()),
+                game: place.as_ref().map(|p| p.1.clone()),
+                result: forfeit.map(|outcome| BoardResult {
+                    outcome,
+                    reason: "forfeit".into(),
+                }),
+            })
+            .collect();
+        self.rounds.push(Round {
+            number: planned.number,
+            boards,
+            bye: planned.bye,
+        });
+        self.version += 1;
+    }
+
+    /// The board playing `game` in round `round` while it has no result.
+    pub fn pending_board(&self, round: u32, game: &str) -> Option<usize> {
+        let r = self
+            .rounds
+            .get(usize::try_from(round).ok()?.checked_sub(1)?)?;
+        r.boards
+            .iter()
+            .position(|b| b.result.is_none() && b.game.as_deref() == Some(game))
+    }
+
+    /// Records a result on board `board` (index) of round `round`.
+    pub fn record(&mut self, round: u32, board: usize, result: BoardResult) {
+        let Some(r) = usize::try_from(round)
+            .ok()
+            .and_then(|r| r.checked_sub(1))
+            .and_then(|r| self.rounds.get_mut(r))
+        else {
+            return;
+        };
+        if let Some(b) = r.boards.get_mut(board) {
+            b.result = Some(result);
+            self.version += 1;
+        }
+    }
+
+    /// The decided games and the byes so far.
+    pub fn decided(&self) -> (Vec<Decided>, Vec<usize>) {
+        let mut games = Vec::new();
+        let mut byes = Vec::new();
+        for r in &self.rounds {
+            for b in &r.boards {
+                if let Some(res) = &b.result {
+                    games.push(Decided {
+                        white: b.white,
+                        black: b.black,
+                        outcome: res.outcome,
+                    });
+                }
+            }
+            byes.extend(r.bye);
+        }
+        (games, byes)
+    }
+
+    /// The players as the Swiss pairing of round `number` sees them.
+    pub fn swiss_players(&self, number: u32) -> Vec<swiss::SwissPlayer> {
+        let (games, byes) = self.decided();
+        let points = standings::points(self.settings.kind, self.players.len(), &games, &byes);
+        let mut out: Vec<swiss::SwissPlayer> = (0..self.players.len())
+            .map(|i| swiss::SwissPlayer {
+                points: points[i],
+                colours: Vec::new(),
+                opponents: Vec::new(),
+                had_bye: byes.contains(&i),
+                active: self.plays_in(i, number),
+            })
+            .collect();
+        for r in &self.rounds {
+            for b in &r.boards {
+                out[b.white].opponents.push(b.black);
+                out[b.black].opponents.push(b.white);
+                // A forfeit is not a game: it gives no colour.
+                if b.game.is_some() {
+                    out[b.white].colours.push(Color::White);
+                    out[b.black].colours.push(Color::Black);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The wire result of a finished game as the tournament scores it.
+pub fn outcome_of(result: Option<GameResult>) -> Outcome {
+    match result {
+        Some(GameResult::White) => Outcome::White,
+        Some(GameResult::Black) => Outcome::Black,
+        Some(GameResult::Draw) => Outcome::Draw,
+        None => Outcome::Void,
+    }
+}
+
+/// Refuses an action by someone other than the creator.
+///
+/// Fails with `bad_message`.
+pub fn creator_only(t: &Tournament, player: &Player) -> Result<(), AppError> {
+    if t.created_by.id != player.id {
+        return Err(AppError::game(
+            ErrorCode::BadMessage,
+            "only the tournament's creator can start it",
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,144 @@
+//! Tournaments from the store: at start-up every tournament not over gets its actor back
+//! (which then reads the results of games that ended meanwhile and pairs the next round
+//! if one is due), and each room lists its last finished tournaments; a finished
+//! tournament is read back whenever it is asked for.
+
+use damka_protocol::Player;
+use damka_protocol::tournament::{TournamentKind, TournamentStatus};
+
+use super::model::{Board, BoardResult, Entrant, Round, Settings, Tournament};
+use super::standings::Outcome;
+use crate::AppState;
+use crate::room::FINISHED_TOURNAMENTS_SHOWN;
+use crate::store::{EntrantRow, PairingRow, TournamentRow};
+
+/// Restarts the actors of the tournaments not over and lists the rooms' tournaments;
+/// returns how many were resumed.
+///
+/// Fails only if the store cannot be read; a tournament whose rows do not make sense is
+/// logged and left alone.
+pub async fn restore_tournaments(state: &AppState) -> Result<usize, sqlx::Error> {
+    let now = crate::time::unix_ms();
+    let mut resumed = 0;
+    for row in state.store.live_tournaments().await? {
+        let Some(room) = state.rooms.get(&row.room).cloned() else {
+            tracing::error!(tournament = %row.id, "the room of a tournament is gone");
+            continue;
+        };
+        let entrants = state.store.tournament_entrants(&row.id).await?;
+        let next_seq = entrants.iter().map(|e| e.seq).max().unwrap_or(0) + 1;
+        let pairings = state.store.tournament_pairings(&row.id).await?;
+        let Some(t) = build(&row, &entrants, &pairings) else {
+            tracing::error!(tournament = %row.id, "a stored tournament does not add up");
+            continue;
+        };
+        room.tournament_loaded(t.summary(now));
+        super::actor::spawn(state, room, t, next_seq);
+        resumed += 1;
+    }
+    for room in state.rooms.all() {
+        let finished = state
+            .store
+            .finished_tournaments(&room.config.id, FINISHED_TOURNAMENTS_SHOWN as i64)
+            .await?;
+        for row in finished.iter().rev() {
+            if let Some(t) = load_row(state, row).await? {
+                room.tournament_loaded(t.summary(now));
+            }
+        }
+    }
+    Ok(resumed)
+}
+
+/// A tournament read from the store (finished ones are not kept in memory).
+///
+/// Fails on a database error.
+pub async fn load(state: &AppState, id: &str) -> Result<Option<Tournament>, sqlx::Error> {
+    match state.store.tournament(id).await? {
+        Some(row) => load_row(state, &row).await,
+        None => Ok(None),
+    }
+}
+
+async fn load_row(
+    state: &AppState,
+    row: &TournamentRow,
+) -> Result<Option<Tournament>, sqlx::Error> {
+    let entrants = state.store.tournament_entrants(&row.id).await?;
+    let pairings = state.store.tournament_pairings(&row.id).await?;
+    Ok(build(row, &entrants, &pairings))
+}
+
+/// Rebuilds the model from its rows; `None` if they do not fit together.
+pub fn build(
+    row: &TournamentRow,
+    entrants: &[EntrantRow],
+    pairings: &[PairingRow],
+) -> Option<Tournament> {
+    let kind = TournamentKind::from_name(&row.kind)?;
+    let status = TournamentStatus::from_name(&row.status)?;
+    let players: Vec<Entrant> = entrants
+        .iter()
+        .map(|e| Entrant {
+            player: crate::bots::stored_player(&e.player_id, &e.name),
+            left_round: e.left_round.and_then(|r| u32::try_from(r).ok()),
+        })
+        .collect();
+    let index = |id: &str| players.iter().position(|e| e.player.id == id);
+    let mut rounds: Vec<Round> = Vec::new();
+    for p in pairings {
+        let number = u32::try_from(p.round).ok()?;
+        if rounds.last().is_none_or(|r| r.number != number) {
+            rounds.push(Round {
+                number,
+                boards: Vec::new(),
+                bye: None,
+            });
+        }
+        let round = rounds.last_mut()?;
+        let white = index(&p.white_id)?;
+        match &p.black_id {
+            None => round.bye = Some(white),
+            Some(black) => round.boards.push(Board {
+                white,
+                black: index(black)?,
+                table: p.table_id.clone(),
+                game: p.game_id.clone(),
+                result: p.result.as_deref().map(|r| BoardResult {
+                    outcome: match r {
+                        "white" => Outcome::White,
+                        "black" => Outcome::Black,
+                        "draw" => Outcome::Draw,
+                        _ => Outcome::Void,
+                    },
+                    reason: p.reason.clone().unwrap_or_default(),
+                }),
+            }),
+        }
+    }
+    Some(Tournament {
+        id: row.id.clone(),
+        room: row.room.clone(),
+        settings: Settings {
+            kind,
+            rounds: u32::try_from(row.rounds).ok()?,
+            minutes: u32::try_from(row.minutes).ok()?,
+            increment: u32::try_from(row.increment_s).ok()?,
+            max_players: u32::try_from(row.max_players).ok()?,
+            bots: row.bots != 0,
+            bot_level: u8::try_from(row.bot_level).ok()?,
+            starts_at: row.starts_at,
+            name: row.name.clone(),
+        },
+        created_by: Player::guest(&row.created_by, &row.created_by_name),
+        created_at: row.created_at,
+        status,
+        players,
+        rounds,
+        total_rounds: u32::try_from(row.total_rounds).ok()?,
+        started_at: row.started_at,
+        ended_at: row.ended_at,
+        cancelled: row.cancelled != 0,
+        version: 1,
+    })
+}

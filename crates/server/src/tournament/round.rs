@@ -1,0 +1,128 @@
+//! A round begins: its pairings and all its games are stored in one transaction, then the
+//! tables are opened (both seats taken, the game started) and each paired person is sent
+//! to theirs with `tournament_game`.
+
+use damka_protocol::TableTournament;
+
+use super::actor::{TournamentActor, result_name};
+use super::model::PlannedRound;
+use crate::store::{PairingRow, TournamentWrite, Write};
+use crate::table::TournamentGameSpec;
+
+impl TournamentActor {
+    /// Stores a round with its games, then opens the tables and sends each paired
+    /// person to theirs. Returns whether it was stored.
+    pub(super) async fn start_round(&mut self, planned: PlannedRound) -> bool {
+        let number = planned.number;
+        let round = i64::from(number);
+        let mut places = Vec::with_capacity(planned.boards.len());
+        let mut prepared = Vec::new();
+        let mut rows = Vec::new();
+        for (i, &(w, b, forfeit)) in planned.boards.iter().enumerate() {
+            let white = self.t.players[w].player.clone();
+            let black = self.t.players[b].player.clone();
+            let board = i64::try_from(i + 1).unwrap_or(i64::MAX);
+            if let Some(outcome) = forfeit {
+                places.push(None);
+                rows.push(PairingRow {
+                    round,
+                    board,
+                    white_id: white.id,
+                    black_id: Some(black.id),
+                    table_id: None,
+                    game_id: None,
+                    result: Some(result_name(outcome).to_owned()),
+                    reason: Some("forfeit".into()),
+                });
+                continue;
+            }
+            let spec = TournamentGameSpec {
+                table_id: self.state.tables.fresh_id(),
+                game_id: crate::random::token_base36(12),
+                tournament: TableTournament {
+                    id: self.t.id.clone(),
+                    round: number,
+                },
+                white: white.clone(),
+                black: black.clone(),
+                minutes: self.t.settings.minutes,
+                increment: self.t.settings.increment,
+            };
+            let table =
+                match self
+                    .state
+                    .tables
+                    .prepare_tournament_game(&self.state, &self.room, &spec)
+                {
+                    Ok(t) => t,
+                    Err(e) => {
+                        tracing::error!(error = %e, "cannot prepare a tournament game");
+                        return false;
+                    }
+                };
+            rows.push(PairingRow {
+                round,
+                board,
+                white_id: white.id,
+                black_id: Some(black.id),
+                table_id: Some(spec.table_id.clone()),
+                game_id: Some(spec.game_id.clone()),
+                result: None,
+                reason: None,
+            });
+            places.push(Some((spec.table_id.clone(), spec.game_id.clone())));
+            prepared.push(table);
+        }
+        if let Some(bye) = planned.bye {
+            rows.push(PairingRow {
+                round,
+                board: 0,
+                white_id: self.t.players[bye].player.id.clone(),
+                black_id: None,
+                table_id: None,
+                game_id: None,
+                result: None,
+                reason: Some("bye".into()),
+            });
+        }
+        let mut writes = vec![Write::Tournament(Box::new(TournamentWrite::Round {
+            tournament: self.t.id.clone(),
+            boards: rows,
+        }))];
+        writes.extend(
+            prepared
+                .iter()
+                .map(|p| Write::Game(Box::new(p.game.clone()))),
+        );
+        if let Err(e) = self.state.store.write(Write::All(writes)).await {
+            tracing::error!(error = %e, round = number, "cannot store a round; trying again");
+            return false;
+        }
+        self.t.add_round(&planned, &places);
+        tracing::info!(round = number, "round paired");
+        self.publish();
+        for table in prepared {
+            let id = table.seed.id.clone();
+            if let Err(e) = self
+                .state
+                .tables
+                .open_tournament_table(&self.state, table.seed)
+            {
+                tracing::error!(error = %e, %id, "cannot open a tournament table");
+            }
+        }
+        let tid = self.t.id.clone();
+        for (&(w, b, _), place) in planned.boards.iter().zip(&places) {
+            let Some((table, _)) = place else {
+                continue;
+            };
+            for p in [w, b] {
+                let player = &self.t.players[p].player;
+                if !player.is_bot() {
+                    self.room.tournament_game(&player.id, &tid, table, number);
+                }
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,102 @@
+// Tournaments as the client keeps and shows them: the room's list from the room socket,
+// a tournament's label, and the player's place in it (may join, leave, start; the game to
+// play now). Pure: no DOM, unit-tested (e2e/unit/tournaments.test.mjs).
+
+/**
+ * The room's tournament list after a room-socket message, or `null` when the message is
+ * not about tournaments. `room` brings the whole list; `tournament_added` and
+ * `tournament_updated` carry one tournament's summary, which replaces the listed one.
+ */
+export function applyTournaments(list, msg) {
+  switch (msg?.t) {
+    case 'room':
+      return [...(msg.tournaments ?? [])];
+    case 'tournament_added':
+    case 'tournament_updated': {
+      const next = list.filter((x) => x.id !== msg.tournament.id);
+      const at = list.findIndex((x) => x.id === msg.tournament.id);
+      next.splice(at < 0 ? next.length : at, 0, msg.tournament);
+      return next;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Open and running tournaments first (newest first), then the finished ones. */
+export function sortTournaments(list) {
+  const order = { running: 0, open: 1, over: 2 };
+  return list
+    .map((x, i) => ({ x, i }))
+    .sort((a, b) => (order[a.x.status] ?? 3) - (order[b.x.status] ?? 3) || b.i - a.i)
+    .map(({ x }) => x);
+}
+
+/** The tournament's name, or its system and clock ("Swiss 5+3"). */
+export function tournamentLabel(t, x) {
+  return x.name || `${t(`tournament.kind.${x.kind}`)} ${x.minutes}+${x.increment}`;
+}
+
+/** Whether guest `me` is an entrant. */
+export function isIn(x, me) {
+  return !!me && (x.players ?? []).some((p) => p.id === me);
+}
+
+/** Whether guest `me` has left the running tournament (their standing says so). */
+export function hasLeft(x, me) {
+  return (x.standings ?? []).some((l) => l.player.id === me && l.withdrawn);
+}
+
+/** Whether `me` may join now: open, a place free, not in it. */
+export function canJoin(x, me) {
+  return !!me && x.status === 'open' && !isIn(x, me) && (x.players?.length ?? 0) < x.max_players;
+}
+
+/** Whether `me` may leave: in it, not over, not left already. */
+export function canLeave(x, me) {
+  return isIn(x, me) && x.status !== 'over' && !hasLeft(x, me);
+}
+
+/** Whether `me` may start it now: its creator, while open. */
+export function canStart(x, me) {
+  return !!me && x.status === 'open' && x.created_by?.id === me;
+}
+
+/**
+ * The game `me` is to play now: the pairing of the current round with them and no
+ * result yet, as `{table, round, color, opponent}`; `null` if none.
+ */
+export function myGame(x, me) {
+  const round = x.rounds?.[x.rounds.length - 1];
+  if (!round || !me || x.status !== 'running') return null;
+  for (const p of round.pairings) {
+    if (p.result != null || p.reason != null || !p.table) continue;
+    if (p.white.id === me) return { table: p.table, round: round.number, color: 'white', opponent: p.black };
+    if (p.black.id === me) return { table: p.table, round: round.number, color: 'black', opponent: p.white };
+  }
+  return null;
+}
+
+/** A board's score in draughts points ("2–0", "1–1", "0–2"), or null while played. */
+export function score(p) {
+  switch (p.result) {
+    case 'white': return '2–0';
+    case 'black': return '0–2';
+    case 'draw': return '1–1';
+    default: return p.reason ? '0–0' : null;
+  }
+}
+
+/** "m:ss" (or "h:mm:ss") of a countdown in ms. */
+export function countdown(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const pad = (n) => String(n).padStart(2, '0');
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+/** The tie-break value shown for a standing (Sonneborn-Berger keeps its half). */
+export function tiebreak(v) {
+  return Number.isInteger(v) ? String(v) : v.toFixed(1);
+}
