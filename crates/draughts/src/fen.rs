@@ -5,8 +5,9 @@
 //! engine's move counters, say) is ignored. Output: plain lists in the
 //! variant's notation.
 
-use crate::{Bitboard, Color, Position, Rules, Square, Variant};
+use crate::{Bitboard, Color, Position, Rules, Square, Variant, notation};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// Why a FEN was rejected. The payload is the offending text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,21 +143,27 @@ impl Position {
     #[must_use]
     pub fn to_fen(&self) -> String {
         let variant = self.variant();
-        let mut fen = String::with_capacity(96);
+        let mut fen = String::with_capacity(160);
         fen.push(self.turn().letter());
         for color in Color::ALL {
             fen.push(':');
             fen.push(color.letter());
-            let mut squares: Vec<Square> = self.pieces(color).collect();
-            squares.sort_by_key(|&sq| sort_key(variant, sq));
-            for (i, sq) in squares.into_iter().enumerate() {
-                if i > 0 {
+            let pieces = self.pieces(color);
+            let mut first = true;
+            // The squares in output order, so no list to sort (the server writes a FEN
+            // after every move).
+            for &sq in fen_order(variant) {
+                if !pieces.contains(sq) {
+                    continue;
+                }
+                if !first {
                     fen.push(',');
                 }
+                first = false;
                 if self.kings().contains(sq) {
                     fen.push('K');
                 }
-                fen.push_str(&variant.square_name(sq));
+                notation::push_square_name(variant, sq, &mut fen);
             }
         }
         fen
@@ -169,9 +176,25 @@ fn sort_key(variant: Variant, sq: Square) -> (u8, u8) {
     if variant.is_algebraic() {
         (variant.board_size() - y, x)
     } else {
-        let n = variant.square_name(sq).parse().unwrap_or(0);
-        (n, 0)
+        (notation::square_number(variant, sq), 0)
     }
+}
+
+/// Every playing square of the variant in FEN output order, worked out once per variant.
+fn fen_order(variant: Variant) -> &'static [Square] {
+    static ORDERS: OnceLock<Vec<Vec<Square>>> = OnceLock::new();
+    let orders = ORDERS.get_or_init(|| {
+        Variant::ALL
+            .iter()
+            .map(|&v| {
+                let mut squares: Vec<Square> = v.squares().collect();
+                squares.sort_by_key(|&sq| sort_key(v, sq));
+                squares
+            })
+            .collect()
+    });
+    let i = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
+    orders.get(i).map_or(&[], Vec::as_slice)
 }
 
 /// The row where men of `color` are crowned.

@@ -124,7 +124,15 @@ impl Position {
         match list[..] {
             [] => Err(MoveError::Illegal),
             [m] => Ok(m),
-            _ => Err(MoveError::Ambiguous),
+            // A text that is one move's route in full (what `move_to_string` writes for
+            // it, so what a client echoing the legal moves sends) is that move, even when
+            // a longer route joins the same squares (a one-jump capture and a circular
+            // one that ends where it does).
+            _ => list
+                .iter()
+                .find(|m| m.path().eq(parsed.squares[1..].iter().copied()))
+                .copied()
+                .ok_or(MoveError::Ambiguous),
         }
     }
 
@@ -268,6 +276,26 @@ mod tests {
         let m = p.parse_move("c3xe5xg7").expect("exact route");
         assert_eq!(m.captures().count(), 2);
         assert_eq!(p.parse_move("c3xg7"), Err(MoveError::Ambiguous));
+    }
+
+    #[test]
+    fn a_one_jump_written_in_full_is_not_the_circular_capture_to_the_same_square() {
+        // The king takes c7 landing on b8, or goes round the four others first and
+        // still takes c7 last: both from d6 to b8 (Russian has no majority rule).
+        let p = pos(Variant::Russian, "W:WKd6:Bc7,e5,g5,g7,e7");
+        let texts: Vec<String> = p
+            .legal_moves()
+            .iter()
+            .map(|m| p.move_to_string(m))
+            .collect();
+        assert_eq!(texts.len(), 2, "{texts:?}");
+        assert!(texts.contains(&"d6xb8".to_owned()), "{texts:?}");
+        // Every legal move's own text plays that move (a client echoing the list).
+        for text in &texts {
+            let m = p.parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(&p.move_to_string(&m), text);
+        }
+        assert_eq!(p.parse_move("d6xb8").map(|m| m.captures().count()), Ok(1));
     }
 
     #[test]

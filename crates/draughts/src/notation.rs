@@ -45,19 +45,36 @@ pub(crate) fn square_name(variant: Variant, sq: Square) -> String {
 /// Appends the square's name to `out`: move text is written square by square
 /// into one string (the server writes every legal move after every move).
 pub(crate) fn push_square_name(variant: Variant, sq: Square, out: &mut String) {
-    use std::fmt::Write;
     let size = variant.board_size();
     let Some(r) = checked_reference(variant, sq) else {
         out.push('?');
         return;
     };
-    // Writing to a `String` cannot fail.
-    let _ = if variant.is_algebraic() {
+    if variant.is_algebraic() {
         let (x, y) = reference_xy(size, r);
-        write!(out, "{}{}", char::from(b'a' + x), size - y)
+        out.push(char::from(b'a' + x));
+        push_number(out, size - y);
     } else {
-        write!(out, "{}", reference_to_own(variant, r))
-    };
+        push_number(out, reference_to_own(variant, r));
+    }
+}
+
+/// Appends a square number or a rank in decimal, without the formatting machinery (a
+/// few digits, written for every square of every legal move after every move).
+fn push_number(out: &mut String, n: u8) {
+    if n >= 100 {
+        out.push(char::from(b'0' + n / 100));
+    }
+    if n >= 10 {
+        out.push(char::from(b'0' + n / 10 % 10));
+    }
+    out.push(char::from(b'0' + n % 10));
+}
+
+/// The square's number in the variant's own numbering (numeric variants; 0 for a
+/// square not on this board).
+pub(crate) fn square_number(variant: Variant, sq: Square) -> u8 {
+    checked_reference(variant, sq).map_or(0, |r| reference_to_own(variant, r))
 }
 
 /// Parses a square name of the variant's notation.
