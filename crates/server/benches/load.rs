@@ -1,117 +1,201 @@
 //! Load benchmark (not a test): the real `damka` binary on loopback with a temporary
-//! database, many tables whose two players play random legal moves as fast as the acks
-//! come back (paced under the server's per-socket rate limit), and idle spectators.
+//! database, many tables whose two players play random legal moves at a set pace, and,
+//! in the same job and alternating with it, a bare WebSocket relay (`load/relay.rs`: the
+//! same stack with no rules, clocks or storage) driven by the same players, so every
+//! figure can be read against the floor of this design on this machine.
 //!
-//! Reports moves per second, the move round trip (send → `ack`, which includes the durable
-//! write) at p50/p90/p99/max, and the server's memory per idle connection (its `VmRSS`
-//! before and after opening the spectators, divided by their number).
+//! Reports, per run: moves per second, the move round trip (send → `ack`, which against
+//! `damka` includes the durable write) at p50/p90/p99/p99.9/max, the server's CPU per
+//! move (from `/proc` of its process), the database's CPU (PostgreSQL runs outside the
+//! server), the clients' own CPU and what the rest of the machine used, peak RSS, the load
+//! average, and how late the server ruled the flag of the flag tables (games nobody moves
+//! in, lost on time under the load; `damka_flag_late_seconds` of `/metrics`). Then a
+//! summary with each `damka` run's ratios to the relay run of its round.
 //!
 //! ```text
-//! cargo bench -p damka-server --bench load
-//! cargo bench -p damka-server --bench load -- --tables 50 --spectators 200 --secs 10
-//! DAMKA_LOAD_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres cargo bench -p damka-server --bench load
+//! cargo bench -p damka-server --bench load                       # the small default
+//! cargo bench -p damka-server --bench load -- --preset 2000      # 2,000 tables, 1 move/s per player
+//! cargo bench -p damka-server --bench load -- --preset 5000      # 5,000 tables, 1 move per 2 s per player
+//! cargo bench -p damka-server --bench load -- --preset saturate  # closed loop: the ceiling
+//! cargo bench -p damka-server --bench load -- --preset 5000 --postgres postgres://postgres@127.0.0.1:5432/postgres
 //! ```
 //!
-//! Flags (or environment variables): `--tables` (`DAMKA_LOAD_TABLES`, 200), `--spectators`
-//! (`DAMKA_LOAD_SPECTATORS`, 1000, spread over the tables), `--secs` (`DAMKA_LOAD_SECS`,
-//! 20), `--rate` (`DAMKA_LOAD_RATE`, moves per second per player, 8: the server allows 10
-//! messages per second per socket), `--postgres URL` (`DAMKA_LOAD_POSTGRES_URL`, else
-//! `DAMKA_TEST_POSTGRES_URL`: also run against a fresh database there).
+//! Pacing (`--period MS`): a player moves when it is its turn (the previous move's event
+//! reached its socket, its own last move is acknowledged), but never sooner than `period`
+//! after its own previous move; so with a period well above the round trip each player
+//! moves once per period and a table plays two moves per period, spread evenly (see
+//! `load/players.rs`). Presets:
+//!
+//! | preset | tables | period | spectators | flag tables | timed |
+//! |---|---|---|---|---|---|
+//! | `small` (default) | 200 | 125 ms (8 moves/s per player: closed loop under the 10/s socket limit) | 1,000 | 0 | 20 s after 2 s |
+//! | `2000` | 2,000 (4,000 players, 4,000 moves/s) | 1 s | 0 | 20 | 85 s after 5 s |
+//! | `5000` | 5,000 (10,000 players, 5,000 moves/s) | 2 s | 0 | 50 | 85 s after 5 s |
+//! | `saturate` | 3,000 (offered 48,000 moves/s) | 125 ms | 0 | 0 | 25 s after 5 s |
+//!
+//! Flags override a preset: `--tables`, `--spectators`, `--period` (ms), `--secs` (the
+//! whole run, warm-up included), `--warmup` (s), `--flag-tables`, `--rounds` (relay and
+//! `damka` alternate this many times, 1), `--backends` (`sqlite,postgres`; PostgreSQL only
+//! with a URL), `--no-relay`, `--pad` (bytes of padding in the relay's move frame, 280:
+//! about the size of `damka`'s move event), `--damka-args "..."` (more server flags, e.g.
+//! `--ws-ping-ms 30000`), `--before-bin PATH` (another `damka` binary, e.g. a build of an
+//! older commit, run before this build's on each backend, so before and after are
+//! measured in the same job), `--wrap "CMD ARGS"` (run the server under a command, e.g.
+//! `valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out`), `--postgres URL` (`DAMKA_LOAD_POSTGRES_URL`, else
+//! `DAMKA_TEST_POSTGRES_URL`: an admin URL; a fresh database is made there per run).
+//! The per-address and per-guest limits of the server are lifted (0) for the run: every
+//! client is on 127.0.0.1.
 
+#[path = "load/client.rs"]
+mod client;
+#[path = "load/machine.rs"]
+mod machine;
+#[path = "load/players.rs"]
+mod players;
+#[path = "load/relay.rs"]
+mod relay;
+#[path = "load/report.rs"]
+mod report;
 #[path = "load/server.rs"]
 mod server;
-#[path = "load/table.rs"]
-mod table;
+#[path = "load/setup.rs"]
+mod setup;
 
 use std::time::{Duration, Instant};
 
-use serde_json::json;
+use machine::Cpu;
+use players::{Plan, TableStats, Target};
+use report::Run;
 use server::{Db, Server, http};
-use table::{Player, TableStats};
+use tokio::sync::watch;
 
 /// What to run.
 struct Settings {
     tables: usize,
     spectators: usize,
+    period: Duration,
     secs: u64,
-    rate: f64,
+    warmup: u64,
+    flag_tables: usize,
+    rounds: usize,
+    backends: Vec<String>,
+    relay: bool,
+    pad: usize,
+    damka_args: Vec<String>,
     postgres: Option<String>,
+    /// Another `damka` binary run too, alternating with this build's.
+    before_bin: Option<String>,
+    /// A command the server runs under (e.g. valgrind).
+    wrap: Vec<String>,
 }
 
 impl Settings {
-    /// Defaults, then environment variables, then flags.
+    /// The preset, then flags.
     fn parse() -> Result<Settings, String> {
         let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-        let mut raw: Vec<(String, Option<String>)> = vec![
-            ("tables".into(), env("DAMKA_LOAD_TABLES")),
-            ("spectators".into(), env("DAMKA_LOAD_SPECTATORS")),
-            ("secs".into(), env("DAMKA_LOAD_SECS")),
-            ("rate".into(), env("DAMKA_LOAD_RATE")),
-            (
-                "postgres".into(),
-                env("DAMKA_LOAD_POSTGRES_URL").or_else(|| env("DAMKA_TEST_POSTGRES_URL")),
-            ),
-        ];
+        let mut flags: Vec<(String, String)> = Vec::new();
+        let mut relay = true;
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             // `cargo bench` passes `--bench` to every bench binary.
             if arg == "--bench" {
                 continue;
             }
+            if arg == "--no-relay" {
+                relay = false;
+                continue;
+            }
             let name = arg.strip_prefix("--").ok_or(format!("unexpected {arg}"))?;
-            let slot = raw
-                .iter_mut()
-                .find(|(n, _)| n == name)
-                .ok_or(format!("unknown flag {arg}"))?;
-            slot.1 = Some(args.next().ok_or(format!("{arg} needs a value"))?);
+            let value = args.next().ok_or(format!("{arg} needs a value"))?;
+            flags.push((name.to_owned(), value));
         }
         let get = |name: &str| {
-            raw.iter()
+            flags
+                .iter()
+                .rev()
                 .find(|(n, _)| n == name)
-                .and_then(|(_, v)| v.clone())
+                .map(|(_, v)| v.clone())
         };
-        let num = |name: &str, default: f64| -> Result<f64, String> {
+        for (name, _) in &flags {
+            let known = [
+                "preset",
+                "tables",
+                "spectators",
+                "period",
+                "secs",
+                "warmup",
+                "flag-tables",
+                "rounds",
+                "backends",
+                "pad",
+                "damka-args",
+                "postgres",
+                "before-bin",
+                "wrap",
+            ];
+            if !known.contains(&name.as_str()) {
+                return Err(format!("unknown flag --{name}"));
+            }
+        }
+        // tables, spectators, period ms, secs, warm-up s, flag tables
+        let preset = get("preset").unwrap_or_else(|| "small".into());
+        let (tables, spectators, period, secs, warmup, flag_tables) = match preset.as_str() {
+            "small" => (200, 1000, 125, 22, 2, 0),
+            "2000" => (2000, 0, 1000, 90, 5, 20),
+            "5000" => (5000, 0, 2000, 90, 5, 50),
+            "saturate" => (3000, 0, 125, 30, 5, 0),
+            other => return Err(format!("unknown preset {other}")),
+        };
+        let num = |name: &str, default: u64| -> Result<u64, String> {
             get(name).map_or(Ok(default), |v| {
                 v.parse()
                     .map_err(|_| format!("--{name}: not a number: {v}"))
             })
         };
         let settings = Settings {
-            tables: num("tables", 200.0)? as usize,
-            spectators: num("spectators", 1000.0)? as usize,
-            secs: num("secs", 20.0)? as u64,
-            rate: num("rate", 8.0)?,
-            postgres: get("postgres"),
+            tables: num("tables", tables)? as usize,
+            spectators: num("spectators", spectators)? as usize,
+            period: Duration::from_millis(num("period", period)?),
+            secs: num("secs", secs)?,
+            warmup: num("warmup", warmup)?,
+            flag_tables: num("flag-tables", flag_tables)? as usize,
+            rounds: num("rounds", 1)? as usize,
+            backends: get("backends")
+                .unwrap_or_else(|| "sqlite,postgres".into())
+                .split(',')
+                .map(str::to_owned)
+                .collect(),
+            relay,
+            pad: num("pad", 280)? as usize,
+            damka_args: get("damka-args")
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect(),
+            postgres: get("postgres")
+                .or_else(|| env("DAMKA_LOAD_POSTGRES_URL"))
+                .or_else(|| env("DAMKA_TEST_POSTGRES_URL")),
+            before_bin: get("before-bin"),
+            wrap: get("wrap")
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect(),
         };
-        if settings.tables == 0 || settings.rate <= 0.0 || settings.secs == 0 {
-            return Err("--tables, --rate and --secs must be positive".into());
+        if settings.tables == 0 || settings.secs <= settings.warmup {
+            return Err("--tables must be positive and --secs above --warmup".into());
         }
         Ok(settings)
     }
 }
 
-/// Figures of one run.
-struct Report {
-    backend: &'static str,
-    moves: usize,
-    secs: f64,
-    rtt_us: Vec<u32>,
-    games_over: u64,
-    failed: Vec<String>,
-    spectator_messages: u64,
-    rss_before_kib: u64,
-    rss_idle_kib: u64,
-    rss_end_kib: u64,
-    peak_kib: u64,
-    server_metrics: String,
-    /// CPU the server used during the load phase.
-    server_cpu: Duration,
-    /// CPU this process (the clients) used during the load phase.
-    bench_cpu: Duration,
-}
-
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
+    let mut args = std::env::args().skip(1);
+    if args.next().as_deref() == Some("--serve-relay") {
+        let addr = args.next().unwrap_or_else(|| "127.0.0.1:0".into());
+        return relay::serve(&addr).await;
+    }
     let settings = match Settings::parse() {
         Ok(s) => s,
         Err(e) => {
@@ -119,217 +203,238 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let mut backends = vec![("sqlite", None)];
-    if let Some(url) = &settings.postgres {
-        backends.push(("postgres", Some(url.clone())));
-    }
+    let mut runs = Vec::new();
     let mut ok = true;
-    for (name, admin) in backends {
-        let db = match &admin {
-            None => Db::sqlite(),
-            Some(url) => Db::postgres(url).await,
-        };
-        let result = match db {
-            Ok(db) => {
-                let r = run(&settings, name, &db).await;
-                db.remove().await;
-                r
+    for round in 1..=settings.rounds {
+        // (label, backend, binary): the relay, then per backend the other binary (if
+        // any) and this build's.
+        let mut jobs: Vec<(String, &str, Option<&str>)> = Vec::new();
+        if settings.relay {
+            jobs.push(("relay".into(), "", None));
+        }
+        let this = env!("CARGO_BIN_EXE_damka");
+        for b in &settings.backends {
+            if b == "postgres" && settings.postgres.is_none() {
+                eprintln!("load: no PostgreSQL URL: skipping postgres");
+                continue;
             }
-            Err(e) => Err(e),
-        };
-        match result {
-            Ok(report) => print_report(&settings, &report),
-            Err(e) => {
-                eprintln!("load ({name}): {e}");
-                ok = false;
+            if b != "sqlite" && b != "postgres" {
+                eprintln!("load: unknown backend {b}");
+                continue;
+            }
+            if let Some(before) = &settings.before_bin {
+                jobs.push((format!("before {b}"), b, Some(before)));
+            }
+            jobs.push((format!("damka {b}"), b, Some(this)));
+        }
+        for (label, backend, bin) in jobs {
+            eprintln!("load: round {round}, {label}");
+            let db = match backend {
+                "postgres" => Db::postgres(settings.postgres.as_deref().unwrap_or(""))
+                    .await
+                    .map(Some),
+                "sqlite" => Db::sqlite().map(Some),
+                _ => Ok(None),
+            };
+            let result = match db {
+                Ok(db) => {
+                    let r = run(&settings, round, &label, bin, db.as_ref()).await;
+                    if let Some(db) = db {
+                        db.remove().await;
+                    }
+                    r
+                }
+                Err(e) => Err(e),
+            };
+            match result {
+                Ok(r) => {
+                    r.print();
+                    runs.push(r);
+                }
+                Err(e) => {
+                    eprintln!("load ({label}): {e}");
+                    ok = false;
+                }
             }
         }
     }
-    if ok {
+    report::summary(&runs);
+    if ok && runs.iter().all(|r| r.failed.is_empty()) {
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::FAILURE
     }
 }
 
-/// One run against one database.
-async fn run(s: &Settings, backend: &'static str, db: &Db) -> Result<Report, String> {
-    let server = Server::spawn(&db.url())?;
-    let addr = server.addr.clone();
-    eprintln!("load ({backend}): {} tables on {addr}", s.tables);
-
-    // Setup: two guests per table, the first creates the table (White), the second sits.
-    let mut seated = Vec::with_capacity(s.tables);
-    let mut table_ids = Vec::with_capacity(s.tables);
-    for i in 0..s.tables {
-        let a = guest(&addr, &format!("Biały {i}")).await?;
-        let b = guest(&addr, &format!("Czarny {i}")).await?;
-        let opts = json!({"minutes": 15, "increment": 0, "random_opening": false,
-                          "capture_optional": false, "seat": "white"});
-        let r = http(
-            &addr,
-            "POST",
-            "/api/rooms/russian/tables",
-            Some(&a.1),
-            Some(&opts),
-        )
-        .await?;
-        if r.status != 201 {
-            return Err(format!("create table: {} {}", r.status, r.body));
+/// One run: a fresh server (the relay, or the `damka` binary `bin` on `db`), its tables,
+/// the timed play.
+async fn run(
+    s: &Settings,
+    round: usize,
+    label: &str,
+    bin: Option<&str>,
+    db: Option<&Db>,
+) -> Result<Run, String> {
+    let (server, target) = match (bin, db) {
+        (Some(bin), Some(db)) => {
+            let mut extra = vec!["--max-tables-per-guest".to_owned(), "0".to_owned()];
+            extra.extend(s.damka_args.iter().cloned());
+            let server = Server::spawn_bin(bin, &s.wrap, &db.url(), &extra)?;
+            (server, Target::Damka)
         }
-        let id = r.json()?["id"].as_str().ok_or("no table id")?.to_owned();
-        let path = format!("/ws/tables/{id}");
-        let mut wa = table::connect(&addr, &path, Some(&a.1)).await?;
-        table::recv_t(&mut wa, "state").await?;
-        let mut wb = table::connect(&addr, &path, Some(&b.1)).await?;
-        table::recv_t(&mut wb, "state").await?;
-        table::send(&mut wb, json!({"t": "sit", "seat": "black"})).await?;
-        table::recv_t(&mut wb, "seated").await?;
-        seated.push([Player { id: a.0, ws: wa }, Player { id: b.0, ws: wb }]);
-        table_ids.push(id);
-    }
+        _ => (Server::spawn_relay()?, Target::Relay),
+    };
+    let addr = server.addr.clone();
+    let relay = target == Target::Relay;
+    let (plan_tx, plan_rx) = watch::channel::<Option<Plan>>(None);
+    let setup_began = Instant::now();
 
-    // Memory per connection: the server's RSS before and after the idle spectators.
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let rss_before_kib = server.rss_kib();
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let mut spectators = Vec::with_capacity(s.spectators);
-    for i in 0..s.spectators {
-        let path = format!("/ws/tables/{}", table_ids[i % table_ids.len()]);
-        let mut ws = table::connect(&addr, &path, None).await?;
-        table::recv_t(&mut ws, "state").await?;
-        spectators.push(tokio::spawn(table::spectate(ws, stop_rx.clone())));
-    }
+    // The playing tables, each with its players task waiting for the plan.
+    let tables = setup::many(s.tables, |i| {
+        let (addr, plans) = (addr.clone(), plan_rx.clone());
+        async move {
+            let ready = if relay {
+                setup::relay_table(&addr, i).await?
+            } else {
+                setup::damka_table(&addr, i, 15).await?
+            };
+            let seed = i as u64 + 1;
+            let task = tokio::spawn(players::drive(ready.seats, ready.started, plans, seed));
+            Ok((task, ready.path))
+        }
+    })
+    .await?;
+    // The flag tables (1-minute games nobody plays after the first two moves), their
+    // clocks started at points spread over the first part of the run.
+    let flag_window = s.secs.saturating_sub(70) as f64;
+    let flags = if relay {
+        Vec::new()
+    } else {
+        setup::many(s.flag_tables, |i| {
+            let (addr, plans) = (addr.clone(), plan_rx.clone());
+            let after = Duration::from_secs_f64(flag_window * i as f64 / s.flag_tables as f64);
+            async move {
+                let ready = setup::damka_table(&addr, s.tables + i, 1).await?;
+                Ok(tokio::spawn(players::flag(
+                    ready.seats,
+                    ready.started,
+                    plans,
+                    after,
+                )))
+            }
+        })
+        .await?
+    };
+    eprintln!(
+        "load: {} tables set up in {:.1} s",
+        tables.len() + flags.len(),
+        setup_began.elapsed().as_secs_f64()
+    );
+    let rss_players = server.rss_kib();
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let spectators = setup::many(s.spectators, |i| {
+        let (addr, path, stop) = (
+            addr.clone(),
+            tables[i % tables.len()].1.clone(),
+            stop_rx.clone(),
+        );
+        async move {
+            let ws = setup::spectator(&addr, &path, relay).await?;
+            Ok(tokio::spawn(players::spectate(ws, stop)))
+        }
+    })
+    .await?;
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let rss_idle_kib = server.rss_kib();
+    let rss_idle = server.rss_kib();
 
-    // The load: every table plays until the deadline.
-    let gap = Duration::from_secs_f64(1.0 / (2.0 * s.rate));
-    let server_cpu_before = server.cpu_time();
-    let bench_cpu_before = server::cpu_time_of("self");
-    let began = Instant::now();
-    let until = began + Duration::from_secs(s.secs);
-    let drivers: Vec<_> = seated
-        .into_iter()
-        .enumerate()
-        .map(|(i, players)| tokio::spawn(table::drive(players, until, gap, i as u64 + 1)))
-        .collect();
+    // The timed play.
+    let began = Instant::now() + Duration::from_millis(500);
+    let plan = Plan {
+        target,
+        began,
+        measure_from: began + Duration::from_secs(s.warmup),
+        until: began + Duration::from_secs(s.secs),
+        period: s.period,
+        pad: s.pad,
+    };
+    let _ = plan_tx.send(Some(plan));
+    let pg_db = match db {
+        Some(Db::Postgres(_, name)) => Some(name.as_str()),
+        _ => None,
+    };
+    tokio::time::sleep_until(plan.measure_from.into()).await;
+    let load_before = machine::loadavg();
+    let cpu_before = Cpu::now(server.pid(), pg_db);
+    // The largest the SQLite WAL file gets (checkpoints must keep it from growing).
+    let wal = match db {
+        Some(Db::Sqlite(dir)) => Some(dir.join("damka.db-wal")),
+        _ => None,
+    };
+    let mut wal_max = 0;
+    while Instant::now() < plan.until {
+        let next = (Instant::now() + Duration::from_millis(500)).min(plan.until);
+        tokio::time::sleep_until(next.into()).await;
+        if let Some(meta) = wal.as_ref().and_then(|p| std::fs::metadata(p).ok()) {
+            wal_max = wal_max.max(meta.len());
+        }
+    }
+    let cpu = cpu_before.until(&Cpu::now(server.pid(), pg_db));
+    let load_after = machine::loadavg();
+
     let mut all = TableStats::default();
     let mut failed = Vec::new();
-    for d in drivers {
-        let t = d.await.map_err(|e| format!("table task: {e}"))?;
+    for (task, _) in tables {
+        let t = task.await.map_err(|e| format!("table task: {e}"))?;
         all.rtt_us.extend(t.rtt_us);
+        all.sent_ms.extend(t.sent_ms);
         all.games_over += t.games_over;
+        all.frames += t.frames;
+        all.bytes += t.bytes;
         failed.extend(t.error);
     }
-    let secs = began.elapsed().as_secs_f64();
-    let server_cpu = server.cpu_time().saturating_sub(server_cpu_before);
-    let bench_cpu = server::cpu_time_of("self").saturating_sub(bench_cpu_before);
-    let rss_end_kib = server.rss_kib();
+    let mut flagged = 0;
+    let flag_count = flags.len();
+    for task in flags {
+        match task.await.map_err(|e| format!("flag task: {e}"))? {
+            Ok(true) => flagged += 1,
+            Ok(false) => {}
+            Err(e) => failed.push(format!("flag table: {e}")),
+        }
+    }
     let peak_kib = server.peak_rss_kib();
-    let metrics = http(&addr, "GET", "/metrics", None, None).await?.body;
+    let metrics = if relay {
+        String::new()
+    } else {
+        http(&addr, "GET", "/metrics", None, None).await?.body
+    };
     let _ = stop_tx.send(true);
-    let mut spectator_messages = 0;
     for t in spectators {
-        spectator_messages += t.await.unwrap_or(0);
+        let _ = t.await;
     }
     if !server.stop().await {
         failed.push("the server did not exit cleanly on SIGTERM".into());
     }
-    Ok(Report {
-        backend,
-        moves: all.rtt_us.len(),
-        secs,
+    let timeline = report::timeline(&all.sent_ms, &all.rtt_us);
+    all.rtt_us.sort_unstable();
+    Ok(Run {
+        label: label.to_owned(),
+        round,
+        tables: s.tables,
+        spectators: s.spectators,
+        period: s.period,
+        measured: plan.until - plan.measure_from,
         rtt_us: all.rtt_us,
         games_over: all.games_over,
         failed,
-        spectator_messages,
-        rss_before_kib,
-        rss_idle_kib,
-        rss_end_kib,
+        cpu,
+        load: (load_before, load_after),
+        rss_kib: (rss_players, rss_idle),
         peak_kib,
-        server_metrics: metrics,
-        server_cpu,
-        bench_cpu,
+        frames: all.frames,
+        bytes: all.bytes,
+        flags: (flag_count, flagged),
+        metrics,
+        timeline,
+        wal_max: wal.map(|_| wal_max),
     })
-}
-
-/// A new guest: `(id, cookie)`.
-async fn guest(addr: &str, name: &str) -> Result<(String, String), String> {
-    let r = http(
-        addr,
-        "POST",
-        "/api/guest",
-        None,
-        Some(&json!({"name": name})),
-    )
-    .await?;
-    let id = r.json()?["id"].as_str().ok_or("no guest id")?.to_owned();
-    Ok((id, r.cookie.ok_or("no session cookie")?))
-}
-
-/// The `p` quantile of sorted values (nearest rank).
-fn quantile(sorted: &[u32], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    f64::from(sorted[rank - 1]) / 1000.0
-}
-
-/// A metric's value from the Prometheus text.
-fn metric(text: &str, name: &str) -> Option<f64> {
-    text.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
-}
-
-fn print_report(s: &Settings, r: &Report) {
-    let mut rtt = r.rtt_us.clone();
-    rtt.sort_unstable();
-    let players = 2 * s.tables;
-    let per_conn = (r.rss_idle_kib.saturating_sub(r.rss_before_kib) * 1024) as f64
-        / s.spectators.max(1) as f64;
-    let server_moves = metric(&r.server_metrics, "damka_moves_total").unwrap_or(f64::NAN);
-    let lat_sum = metric(&r.server_metrics, "damka_move_latency_seconds_sum").unwrap_or(f64::NAN);
-    let lat_n = metric(&r.server_metrics, "damka_move_latency_seconds_count").unwrap_or(f64::NAN);
-    println!("== damka load, {} ==", r.backend);
-    println!(
-        "tables {}, player sockets {players}, spectator sockets {}, {:.1} s, pace {} moves/s per player",
-        s.tables, s.spectators, r.secs, s.rate
-    );
-    println!(
-        "moves acked {} ({:.0} moves/s); games finished {}; tables failed {}",
-        r.moves,
-        r.moves as f64 / r.secs,
-        r.games_over,
-        r.failed.len()
-    );
-    println!(
-        "move round trip (send -> ack, stored): p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-        quantile(&rtt, 0.50),
-        quantile(&rtt, 0.90),
-        quantile(&rtt, 0.99),
-        quantile(&rtt, 1.0)
-    );
-    println!(
-        "server: damka_moves_total {server_moves}, mean receive -> ack {:.2} ms",
-        lat_sum / lat_n * 1000.0
-    );
-    println!(
-        "memory: RSS {} KiB with the players, {} KiB with {} idle spectators more \
-         ({per_conn:.0} bytes per connection); {} KiB at the end, peak {} KiB",
-        r.rss_before_kib, r.rss_idle_kib, s.spectators, r.rss_end_kib, r.peak_kib
-    );
-    println!(
-        "CPU during the load: server {:.1} s ({:.0}% of one core, {:.0} us per move), \
-         clients {:.1} s",
-        r.server_cpu.as_secs_f64(),
-        100.0 * r.server_cpu.as_secs_f64() / r.secs,
-        r.server_cpu.as_secs_f64() * 1e6 / r.moves.max(1) as f64,
-        r.bench_cpu.as_secs_f64()
-    );
-    println!("spectator messages received: {}", r.spectator_messages);
-    for f in r.failed.iter().take(5) {
-        println!("failed: {f}");
-    }
 }

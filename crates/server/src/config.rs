@@ -59,7 +59,7 @@ pub struct Config {
     #[arg(long, env = "DAMKA_EMPTY_TABLE_GRACE_SECS", default_value_t = 30)]
     pub empty_table_grace_secs: u64,
 
-    /// Open tables a guest may sit at.
+    /// Open tables a guest may sit at (0: no limit).
     #[arg(long, env = "DAMKA_MAX_TABLES_PER_GUEST", default_value_t = 3)]
     pub max_tables_per_guest: usize,
 

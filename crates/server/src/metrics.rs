@@ -1,14 +1,99 @@
-//! Prometheus metrics, hand-rolled on atomics: a handful of counters and gauges and one
-//! histogram do not justify a metrics framework.
+//! Prometheus metrics, hand-rolled on atomics: a handful of counters and gauges and two
+//! histograms do not justify a metrics framework.
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Upper bounds (ms) of the move-latency histogram buckets.
-const LATENCY_BUCKETS_MS: [u64; 11] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000];
+/// Upper bounds (µs) of the move-latency histogram buckets.
+const LATENCY_BUCKETS_US: &[u64] = &[
+    1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000, 5_000_000,
+];
+
+/// Upper bounds (µs) of the flag-lateness histogram buckets: fine around the 10 ms the
+/// flag must be ruled within.
+const FLAG_BUCKETS_US: &[u64] = &[
+    500, 1_000, 2_000, 3_000, 5_000, 7_500, 10_000, 15_000, 25_000, 50_000, 100_000, 250_000,
+    1_000_000,
+];
+
+/// A Prometheus histogram of durations on atomics, with its largest value.
+pub struct Histogram {
+    /// Upper bounds of the buckets, µs.
+    bounds: &'static [u64],
+    /// Per-bucket counts (not cumulative), one more than `bounds` (+Inf).
+    buckets: Vec<AtomicU64>,
+    /// Sum of the values, µs.
+    sum_us: AtomicU64,
+    /// Largest value, µs.
+    max_us: AtomicU64,
+}
+
+impl Histogram {
+    /// An empty histogram with these bucket bounds (µs, ascending).
+    pub fn new(bounds: &'static [u64]) -> Histogram {
+        Histogram {
+            bounds,
+            buckets: (0..=bounds.len()).map(|_| AtomicU64::new(0)).collect(),
+            sum_us: AtomicU64::new(0),
+            max_us: AtomicU64::new(0),
+        }
+    }
+
+    /// Records one value.
+    pub fn observe(&self, micros: u64) {
+        let i = self
+            .bounds
+            .iter()
+            .position(|&b| micros <= b)
+            .unwrap_or(self.bounds.len());
+        self.buckets[i].fetch_add(1, Ordering::Relaxed);
+        self.sum_us.fetch_add(micros, Ordering::Relaxed);
+        self.max_us.fetch_max(micros, Ordering::Relaxed);
+    }
+
+    /// How many values were recorded.
+    pub fn count(&self) -> u64 {
+        self.buckets.iter().map(|b| b.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Records one count (a histogram of sizes rather than durations).
+    pub fn observe_count(&self, n: u64) {
+        self.observe(n);
+    }
+
+    /// Writes a histogram of durations (in seconds) and its largest value.
+    pub fn render_to(&self, out: &mut String, name: &str, help: &str) {
+        self.render_scaled(out, name, help, 1e6);
+    }
+
+    /// Writes a histogram of counts and its largest value.
+    pub fn render_counts(&self, out: &mut String, name: &str, help: &str) {
+        self.render_scaled(out, name, help, 1.0);
+    }
+
+    /// Writes the histogram (values divided by `scale`) and, as `<name>_max`, its largest
+    /// value.
+    fn render_scaled(&self, out: &mut String, name: &str, help: &str, scale: f64) {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} histogram");
+        let mut cumulative = 0;
+        for (i, bound) in self.bounds.iter().enumerate() {
+            cumulative += self.buckets[i].load(Ordering::Relaxed);
+            let le = *bound as f64 / scale;
+            let _ = writeln!(out, "{name}_bucket{{le=\"{le}\"}} {cumulative}");
+        }
+        cumulative += self.buckets[self.bounds.len()].load(Ordering::Relaxed);
+        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {cumulative}");
+        let sum = self.sum_us.load(Ordering::Relaxed) as f64 / scale;
+        let _ = writeln!(out, "{name}_sum {sum}\n{name}_count {cumulative}");
+        let max = self.max_us.load(Ordering::Relaxed) as f64 / scale;
+        let _ = writeln!(
+            out,
+            "# HELP {name}_max The largest value of {name}.\n# TYPE {name}_max gauge\n{name}_max {max}"
+        );
+    }
+}
 
 /// The server's metrics.
-#[derive(Default)]
 pub struct Metrics {
     /// Open tables (gauge).
     pub tables: AtomicU64,
@@ -22,24 +107,35 @@ pub struct Metrics {
     pub games_finished: AtomicU64,
     /// Moves played (stored and acknowledged).
     pub moves: AtomicU64,
-    /// Move latency histogram: per-bucket counts (not cumulative), last = +Inf.
-    latency_buckets: [AtomicU64; LATENCY_BUCKETS_MS.len() + 1],
-    /// Sum of move latencies in microseconds.
-    latency_sum_us: AtomicU64,
+    /// From receiving a move to acknowledging it (stored).
+    pub move_latency: Histogram,
+    /// From a flag's deadline (the clock run out, plus the lag the mover is forgiven) to
+    /// the loss on time being stored and announced.
+    pub flag_late: Histogram,
     /// Subscribers dropped for lagging.
     pub lagging_dropped: AtomicU64,
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics {
+            tables: AtomicU64::new(0),
+            room_connections: AtomicU64::new(0),
+            table_connections: AtomicU64::new(0),
+            games_started: AtomicU64::new(0),
+            games_finished: AtomicU64::new(0),
+            moves: AtomicU64::new(0),
+            move_latency: Histogram::new(LATENCY_BUCKETS_US),
+            flag_late: Histogram::new(FLAG_BUCKETS_US),
+            lagging_dropped: AtomicU64::new(0),
+        }
+    }
 }
 
 impl Metrics {
     /// Records one move's latency: from receiving it to acknowledging it (incl. storing).
     pub fn observe_move_latency(&self, micros: u64) {
-        let ms = micros / 1000;
-        let i = LATENCY_BUCKETS_MS
-            .iter()
-            .position(|&b| ms < b)
-            .unwrap_or(LATENCY_BUCKETS_MS.len());
-        self.latency_buckets[i].fetch_add(1, Ordering::Relaxed);
-        self.latency_sum_us.fetch_add(micros, Ordering::Relaxed);
+        self.move_latency.observe(micros);
     }
 
     /// Adds to a gauge.
@@ -99,21 +195,16 @@ impl Metrics {
             "Sockets disconnected for not reading their events.",
             get(&self.lagging_dropped),
         );
-        let name = "damka_move_latency_seconds";
-        let _ = writeln!(
-            out,
-            "# HELP {name} Time from receiving a move to acknowledging it (stored).\n# TYPE {name} histogram"
+        self.move_latency.render_to(
+            &mut out,
+            "damka_move_latency_seconds",
+            "Time from receiving a move to acknowledging it (stored).",
         );
-        let mut cumulative = 0;
-        for (i, bound) in LATENCY_BUCKETS_MS.iter().enumerate() {
-            cumulative += get(&self.latency_buckets[i]);
-            let le = *bound as f64 / 1000.0;
-            let _ = writeln!(out, "{name}_bucket{{le=\"{le}\"}} {cumulative}");
-        }
-        cumulative += get(&self.latency_buckets[LATENCY_BUCKETS_MS.len()]);
-        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {cumulative}");
-        let sum = get(&self.latency_sum_us) as f64 / 1_000_000.0;
-        let _ = writeln!(out, "{name}_sum {sum}\n{name}_count {cumulative}");
+        self.flag_late.render_to(
+            &mut out,
+            "damka_flag_late_seconds",
+            "Time from a flag's deadline to the loss on time stored and announced.",
+        );
         out
     }
 }
@@ -147,6 +238,30 @@ mod tests {
         );
         assert!(
             text.contains("damka_move_latency_seconds_count 3\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_flag_histogram_keeps_its_largest_value() {
+        let m = Metrics::default();
+        m.flag_late.observe(800);
+        m.flag_late.observe(12_000);
+        let text = m.render();
+        assert!(
+            text.contains("damka_flag_late_seconds_bucket{le=\"0.001\"} 1\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("damka_flag_late_seconds_bucket{le=\"0.01\"} 1\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("damka_flag_late_seconds_bucket{le=\"0.015\"} 2\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("damka_flag_late_seconds_max 0.012\n"),
             "{text}"
         );
     }

@@ -71,6 +71,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         StoreOptions {
             acquire_timeout: config.db_acquire_timeout(),
             sqlite_max_page_count: config.test_sqlite_max_page_count.clone(),
+            ..StoreOptions::default()
         },
     )
     .await?;

@@ -60,6 +60,17 @@ impl TimeSource {
         }
     }
 
+    /// Microseconds since the start (the manual clock moves in whole milliseconds): for
+    /// measuring how late a timer fired.
+    pub fn now_us(&self) -> u64 {
+        match self {
+            TimeSource::Real { epoch } => {
+                u64::try_from(epoch.elapsed().as_micros()).unwrap_or(u64::MAX)
+            }
+            TimeSource::Manual(clock) => clock.now.load(Ordering::SeqCst).saturating_mul(1000),
+        }
+    }
+
     /// Moves a manual clock forward (no effect on real time).
     pub fn advance(&self, ms: u64) {
         if let TimeSource::Manual(clock) = self {

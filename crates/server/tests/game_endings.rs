@@ -263,6 +263,16 @@ async fn timeout(backend: Backend) {
     // message from anyone.
     let ev = play_first_moves(&mut m, 2).await;
     assert_eq!(ev["clock"]["running"], "white");
+    // The room's copy of the table follows the moves (updated in place on each move).
+    let t = s
+        .http("GET", &format!("/api/tables/{}", m.table), None, None)
+        .await
+        .json();
+    assert_eq!(
+        (t["game"]["ply"].as_u64(), t["game"]["turn"].as_str()),
+        (Some(2), Some("white")),
+        "{t}"
+    );
     s.advance(59_999).await;
     m.black.0.silent(100).await;
     // The flag waits for White's measured lag (at most its 1.17 s quota) on top.
@@ -275,6 +285,13 @@ async fn timeout(backend: Backend) {
     assert_eq!(over["clock"]["white"], 0);
     assert_eq!(over["clock"]["running"], json!(null));
     stored(&s, &m.game, json!("black"), "timeout", 2).await;
+    // How late the flag was ruled is measured (the bench reads it under load).
+    let metrics = s.http("GET", "/metrics", None, None).await.body;
+    assert!(
+        metrics.contains("damka_flag_late_seconds_count 1\n"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("damka_store_commits_total "), "{metrics}");
     s.stop().await;
     db.cleanup().await;
 }

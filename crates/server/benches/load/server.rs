@@ -77,50 +77,100 @@ pub struct Server {
 
 impl Server {
     /// Starts `damka` on a free loopback port and waits until it listens.
+    #[allow(dead_code)] // the bots bench's
     pub fn spawn(database_url: &str) -> Result<Server, String> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map_err(|e| format!("no free port: {e}"))?
-            .port();
-        let addr = format!("127.0.0.1:{port}");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
-            .args(["--bind", &addr, "--database-url", database_url])
+        Server::spawn_with(database_url, &[])
+    }
+
+    /// [`Server::spawn`] with more flags.
+    pub fn spawn_with(database_url: &str, extra: &[String]) -> Result<Server, String> {
+        Server::spawn_bin(env!("CARGO_BIN_EXE_damka"), &[], database_url, extra)
+    }
+
+    /// [`Server::spawn_with`] with another `damka` binary (e.g. an older build, to compare
+    /// in the same job), run under `wrap` (e.g. `valgrind --tool=callgrind`) if not empty.
+    pub fn spawn_bin(
+        bin: &str,
+        wrap: &[String],
+        database_url: &str,
+        extra: &[String],
+    ) -> Result<Server, String> {
+        let addr = free_addr()?;
+        let mut cmd = match wrap.split_first() {
+            Some((first, rest)) => {
+                let mut c = Command::new(first);
+                c.args(rest).arg(bin);
+                c
+            }
+            None => Command::new(bin),
+        };
+        cmd.args(["--bind", &addr, "--database-url", database_url])
             // A long first-move window: a table that is slow to get going under load must
             // not be aborted, the bench measures moves.
             .args(["--first-move-secs", "300"])
-            // Every simulated client is on 127.0.0.1: lift the per-address limits.
+            // Every simulated client is on 127.0.0.1: lift the per-address limits (0 lifts
+            // a limit).
             .args(["--max-sockets-per-address", "0", "--guests-per-minute", "0"])
             .args(["--max-tables-per-address", "0"])
+            .args(extra)
             .env_remove("DAMKA_ROOMS")
-            .env("RUST_LOG", "warn")
-            .env("NO_COLOR", "1")
+            // DAMKA_LOAD_SERVER_LOG: the server's RUST_LOG (default: warnings only).
+            .env(
+                "RUST_LOG",
+                std::env::var("DAMKA_LOAD_SERVER_LOG").unwrap_or_else(|_| "warn".into()),
+            )
+            .env("NO_COLOR", "1");
+        Server::start(cmd, addr, "damka listening on")
+    }
+
+    /// Starts this bench's own executable as the bare relay (`--serve-relay ADDR`, see
+    /// `relay.rs`) on a free loopback port.
+    #[allow(dead_code)] // the load bench's, not the bots bench's
+    pub fn spawn_relay() -> Result<Server, String> {
+        let addr = free_addr()?;
+        let exe = std::env::current_exe().map_err(|e| format!("no executable path: {e}"))?;
+        let mut cmd = Command::new(exe);
+        cmd.args(["--serve-relay", &addr]);
+        Server::start(cmd, addr, "relay listening on")
+    }
+
+    /// Runs `cmd` and waits for the line starting with `ready` on its standard output.
+    fn start(mut cmd: Command, addr: String, ready: &'static str) -> Result<Server, String> {
+        let mut child = cmd
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| format!("cannot start damka: {e}"))?;
+            .map_err(|e| format!("cannot start the server: {e}"))?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = mpsc::channel();
         // Drained for the server's whole life: a full pipe would stall it.
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
                 if tx.send(line.clone()).is_err() {
-                    eprintln!("[damka] {line}");
+                    eprintln!("[server] {line}");
                 }
             }
         });
-        let deadline = Instant::now() + Duration::from_secs(30);
+        // Long enough for a server started under valgrind.
+        let deadline = Instant::now() + Duration::from_secs(120);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match rx.recv_timeout(left) {
-                Ok(line) if line.starts_with("damka listening on") => break,
-                Ok(line) => eprintln!("[damka] {line}"),
+                Ok(line) if line.starts_with(ready) => break,
+                Ok(line) => eprintln!("[server] {line}"),
                 Err(_) => {
                     let _ = child.kill();
-                    return Err("damka did not start listening in 30 s".into());
+                    return Err("the server did not start listening in 120 s".into());
                 }
             }
         }
         Ok(Server { child, addr })
+    }
+
+    /// The server's process id.
+    #[allow(dead_code)] // the load bench's, not the bots bench's
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The server's resident memory in KiB (`VmRSS`), or 0 where `/proc` is missing.
@@ -134,6 +184,7 @@ impl Server {
     }
 
     /// CPU time the server has used so far (user + system), from `/proc/<pid>/stat`.
+    #[allow(dead_code)] // the bots bench's
     pub fn cpu_time(&self) -> Duration {
         cpu_time_of(&self.child.id().to_string())
     }
@@ -174,6 +225,16 @@ impl Drop for Server {
             let _ = self.child.wait();
         }
     }
+}
+
+/// A free `127.0.0.1:port` (bound and released: another process could take it in
+/// between, which on a bench machine does not happen in practice).
+fn free_addr() -> Result<String, String> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| format!("no free port: {e}"))?
+        .port();
+    Ok(format!("127.0.0.1:{port}"))
 }
 
 /// CPU time (user + system) of process `pid` (`self` for this one), or zero where

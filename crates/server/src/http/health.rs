@@ -30,6 +30,10 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str)
 pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     (
         [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
-        state.metrics.render(),
+        {
+            let mut text = state.metrics.render();
+            state.store.stats().render(&mut text);
+            text
+        },
     )
 }

@@ -13,14 +13,16 @@ mod invite;
 mod people;
 mod tournaments;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use damka_protocol::room::RoomServerMessage;
-use damka_protocol::{ChatMessage, Person, Player, RoomDetail, RoomView, TableView, Whereabouts};
+use damka_protocol::{
+    ChatMessage, Person, Player, RoomDetail, RoomView, Side, TableView, Whereabouts,
+};
 use tokio::sync::broadcast;
 
 pub use config::{RoomConfig, RoomsError, default_rooms, load_rooms, parse_rooms};
@@ -60,8 +62,9 @@ pub struct Room {
     /// The room's configuration.
     pub config: RoomConfig,
     /// Public views of the open tables, by id. A std mutex: held only to copy or replace a
-    /// view, never across an `.await`.
-    tables: Mutex<BTreeMap<String, TableView>>,
+    /// view, never across an `.await`. A hash map: every move updates its table's view
+    /// (a lookup among thousands), lists are rare and sorted when made.
+    tables: Mutex<HashMap<String, TableView>>,
     /// Serialised room events for the room sockets.
     events: broadcast::Sender<RoomEvent>,
     /// Room sockets connected.
@@ -90,7 +93,7 @@ impl Room {
         let (events, _) = broadcast::channel(ROOM_EVENT_BUFFER);
         Room {
             config,
-            tables: Mutex::new(BTreeMap::new()),
+            tables: Mutex::new(HashMap::new()),
             events,
             sockets: AtomicU32::new(0),
             presence_dirty: AtomicBool::new(false),
@@ -130,9 +133,11 @@ impl Room {
         }
     }
 
-    /// The open tables' views.
+    /// The open tables' views, by id.
     pub fn tables(&self) -> Vec<TableView> {
-        self.lock_tables().values().cloned().collect()
+        let mut tables: Vec<TableView> = self.lock_tables().values().cloned().collect();
+        tables.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+        tables
     }
 
     /// People in the room: with a room socket open or at one of its tables.
@@ -290,12 +295,15 @@ impl Room {
         self.publish(&msg);
     }
 
-    /// Updates the stored view of a table without telling the room sockets (a move
-    /// changes only the ply, which room lists do not show live).
-    pub fn table_refreshed(&self, view: TableView) {
+    /// A move was played (or taken back) at a table: the room's copy of it gets the new
+    /// ply and side to move, without telling the room sockets (room lists do not show
+    /// moves live). Only those two fields change on a move, so the table does not rebuild
+    /// its whole view (names as shown here, seats, options) for every move.
+    pub fn table_moved(&self, id: &str, ply: u32, turn: Side) {
         let mut tables = self.lock_tables();
-        if let Some(slot) = tables.get_mut(&view.id) {
-            *slot = view;
+        if let Some(game) = tables.get_mut(id).and_then(|v| v.game.as_mut()) {
+            game.ply = ply;
+            game.turn = turn;
         }
     }
 
@@ -370,7 +378,7 @@ impl Room {
         }
     }
 
-    fn lock_tables(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, TableView>> {
+    fn lock_tables(&self) -> std::sync::MutexGuard<'_, HashMap<String, TableView>> {
         // A panic while holding this lock cannot leave a half-written map (every update is
         // one insert or remove), so a poisoned lock is still usable.
         self.tables.lock().unwrap_or_else(|e| e.into_inner())

@@ -6,19 +6,25 @@
 //! method is written once and `on_pool!` expands it for both pools.
 //!
 //! SQLite runs in WAL mode with `synchronous = FULL`, so a committed move survives a power
-//! cut as well as a `kill -9`. Every write is a [`Write`] value: on SQLite one writer task
-//! ([`MoveWriter`]) commits them in batches (group commit), so the server is SQLite's
-//! only writer; on PostgreSQL they run directly.
+//! cut as well as a `kill -9`. Every write is a [`Write`] value, committed in batches
+//! (group commit) by a writer task: on SQLite one transaction at a time on the writer's
+//! own connection, so the server is SQLite's only writer, with WAL checkpoints beside it;
+//! on PostgreSQL a few transactions at once.
 //!
 //! Every write passes a circuit breaker ([`Breaker`]): once the database is out of reach
 //! or out of space, writes fail at once (no waiting for a pool timeout per write) until a
 //! probe write succeeds.
 
+mod batch;
 mod chat;
+mod checkpoint;
 mod expiry;
 mod games;
 mod guests;
 mod health;
+mod pg_writer;
+mod queue;
+mod stats;
 mod tournaments;
 mod write;
 mod writer;
@@ -38,6 +44,8 @@ pub use chat::ChatRow;
 pub use games::{DrawOfferRow, GameRow, MoveRow, NewGame};
 pub use guests::GuestRow;
 pub use health::{Breaker, is_outage, unavailable};
+pub use queue::WriteQueue;
+pub use stats::StoreStats;
 pub use tournaments::{EntrantRow, PairingRow, TournamentRow, TournamentWrite};
 pub use write::Write;
 pub use writer::MoveWriter;
@@ -45,11 +53,12 @@ pub use writer::MoveWriter;
 /// The database: SQLite (default) or PostgreSQL.
 #[derive(Clone, Debug)]
 pub enum Store {
-    /// SQLite file in WAL mode, with the group-commit writer for moves (which holds the
-    /// store's breaker).
+    /// SQLite file in WAL mode (the pool reads), with the group-commit writer (which
+    /// holds the store's breaker).
     Sqlite(SqlitePool, MoveWriter),
-    /// PostgreSQL, with the store's breaker.
-    Postgres(PgPool, Breaker),
+    /// PostgreSQL (the pool reads), with its group-commit writer (which holds the store's
+    /// breaker).
+    Postgres(PgPool, WriteQueue),
 }
 
 /// How to open the database.
@@ -61,6 +70,10 @@ pub struct StoreOptions {
     /// to this before each transaction, so a test can fill the database up and free it
     /// again (`SQLITE_FULL` is exactly the disk-full error path).
     pub sqlite_max_page_count: Option<Arc<AtomicU64>>,
+    /// Test hook (SQLite): the WAL size in pages past which the checkpointer holds the
+    /// writer to start the log over (default 16,384: 64 MiB of 4 KiB pages), so a test
+    /// can see the log start over without writing 64 MiB.
+    pub sqlite_wal_limit_pages: Option<i64>,
 }
 
 impl Default for StoreOptions {
@@ -68,6 +81,7 @@ impl Default for StoreOptions {
         StoreOptions {
             acquire_timeout: Duration::from_secs(1),
             sqlite_max_page_count: None,
+            sqlite_wal_limit_pages: None,
         }
     }
 }
@@ -103,7 +117,8 @@ impl Store {
                 .acquire_timeout(options.acquire_timeout)
                 .connect(url)
                 .await?;
-            Store::Postgres(pool, Breaker::default())
+            let writer = pg_writer::spawn(&pool, options.acquire_timeout);
+            Store::Postgres(pool, writer)
         } else if let Some(path) = url
             .strip_prefix("sqlite://")
             .or_else(|| url.strip_prefix("sqlite:"))
@@ -119,13 +134,19 @@ impl Store {
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Full)
                 .foreign_keys(true)
-                .busy_timeout(Duration::from_secs(5));
+                .busy_timeout(Duration::from_secs(5))
+                // The log file is reused after a checkpoint; past this it is cut back.
+                .pragma("journal_size_limit", "67108864");
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)
                 .acquire_timeout(options.acquire_timeout)
-                .connect_with(connect)
+                .connect_with(connect.clone())
                 .await?;
-            let writer = MoveWriter::spawn(pool.clone(), options.sqlite_max_page_count);
+            let writer = writer::spawn(
+                connect,
+                options.sqlite_max_page_count,
+                options.sqlite_wal_limit_pages,
+            );
             Store::Sqlite(pool, writer)
         } else {
             return Err(sqlx::Error::Configuration(
@@ -149,9 +170,8 @@ impl Store {
         Ok(())
     }
 
-    /// Makes one change; it is committed (durable) when this returns `Ok`. On SQLite it
-    /// goes through the single writer task (group commit); on PostgreSQL directly, in a
-    /// transaction when it takes more than one statement.
+    /// Makes one change; it is committed (durable) when this returns `Ok`. It goes
+    /// through the backend's group-commit writer (one transaction for many writes).
     ///
     /// Fails on a database error, and at once (without trying) while the circuit is
     /// open; a failure that means the database cannot take writes opens it.
@@ -171,16 +191,7 @@ impl Store {
     /// Makes one write, breaker or not.
     async fn write_now(&self, write: Write) -> Result<(), sqlx::Error> {
         match self {
-            Store::Sqlite(_, writer) => writer.write(write).await,
-            Store::Postgres(pool, _) if write.is_multi_statement() => {
-                let mut tx = pool.begin().await?;
-                write::apply_postgres(&mut tx, &write).await?;
-                tx.commit().await
-            }
-            Store::Postgres(pool, _) => {
-                let mut conn = pool.acquire().await?;
-                write::apply_postgres(&mut conn, &write).await
-            }
+            Store::Sqlite(_, writer) | Store::Postgres(_, writer) => writer.write(write).await,
         }
     }
 
@@ -211,11 +222,17 @@ impl Store {
         });
     }
 
+    /// What the store's writer measures (for `/metrics`).
+    pub fn stats(&self) -> &StoreStats {
+        match self {
+            Store::Sqlite(_, writer) | Store::Postgres(_, writer) => writer.stats(),
+        }
+    }
+
     /// The store's circuit breaker (tables watch it).
     pub fn breaker(&self) -> &Breaker {
         match self {
-            Store::Sqlite(_, writer) => writer.breaker(),
-            Store::Postgres(_, breaker) => breaker,
+            Store::Sqlite(_, writer) | Store::Postgres(_, writer) => writer.breaker(),
         }
     }
 

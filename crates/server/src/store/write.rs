@@ -144,6 +144,17 @@ pub enum Write {
 }
 
 impl Write {
+    /// The move row this write inserts, if any (a move, or the move that ends a game), with
+    /// its game: a batch inserts all of them in one statement.
+    pub(super) fn move_row(&self) -> Option<(&str, &MoveRow)> {
+        match self {
+            Write::Move { game_id, row } | Write::LastMove { game_id, row, .. } => {
+                Some((game_id, row))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether it takes more than one statement (so needs a transaction of its own).
     pub(super) fn is_multi_statement(&self) -> bool {
         match self {
@@ -171,15 +182,16 @@ macro_rules! insert_move {
     };
 }
 
-/// Applies a [`Write`] to a connection of either backend.
+/// Applies a [`Write`] to a connection of either backend; with `$rows_done` the move
+/// row of a `Move` or `LastMove` is left out (the batch inserted it already).
 macro_rules! apply {
-    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $again:path) => {
+    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $again:path, $rows_done:expr) => {
         match $write {
             Write::Tournament(t) => $tournament(&mut *$conn, t).await?,
             Write::All(writes) => {
                 for w in writes {
                     // Recursion in an async fn goes through a box.
-                    Box::pin($again(&mut *$conn, w)).await?;
+                    Box::pin($again(&mut *$conn, w, false)).await?;
                 }
             }
             Write::Guest {
@@ -236,7 +248,9 @@ macro_rules! apply {
                 }
             }
             Write::Move { game_id, row } => {
-                insert_move!($conn, game_id, row);
+                if !$rows_done {
+                    insert_move!($conn, game_id, row);
+                }
             }
             Write::LastMove {
                 game_id,
@@ -246,7 +260,9 @@ macro_rules! apply {
                 clock,
                 ended_at,
             } => {
-                insert_move!($conn, game_id, row);
+                if !$rows_done {
+                    insert_move!($conn, game_id, row);
+                }
                 sqlx::query(FINISH_GAME)
                     .bind(game_id)
                     .bind(result)
@@ -337,32 +353,37 @@ macro_rules! apply {
     };
 }
 
-/// Applies a write on a SQLite connection (inside the caller's transaction).
+/// Applies a write on a SQLite connection (inside the caller's transaction); with
+/// `rows_done`, without its move row (see [`Write::move_row`]).
 pub(super) async fn apply_sqlite(
     conn: &mut SqliteConnection,
     write: &Write,
+    rows_done: bool,
 ) -> Result<(), sqlx::Error> {
     apply!(
         write,
         conn,
         PROBE_SQLITE,
         super::tournaments::apply_sqlite,
-        apply_sqlite
+        apply_sqlite,
+        rows_done
     );
     Ok(())
 }
 
-/// Applies a write on a PostgreSQL connection.
+/// Applies a write on a PostgreSQL connection; with `rows_done`, without its move row.
 pub(super) async fn apply_postgres(
     conn: &mut PgConnection,
     write: &Write,
+    rows_done: bool,
 ) -> Result<(), sqlx::Error> {
     apply!(
         write,
         conn,
         PROBE_POSTGRES,
         super::tournaments::apply_postgres,
-        apply_postgres
+        apply_postgres,
+        rows_done
     );
     Ok(())
 }

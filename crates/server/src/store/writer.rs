@@ -1,98 +1,125 @@
 //! Group commit for SQLite: one task makes every write of the server (moves, game starts
-//! and ends, guests), many per transaction.
+//! and ends, guests), many per transaction, on a connection of its own.
 //!
 //! With `synchronous = FULL` every SQLite commit waits for the disk, and a commit per move
 //! caps a busy server at the disk's flush rate. Here each table still awaits its own move's
 //! commit before acknowledging it, but the moves that arrive while one batch is being
-//! committed all go into the next batch: one flush for many moves. Being the only writer
-//! it never waits for SQLite's write lock either. PostgreSQL groups concurrent commits
-//! itself, so writes go to it directly.
-
+//! committed all go into the next batch: one flush for many moves. A batch is few
+//! statements ([`super::batch`]: its move rows in one `INSERT`), because each statement
+//! is a round trip to sqlx's thread for the connection. Being the only writer it never
+//! waits for SQLite's write lock either. Its connection does no WAL checkpoints: they
+//! run beside it ([`super::checkpoint`]), so a commit never waits for one.
 //!
-//! A failed transaction never goes back to the pool: SQLite may already have rolled it
-//! back by itself (a full disk, `SQLITE_FULL`), and a connection returned in that state
-//! would refuse every later `BEGIN`. The connection is closed instead and the next batch
-//! opens a fresh one, so writes recover by themselves once the cause is gone.
+//! A failed transaction closes the connection: SQLite may already have rolled it back by
+//! itself (a full disk, `SQLITE_FULL`), and a connection in that state would refuse every
+//! later `BEGIN`. The next batch opens a fresh one, so writes recover by themselves once
+//! the cause is gone.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
-use sqlx::Connection;
-use sqlx::sqlite::SqlitePool;
-use tokio::sync::{mpsc, oneshot};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
+use sqlx::{ConnectOptions, Connection};
+use tokio::sync::{RwLock, mpsc, watch};
 
-use super::health::Breaker;
-use super::write::{Write, apply_sqlite};
+use super::batch::{apply_sqlite_batch, commit_moves_sqlite};
+use super::checkpoint;
+use super::queue::{Job, MAX_BATCH, WriteQueue};
+use super::stats::StoreStats;
+use super::write::Write;
 
-/// Largest number of writes in one transaction.
-const MAX_BATCH: usize = 256;
+/// The SQLite writer's handle.
+pub type MoveWriter = WriteQueue;
 
-/// One write, and where to report the outcome.
-struct Job {
-    /// The write.
-    write: Write,
-    /// Told once the write is committed (or failed).
-    done: oneshot::Sender<Result<(), sqlx::Error>>,
+/// Starts the writer task (and its checkpointer) on the database of `options`; they end
+/// when every handle is dropped. `max_pages` and `wal_limit` are the test hooks of
+/// [`super::StoreOptions`].
+pub fn spawn(
+    options: SqliteConnectOptions,
+    max_pages: Option<Arc<AtomicU64>>,
+    wal_limit: Option<i64>,
+) -> MoveWriter {
+    let (queue, rx) = WriteQueue::new();
+    let stats = queue.stats().clone();
+    let gate = Arc::new(RwLock::new(()));
+    let commits = Arc::new(AtomicU64::new(0));
+    let (alive, watch_alive) = watch::channel(());
+    tokio::spawn(checkpoint::run(
+        options.clone(),
+        gate.clone(),
+        commits.clone(),
+        stats.clone(),
+        wal_limit.unwrap_or(checkpoint::LOG_LIMIT),
+        watch_alive,
+    ));
+    let writer = Writer {
+        options,
+        conn: None,
+        max_pages,
+        gate,
+        commits,
+        stats,
+        _alive: alive,
+    };
+    tokio::spawn(writer.run(rx));
+    queue
 }
 
-/// The handle to the writer task.
-#[derive(Clone, Debug)]
-pub struct MoveWriter {
-    /// Jobs for the writer task.
-    tx: mpsc::Sender<Job>,
-    /// The store's circuit breaker.
-    breaker: Breaker,
+/// Opens a connection that does no automatic checkpoints.
+///
+/// Fails when the database cannot be opened.
+pub(super) async fn open(options: &SqliteConnectOptions) -> Result<SqliteConnection, sqlx::Error> {
+    let mut conn = options.connect().await?;
+    sqlx::query("PRAGMA wal_autocheckpoint = 0")
+        .execute(&mut conn)
+        .await?;
+    Ok(conn)
 }
 
-impl MoveWriter {
-    /// Starts the writer task for `pool`; it ends when every handle is dropped.
-    /// `max_pages` is the test hook of [`super::StoreOptions::sqlite_max_page_count`].
-    pub fn spawn(pool: SqlitePool, max_pages: Option<Arc<AtomicU64>>) -> MoveWriter {
-        let (tx, rx) = mpsc::channel(4 * MAX_BATCH);
-        let writer = Writer { pool, max_pages };
-        tokio::spawn(writer.run(rx));
-        MoveWriter {
-            tx,
-            breaker: Breaker::default(),
-        }
-    }
-
-    /// The store's circuit breaker.
-    pub fn breaker(&self) -> &Breaker {
-        &self.breaker
-    }
-
-    /// Makes one write; returns once it is committed.
-    ///
-    /// Fails if the database refuses it or the writer has stopped.
-    pub async fn write(&self, write: Write) -> Result<(), sqlx::Error> {
-        let (done, result) = oneshot::channel();
-        let job = Job { write, done };
-        self.tx
-            .send(job)
-            .await
-            .map_err(|_| sqlx::Error::PoolClosed)?;
-        result.await.map_err(|_| sqlx::Error::PoolClosed)?
-    }
+/// Opens the writer's connection: no automatic checkpoints, and a page cache that holds
+/// the index pages every move touches (thousands of games are being played at once;
+/// SQLite's default cache of 2 MiB would read them back from the file again and again).
+async fn open_writer(options: &SqliteConnectOptions) -> Result<SqliteConnection, sqlx::Error> {
+    let mut conn = open(options).await?;
+    sqlx::query("PRAGMA cache_size = -65536")
+        .execute(&mut conn)
+        .await?;
+    Ok(conn)
 }
 
 /// The writer task's state.
 struct Writer {
-    /// The database.
-    pool: SqlitePool,
+    /// How to open the connection.
+    options: SqliteConnectOptions,
+    /// The connection, once open (closed after a failed transaction).
+    conn: Option<SqliteConnection>,
     /// Test hook: the page limit to set before each transaction.
     max_pages: Option<Arc<AtomicU64>>,
+    /// Held (shared) during each transaction; the checkpointer takes it alone for the
+    /// moment it needs no commit to happen.
+    gate: Arc<RwLock<()>>,
+    /// Transactions committed, for the checkpointer.
+    commits: Arc<AtomicU64>,
+    /// What the writer measures.
+    stats: Arc<StoreStats>,
+    /// Dropped with the writer: the checkpointer then makes its last checkpoint and ends.
+    _alive: watch::Sender<()>,
 }
 
 impl Writer {
-    async fn run(self, mut rx: mpsc::Receiver<Job>) {
+    async fn run(mut self, mut rx: mpsc::Receiver<Job>) {
         let mut batch = Vec::with_capacity(MAX_BATCH);
         while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
             let writes: Vec<&Write> = batch.iter().map(|j| &j.write).collect();
-            match self.transaction(&writes).await {
+            let began = Instant::now();
+            let result = self.transaction(&writes).await;
+            match result {
                 Ok(()) => {
+                    let took = u64::try_from(began.elapsed().as_micros()).unwrap_or(u64::MAX);
+                    self.stats.committed(batch.len(), took);
                     for job in batch.drain(..) {
-                        let _ = job.done.send(Ok(()));
+                        job.settle(Ok(()));
                     }
                 }
                 // One bad write (e.g. a duplicate ply) must not fail the others: make them
@@ -100,22 +127,26 @@ impl Writer {
                 Err(_) if batch.len() > 1 => {
                     for job in batch.drain(..) {
                         let result = self.transaction(&[&job.write]).await;
-                        let _ = job.done.send(result);
+                        job.settle(result);
                     }
                 }
                 Err(e) => {
                     if let Some(job) = batch.pop() {
-                        let _ = job.done.send(Err(e));
+                        job.settle(Err(e));
                     }
                 }
             }
         }
     }
 
-    /// Commits `writes` in one transaction. On failure the connection is closed, not
-    /// returned to the pool (see the module documentation).
-    async fn transaction(&self, writes: &[&Write]) -> Result<(), sqlx::Error> {
-        let mut conn = self.pool.acquire().await?;
+    /// Commits `writes` in one transaction. On failure the connection is closed (see the
+    /// module documentation).
+    async fn transaction(&mut self, writes: &[&Write]) -> Result<(), sqlx::Error> {
+        let _gate = self.gate.read().await;
+        let conn = match &mut self.conn {
+            Some(conn) => conn,
+            None => self.conn.insert(open_writer(&self.options).await?),
+        };
         let result = async {
             if let Some(limit) = &self.max_pages {
                 let pages = match limit.load(Ordering::SeqCst) {
@@ -126,15 +157,25 @@ impl Writer {
                     .execute(&mut *conn)
                     .await?;
             }
-            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
-            for write in writes {
-                apply_sqlite(&mut tx, write).await?;
+            if let Some(done) = commit_moves_sqlite(conn, writes).await {
+                return done;
             }
+            let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+            apply_sqlite_batch(&mut tx, writes).await?;
             tx.commit().await
         }
         .await;
-        if result.is_err() {
-            conn.close_on_drop();
+        match &result {
+            Ok(()) => {
+                self.commits.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(_) => {
+                if let Some(conn) = self.conn.take()
+                    && let Err(e) = conn.close().await
+                {
+                    tracing::debug!(error = %e, "closing the writer's failed connection");
+                }
+            }
         }
         result
     }

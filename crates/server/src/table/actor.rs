@@ -143,6 +143,10 @@ impl TableActor {
         let mut health = self.state.store.breaker().subscribe();
         // A restored game may have the computer to move.
         self.maybe_think();
+        // One wait for shutdown for the table's life: a new one per turn of the loop would
+        // register with the server-wide token (behind its lock) for every command.
+        let cancelled = shutdown.cancelled();
+        tokio::pin!(cancelled);
         loop {
             let now = time.now_ms();
             let end_retry = self.end_retry;
@@ -159,7 +163,7 @@ impl TableActor {
                 .is_some_and(|g| g.hold == Some(Hold::Storage));
             tokio::select! {
                 biased;
-                () = shutdown.cancelled() => {
+                () = &mut cancelled => {
                     self.flush().await;
                     break;
                 }
@@ -168,11 +172,11 @@ impl TableActor {
                     None => break,
                 },
                 () = time.sleep_until(deadline.unwrap_or(u64::MAX)), if deadline.is_some() => {
-                    self.on_deadline().await;
+                    self.on_deadline(deadline).await;
                 }
                 () = tokio::time::sleep_until(end_retry.unwrap_or_else(tokio::time::Instant::now)), if end_retry.is_some() => {
                     self.end_retry = None;
-                    self.on_deadline().await;
+                    self.on_deadline(None).await;
                 }
                 _ = health.changed(), if storage_held => {
                     if *health.borrow_and_update() {
@@ -312,9 +316,13 @@ impl TableActor {
         self.room.table_changed(self.table_view(), false);
     }
 
-    /// Updates the room's copy of the table without an event (a move changes only the ply).
+    /// Updates the room's copy of the table without an event (a move changes only the ply
+    /// and the side to move).
     pub(super) fn refresh_room_copy(&self) {
-        self.room.table_refreshed(self.table_view());
+        if let Some(g) = self.game.as_ref() {
+            let turn = super::game::side(g.position().turn());
+            self.room.table_moved(&self.id, g.ply(), turn);
+        }
     }
 
     /// Graceful shutdown: store the live clock of a running game, so the restart resumes

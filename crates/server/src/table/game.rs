@@ -10,6 +10,12 @@ use draughts::{Color, Game, Outcome, Position, Reason};
 
 use crate::store::DrawOfferRow;
 
+thread_local! {
+    /// A move list for [`LiveGame::legal`], one per thread.
+    static SCRATCH: std::cell::RefCell<draughts::MoveList> =
+        std::cell::RefCell::new(draughts::MoveList::new());
+}
+
 /// A game at a table, running or finished.
 pub struct LiveGame {
     /// Game id.
@@ -155,10 +161,12 @@ impl LiveGame {
             return Vec::new();
         }
         let pos = self.position();
-        pos.legal_moves()
-            .iter()
-            .map(|m| pos.move_to_string(m))
-            .collect()
+        // A move list is a 10 KiB array: fill this thread's instead of making (zeroing)
+        // and moving a new one after every move.
+        SCRATCH.with_borrow_mut(|list| {
+            pos.legal_moves_into(list);
+            list.iter().map(|m| pos.move_to_string(m)).collect()
+        })
     }
 
     /// The live draw-rule counters.

@@ -8,9 +8,10 @@ use damka_protocol::{ClockTimes, Seats};
 use draughts::clock::Clock;
 use draughts::{Color, Game, Position, Reason, random_opening};
 
-use super::actor::TableActor;
+use super::actor::{TableActor, encode};
 use super::game::{Hold, LiveGame, reason_of, result_of, side, to_i64};
 use super::moves::PreparedMove;
+use super::subscribers::Outgoing;
 use crate::error::AppError;
 use crate::metrics::Metrics;
 use crate::store::{GameRow, MoveRow, NewGame};
@@ -214,26 +215,36 @@ impl TableActor {
             first_move_deadline: game.first_move_left(now),
         };
         let outcome = game.over;
+        // Everything serialised first, then queued in one burst: the mover's session
+        // finds the `ack` and the `move` together and writes them at once.
+        let ack = ack.and_then(|ack| encode(&ServerMessage::Ack { ack }));
+        let declined = declined.then(|| {
+            let v = self.next_v();
+            encode(&ServerMessage::DrawDeclined { v, by: side(by) })
+        });
+        let takeback_cancelled = takeback_cancelled.then(|| {
+            let v = self.next_v();
+            encode(&ServerMessage::TakebackDeclined { v, by: side(by) })
+        });
+        let event = MovePlayed {
+            v: self.next_v(),
+            ..event
+        };
+        let event = encode(&ServerMessage::Move(Box::new(event)));
         if let Some(ack) = ack {
-            self.reply(sub, &ServerMessage::Ack { ack });
+            self.subs.send_to(sub, Outgoing::Text(ack));
+        }
+        for text in [declined, takeback_cancelled, Some(event)]
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            self.subs.broadcast(&text);
         }
         Metrics::inc(&self.state.metrics.moves);
         self.state.metrics.observe_move_latency(
             u64::try_from(received.elapsed().as_micros()).unwrap_or(u64::MAX),
         );
-        if declined {
-            let v = self.next_v();
-            self.broadcast(&ServerMessage::DrawDeclined { v, by: side(by) });
-        }
-        if takeback_cancelled {
-            let v = self.next_v();
-            self.broadcast(&ServerMessage::TakebackDeclined { v, by: side(by) });
-        }
-        let event = MovePlayed {
-            v: self.next_v(),
-            ..event
-        };
-        self.broadcast(&ServerMessage::Move(Box::new(event)));
         self.refresh_room_copy();
         if let Some(o) = outcome {
             self.announce_end(result_of(&o), reason_of(&o), now);
@@ -300,8 +311,9 @@ impl TableActor {
         Ok(())
     }
 
-    /// The first-move window or a flag timer expired, or a restart's grace ended.
-    pub(super) async fn on_deadline(&mut self) {
+    /// The first-move window or a flag timer expired (`deadline`: when it was due, server
+    /// ms; `None` for a retry), or a restart's grace ended.
+    pub(super) async fn on_deadline(&mut self, deadline: Option<u64>) {
         let now = self.state.time.now_ms();
         let Some(game) = self.game.as_mut().filter(|g| g.playing()) else {
             return;
@@ -318,7 +330,17 @@ impl TableActor {
             let (winner, reason) = self.first_move_missed();
             self.finish(winner, reason).await
         } else if let Some(flagged) = game.clock.flagged(now) {
-            self.finish(Some(flagged.other()), Reason::Timeout).await
+            let ruled = self.finish(Some(flagged.other()), Reason::Timeout).await;
+            if let (Ok(()), Some(due)) = (&ruled, deadline) {
+                // How late the flag was ruled: stored and announced, after the timer.
+                let late = self
+                    .state
+                    .time
+                    .now_us()
+                    .saturating_sub(due.saturating_mul(1000));
+                self.state.metrics.flag_late.observe(late);
+            }
+            ruled
         } else {
             Ok(())
         };

@@ -77,25 +77,39 @@ impl TableActor {
     /// Tells the room who is here (guests with a socket open: playing the running game,
     /// or at the table), if that changed.
     pub(super) fn publish_people(&mut self) {
-        let mut at: Vec<(Player, Whereabouts)> = Vec::new();
-        for s in self.subs.iter() {
-            let Some(g) = s.guest.as_ref().filter(|g| !g.is_bot()) else {
-                continue;
-            };
-            if at.iter().any(|(p, _)| p.id == g.id) {
-                continue;
+        // Run after every wake-up of the table (every move): compared in place, and the
+        // list built only when it changed.
+        if self
+            .people_now()
+            .eq(self.people_published.iter().map(|(p, w)| (p, *w)))
+        {
+            return;
+        }
+        let at: Vec<(Player, Whereabouts)> =
+            self.people_now().map(|(p, w)| (p.clone(), w)).collect();
+        self.room.table_people(&self.id, at.clone());
+        self.people_published = at;
+    }
+
+    /// The guests with a socket open here (each once, in joining order), and whether they
+    /// play the running game.
+    fn people_now(&self) -> impl Iterator<Item = (&Player, Whereabouts)> + '_ {
+        self.subs.iter().enumerate().filter_map(move |(i, s)| {
+            let g = s.guest.as_ref().filter(|g| !g.is_bot())?;
+            let earlier = self.subs.iter().take(i);
+            if earlier
+                .filter_map(|o| o.guest.as_ref())
+                .any(|o| o.id == g.id)
+            {
+                return None;
             }
             let w = if self.plays_now(&g.id) {
                 Whereabouts::Playing
             } else {
                 Whereabouts::Table
             };
-            at.push((g.clone(), w));
-        }
-        if at != self.people_published {
-            self.room.table_people(&self.id, at.clone());
-            self.people_published = at;
-        }
+            Some((g, w))
+        })
     }
 
     /// Notes since when each player of the running game has been disconnected (the

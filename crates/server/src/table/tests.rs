@@ -123,6 +123,27 @@ async fn a_second_seat_waits_for_the_first_to_be_counted() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_table_limit_per_guest_with_zero() {
+    let mut config = Config::defaults();
+    config.manual_time = true;
+    config.max_tables_per_guest = 0;
+    let (state, dir) = test_state("no_seat_limit_test", config).await;
+    let room = state.rooms.get("russian").expect("room").clone();
+    // Far past the default of three: 0 lifts the limit (the load bench seats thousands).
+    for _ in 0..5 {
+        state
+            .tables
+            .create(&state, &room, player("a"), &create_request())
+            .expect("no limit");
+    }
+    assert_eq!(state.rooms.seated_tables("a"), 5);
+    state.shutdown.cancel();
+    state.tracker.close();
+    state.tracker.wait().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_queue_is_skipped_then_refreshed_with_state() {
     let mut config = Config::defaults();
     config.manual_time = true;

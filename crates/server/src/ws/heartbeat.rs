@@ -28,6 +28,8 @@ pub struct Heartbeat {
     period: Duration,
     /// The pending ping's payload and send time.
     pending: Option<(u64, Instant)>,
+    /// When the last ping went out.
+    last_sent: Option<Instant>,
     /// Smoothed round trip, ms.
     rtt_ms: Option<u64>,
     /// Payload counter.
@@ -40,6 +42,7 @@ impl Heartbeat {
         Heartbeat {
             period,
             pending: None,
+            last_sent: None,
             rtt_ms: None,
             seq: 0,
         }
@@ -51,7 +54,8 @@ impl Heartbeat {
     }
 
     /// A tick of the ping interval at `now`: a new ping, or nothing while one is out (a
-    /// slow pong is exactly the delay to measure, so it is not replaced), or `Dead`.
+    /// slow pong is exactly the delay to measure, so it is not replaced) or one went out
+    /// with other frames less than a period ago, or `Dead`.
     pub fn tick(&mut self, now: Instant) -> Beat {
         if let Some((_, sent)) = self.pending {
             return if now.saturating_duration_since(sent) >= self.dead_after() {
@@ -60,9 +64,33 @@ impl Heartbeat {
                 Beat::Wait
             };
         }
+        // A tenth of a period of slack: the interval's ticks are not exact.
+        if self
+            .last_sent
+            .is_some_and(|t| now.saturating_duration_since(t) < self.period * 9 / 10)
+        {
+            return Beat::Wait;
+        }
+        Beat::Ping(self.ping(now))
+    }
+
+    /// A ping to send along with frames going out now, if one is due within half a
+    /// period: a socket that is sent events anyway gets its pings in the same writes
+    /// (one system call instead of two), and the interval finds it pinged already.
+    pub fn ride_along(&mut self, now: Instant) -> Option<Message> {
+        let due = self.pending.is_none()
+            && self
+                .last_sent
+                .is_none_or(|t| now.saturating_duration_since(t) >= self.period / 2);
+        due.then(|| self.ping(now))
+    }
+
+    /// A new ping, now pending.
+    fn ping(&mut self, now: Instant) -> Message {
         self.seq += 1;
         self.pending = Some((self.seq, now));
-        Beat::Ping(Message::Ping(self.seq.to_be_bytes().to_vec().into()))
+        self.last_sent = Some(now);
+        Message::Ping(self.seq.to_be_bytes().to_vec().into())
     }
 
     /// A pong arrived.
@@ -101,6 +129,30 @@ mod tests {
         assert!(matches!(hb.tick(t0), Beat::Ping(_)));
         assert!(matches!(hb.tick(t0 + p), Beat::Wait));
         assert!(matches!(hb.tick(t0 + p * 2), Beat::Dead));
+    }
+
+    #[test]
+    fn a_ping_rides_along_half_a_period_after_the_last_and_the_tick_then_waits() {
+        let p = Duration::from_millis(100);
+        let mut hb = Heartbeat::new(p);
+        let t0 = Instant::now();
+        let Some(Message::Ping(first)) = hb.ride_along(t0) else {
+            panic!("the first frames take a ping along");
+        };
+        assert!(hb.ride_along(t0).is_none(), "one ping out at a time");
+        hb.pong_at(&first, t0 + Duration::from_millis(10));
+        assert!(
+            hb.ride_along(t0 + p / 4).is_none(),
+            "not again within half a period"
+        );
+        assert!(matches!(hb.tick(t0 + p / 2), Beat::Wait), "pinged lately");
+        assert!(hb.ride_along(t0 + p / 2).is_some());
+        // Unanswered, it still counts towards a dead peer like any ping.
+        assert!(matches!(hb.tick(t0 + p * 2), Beat::Wait));
+        assert!(matches!(hb.tick(t0 + p * 5 / 2), Beat::Dead));
+        // A quiet socket is pinged by the interval as before.
+        let mut quiet = Heartbeat::new(p);
+        assert!(matches!(quiet.tick(t0), Beat::Ping(_)));
     }
 
     #[test]

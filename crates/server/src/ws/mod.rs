@@ -7,10 +7,11 @@ pub mod rate_limit;
 pub mod room_socket;
 pub mod table_socket;
 
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::http::HeaderMap;
 use axum::http::header::{HOST, ORIGIN};
 use damka_protocol::ErrorCode;
+use futures_util::SinkExt;
 
 /// Largest message and frame accepted: every client message is well under 1 KiB.
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -23,6 +24,11 @@ pub const MAX_OUTGOING: usize = 1024 * 1024;
 
 /// Initial read buffer of a socket.
 const READ_BUFFER: usize = 1024;
+
+/// Bytes of frames a socket holds before writing them out, when a session queues several
+/// at once ([`send_all_within`]); every send still ends with a flush, so nothing waits in
+/// the buffer.
+const WRITE_BUFFER: usize = 4 * 1024;
 
 /// Close codes of the protocol.
 pub mod close {
@@ -43,8 +49,9 @@ pub fn limit(ws: WebSocketUpgrade) -> WebSocketUpgrade {
         .max_frame_size(MAX_MESSAGE)
         // Client messages are a few dozen bytes; the buffer grows for a rare bigger one.
         .read_buffer_size(READ_BUFFER)
-        // 0: every message is flushed at once (moves must not wait in a buffer).
-        .write_buffer_size(0)
+        // Frames queued together (a move's `ack` and its event) leave in one write; every
+        // send flushes, so moves never wait in the buffer.
+        .write_buffer_size(WRITE_BUFFER)
         .max_write_buffer_size(MAX_OUTGOING)
 }
 
@@ -107,6 +114,51 @@ pub async fn send_within(
     }
     match tokio::time::timeout(within, socket.send(msg)).await {
         Ok(Ok(())) => true,
+        Ok(Err(e)) => {
+            tracing::debug!(error = %e, what, "send failed; closing the socket");
+            false
+        }
+        Err(_) => {
+            tracing::info!(what, ?within, "peer not reading; closing the socket");
+            false
+        }
+    }
+}
+
+/// Sends `first` and then every text frame `more` yields (after `ping`, if any), in one
+/// write where they fit the write buffer (a move's `ack` and its event go out together:
+/// one system call, one packet), waiting at most `within` in all, as [`send_within`] does
+/// for one frame.
+pub async fn send_all_within(
+    socket: &mut WebSocket,
+    first: Utf8Bytes,
+    mut more: impl FnMut() -> Option<Utf8Bytes>,
+    ping: Option<Message>,
+    within: std::time::Duration,
+    what: &'static str,
+) -> bool {
+    let feed_all = async {
+        if let Some(ping) = ping {
+            socket.feed(ping).await?;
+        }
+        let mut next = Some(first);
+        while let Some(text) = next.take() {
+            if text.len() + 16 > MAX_OUTGOING {
+                // A bug: every message the server builds is meant to fit.
+                tracing::error!(
+                    what,
+                    bytes = text.len(),
+                    "frame over the write limit; closing"
+                );
+                return Ok(false);
+            }
+            socket.feed(Message::Text(text)).await?;
+            next = more();
+        }
+        socket.flush().await.map(|()| true)
+    };
+    match tokio::time::timeout(within, feed_all).await {
+        Ok(Ok(sent)) => sent,
         Ok(Err(e)) => {
             tracing::debug!(error = %e, what, "send failed; closing the socket");
             false

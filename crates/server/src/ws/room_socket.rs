@@ -133,10 +133,13 @@ async fn session(
     // ping racing a close at connect would only get in the way).
     let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
     let mut alive = send_snapshot(&mut socket, &room, within).await;
+    // One wait for shutdown for the whole session (see `table_socket`).
+    let shutdown = state.shutdown.cancelled();
+    tokio::pin!(shutdown);
     while alive {
         tokio::select! {
             biased;
-            () = state.shutdown.cancelled() => {
+            () = &mut shutdown => {
                 send_close(&mut socket, close::GOING_AWAY, "server shutting down").await;
                 break;
             }

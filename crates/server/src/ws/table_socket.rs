@@ -19,7 +19,7 @@ use tracing::Instrument;
 use super::heartbeat::{Beat, Heartbeat};
 use super::inbound::{self, Inbound, ack_of};
 use super::rate_limit::RateLimiter;
-use super::{close, error_frame, limit, origin_allowed, send_close, send_within};
+use super::{close, error_frame, limit, origin_allowed, send_all_within, send_close, send_within};
 use crate::AppState;
 use crate::error::AppError;
 use crate::http::auth::guest_of;
@@ -117,17 +117,41 @@ async fn session(
     // that stops answering.
     let within = heartbeat.dead_after();
     let mut pings = tokio::time::interval(period);
+    // One wait for shutdown for the whole session: a new one per turn of the loop would
+    // register with the server-wide token (behind its lock) for every frame.
+    let shutdown = state.shutdown.cancelled();
+    tokio::pin!(shutdown);
     let mut alive = true;
     while alive {
         tokio::select! {
             biased;
-            () = state.shutdown.cancelled() => {
+            () = &mut shutdown => {
                 send_close(&mut socket, close::GOING_AWAY, "server shutting down").await;
                 break;
             }
             out = rx.recv() => match out {
                 Some(Outgoing::Text(text)) => {
-                    alive = send_within(&mut socket, Message::Text(text), within, "table message").await;
+                    // Whatever else the table queued meanwhile goes out in the same write
+                    // (a `Close` stays queued for the next turn of the loop).
+                    let mut closing = None;
+                    let more = || match rx.try_recv() {
+                        Ok(Outgoing::Text(t)) => Some(t),
+                        Ok(close) => {
+                            closing = Some(close);
+                            None
+                        }
+                        Err(_) => None,
+                    };
+                    let ping = heartbeat.ride_along(Instant::now());
+                    if ping.is_some() {
+                        // Pinged now: the interval need not wake the session for a period.
+                        pings.reset();
+                    }
+                    alive = send_all_within(&mut socket, text, more, ping, within, "table message").await;
+                    if let (true, Some(Outgoing::Close(code, reason))) = (alive, closing) {
+                        send_close(&mut socket, code, reason).await;
+                        break;
+                    }
                 }
                 Some(Outgoing::Close(code, reason)) => {
                     send_close(&mut socket, code, reason).await;

@@ -1,0 +1,74 @@
+//! The handle both group-commit writers share: a bounded queue of writes, each with the
+//! one-shot channel its caller awaits, and the store's circuit breaker.
+
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::health::Breaker;
+use super::stats::StoreStats;
+use super::write::Write;
+
+/// Largest number of writes in one batch (one transaction).
+pub(super) const MAX_BATCH: usize = 512;
+
+/// One write, and where to report the outcome.
+pub(super) struct Job {
+    /// The write.
+    pub write: Write,
+    /// Told once the write is committed (or failed).
+    pub done: oneshot::Sender<Result<(), sqlx::Error>>,
+}
+
+impl Job {
+    /// Tells the caller; a caller that went away (its table closed) no longer cares.
+    pub fn settle(self, result: Result<(), sqlx::Error>) {
+        let _ = self.done.send(result);
+    }
+}
+
+/// The handle to a writer task (cheap to clone).
+#[derive(Clone, Debug)]
+pub struct WriteQueue {
+    /// Jobs for the writer task.
+    tx: mpsc::Sender<Job>,
+    /// The store's circuit breaker.
+    breaker: Breaker,
+    /// What the writer measures.
+    stats: Arc<StoreStats>,
+}
+
+impl WriteQueue {
+    /// A queue and the receiving end its writer task reads.
+    pub(super) fn new() -> (WriteQueue, mpsc::Receiver<Job>) {
+        let (tx, rx) = mpsc::channel(4 * MAX_BATCH);
+        let queue = WriteQueue {
+            tx,
+            breaker: Breaker::default(),
+            stats: Arc::default(),
+        };
+        (queue, rx)
+    }
+
+    /// The store's circuit breaker.
+    pub fn breaker(&self) -> &Breaker {
+        &self.breaker
+    }
+
+    /// What the writer measures.
+    pub fn stats(&self) -> &Arc<StoreStats> {
+        &self.stats
+    }
+
+    /// Makes one write; returns once it is committed.
+    ///
+    /// Fails if the database refuses it or the writer has stopped.
+    pub async fn write(&self, write: Write) -> Result<(), sqlx::Error> {
+        let (done, result) = oneshot::channel();
+        self.tx
+            .send(Job { write, done })
+            .await
+            .map_err(|_| sqlx::Error::PoolClosed)?;
+        result.await.map_err(|_| sqlx::Error::PoolClosed)?
+    }
+}

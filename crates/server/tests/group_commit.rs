@@ -1,0 +1,180 @@
+//! The store's writers against real databases: many tables' writes share transactions
+//! on both backends (and a bad write fails alone), and on SQLite the write-ahead log
+//! starts over while the writer never stops committing (checkpoints beside the writer
+//! must not let it grow without end).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use common::{Backend, TestDb};
+use damka_server::store::{GameRow, MoveRow, NewGame, Store, StoreOptions};
+
+fn row(ply: i64) -> MoveRow {
+    MoveRow {
+        ply,
+        mv: format!("m{ply}"),
+        fen_after: "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32".into(),
+        white_ms: 1000,
+        black_ms: 1000,
+        used_ms: 0,
+    }
+}
+
+/// A game row `id` between guests `w` and `b`.
+fn game(id: &str) -> NewGame {
+    NewGame {
+        row: GameRow {
+            id: id.into(),
+            table_id: "t".into(),
+            room: "russian".into(),
+            variant: "russian".into(),
+            minutes: 1,
+            increment_s: 0,
+            random_opening: 0,
+            capture_optional: 0,
+            white_id: "w".into(),
+            white_name: "W".into(),
+            black_id: "b".into(),
+            black_name: "B".into(),
+            initial_fen: "W:W1:B2".into(),
+            opening_plies: 0,
+            status: "playing".into(),
+            result: None,
+            reason: None,
+            white_ms: 60_000,
+            black_ms: 60_000,
+            clock_ply: 0,
+            started_at: 0,
+            ended_at: None,
+        },
+        opening: Vec::new(),
+    }
+}
+
+async fn store_with_games(db: &TestDb, options: StoreOptions, games: usize) -> Store {
+    let store = Store::connect_with(&db.url, options).await.expect("store");
+    store.create_guest("w", "W", "hw", 0).await.expect("guest");
+    store.create_guest("b", "B", "hb", 0).await.expect("guest");
+    for g in 0..games {
+        store
+            .insert_game(&game(&format!("g{g}")))
+            .await
+            .expect("game");
+    }
+    store
+}
+
+/// 200 tables' moves at once, and a duplicate ply among them: every good move is stored,
+/// the duplicate alone is refused, and the writes took far fewer transactions than writes.
+async fn concurrent_moves_share_transactions(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = store_with_games(&db, StoreOptions::default(), 201).await;
+    store
+        .append_move("g200", &row(1))
+        .await
+        .expect("first move");
+    let before = store.stats().commits.load(Ordering::Relaxed);
+    let mut tasks = Vec::new();
+    for g in 0..200 {
+        let s = store.clone();
+        tasks.push(tokio::spawn(async move {
+            for ply in 1..=5 {
+                s.append_move(&format!("g{g}"), &row(ply)).await?;
+            }
+            Ok::<(), sqlx::Error>(())
+        }));
+    }
+    let s = store.clone();
+    let duplicate = tokio::spawn(async move { s.append_move("g200", &row(1)).await });
+    for t in tasks {
+        t.await.expect("task").expect("stored");
+    }
+    assert!(
+        duplicate.await.expect("task").is_err(),
+        "the duplicate ply is refused"
+    );
+    for g in [0, 99, 199] {
+        assert_eq!(store.moves(&format!("g{g}")).await.expect("moves").len(), 5);
+    }
+    assert_eq!(store.moves("g200").await.expect("moves").len(), 1);
+    let commits = store.stats().commits.load(Ordering::Relaxed) - before;
+    assert!(
+        commits < 1000 / 2,
+        "1,001 writes in {commits} transactions: not grouped"
+    );
+    let mut metrics = String::new();
+    store.stats().render(&mut metrics);
+    assert!(metrics.contains("damka_store_commits_total "), "{metrics}");
+    store.close().await;
+    db.cleanup().await;
+}
+
+/// SQLite under writes that never pause: the log still starts over (the checkpointer
+/// holds the writer for a short last step once the log passes its limit, here 200
+/// pages), so the log file stays far below what was written through it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sqlite_log_starts_over_under_steady_writes() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let options = StoreOptions {
+        sqlite_wal_limit_pages: Some(200),
+        ..StoreOptions::default()
+    };
+    let store = store_with_games(&db, options, 100).await;
+    let wal = db
+        .url
+        .strip_prefix("sqlite://")
+        .map(|p| format!("{p}-wal"))
+        .expect("sqlite path");
+    // 100 writers, each a table making moves as fast as they are stored, for 3 s (a
+    // dozen checkpoints) and at least 10,000 moves.
+    let began = Instant::now();
+    let mut tasks = Vec::new();
+    for g in 0..100 {
+        let s = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut ply = 0;
+            loop {
+                let writes = s.stats().writes.load(Ordering::Relaxed);
+                let elapsed = began.elapsed();
+                if elapsed > Duration::from_secs(60)
+                    || (elapsed > Duration::from_secs(3) && writes >= 10_000)
+                {
+                    break;
+                }
+                ply += 1;
+                s.append_move(&format!("g{g}"), &row(ply)).await?;
+            }
+            Ok::<(), sqlx::Error>(())
+        }));
+    }
+    let mut largest = 0;
+    while tasks.iter().any(|t| !t.is_finished()) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        largest = largest.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
+    }
+    for t in tasks {
+        t.await.expect("task").expect("stored");
+    }
+    let writes = store.stats().writes.load(Ordering::Relaxed);
+    // Each move changes at least one page (the index entry of its game), 4 KiB in the log.
+    let written = writes * 4096;
+    let held = store.stats().held.count();
+    eprintln!("{writes} writes (>= {written} bytes of log), largest log {largest}, held {held}");
+    assert!(writes >= 10_000, "only {writes} writes in 60 s");
+    assert!(
+        held > 0,
+        "the writer was never held for the end of a checkpoint"
+    );
+    assert!(
+        largest * 4 < written,
+        "the log file reached {largest} bytes of the {written} written through it"
+    );
+    store.close().await;
+    db.cleanup().await;
+}
+
+both_backends!(concurrent_moves_share_transactions);
