@@ -277,7 +277,9 @@ async fn run(
 ) -> Result<Run, String> {
     let (server, target) = match (bin, db) {
         (Some(bin), Some(db)) => {
-            let mut extra = vec!["--max-tables-per-guest".to_owned(), "0".to_owned()];
+            // A limit no run reaches rather than 0 (which lifts it now): an older binary
+            // given with `--before-bin` took 0 literally and refused every table.
+            let mut extra = vec!["--max-tables-per-guest".to_owned(), "1000000".to_owned()];
             extra.extend(s.damka_args.iter().cloned());
             let server = Server::spawn_bin(bin, &s.wrap, &db.url(), &extra)?;
             (server, Target::Damka)
