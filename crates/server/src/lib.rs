@@ -26,6 +26,7 @@
 pub mod accept;
 pub mod bots;
 pub mod chat;
+pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod http;

@@ -1,7 +1,8 @@
 //! The store's writers against real databases: many tables' writes share transactions
 //! on both backends (and a bad write fails alone), and on SQLite the write-ahead log
 //! starts over while the writer never stops committing (checkpoints beside the writer
-//! must not let it grow without end).
+//! must not let it grow without end), and on PostgreSQL a write fenced by a table's lease
+//! is stored only while the lease holds.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -11,6 +12,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use common::{Backend, TestDb};
+use damka_server::cluster::lease;
+use damka_server::store::fence::{self, Fence};
 use damka_server::store::{GameRow, MoveRow, NewGame, Store, StoreOptions};
 
 fn row(ply: i64) -> MoveRow {
@@ -178,3 +181,77 @@ async fn the_sqlite_log_starts_over_under_steady_writes() {
 }
 
 both_backends!(concurrent_moves_share_transactions);
+
+fn fence(table: &str, node: &str, epoch: i64) -> Fence {
+    Fence {
+        table: table.into(),
+        node: node.into(),
+        epoch,
+    }
+}
+
+/// Fencing (PostgreSQL): node a owns tables g0 and g1 and writes their moves; g0 is
+/// handed to node b (a new epoch). From then a's fenced write for g0 is refused (and
+/// stores nothing) while its write for g1, sent at the same moment, and b's for g0 are
+/// stored; a refused fence is not an outage (the breaker stays closed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_fenced_by_a_lost_lease_is_refused() {
+    if common::postgres_url().is_none() {
+        return;
+    }
+    let db = TestDb::new(Backend::Postgres).await;
+    let store = store_with_games(&db, StoreOptions::default(), 2).await;
+    let pool = store.postgres().expect("postgres").clone();
+    lease::register(&pool, "a", "127.0.0.1:1", 60_000)
+        .await
+        .unwrap();
+    lease::register(&pool, "b", "127.0.0.1:2", 60_000)
+        .await
+        .unwrap();
+    assert_eq!(
+        lease::claim_new(&pool, "a", "g0", "russian").await.unwrap(),
+        1
+    );
+    assert_eq!(
+        lease::claim_new(&pool, "a", "g1", "russian").await.unwrap(),
+        1
+    );
+    assert!(lease::claim_new(&pool, "b", "g1", "russian").await.is_err());
+
+    fence::scope(fence("g0", "a", 1), store.append_move("g0", &row(1)))
+        .await
+        .expect("a owns g0");
+    assert_eq!(
+        lease::hand_over(&pool, "a", "g0", "b").await.unwrap(),
+        Some(2)
+    );
+    assert_eq!(lease::hand_over(&pool, "a", "g0", "b").await.unwrap(), None);
+
+    let (second, first) = (row(2), row(1));
+    let (old, other, plain) = tokio::join!(
+        fence::scope(fence("g0", "a", 1), store.append_move("g0", &second)),
+        fence::scope(fence("g1", "a", 1), store.append_move("g1", &first)),
+        store.append_move("g1", &second),
+    );
+    let e = old.expect_err("a no longer owns g0");
+    assert!(fence::is_broken(&e), "{e}");
+    other.expect("a still owns g1");
+    plain.expect("an unfenced write is not checked");
+    assert!(
+        store.breaker().healthy(),
+        "a refused fence is not an outage"
+    );
+    assert_eq!(
+        store.moves("g0").await.unwrap().len(),
+        1,
+        "nothing of a's stored"
+    );
+
+    fence::scope(fence("g0", "b", 2), store.append_move("g0", &row(2)))
+        .await
+        .expect("b owns g0 now");
+    assert_eq!(store.moves("g0").await.unwrap().len(), 2);
+    assert_eq!(store.moves("g1").await.unwrap().len(), 2);
+    store.close().await;
+    db.cleanup().await;
+}

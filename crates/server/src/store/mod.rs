@@ -19,6 +19,7 @@ mod batch;
 mod chat;
 mod checkpoint;
 mod expiry;
+pub mod fence;
 mod games;
 mod guests;
 mod health;
@@ -220,6 +221,14 @@ impl Store {
             );
             store.breaker().recovered();
         });
+    }
+
+    /// The PostgreSQL pool (a cluster's leases live there), or `None` on SQLite.
+    pub fn postgres(&self) -> Option<&PgPool> {
+        match self {
+            Store::Postgres(pool, _) => Some(pool),
+            Store::Sqlite(..) => None,
+        }
     }
 
     /// What the store's writer measures (for `/metrics`).

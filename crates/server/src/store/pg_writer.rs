@@ -14,8 +14,10 @@
 //! connection whose transaction failed is closed, and the next batch opens a new one (so
 //! after a restart of the database the writer reconnects by itself).
 //!
-//! Each batch is one transaction, so a check that must hold for every write of it (a
-//! future lease check per table, say) can run inside it.
+//! Each batch is one transaction, so the lease check of every fenced write in it
+//! ([`super::fence`]: the table's owner and epoch, under a share lock) runs inside it: a
+//! batch with a broken fence fails, and retried write by write, only the fenced-out
+//! writes fail (with [`super::fence::FenceBroken`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,6 +27,7 @@ use sqlx::{ConnectOptions, Connection};
 use tokio::sync::mpsc;
 
 use super::batch::{apply_postgres_batch, one_statement};
+use super::fence::{self, Fence, FenceBroken};
 use super::queue::{Job, MAX_BATCH, WriteQueue};
 use super::stats::StoreStats;
 use super::write::Write;
@@ -100,8 +103,9 @@ async fn commit(
     stats: &StoreStats,
 ) -> Option<PgConnection> {
     let writes: Vec<&Write> = jobs.iter().map(|j| &j.write).collect();
+    let fences: Vec<&Fence> = jobs.iter().filter_map(|j| j.fence.as_ref()).collect();
     let began = Instant::now();
-    match transaction(connect, &mut conn, &writes).await {
+    match transaction(connect, &mut conn, &writes, &fences).await {
         Ok(()) => {
             let took = u64::try_from(began.elapsed().as_micros()).unwrap_or(u64::MAX);
             stats.committed(jobs.len(), took);
@@ -111,7 +115,8 @@ async fn commit(
         }
         Err(_) if jobs.len() > 1 => {
             for job in jobs {
-                let result = transaction(connect, &mut conn, &[&job.write]).await;
+                let fences: Vec<&Fence> = job.fence.iter().collect();
+                let result = transaction(connect, &mut conn, &[&job.write], &fences).await;
                 job.settle(result);
             }
         }
@@ -124,28 +129,35 @@ async fn commit(
     conn
 }
 
-/// Commits `writes` in one transaction (a single statement commits by itself). A failed
-/// transaction closes the connection; the next opens a fresh one.
+/// Commits `writes` in one transaction (a single statement commits by itself), once every
+/// fence of `fences` is seen to hold inside it. A failed transaction closes the
+/// connection (the next opens a fresh one), unless only a fence failed.
 async fn transaction(
     connect: &Connect,
     conn: &mut Option<PgConnection>,
     writes: &[&Write],
+    fences: &[&Fence],
 ) -> Result<(), sqlx::Error> {
     let c = match conn {
         Some(c) => c,
         None => conn.insert(connect.open().await?),
     };
     let result = async {
-        if one_statement(writes) {
+        if fences.is_empty() && one_statement(writes) {
             apply_postgres_batch(c, writes).await
         } else {
             let mut tx = c.begin().await?;
+            if let Some(fence) = fence::check(&mut tx, fences).await?.into_iter().next() {
+                tx.rollback().await?;
+                return Err(FenceBroken { fence }.into_sqlx());
+            }
             apply_postgres_batch(&mut tx, writes).await?;
             tx.commit().await
         }
     }
     .await;
-    if result.is_err()
+    if let Err(e) = &result
+        && !fence::is_broken(e)
         && let Some(c) = conn.take()
     {
         // The connection may be broken (the database restarted): never reuse it.

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 
+use super::fence::{self, Fence};
 use super::health::Breaker;
 use super::stats::StoreStats;
 use super::write::Write;
@@ -18,6 +19,9 @@ pub(super) struct Job {
     pub write: Write,
     /// Told once the write is committed (or failed).
     pub done: oneshot::Sender<Result<(), sqlx::Error>>,
+    /// The lease the write was made under (a table actor's, in a cluster): the
+    /// PostgreSQL writer stores it only while the lease holds ([`super::fence`]).
+    pub fence: Option<Fence>,
 }
 
 impl Job {
@@ -60,13 +64,16 @@ impl WriteQueue {
         &self.stats
     }
 
-    /// Makes one write; returns once it is committed.
+    /// Makes one write (fenced by the running task's lease, if any); returns once it
+    /// is committed.
     ///
-    /// Fails if the database refuses it or the writer has stopped.
+    /// Fails if the database refuses it, its fence no longer holds, or the writer has
+    /// stopped.
     pub async fn write(&self, write: Write) -> Result<(), sqlx::Error> {
         let (done, result) = oneshot::channel();
+        let fence = fence::current();
         self.tx
-            .send(Job { write, done })
+            .send(Job { write, done, fence })
             .await
             .map_err(|_| sqlx::Error::PoolClosed)?;
         result.await.map_err(|_| sqlx::Error::PoolClosed)?

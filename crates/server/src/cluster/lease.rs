@@ -1,0 +1,193 @@
+//! Leases in PostgreSQL: each node's (`nodes`), renewed by heartbeat, and the one owner
+//! of each table (`table_owners`), with the epoch that fences the owner's writes
+//! ([`crate::store::fence`]).
+//!
+//! Every time is the database's clock (`clock_timestamp()`, in milliseconds), never a
+//! node's, so nodes with skewed clocks still agree on who has expired. A node's lease is
+//! safe to trust only as a hint: a node frozen past its lease may still believe it owns
+//! its tables, which is why writes are fenced rather than the lease being relied on.
+
+use sqlx::PgPool;
+
+/// The database's clock in milliseconds since the epoch.
+const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
+
+/// A table (or tournament) and its owner's epoch.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct Owned {
+    /// `table_owners.table_id`.
+    pub table_id: String,
+    /// The room it belongs to.
+    pub room: String,
+    /// The owner's epoch.
+    pub epoch: i64,
+}
+
+/// Registers node `node` (reachable at `addr`) with a lease of `lease_ms`.
+///
+/// Fails if the id is taken (ids carry a random part) or on a database error.
+pub async fn register(pool: &PgPool, node: &str, addr: &str, lease_ms: i64) -> sqlx::Result<()> {
+    sqlx::query(&format!(
+        "INSERT INTO nodes (id, addr, started_at, expires_at, state) \
+         VALUES ($1, $2, {NOW_MS}, {NOW_MS} + $3, 'live')"
+    ))
+    .bind(node)
+    .bind(addr)
+    .bind(lease_ms)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Extends `node`'s lease by `lease_ms` from now; `false` once the lease has expired or
+/// the node was marked gone (its tables may have been taken: it must stop them).
+pub async fn renew(pool: &PgPool, node: &str, lease_ms: i64) -> sqlx::Result<bool> {
+    let done = sqlx::query(&format!(
+        "UPDATE nodes SET expires_at = {NOW_MS} + $2 \
+         WHERE id = $1 AND state <> 'gone' AND expires_at > {NOW_MS}"
+    ))
+    .bind(node)
+    .bind(lease_ms)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Marks `node` as stopping (it hands its tables over; no new ones go to it).
+pub async fn leaving(pool: &PgPool, node: &str) -> sqlx::Result<()> {
+    sqlx::query("UPDATE nodes SET state = 'leaving' WHERE id = $1 AND state = 'live'")
+        .bind(node)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Marks `node` as gone (it stopped, or its lease expired and its tables were taken).
+pub async fn gone(pool: &PgPool, node: &str) -> sqlx::Result<()> {
+    sqlx::query("UPDATE nodes SET state = 'gone' WHERE id = $1")
+        .bind(node)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// The live nodes other than `me` whose leases hold, by id.
+pub async fn live_peers(pool: &PgPool, me: &str) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar(&format!(
+        "SELECT id FROM nodes WHERE id <> $1 AND state = 'live' AND expires_at > {NOW_MS} \
+         ORDER BY id"
+    ))
+    .bind(me)
+    .fetch_all(pool)
+    .await
+}
+
+/// Makes `node` the first owner of a new table; returns its epoch (1).
+///
+/// Fails if the table has an owner already.
+pub async fn claim_new(pool: &PgPool, node: &str, table: &str, room: &str) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "INSERT INTO table_owners (table_id, room, node, epoch) VALUES ($1, $2, $3, 1) \
+         RETURNING epoch",
+    )
+    .bind(table)
+    .bind(room)
+    .bind(node)
+    .fetch_one(pool)
+    .await
+}
+
+/// The owner of `table` and its epoch, if it has one.
+pub async fn owner(pool: &PgPool, table: &str) -> sqlx::Result<Option<(String, i64)>> {
+    sqlx::query_as("SELECT node, epoch FROM table_owners WHERE table_id = $1")
+        .bind(table)
+        .fetch_optional(pool)
+        .await
+}
+
+/// The tables `node` owns.
+pub async fn owned(pool: &PgPool, node: &str) -> sqlx::Result<Vec<Owned>> {
+    sqlx::query_as(
+        "SELECT table_id, room, epoch FROM table_owners WHERE node = $1 ORDER BY table_id",
+    )
+    .bind(node)
+    .fetch_all(pool)
+    .await
+}
+
+/// Drops `node`'s ownership of a closed table; `false` if it was not the owner.
+pub async fn release(pool: &PgPool, node: &str, table: &str) -> sqlx::Result<bool> {
+    let done = sqlx::query("DELETE FROM table_owners WHERE table_id = $1 AND node = $2")
+        .bind(table)
+        .bind(node)
+        .execute(pool)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Moves `table` from `from` to `to` with a new epoch (a graceful hand-over); returns
+/// the new epoch, or `None` if `from` was not the owner.
+pub async fn hand_over(
+    pool: &PgPool,
+    from: &str,
+    table: &str,
+    to: &str,
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar(
+        "UPDATE table_owners SET node = $3, epoch = epoch + 1 \
+         WHERE table_id = $1 AND node = $2 RETURNING epoch",
+    )
+    .bind(table)
+    .bind(from)
+    .bind(to)
+    .fetch_optional(pool)
+    .await
+}
+
+/// What [`reap`] took.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Reaped {
+    /// The nodes whose leases had expired, now marked gone.
+    pub nodes: Vec<String>,
+    /// Their tables, now `me`'s, each with its new epoch.
+    pub tables: Vec<Owned>,
+}
+
+/// Marks every other node whose lease expired as gone and takes its tables over for
+/// `me`, in one transaction (so two reaping nodes never both take a table). Takes
+/// nothing unless `me`'s own lease holds: a node that lapsed itself must not reap.
+pub async fn reap(pool: &PgPool, me: &str) -> sqlx::Result<Reaped> {
+    let mut tx = pool.begin().await?;
+    let alive: Option<String> = sqlx::query_scalar(&format!(
+        "SELECT id FROM nodes WHERE id = $1 AND state = 'live' AND expires_at > {NOW_MS} \
+         FOR UPDATE"
+    ))
+    .bind(me)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if alive.is_none() {
+        return Ok(Reaped::default());
+    }
+    let nodes: Vec<String> = sqlx::query_scalar(&format!(
+        "UPDATE nodes SET state = 'gone' \
+         WHERE id <> $1 AND state <> 'gone' AND expires_at <= {NOW_MS} RETURNING id"
+    ))
+    .bind(me)
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut tables: Vec<Owned> = if nodes.is_empty() {
+        Vec::new()
+    } else {
+        sqlx::query_as(
+            "UPDATE table_owners SET node = $1, epoch = epoch + 1 WHERE node = ANY($2) \
+             RETURNING table_id, room, epoch",
+        )
+        .bind(me)
+        .bind(&nodes)
+        .fetch_all(&mut *tx)
+        .await?
+    };
+    tx.commit().await?;
+    tables.sort_by(|a, b| a.table_id.cmp(&b.table_id));
+    Ok(Reaped { nodes, tables })
+}
