@@ -182,6 +182,67 @@ async fn the_sqlite_log_starts_over_under_steady_writes() {
 
 both_backends!(concurrent_moves_share_transactions);
 
+/// SQLite out of space while 100 tables write at once: every write fails, and at once:
+/// a batch that failed for want of space is not retried write by write (each retry would
+/// meet the same outage; against a database out of reach, a connect timeout each), so
+/// the writer made a few transactions, not one per write. Once space is back, writes
+/// are stored again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_that_meets_a_full_disk_fails_whole() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let limit = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let options = StoreOptions {
+        sqlite_max_page_count: Some(limit.clone()),
+        ..StoreOptions::default()
+    };
+    let store = store_with_games(&db, options, 100).await;
+    let pages: i64 = {
+        use sqlx::Connection;
+        let mut conn = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
+        sqlx::query_scalar("PRAGMA page_count")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+    };
+    limit.store(u64::try_from(pages).unwrap(), Ordering::SeqCst);
+    // Rows of 5 KB: each needs an overflow page, which the file has no room for.
+    let big = |ply| MoveRow {
+        mv: "x".repeat(5000),
+        ..row(ply)
+    };
+    let failed_before = store.stats().failed.load(Ordering::Relaxed);
+    let mut tasks = Vec::new();
+    for g in 0..100 {
+        let (s, mv) = (store.clone(), big(1));
+        tasks.push(tokio::spawn(async move {
+            s.append_move(&format!("g{g}"), &mv).await
+        }));
+    }
+    for t in tasks {
+        let e = t.await.expect("task").expect_err("no space");
+        assert!(damka_server::store::is_outage(&e), "{e}");
+    }
+    let failed = store.stats().failed.load(Ordering::Relaxed) - failed_before;
+    assert!(
+        (1..20).contains(&failed),
+        "100 writes made {failed} failed transactions: retried one by one"
+    );
+    assert!(store.moves("g0").await.unwrap().is_empty());
+    // Space is back: the store takes writes again (once its breaker's probe succeeds).
+    limit.store(0, Ordering::SeqCst);
+    let began = Instant::now();
+    while store.append_move("g0", &big(1)).await.is_err() {
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "writes never came back"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(store.moves("g0").await.unwrap().len(), 1);
+    store.close().await;
+    db.cleanup().await;
+}
+
 fn fence(table: &str, node: &str, epoch: i64) -> Fence {
     Fence {
         table: table.into(),

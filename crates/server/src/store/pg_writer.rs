@@ -113,16 +113,15 @@ async fn commit(
                 job.settle(Ok(()));
             }
         }
-        Err(_) if jobs.len() > 1 => {
-            for job in jobs {
+        Err(e) => {
+            stats.failed();
+            for job in Job::fail_or_retry(jobs, e) {
                 let fences: Vec<&Fence> = job.fence.iter().collect();
                 let result = transaction(connect, &mut conn, &[&job.write], &fences).await;
+                if result.is_err() {
+                    stats.failed();
+                }
                 job.settle(result);
-            }
-        }
-        Err(e) => {
-            if let Some(job) = jobs.into_iter().next() {
-                job.settle(Err(e));
             }
         }
     }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
 use super::fence::{self, Fence};
-use super::health::Breaker;
+use super::health::{Breaker, is_outage};
 use super::stats::StoreStats;
 use super::write::Write;
 
@@ -28,6 +28,28 @@ impl Job {
     /// Tells the caller; a caller that went away (its table closed) no longer cares.
     pub fn settle(self, result: Result<(), sqlx::Error>) {
         let _ = self.done.send(result);
+    }
+
+    /// Takes a batch whose transaction failed with `e`, and returns the writes to make
+    /// again one by one. When the database cannot take writes (out of reach, out of
+    /// space) every write fails at once with it and none is returned: a write-by-write
+    /// retry would wait on the outage once per write (a connect timeout each when the
+    /// database is out of reach). Otherwise (one bad write, say a duplicate ply) all of
+    /// a batch of several are returned, so each caller gets its own outcome.
+    pub fn fail_or_retry(jobs: Vec<Job>, e: sqlx::Error) -> Vec<Job> {
+        if jobs.len() > 1 && !is_outage(&e) {
+            return jobs;
+        }
+        let mut jobs = jobs.into_iter();
+        if let Some(first) = jobs.next() {
+            for job in jobs {
+                job.settle(Err(sqlx::Error::Io(std::io::Error::other(format!(
+                    "the database cannot take writes: {e}"
+                )))));
+            }
+            first.settle(Err(e));
+        }
+        Vec::new()
     }
 }
 

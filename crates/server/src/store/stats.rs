@@ -20,6 +20,8 @@ pub struct StoreStats {
     pub commits: AtomicU64,
     /// Writes committed.
     pub writes: AtomicU64,
+    /// Transactions that failed (rolled back), batches and single writes alike.
+    pub failed: AtomicU64,
     /// Writes per committed transaction.
     pub batch: Histogram,
     /// Time from taking a batch to its commit.
@@ -35,6 +37,7 @@ impl Default for StoreStats {
         StoreStats {
             commits: AtomicU64::new(0),
             writes: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
             batch: Histogram::new(BATCH_BUCKETS),
             commit: Histogram::new(DURATION_BUCKETS_US),
             checkpoint: Histogram::new(DURATION_BUCKETS_US),
@@ -61,6 +64,11 @@ impl StoreStats {
         self.commit.observe(micros);
     }
 
+    /// A transaction failed.
+    pub fn failed(&self) {
+        self.failed.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Appends the Prometheus text.
     pub fn render(&self, out: &mut String) {
         use std::fmt::Write as _;
@@ -70,9 +78,13 @@ impl StoreStats {
             "# HELP damka_store_commits_total Transactions the writer committed.\n\
              # TYPE damka_store_commits_total counter\ndamka_store_commits_total {}\n\
              # HELP damka_store_writes_total Writes committed.\n\
-             # TYPE damka_store_writes_total counter\ndamka_store_writes_total {}",
+             # TYPE damka_store_writes_total counter\ndamka_store_writes_total {}\n\
+             # HELP damka_store_failed_transactions_total Transactions that failed.\n\
+             # TYPE damka_store_failed_transactions_total counter\n\
+             damka_store_failed_transactions_total {}",
             get(&self.commits),
-            get(&self.writes)
+            get(&self.writes),
+            get(&self.failed)
         );
         self.batch.render_counts(
             out,

@@ -122,17 +122,12 @@ impl Writer {
                         job.settle(Ok(()));
                     }
                 }
-                // One bad write (e.g. a duplicate ply) must not fail the others: make them
-                // one by one so each caller learns its own outcome.
-                Err(_) if batch.len() > 1 => {
-                    for job in batch.drain(..) {
+                // One bad write (e.g. a duplicate ply) must not fail the others: they
+                // are made one by one (unless the database cannot take writes at all).
+                Err(e) => {
+                    for job in Job::fail_or_retry(std::mem::take(&mut batch), e) {
                         let result = self.transaction(&[&job.write]).await;
                         job.settle(result);
-                    }
-                }
-                Err(e) => {
-                    if let Some(job) = batch.pop() {
-                        job.settle(Err(e));
                     }
                 }
             }
@@ -170,6 +165,7 @@ impl Writer {
                 self.commits.fetch_add(1, Ordering::Relaxed);
             }
             Err(_) => {
+                self.stats.failed();
                 if let Some(conn) = self.conn.take()
                     && let Err(e) = conn.close().await
                 {
