@@ -1,6 +1,7 @@
 //! Node and table leases in a real PostgreSQL (`cluster::lease`): an expired node is
 //! marked gone and its tables taken over, with new epochs, by a live node in one step; a
-//! node whose own lease lapsed can neither renew nor take anything.
+//! node whose own lease lapsed can neither renew nor take anything; a node's lease loop
+//! takes a dead node's tables within a few leases and tells a node that lost its own.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -10,8 +11,11 @@ use std::time::{Duration, Instant};
 
 use common::{Backend, TestDb};
 use damka_server::cluster::lease::{self, Owned, Reaped};
+use damka_server::cluster::node::{Node, NodeEvent};
 use damka_server::store::Store;
 use sqlx::PgPool;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 fn owned(table: &str, epoch: i64) -> Owned {
     Owned {
@@ -137,6 +141,75 @@ async fn a_node_whose_own_lease_lapsed_takes_nothing() {
     assert_eq!(reaped.nodes.len(), 2, "{reaped:?}");
     assert_eq!(reaped.tables, vec![owned("t1", 2)]);
     lease::gone(&pool, "d").await.unwrap();
+    store.close().await;
+    db.cleanup().await;
+}
+
+/// Two nodes run their lease loops; a's loop stops (the process died): b's loop takes
+/// a's tables once a's lease is over. a, come back with the same id, is told its lease
+/// is lost at its first renewal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lease_loop_takes_a_dead_node_s_tables_and_a_returning_node_is_told() {
+    if common::postgres_url().is_none() {
+        return;
+    }
+    let db = TestDb::new(Backend::Postgres).await;
+    let store = Store::connect(&db.url).await.expect("store");
+    let pool = store.postgres().expect("postgres").clone();
+    let lease_len = Duration::from_millis(1500);
+    let a = Node::join(&pool, "a", "127.0.0.1:1", lease_len)
+        .await
+        .unwrap();
+    let b = Node::join(&pool, "b", "127.0.0.1:2", lease_len)
+        .await
+        .unwrap();
+    lease::claim_new(&pool, "a", "t1", "russian").await.unwrap();
+    let (a_tx, mut a_rx) = mpsc::channel(4);
+    let (b_tx, mut b_rx) = mpsc::channel(4);
+    let (a_stop, b_stop) = (CancellationToken::new(), CancellationToken::new());
+    let a_loop = {
+        let (a, pool, stop) = (a.clone(), pool.clone(), a_stop.clone());
+        tokio::spawn(async move { a.run(&pool, a_tx, stop).await })
+    };
+    let b_loop = {
+        let (b, pool, stop) = (b.clone(), pool.clone(), b_stop.clone());
+        tokio::spawn(async move { b.run(&pool, b_tx, stop).await })
+    };
+    // Both renew for two leases: nothing is taken while a lives.
+    tokio::time::sleep(lease_len * 2).await;
+    assert!(b_rx.try_recv().is_err(), "nothing to take while a renews");
+    assert_eq!(
+        lease::owner(&pool, "t1").await.unwrap(),
+        Some(("a".into(), 1))
+    );
+
+    // a dies: b takes t1 with the next epoch.
+    a_stop.cancel();
+    a_loop.await.unwrap();
+    assert!(
+        a_rx.try_recv().is_err(),
+        "a stopped without losing its lease"
+    );
+    let took = tokio::time::timeout(Duration::from_secs(10), b_rx.recv())
+        .await
+        .expect("b takes a's tables")
+        .expect("event");
+    assert_eq!(took, NodeEvent::Took(vec![owned("t1", 2)]));
+
+    // a comes back with its old lease: its first renewal is refused, its loop says so.
+    let (a_tx, mut a_rx) = mpsc::channel(4);
+    let back = tokio::spawn({
+        let pool = pool.clone();
+        async move { a.run(&pool, a_tx, CancellationToken::new()).await }
+    });
+    let lost = tokio::time::timeout(Duration::from_secs(10), a_rx.recv())
+        .await
+        .expect("a is told")
+        .expect("event");
+    assert_eq!(lost, NodeEvent::Lost);
+    back.await.unwrap();
+    b_stop.cancel();
+    b_loop.await.unwrap();
     store.close().await;
     db.cleanup().await;
 }
