@@ -112,8 +112,19 @@ pub async fn send_within(
         tracing::error!(what, bytes = t.len(), "frame over the write limit; closing");
         return false;
     }
-    match tokio::time::timeout(within, socket.send(msg)).await {
-        Ok(Ok(())) => true,
+    let sent = tokio::time::timeout(within, socket.send(msg)).await;
+    went_out(sent.map(|r| r.map(|()| true)), within, what)
+}
+
+/// Whether a bounded send went out; logs why not (the peer is gone, or not reading
+/// within `within`).
+fn went_out(
+    sent: Result<Result<bool, axum::Error>, tokio::time::error::Elapsed>,
+    within: std::time::Duration,
+    what: &'static str,
+) -> bool {
+    match sent {
+        Ok(Ok(sent)) => sent,
         Ok(Err(e)) => {
             tracing::debug!(error = %e, what, "send failed; closing the socket");
             false
@@ -157,17 +168,7 @@ pub async fn send_all_within(
         }
         socket.flush().await.map(|()| true)
     };
-    match tokio::time::timeout(within, feed_all).await {
-        Ok(Ok(sent)) => sent,
-        Ok(Err(e)) => {
-            tracing::debug!(error = %e, what, "send failed; closing the socket");
-            false
-        }
-        Err(_) => {
-            tracing::info!(what, ?within, "peer not reading; closing the socket");
-            false
-        }
-    }
+    went_out(tokio::time::timeout(within, feed_all).await, within, what)
 }
 
 /// A JSON error frame for replies the session makes itself (no table involved).
