@@ -19,7 +19,6 @@
 #[allow(dead_code)]
 mod server;
 #[path = "load/table.rs"]
-#[allow(dead_code)]
 mod table;
 
 use std::collections::BTreeMap;

@@ -1,6 +1,7 @@
-//! One table under load: two players who start games and play random legal moves, each as
-//! soon as the previous move is acknowledged (paced to stay under the server's per-socket
-//! rate limit), timing every move from send to `ack`; and idle spectators that only read.
+//! One table of two guests under load (the bots bench's "people's tables"): players who
+//! start games and play random legal moves, each as soon as the previous move is
+//! acknowledged (paced to stay under the server's per-socket rate limit), timing every
+//! move from send to `ack`.
 
 use std::time::{Duration, Instant};
 
@@ -174,22 +175,4 @@ async fn play_games(
         }
     }
     Ok(())
-}
-
-/// Reads a spectator's socket until `stop`; returns how many messages it got.
-pub async fn spectate(mut ws: Socket, stop: tokio::sync::watch::Receiver<bool>) -> u64 {
-    let mut stop = stop;
-    let mut count = 0;
-    loop {
-        tokio::select! {
-            _ = stop.changed() => break,
-            frame = ws.next() => match frame {
-                Some(Ok(Message::Text(_))) => count += 1,
-                Some(Ok(_)) => {}
-                Some(Err(_)) | None => break,
-            },
-        }
-    }
-    let _ = ws.close(None).await;
-    count
 }
