@@ -147,6 +147,26 @@ pub struct Config {
     #[arg(long, env = "DAMKA_GUEST_SWEEP_SECS", default_value_t = 3600)]
     pub guest_sweep_secs: u64,
 
+    /// Run as one node of a cluster: the NATS server's URL (`nats://host:4222`). Needs a
+    /// PostgreSQL `--database-url` shared by every node (docs/scaling.md).
+    #[arg(long, env = "DAMKA_CLUSTER")]
+    pub cluster: Option<String>,
+
+    /// This node's name in the cluster (a random part is added, so a restarted node is a
+    /// new node); default: the host name.
+    #[arg(long, env = "DAMKA_NODE_NAME")]
+    pub node_name: Option<String>,
+
+    /// Milliseconds a node's lease lasts without renewal (renewed every third of it): how
+    /// soon the tables of a node that died are taken over.
+    #[arg(long, env = "DAMKA_LEASE_MS", default_value_t = 3000)]
+    pub lease_ms: u64,
+
+    /// The first part of every NATS subject the cluster uses (nodes of one cluster share
+    /// it; two clusters on one NATS need different ones).
+    #[arg(long, env = "DAMKA_NATS_PREFIX", default_value = "damka")]
+    pub nats_prefix: String,
+
     /// Test hook, not a flag: every new game starts from this FEN (when it parses for
     /// the table's variant) instead of the start position.
     #[arg(skip)]
@@ -251,6 +271,10 @@ impl fmt::Debug for Config {
             .field("max_tables_per_address", &self.max_tables_per_address)
             .field("guest_expiry_days", &self.guest_expiry_days)
             .field("guest_sweep_secs", &self.guest_sweep_secs)
+            .field("cluster", &self.cluster.as_deref().map(redact_url))
+            .field("node_name", &self.node_name)
+            .field("lease_ms", &self.lease_ms)
+            .field("nats_prefix", &self.nats_prefix)
             .finish_non_exhaustive()
     }
 }

@@ -78,6 +78,8 @@ pub struct Shared {
     pub tracker: TaskTracker,
     /// The web client's directory.
     pub static_dir: PathBuf,
+    /// This node's part of a cluster (`--cluster`); `None` on a single node.
+    pub cluster: Option<Arc<cluster::Cluster>>,
 }
 
 /// The shared state as handlers receive it.

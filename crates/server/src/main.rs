@@ -26,8 +26,16 @@ async fn main() -> std::process::ExitCode {
         }
     };
     println!("damka listening on http://{}", server.addr);
-    shutdown_signal().await;
+    tokio::select! {
+        () = shutdown_signal() => {}
+        () = server.stopping() => {}
+    }
+    let lost = server.lost_lease();
     server.shutdown().await;
+    if lost {
+        // A supervisor restarts it as a new node.
+        return std::process::ExitCode::from(75);
+    }
     std::process::ExitCode::SUCCESS
 }
 

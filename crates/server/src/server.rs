@@ -29,6 +29,9 @@ pub enum StartError {
     /// The address cannot be bound.
     #[error("cannot listen: {0}")]
     Bind(#[from] std::io::Error),
+    /// The node cannot join its cluster.
+    #[error(transparent)]
+    Cluster(#[from] crate::cluster::JoinError),
 }
 
 /// A started server.
@@ -41,6 +44,8 @@ pub struct RunningServer {
     pub state: AppState,
     /// The HTTP server task.
     serve: JoinHandle<()>,
+    /// In a cluster: the task publishing room facts (it says goodbye last).
+    cluster_publisher: Option<JoinHandle<()>>,
 }
 
 /// The web client's directory: the configured one, else `./static`, else the
@@ -96,6 +101,30 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         Some(l) => Some(l.local_addr()?),
         None => None,
     };
+    let cluster = match &config.cluster {
+        None => None,
+        Some(url) => {
+            let pg = store
+                .postgres()
+                .ok_or(crate::cluster::JoinError::NotPostgres)?
+                .clone();
+            let name = config
+                .node_name
+                .clone()
+                .unwrap_or_else(crate::cluster::host_name);
+            let lease = std::time::Duration::from_millis(config.lease_ms.max(300));
+            let joined = crate::cluster::Cluster::join(
+                pg,
+                url,
+                &name,
+                &addr.to_string(),
+                lease,
+                &config.nats_prefix,
+            )
+            .await?;
+            Some(Arc::new(joined))
+        }
+    };
     let state: AppState = Arc::new(Shared {
         static_dir: static_dir(&config),
         config,
@@ -109,10 +138,38 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         time,
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
+        cluster,
     });
+    let mut cluster_publisher = None;
+    if let Some(cluster) = &state.cluster {
+        for room in state.rooms.all() {
+            room.set_sync(cluster.sync.clone());
+        }
+        use crate::cluster::sync;
+        cluster_publisher = Some(tokio::spawn(
+            sync::publisher(cluster.clone()).instrument(tracing::info_span!("cluster_publish")),
+        ));
+        tokio::spawn(
+            sync::subscriber(state.clone(), cluster.clone())
+                .instrument(tracing::info_span!("cluster_sync")),
+        );
+    }
     // Tournaments first: a restored table whose game ends reports to its tournament.
     let tournaments = crate::tournament::restore_tournaments(&state).await?;
-    let restored = restore_tables(&state).await?;
+    let restored = match &state.cluster {
+        None => restore_tables(&state).await?,
+        Some(cluster) => {
+            // Only what nobody owns (a single node's games, failed claims); the rest is
+            // taken over from expired nodes by the lease loop, or handed over.
+            let adopted = crate::cluster::lease::adopt(&cluster.pg, cluster.id()).await?;
+            let restored = crate::cluster::tables::restore(&state, adopted).await;
+            tokio::spawn(
+                crate::cluster::tables::run(state.clone(), cluster.clone())
+                    .instrument(tracing::info_span!("cluster_lease")),
+            );
+            restored
+        }
+    };
     for room in state.rooms.all() {
         let scope = format!("room:{}", room.config.id);
         let history = state
@@ -153,6 +210,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         metrics_addr,
         state,
         serve,
+        cluster_publisher,
     })
 }
 
@@ -162,6 +220,13 @@ impl RunningServer {
     pub async fn shutdown(self) {
         let state = self.state;
         tracing::info!("shutting down");
+        if let Some(cluster) = &state.cluster {
+            // No new tables come here; readiness fails, so the balancer stops sending.
+            cluster.set_leaving();
+            if let Err(e) = crate::cluster::lease::leaving(&cluster.pg, cluster.id()).await {
+                tracing::warn!(error = %e, "cannot mark the node as leaving");
+            }
+        }
         state.shutdown.cancel();
         state.tracker.close();
         let timeout = state.config.shutdown_timeout();
@@ -174,6 +239,18 @@ impl RunningServer {
         if tokio::time::timeout(timeout, self.serve).await.is_err() {
             tracing::warn!("the HTTP server did not stop in time");
         }
+        if let Some(cluster) = &state.cluster {
+            // Every actor has stored its clock: hand the tables over, say goodbye.
+            if !cluster.is_lost() {
+                crate::cluster::tables::hand_over(cluster).await;
+            }
+            cluster.stop.cancel();
+            if let Some(publisher) = self.cluster_publisher
+                && tokio::time::timeout(timeout, publisher).await.is_err()
+            {
+                tracing::warn!("the room sync did not stop in time");
+            }
+        }
         state.store.close().await;
         tracing::info!("stopped");
     }
@@ -181,5 +258,16 @@ impl RunningServer {
     /// Waits until the server stops by itself (it does not, unless it fails).
     pub fn is_finished(&self) -> bool {
         self.serve.is_finished()
+    }
+
+    /// Completes when the server decided to stop by itself (a cluster node that lost
+    /// its lease); `main` then shuts it down and exits with a failure.
+    pub async fn stopping(&self) {
+        self.state.shutdown.cancelled().await;
+    }
+
+    /// Whether this node lost its cluster lease.
+    pub fn lost_lease(&self) -> bool {
+        self.state.cluster.as_ref().is_some_and(|c| c.is_lost())
     }
 }

@@ -13,7 +13,7 @@ use sqlx::PgPool;
 const NOW_MS: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
 
 /// A table (or tournament) and its owner's epoch.
-#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow, serde::Serialize, serde::Deserialize)]
 pub struct Owned {
     /// `table_owners.table_id`.
     pub table_id: String,
@@ -144,6 +144,37 @@ pub async fn hand_over(
     .await
 }
 
+/// Makes `node` the owner of every unfinished game's table and every tournament not
+/// over that has no owner (stored by a single-node server, or whose claim failed);
+/// returns them with their epochs.
+pub async fn adopt(pool: &PgPool, node: &str) -> sqlx::Result<Vec<Owned>> {
+    let mut tx = pool.begin().await?;
+    let mut taken: Vec<Owned> = sqlx::query_as(
+        "INSERT INTO table_owners (table_id, room, node, epoch) \
+         SELECT DISTINCT ON (table_id) table_id, room, $1, 1 FROM games \
+         WHERE status = 'playing' \
+           AND NOT EXISTS (SELECT 1 FROM table_owners o WHERE o.table_id = games.table_id) \
+         ON CONFLICT (table_id) DO NOTHING RETURNING table_id, room, epoch",
+    )
+    .bind(node)
+    .fetch_all(&mut *tx)
+    .await?;
+    let tournaments: Vec<Owned> = sqlx::query_as(
+        "INSERT INTO table_owners (table_id, room, node, epoch) \
+         SELECT id, room, $1, 1 FROM tournaments \
+         WHERE status <> 'over' \
+           AND NOT EXISTS (SELECT 1 FROM table_owners o WHERE o.table_id = tournaments.id) \
+         ON CONFLICT (table_id) DO NOTHING RETURNING table_id, room, epoch",
+    )
+    .bind(node)
+    .fetch_all(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    taken.extend(tournaments);
+    taken.sort_by(|a, b| a.table_id.cmp(&b.table_id));
+    Ok(taken)
+}
+
 /// What [`reap`] took.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Reaped {
@@ -153,9 +184,11 @@ pub struct Reaped {
     pub tables: Vec<Owned>,
 }
 
-/// Marks every other node whose lease expired as gone and takes its tables over for
-/// `me`, in one transaction (so two reaping nodes never both take a table). Takes
-/// nothing unless `me`'s own lease holds: a node that lapsed itself must not reap.
+/// Marks every other node whose lease expired as gone and takes over for `me` the
+/// tables of every gone node (those that just expired, and those of nodes that stopped
+/// with nobody to hand their tables to), in one transaction (so two reaping nodes never
+/// both take a table). Takes nothing unless `me`'s own lease holds: a node that lapsed
+/// itself must not reap.
 pub async fn reap(pool: &PgPool, me: &str) -> sqlx::Result<Reaped> {
     let mut tx = pool.begin().await?;
     let alive: Option<String> = sqlx::query_scalar(&format!(
@@ -175,18 +208,14 @@ pub async fn reap(pool: &PgPool, me: &str) -> sqlx::Result<Reaped> {
     .bind(me)
     .fetch_all(&mut *tx)
     .await?;
-    let mut tables: Vec<Owned> = if nodes.is_empty() {
-        Vec::new()
-    } else {
-        sqlx::query_as(
-            "UPDATE table_owners SET node = $1, epoch = epoch + 1 WHERE node = ANY($2) \
-             RETURNING table_id, room, epoch",
-        )
-        .bind(me)
-        .bind(&nodes)
-        .fetch_all(&mut *tx)
-        .await?
-    };
+    let mut tables: Vec<Owned> = sqlx::query_as(
+        "UPDATE table_owners SET node = $1, epoch = epoch + 1 \
+         WHERE node IN (SELECT id FROM nodes WHERE id <> $1 AND state = 'gone') \
+         RETURNING table_id, room, epoch",
+    )
+    .bind(me)
+    .fetch_all(&mut *tx)
+    .await?;
     tx.commit().await?;
     tables.sort_by(|a, b| a.table_id.cmp(&b.table_id));
     Ok(Reaped { nodes, tables })

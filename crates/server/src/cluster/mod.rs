@@ -1,12 +1,231 @@
-//! Several nodes on one PostgreSQL (issue 12; docs/scaling.md "Beyond one machine").
+//! Several equal nodes on one PostgreSQL and one NATS (`--cluster`; docs/scaling.md
+//! "Beyond one machine").
 //!
-//! Built so far: the leases ([`lease`]: each node's, renewed by heartbeat, and the one
-//! owner of each table with its epoch), a node's lease loop ([`node`]: renew, take over
-//! the tables of expired nodes, tell when its own lease is lost) and the fencing of store
-//! writes by them ([`crate::store::fence`]). Not built yet: the `--cluster` flag that runs a node with
-//! them, the NATS proxy for sockets that land on another node, the room state shared
-//! over NATS, takeover and hand-over of tables. Until then the server is one process and
-//! nothing here runs in it.
+//! - [`lease`]: each node's lease and the one owner of each table, with the epoch that
+//!   fences the owner's writes ([`crate::store::fence`]);
+//! - [`node`]: a node's lease loop (renew; take over the tables of expired nodes; tell
+//!   when its own lease is lost);
+//! - [`sync`]: the rooms' shared state over NATS (room facts, heartbeats, each node's
+//!   part sent to a node that (re)joins);
+//! - [`link`]: a table socket that lands on a node that does not own the table reaches
+//!   the owner over NATS (a subject per table in, one per connection out);
+//! - [`tables`]: leases wired to tables (claimed at creation, released at close, taken
+//!   over through the restore path, handed over at a graceful stop).
+//!
+//! A node that loses its lease stops (fail-stop): its tables are someone else's by then,
+//! and its writes are fenced anyway.
 
 pub mod lease;
+pub mod link;
 pub mod node;
+pub mod sync;
+pub mod tables;
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use sqlx::PgPool;
+use tokio_util::sync::CancellationToken;
+
+pub use node::{Node, NodeEvent};
+
+/// How often a node says it is alive on NATS.
+pub const HEARTBEAT: Duration = Duration::from_millis(1000);
+
+/// A node not heard from on NATS for this long is taken for gone (its sockets' people
+/// leave the rooms, sockets proxied to it are closed so their clients reconnect).
+pub const PEER_SILENCE: Duration = Duration::from_millis(3500);
+
+/// Why a node cannot join the cluster.
+#[derive(Debug, thiserror::Error)]
+pub enum JoinError {
+    /// `--cluster` with SQLite.
+    #[error("--cluster needs a PostgreSQL --database-url shared by every node")]
+    NotPostgres,
+    /// NATS is out of reach.
+    #[error("cannot connect to NATS: {0}")]
+    Nats(String),
+    /// The lease cannot be registered.
+    #[error("cannot register the node: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+/// This node's part of the cluster.
+pub struct Cluster {
+    /// The node's id and lease.
+    pub node: Node,
+    /// The NATS connection.
+    pub nats: async_nats::Client,
+    /// The first part of every subject.
+    pub prefix: String,
+    /// The shared PostgreSQL (leases).
+    pub pg: PgPool,
+    /// Peers heard from on NATS, with when.
+    peers: Mutex<HashMap<String, Instant>>,
+    /// The rooms' shared state.
+    pub sync: std::sync::Arc<sync::RoomSyncer>,
+    /// Numbers this node's proxied connections.
+    next_conn: AtomicU64,
+    /// Set once a graceful stop began (readiness fails, no new tables come here).
+    leaving: AtomicBool,
+    /// Set when the lease was lost (the node stops).
+    lost: AtomicBool,
+    /// Stops the cluster's own tasks (after the hand-over, not with the tables).
+    pub stop: CancellationToken,
+}
+
+impl Cluster {
+    /// Connects to NATS at `url` and registers a node named after `name` (with a random
+    /// part) reachable at `addr`, with a lease of `lease`.
+    ///
+    /// Fails if NATS or the database is out of reach.
+    pub async fn join(
+        pg: PgPool,
+        url: &str,
+        name: &str,
+        addr: &str,
+        lease: Duration,
+        prefix: &str,
+    ) -> Result<Cluster, JoinError> {
+        let id = format!("{}-{}", clean_name(name), crate::random::token_base36(6));
+        let nats = async_nats::ConnectOptions::new()
+            .name(format!("damka {id}"))
+            .request_timeout(Some(Duration::from_secs(2)))
+            // Room facts and table frames come in bursts; the default is plenty but a
+            // subscriber that falls behind loses messages rather than stalling the node.
+            .subscription_capacity(16 * 1024)
+            .connect(url)
+            .await
+            .map_err(|e| JoinError::Nats(e.to_string()))?;
+        let node = Node::join(&pg, &id, addr, lease).await?;
+        tracing::info!(node = %id, nats = %crate::config::redact_url(url), "joined the cluster");
+        Ok(Cluster {
+            sync: std::sync::Arc::new(sync::RoomSyncer::new(id.clone())),
+            node,
+            nats,
+            prefix: prefix.to_owned(),
+            pg,
+            peers: Mutex::new(HashMap::new()),
+            next_conn: AtomicU64::new(1),
+            leaving: AtomicBool::new(false),
+            lost: AtomicBool::new(false),
+            stop: CancellationToken::new(),
+        })
+    }
+
+    /// This node's id.
+    pub fn id(&self) -> &str {
+        &self.node.id
+    }
+
+    /// `{prefix}.{rest}`.
+    pub fn subject(&self, rest: &str) -> String {
+        format!("{}.{rest}", self.prefix)
+    }
+
+    /// Records that `node` was heard from (a heartbeat, a fact, a message of one of its
+    /// proxied sockets).
+    pub fn heard(&self, node: &str) {
+        lock(&self.peers).insert(node.to_owned(), Instant::now());
+    }
+
+    /// Forgets a peer (it said goodbye).
+    pub fn forget(&self, node: &str) {
+        lock(&self.peers).remove(node);
+    }
+
+    /// Peers silent for longer than [`PEER_SILENCE`], now forgotten.
+    pub fn silent_peers(&self) -> Vec<String> {
+        let mut peers = lock(&self.peers);
+        let gone: Vec<String> = peers
+            .iter()
+            .filter(|(_, seen)| seen.elapsed() > PEER_SILENCE)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &gone {
+            peers.remove(id);
+        }
+        gone
+    }
+
+    /// Whether `node` (this one, or a peer heard from lately) is alive.
+    pub fn alive(&self, node: &str) -> bool {
+        node == self.id()
+            || lock(&self.peers)
+                .get(node)
+                .is_some_and(|seen| seen.elapsed() <= PEER_SILENCE)
+    }
+
+    /// A new id for a proxied connection: `{node}.{n}`.
+    pub fn conn_id(&self) -> String {
+        let n = self.next_conn.fetch_add(1, Ordering::Relaxed);
+        format!("{}.{n}", self.id())
+    }
+
+    /// Whether a graceful stop began.
+    pub fn is_leaving(&self) -> bool {
+        self.leaving.load(Ordering::Relaxed)
+    }
+
+    /// Marks the node as stopping.
+    pub fn set_leaving(&self) {
+        self.leaving.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the node lost its lease.
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::Relaxed)
+    }
+
+    /// Marks the lease as lost.
+    pub fn set_lost(&self) {
+        self.lost.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the NATS connection is up.
+    pub fn nats_connected(&self) -> bool {
+        self.nats.connection_state() == async_nats::connection::State::Connected
+    }
+}
+
+/// A node name fit for NATS subjects and logs: letters, digits and `-` only.
+fn clean_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .take(32)
+        .collect();
+    if cleaned.is_empty() {
+        "node".to_owned()
+    } else {
+        cleaned
+    }
+}
+
+/// The machine's host name (the default node name).
+pub fn host_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "node".to_owned())
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_names_are_subject_safe() {
+        assert_eq!(clean_name("web.1 a*>"), "web-1-a--");
+        assert_eq!(clean_name(""), "node");
+        assert_eq!(clean_name(&"x".repeat(50)).len(), 32);
+    }
+}

@@ -17,6 +17,14 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str)
     if state.shutdown.is_cancelled() {
         return (StatusCode::SERVICE_UNAVAILABLE, "shutting down");
     }
+    if let Some(cluster) = &state.cluster {
+        if cluster.is_leaving() {
+            return (StatusCode::SERVICE_UNAVAILABLE, "leaving the cluster");
+        }
+        if !cluster.nats_connected() {
+            return (StatusCode::SERVICE_UNAVAILABLE, "NATS unavailable");
+        }
+    }
     match state.store.ping().await {
         Ok(()) => (StatusCode::OK, "ready"),
         Err(e) => {

@@ -76,7 +76,7 @@ impl Room {
         tracing::info!(to, table, "invitation");
         // Published under the people lock, like the people events: the invited person
         // cannot leave between the check and the event.
-        self.publish(&RoomServerMessage::Invited(Box::new(invitation)));
+        self.publish_shared(&RoomServerMessage::Invited(Box::new(invitation)));
         Ok(())
     }
 }

@@ -9,6 +9,7 @@
 
 mod config;
 mod defaults;
+pub mod fact;
 mod invite;
 mod people;
 mod tournaments;
@@ -81,6 +82,8 @@ pub struct Room {
     invite_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
     /// The room's tournaments as listed (open, running, the last finished ones).
     tournaments: Mutex<Vec<damka_protocol::tournament::TournamentSummary>>,
+    /// Where local facts go in a cluster (unset on one node).
+    sync: std::sync::OnceLock<std::sync::Arc<dyn fact::RoomSync>>,
 }
 
 /// How often changed room presence is announced: people arriving together cost one
@@ -102,6 +105,47 @@ impl Room {
             chat_limits: Mutex::new(std::collections::HashMap::new()),
             invite_limits: Mutex::new(std::collections::HashMap::new()),
             tournaments: Mutex::new(Vec::new()),
+            sync: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Hands every local fact of this room to `sync` from now on (a cluster node).
+    pub fn set_sync(&self, sync: std::sync::Arc<dyn fact::RoomSync>) {
+        if self.sync.set(sync).is_err() {
+            tracing::error!(room = %self.config.id, "room sync set twice");
+        }
+    }
+
+    /// Hands a local fact to the cluster, if there is one.
+    fn emit(&self, fact: impl FnOnce() -> fact::Fact) {
+        if let Some(sync) = self.sync.get() {
+            sync.local(&self.config.id, fact());
+        }
+    }
+
+    /// Applies a fact from another node: the room's copy changes and its sockets are
+    /// told, as if it had happened here, but it is not handed on.
+    pub fn apply(&self, fact: fact::Fact) {
+        use fact::Fact;
+        match fact {
+            Fact::Table { view } => {
+                let added = self.table(&view.id).is_none();
+                self.table_changed_here(view, added);
+            }
+            Fact::Moved { moves } => {
+                for (id, ply, turn) in moves {
+                    self.table_moved_here(&id, ply, turn);
+                }
+            }
+            Fact::TableGone { id } => self.table_removed_here(&id),
+            Fact::TablePeople { table, people } => self.table_people_here(&table, people),
+            Fact::Socket { guest, joined } => self.person_socket_here(&guest, joined),
+            Fact::Chat { msg } => self.chat_posted_here(msg),
+            Fact::Tournament { summary } => self.tournament_changed_here(summary),
+            Fact::Event { text, only } => drop(self.events.send(RoomEvent {
+                text: Utf8Bytes::from(text),
+                only: only.map(Into::into),
+            })),
         }
     }
 
@@ -163,6 +207,14 @@ impl Room {
 
     /// A guest's room socket opened or closed.
     pub fn person_socket(&self, guest: &Player, joined: bool) {
+        self.emit(|| fact::Fact::Socket {
+            guest: guest.clone(),
+            joined,
+        });
+        self.person_socket_here(guest, joined);
+    }
+
+    fn person_socket_here(&self, guest: &Player, joined: bool) {
         let mut people = lock(&self.people);
         for e in people.socket(guest, joined) {
             self.publish(&e);
@@ -172,6 +224,14 @@ impl Room {
 
     /// The people at one of the room's tables are now `at` (empty once it closed).
     pub fn table_people(&self, table: &str, at: Vec<(Player, Whereabouts)>) {
+        self.emit(|| fact::Fact::TablePeople {
+            table: table.to_owned(),
+            people: at.clone(),
+        });
+        self.table_people_here(table, at);
+    }
+
+    fn table_people_here(&self, table: &str, at: Vec<(Player, Whereabouts)>) {
         let mut people = lock(&self.people);
         let events = people.table(table, at);
         if !events.is_empty() {
@@ -180,6 +240,11 @@ impl Room {
         for e in events {
             self.publish(&e);
         }
+    }
+
+    /// The people at one of the room's tables (own names), as last reported.
+    pub fn people_at(&self, table: &str) -> Vec<(Player, Whereabouts)> {
+        lock(&self.people).at_table(table)
     }
 
     /// The room's last chat messages.
@@ -204,6 +269,11 @@ impl Room {
 
     /// A stored chat message: kept in the history and sent to every room socket.
     pub fn chat_posted(&self, msg: ChatMessage) {
+        self.emit(|| fact::Fact::Chat { msg: msg.clone() });
+        self.chat_posted_here(msg);
+    }
+
+    fn chat_posted_here(&self, msg: ChatMessage) {
         let mut chat = lock(&self.chat);
         chat.push_back(msg.clone());
         while chat.len() > crate::chat::HISTORY {
@@ -280,6 +350,11 @@ impl Room {
 
     /// A table was created or changed: store its view and tell the room.
     pub fn table_changed(&self, view: TableView, added: bool) {
+        self.emit(|| fact::Fact::Table { view: view.clone() });
+        self.table_changed_here(view, added);
+    }
+
+    fn table_changed_here(&self, view: TableView, added: bool) {
         let msg = if added {
             RoomServerMessage::TableAdded {
                 table: view.clone(),
@@ -300,6 +375,13 @@ impl Room {
     /// moves live). Only those two fields change on a move, so the table does not rebuild
     /// its whole view (names as shown here, seats, options) for every move.
     pub fn table_moved(&self, id: &str, ply: u32, turn: Side) {
+        self.emit(|| fact::Fact::Moved {
+            moves: vec![(id.to_owned(), ply, turn)],
+        });
+        self.table_moved_here(id, ply, turn);
+    }
+
+    fn table_moved_here(&self, id: &str, ply: u32, turn: Side) {
         let mut tables = self.lock_tables();
         if let Some(game) = tables.get_mut(id).and_then(|v| v.game.as_mut()) {
             game.ply = ply;
@@ -309,12 +391,17 @@ impl Room {
 
     /// A table went away.
     pub fn table_removed(&self, id: &str) {
+        self.emit(|| fact::Fact::TableGone { id: id.to_owned() });
+        self.table_removed_here(id);
+    }
+
+    fn table_removed_here(&self, id: &str) {
         let mut tables = self.lock_tables();
         if let Some(view) = tables.remove(id) {
             self.publish(&RoomServerMessage::TableRemoved { table: view });
         }
         drop(tables);
-        self.table_people(id, Vec::new());
+        self.table_people_here(id, Vec::new());
     }
 
     /// A socket joined (+1) or left (-1) the room; announced by [`presence_ticker`].
@@ -360,6 +447,22 @@ impl Room {
                 into.insert(p.id.clone());
             }
         }
+    }
+
+    /// [`Room::publish`] for an event that is not a change of the room's state (an
+    /// invitation, a tournament game ready): in a cluster it goes to every node's sockets.
+    fn publish_shared(&self, msg: &RoomServerMessage) {
+        if self.sync.get().is_some()
+            && let Ok(text) = serde_json::to_string(msg)
+        {
+            self.emit(|| fact::Fact::Event {
+                text,
+                only: msg
+                    .addressees()
+                    .map(|ids| ids.iter().map(|id| (*id).to_owned()).collect()),
+            });
+        }
+        self.publish(msg);
     }
 
     /// Sends a room event to the room's sockets (those it is addressed to, if it is).

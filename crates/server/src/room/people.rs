@@ -77,6 +77,17 @@ impl People {
         self.settle(touched)
     }
 
+    /// The people at `table` (own names) and what they do there.
+    pub fn at_table(&self, table: &str) -> Vec<(Player, Whereabouts)> {
+        self.tables
+            .get(table)
+            .into_iter()
+            .flatten()
+            .filter_map(|id| self.entries.get(id))
+            .filter_map(|e| Some((e.player.clone(), *e.tables.get(table)?)))
+            .collect()
+    }
+
     /// Everyone, by id.
     pub fn list(&self) -> Vec<Person> {
         self.shown.values().cloned().collect()

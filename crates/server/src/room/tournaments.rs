@@ -18,6 +18,13 @@ impl Room {
 
     /// A tournament was created or changed: list it and tell the room.
     pub fn tournament_changed(&self, summary: TournamentSummary) {
+        self.emit(|| super::fact::Fact::Tournament {
+            summary: summary.clone(),
+        });
+        self.tournament_changed_here(summary);
+    }
+
+    pub(super) fn tournament_changed_here(&self, summary: TournamentSummary) {
         let mut list = lock(&self.tournaments);
         let added = match list.iter_mut().find(|t| t.id == summary.id) {
             Some(slot) => {
@@ -63,7 +70,7 @@ impl Room {
     /// Tells guest `to` (on their room sockets only) that their game of `round` in
     /// `tournament` is ready at `table`.
     pub fn tournament_game(&self, to: &str, tournament: &str, table: &str, round: u32) {
-        self.publish(&RoomServerMessage::TournamentGame {
+        self.publish_shared(&RoomServerMessage::TournamentGame {
             to: to.to_owned(),
             tournament: tournament.to_owned(),
             table: table.to_owned(),

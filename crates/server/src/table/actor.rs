@@ -372,6 +372,9 @@ impl Drop for Registered {
         if !self.state.shutdown.is_cancelled() {
             self.state.tables.remove(&self.id);
             self.room.table_removed(&self.id);
+            // In a cluster the table's lease goes with it (kept at shutdown: it is
+            // handed over with the game).
+            crate::cluster::tables::release(&self.state, &self.id);
         }
         Metrics::dec(&self.state.metrics.tables);
     }

@@ -31,7 +31,7 @@ use damka_protocol::table::ClientMessage;
 use tokio::sync::{mpsc, oneshot};
 
 pub use registry::{TableHandle, Tables};
-pub use restore::restore_tables;
+pub use restore::{restore_owned, restore_tables};
 pub use subscribers::{Outgoing, QUEUE as SOCKET_QUEUE};
 pub use tournament::{PreparedTable, TournamentGameSpec};
 

@@ -55,6 +55,9 @@ pub struct TableSeed {
     pub chat: Vec<damka_protocol::ChatMessage>,
     /// The tournament whose game the table plays.
     pub tournament: Option<damka_protocol::TableTournament>,
+    /// In a cluster: the epoch of the lease this node holds on the table (taken over or
+    /// adopted); `None` for a new table, claimed before its actor runs.
+    pub epoch: Option<i64>,
 }
 
 impl Tables {
@@ -147,6 +150,7 @@ impl Tables {
                 game: None,
                 chat: Vec::new(),
                 tournament: None,
+                epoch: None,
             };
             let (mut handle, view) = spawn(state, seed)?;
             handle.creator_ip = ip;
@@ -197,11 +201,28 @@ fn spawn(state: &AppState, seed: TableSeed) -> Result<(TableHandle, TableView), 
     let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
     let room_id = seed.room.config.id.clone();
     let span = tracing::info_span!("table", id = %seed.id, room = %room_id);
+    let id = seed.id.clone();
+    let epoch = seed.epoch;
     let actor = TableActor::new(state.clone(), seed, tx.downgrade(), rx)?;
     let view = actor.table_view();
     actor.room().table_changed(view.clone(), true);
     crate::metrics::Metrics::inc(&state.metrics.tables);
-    state.tracker.spawn(actor.run().instrument(span));
+    match &state.cluster {
+        None => drop(state.tracker.spawn(actor.run().instrument(span))),
+        Some(cluster) => {
+            use crate::cluster::tables::{Lease, run_table};
+            let lease = epoch.map_or(Lease::New, Lease::Held);
+            let run = run_table(
+                cluster.clone(),
+                id,
+                room_id.clone(),
+                lease,
+                tx.clone(),
+                actor.run(),
+            );
+            drop(state.tracker.spawn(run.instrument(span)));
+        }
+    }
     Ok((
         TableHandle {
             tx,

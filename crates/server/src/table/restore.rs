@@ -22,9 +22,43 @@ use crate::store::{DrawOfferRow, GameRow, MoveRow};
 /// Fails only if the store cannot be read; a game that cannot be replayed is logged and
 /// marked aborted.
 pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
+    let rows = state.store.unfinished_games().await?;
+    restore_rows(state, rows, None).await
+}
+
+/// In a cluster: recreates the tables this node now owns (`epochs`: table id → the
+/// epoch of its lease) that have an unfinished game; returns how many, and the tables
+/// that have none (nothing to restore).
+///
+/// Fails only if the store cannot be read.
+pub async fn restore_owned(
+    state: &AppState,
+    epochs: &std::collections::HashMap<String, i64>,
+) -> Result<(usize, Vec<String>), sqlx::Error> {
+    let rows: Vec<GameRow> = state
+        .store
+        .unfinished_games()
+        .await?
+        .into_iter()
+        .filter(|r| epochs.contains_key(&r.table_id))
+        .collect();
+    let idle = epochs
+        .keys()
+        .filter(|t| !rows.iter().any(|r| &r.table_id == *t))
+        .cloned()
+        .collect();
+    let restored = restore_rows(state, rows, Some(epochs)).await?;
+    Ok((restored, idle))
+}
+
+async fn restore_rows(
+    state: &AppState,
+    rows: Vec<GameRow>,
+    epochs: Option<&std::collections::HashMap<String, i64>>,
+) -> Result<usize, sqlx::Error> {
     let now = state.time.now_ms();
     let mut restored = 0;
-    for row in state.store.unfinished_games().await? {
+    for row in rows {
         let moves = state.store.moves(&row.id).await?;
         let offer = state.store.draw_offer(&row.id).await?;
         // A tournament game's table reports its end to the tournament, restored or not.
@@ -42,6 +76,11 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
             continue;
         };
         if state.tables.get(&row.table_id).is_some() {
+            if epochs.is_some() {
+                // Taken over twice (a hand-over and a reap): it runs here already.
+                tracing::info!(table = %row.table_id, "table taken over already runs here");
+                continue;
+            }
             abandon(state, &row, "its table already has another unfinished game").await;
             report(state, tournament.as_ref(), &row.id, None);
             continue;
@@ -92,6 +131,7 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
                 .map(crate::chat::message)
                 .collect(),
             tournament: tournament.clone(),
+            epoch: epochs.and_then(|e| e.get(&row.table_id).copied()),
         };
         match state.tables.insert_restored(state, seed) {
             Ok(()) => restored += 1,

@@ -62,6 +62,7 @@ async fn test_state(name: &str, config: Config) -> (AppState, std::path::PathBuf
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
         static_dir: dir.clone(),
+        cluster: None,
     });
     (state, dir)
 }

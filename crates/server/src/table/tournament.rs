@@ -144,6 +144,7 @@ impl Tables {
             game: Some(live),
             chat: Vec::new(),
             tournament: Some(spec.tournament.clone()),
+            epoch: None,
         };
         Ok(PreparedTable {
             game: NewGame {

@@ -45,8 +45,15 @@ pub struct TournamentActor {
     rx: mpsc::Receiver<Command>,
 }
 
-/// Starts a tournament's actor and registers it.
-pub fn spawn(state: &AppState, room: Arc<Room>, t: Tournament, next_seq: i64) -> TournamentHandle {
+/// Starts a tournament's actor and registers it. In a cluster the actor runs as the
+/// tournament's owner: `epoch` is the lease it holds (`None`: a new one, claimed first).
+pub fn spawn(
+    state: &AppState,
+    room: Arc<Room>,
+    t: Tournament,
+    next_seq: i64,
+    epoch: Option<i64>,
+) -> TournamentHandle {
     let (tx, rx) = mpsc::channel(super::COMMAND_QUEUE);
     let snapshot = Arc::new(Mutex::new(Arc::new(t.clone())));
     let handle = TournamentHandle {
@@ -71,10 +78,25 @@ pub fn spawn(state: &AppState, room: Arc<Room>, t: Tournament, next_seq: i64) ->
         unstored: Vec::new(),
         rx,
     };
-    state.tournaments.insert(id, handle.clone());
-    state
-        .tracker
-        .spawn(tracing::Instrument::instrument(actor.run(), span));
+    state.tournaments.insert(id.clone(), handle.clone());
+    match &state.cluster {
+        None => drop(
+            state
+                .tracker
+                .spawn(tracing::Instrument::instrument(actor.run(), span)),
+        ),
+        Some(cluster) => {
+            use crate::cluster::tables::{Lease, run_tournament};
+            let lease = epoch.map_or(Lease::New, Lease::Held);
+            let room = handle.room_id.clone();
+            let run = run_tournament(cluster.clone(), id, room, lease, actor.run());
+            drop(
+                state
+                    .tracker
+                    .spawn(tracing::Instrument::instrument(run, span)),
+            );
+        }
+    }
     handle
 }
 

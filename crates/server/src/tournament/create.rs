@@ -124,6 +124,6 @@ pub async fn create(
     let view = t.view(now);
     room.tournament_changed(t.summary(now));
     tracing::info!(tournament = %t.id, room = %room.config.id, "tournament created");
-    super::actor::spawn(state, room.clone(), t, 2);
+    super::actor::spawn(state, room.clone(), t, 2, None);
     Ok(view)
 }

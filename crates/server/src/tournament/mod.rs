@@ -32,7 +32,7 @@ use damka_protocol::{GameResult, Player};
 use tokio::sync::{mpsc, oneshot};
 
 pub use create::{create, validate};
-pub use restore::{load, restore_tournaments};
+pub use restore::{load, restore_one, restore_tournaments};
 
 use crate::AppState;
 use crate::error::AppError;

@@ -20,21 +20,17 @@ use crate::store::{EntrantRow, PairingRow, TournamentRow};
 pub async fn restore_tournaments(state: &AppState) -> Result<usize, sqlx::Error> {
     let now = crate::time::unix_ms();
     let mut resumed = 0;
-    for row in state.store.live_tournaments().await? {
-        let Some(room) = state.rooms.get(&row.room).cloned() else {
-            tracing::error!(tournament = %row.id, "the room of a tournament is gone");
-            continue;
-        };
-        let entrants = state.store.tournament_entrants(&row.id).await?;
-        let next_seq = entrants.iter().map(|e| e.seq).max().unwrap_or(0) + 1;
-        let pairings = state.store.tournament_pairings(&row.id).await?;
-        let Some(t) = build(&row, &entrants, &pairings) else {
-            tracing::error!(tournament = %row.id, "a stored tournament does not add up");
-            continue;
-        };
-        room.tournament_loaded(t.summary(now));
-        super::actor::spawn(state, room, t, next_seq);
-        resumed += 1;
+    // In a cluster a node resumes only the tournaments it owns (adopted or taken over:
+    // `restore_one`).
+    let live = if state.cluster.is_some() {
+        Vec::new()
+    } else {
+        state.store.live_tournaments().await?
+    };
+    for row in live {
+        if resume(state, &row, None).await? {
+            resumed += 1;
+        }
     }
     for room in state.rooms.all() {
         let finished = state
@@ -48,6 +44,50 @@ pub async fn restore_tournaments(state: &AppState) -> Result<usize, sqlx::Error>
         }
     }
     Ok(resumed)
+}
+
+/// In a cluster: resumes tournament `id`, now this node's at lease `epoch`; `false` if
+/// it is over (or gone, or runs here already).
+///
+/// Fails only if the store cannot be read.
+pub async fn restore_one(state: &AppState, id: &str, epoch: i64) -> Result<bool, sqlx::Error> {
+    if state.tournaments.get(id).is_some() {
+        return Ok(true);
+    }
+    match state.store.tournament(id).await? {
+        Some(row) if row.status != "over" => resume(state, &row, Some(epoch)).await,
+        _ => Ok(false),
+    }
+}
+
+/// Starts the actor of a stored tournament not over; `false` if its rows do not make
+/// sense or its room is gone.
+async fn resume(
+    state: &AppState,
+    row: &TournamentRow,
+    epoch: Option<i64>,
+) -> Result<bool, sqlx::Error> {
+    let now = crate::time::unix_ms();
+    let Some(room) = state.rooms.get(&row.room).cloned() else {
+        tracing::error!(tournament = %row.id, "the room of a tournament is gone");
+        return Ok(false);
+    };
+    let entrants = state.store.tournament_entrants(&row.id).await?;
+    let next_seq = entrants.iter().map(|e| e.seq).max().unwrap_or(0) + 1;
+    let pairings = state.store.tournament_pairings(&row.id).await?;
+    let Some(t) = build(row, &entrants, &pairings) else {
+        tracing::error!(tournament = %row.id, "a stored tournament does not add up");
+        return Ok(false);
+    };
+    // Announced when taken over (the room lists of other nodes lost it with its old
+    // owner); listed quietly at start-up.
+    if epoch.is_some() {
+        room.tournament_changed(t.summary(now));
+    } else {
+        room.tournament_loaded(t.summary(now));
+    }
+    super::actor::spawn(state, room, t, next_seq, epoch);
+    Ok(true)
 }
 
 /// A tournament read from the store (finished ones are not kept in memory).

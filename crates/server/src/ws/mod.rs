@@ -40,6 +40,8 @@ pub mod close {
     pub const POLICY: u16 = 1008;
     /// Internal error.
     pub const INTERNAL: u16 = 1011;
+    /// The table is between nodes: reconnect in a moment.
+    pub const TRY_AGAIN: u16 = 1013;
 }
 
 /// Applies the limits: small messages and frames, and small buffers so an idle

@@ -21,11 +21,16 @@ use super::inbound::{self, Inbound, ack_of};
 use super::rate_limit::RateLimiter;
 use super::{close, error_frame, limit, origin_allowed, send_all_within, send_close, send_within};
 use crate::AppState;
+use crate::cluster::link::RemoteConn;
 use crate::error::AppError;
 use crate::http::auth::guest_of;
-use crate::limits::{ClientIp, SocketPermit};
+use crate::limits::ClientIp;
 use crate::metrics::Metrics;
 use crate::table::{Command, Outgoing, SOCKET_QUEUE, TableHandle};
+
+/// How long a socket waits for the owner of a table on another node to answer before it
+/// is told to try again (1013).
+const OWNER_WAIT: Duration = Duration::from_secs(2);
 
 /// How long the `not_found` answer may take to go out.
 const CLOSE_WITHIN: Duration = Duration::from_secs(2);
@@ -54,11 +59,9 @@ pub async fn upgrade(
     let guest = guest_of(&state, &headers).await?;
     // The id comes from the URL: only a well-formed one is looked up or logged, so a
     // crafted id cannot forge log lines.
-    let (handle, logged_id) = if valid_id(&id) {
-        (state.tables.get(&id), id.as_str())
-    } else {
-        (None, "(invalid)")
-    };
+    let valid = valid_id(&id);
+    let handle = if valid { state.tables.get(&id) } else { None };
+    let logged_id = if valid { id.as_str() } else { "(invalid)" };
     let span = tracing::info_span!("table_socket", table = %logged_id, guest = guest.as_ref().map_or("", |g| g.id.as_str()));
     let tracker = state.tracker.clone();
     Ok(limit(ws).on_upgrade(move |mut socket| {
@@ -69,31 +72,105 @@ pub async fn upgrade(
                     send_close(&mut socket, close::POLICY, "origin not allowed").await;
                     return;
                 }
-                let Some(handle) = handle else {
-                    let frame = error_frame(ErrorCode::NotFound, "no such table", None);
-                    if send_within(&mut socket, frame, CLOSE_WITHIN, "not found").await {
-                        send_close(&mut socket, close::NORMAL, "no such table").await;
+                Metrics::inc(&state.metrics.table_connections);
+                let joined = match handle {
+                    Some(handle) => join_local(handle, guest).await,
+                    None if state.cluster.is_some() && valid => {
+                        join_remote(&state, &id, guest.as_ref()).await
                     }
-                    return;
+                    None => Joined::NotFound,
                 };
-                session(socket, state, handle, guest, permit).await;
+                match joined {
+                    Joined::Yes(link, rx) => session(socket, &state, link, rx).await,
+                    Joined::NotFound => {
+                        let frame = error_frame(ErrorCode::NotFound, "no such table", None);
+                        if send_within(&mut socket, frame, CLOSE_WITHIN, "not found").await {
+                            send_close(&mut socket, close::NORMAL, "no such table").await;
+                        }
+                    }
+                    Joined::Closed => send_close(&mut socket, close::NORMAL, "table closed").await,
+                    Joined::Later => {
+                        send_close(&mut socket, close::TRY_AGAIN, "table moving").await
+                    }
+                }
+                Metrics::dec(&state.metrics.table_connections);
+                drop(permit);
             }
             .instrument(span),
         )
     }))
 }
 
-async fn session(
-    mut socket: WebSocket,
-    state: AppState,
-    handle: TableHandle,
-    guest: Option<Player>,
-    permit: SocketPermit,
-) {
-    Metrics::inc(&state.metrics.table_connections);
-    let (tx, mut rx) = mpsc::channel(SOCKET_QUEUE + 1);
+/// Where a socket's messages go: the table's actor on this node, or its owner on
+/// another node over NATS ([`crate::cluster::link`]).
+enum Link {
+    /// The actor is here.
+    Local {
+        /// The actor.
+        handle: TableHandle,
+        /// The socket's subscriber id there.
+        sub: u64,
+    },
+    /// The table is another node's.
+    Remote(RemoteConn),
+}
+
+impl Link {
+    /// Passes a client message on; `false` once the table is gone.
+    async fn client(&self, msg: ClientMessage, text: &str, lag_ms: u64) -> bool {
+        match self {
+            Link::Local { handle, sub } => {
+                let cmd = Command::Client {
+                    sub: *sub,
+                    msg,
+                    lag_ms,
+                    received: Instant::now(),
+                };
+                handle.tx.send(cmd).await.is_ok()
+            }
+            Link::Remote(remote) => remote.client(text, lag_ms).await,
+        }
+    }
+
+    /// Whether the table's owner is still there (a remote one may fall silent).
+    fn owner_alive(&self) -> bool {
+        match self {
+            Link::Local { .. } => true,
+            Link::Remote(remote) => remote.owner_alive(),
+        }
+    }
+
+    /// The socket closed.
+    async fn leave(self) {
+        match self {
+            Link::Local { handle, sub } => {
+                // The actor may be gone (table closed or shutting down): nothing left to
+                // tell it then.
+                if handle.tx.send(Command::Leave { sub }).await.is_err() {
+                    tracing::debug!("table gone before the socket's leave");
+                }
+            }
+            Link::Remote(remote) => remote.leave().await,
+        }
+    }
+}
+
+/// How joining a table went.
+enum Joined {
+    /// Joined: the link and the queue of what the table sends.
+    Yes(Link, mpsc::Receiver<Outgoing>),
+    /// No such table.
+    NotFound,
+    /// It closed meanwhile.
+    Closed,
+    /// It exists but no node serves it right now (being taken over): try again.
+    Later,
+}
+
+async fn join_local(handle: TableHandle, guest: Option<Player>) -> Joined {
+    let (tx, rx) = mpsc::channel(SOCKET_QUEUE + 1);
     let (reply_tx, reply_rx) = oneshot::channel();
-    let joined = handle
+    let sent = handle
         .tx
         .send(Command::Join {
             guest,
@@ -102,14 +179,48 @@ async fn session(
         })
         .await
         .is_ok();
-    let sub = match reply_rx.await {
-        Ok(sub) if joined => sub,
-        _ => {
-            send_close(&mut socket, close::NORMAL, "table closed").await;
-            Metrics::dec(&state.metrics.table_connections);
-            return;
-        }
+    match reply_rx.await {
+        Ok(sub) if sent => Joined::Yes(Link::Local { handle, sub }, rx),
+        _ => Joined::Closed,
+    }
+}
+
+/// Joins a table this node does not run: through its owner, over NATS.
+async fn join_remote(state: &AppState, id: &str, guest: Option<&Player>) -> Joined {
+    let Some(cluster) = &state.cluster else {
+        return Joined::NotFound;
     };
+    let deadline = Instant::now() + OWNER_WAIT;
+    loop {
+        let e = match RemoteConn::open(cluster, id, guest).await {
+            Ok((remote, rx)) => return Joined::Yes(Link::Remote(remote), rx),
+            Err(e) => e,
+        };
+        // Nobody answers: a table with an owner is starting (its link is being set up)
+        // or between nodes (taken over right now); one without is closed or never was.
+        match crate::cluster::lease::owner(&cluster.pg, id).await {
+            Ok(Some(_)) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Ok(Some(_)) => {
+                tracing::info!(error = %e, "table has an owner that does not answer yet");
+                return Joined::Later;
+            }
+            Ok(None) => return Joined::NotFound,
+            Err(db) => {
+                tracing::warn!(error = %db, "cannot look up a table's owner");
+                return Joined::Later;
+            }
+        }
+    }
+}
+
+async fn session(
+    mut socket: WebSocket,
+    state: &AppState,
+    link: Link,
+    mut rx: mpsc::Receiver<Outgoing>,
+) {
     let mut limiter = RateLimiter::default();
     let period = Duration::from_millis(state.config.ws_ping_ms.max(10));
     let mut heartbeat = Heartbeat::new(period);
@@ -157,6 +268,12 @@ async fn session(
                     send_close(&mut socket, code, reason).await;
                     break;
                 }
+                // A remote table's link ended (its owner stopped, or this socket was
+                // too slow for it): the client reconnects and resyncs.
+                None if matches!(link, Link::Remote(_)) => {
+                    send_close(&mut socket, crate::cluster::link::MOVING, "table moving").await;
+                    break;
+                }
                 // The table ended without a word (it always says why otherwise): a bug.
                 None => {
                     tracing::error!("table task ended unexpectedly");
@@ -188,13 +305,17 @@ async fn session(
                     alive = send_within(&mut socket, Message::Text(pong.into()), within, "pong").await;
                     continue;
                 }
-                let cmd = Command::Client { sub, msg, lag_ms: heartbeat.lag_ms(), received: Instant::now() };
-                if handle.tx.send(cmd).await.is_err() {
+                if !link.client(msg, &text, heartbeat.lag_ms()).await {
                     send_close(&mut socket, close::NORMAL, "table closed").await;
                     break;
                 }
             }
             _ = pings.tick() => match heartbeat.tick(Instant::now()) {
+                _ if !link.owner_alive() => {
+                    tracing::info!("the table's node fell silent; closing so the client reconnects");
+                    send_close(&mut socket, crate::cluster::link::MOVING, "table moving").await;
+                    break;
+                }
                 Beat::Ping(ping) => alive = send_within(&mut socket, ping, within, "ping").await,
                 Beat::Wait => {}
                 Beat::Dead => {
@@ -205,10 +326,5 @@ async fn session(
             },
         }
     }
-    // The actor may be gone (table closed or shutting down): nothing left to tell it then.
-    if handle.tx.send(Command::Leave { sub }).await.is_err() {
-        tracing::debug!("table gone before the socket's leave");
-    }
-    Metrics::dec(&state.metrics.table_connections);
-    drop(permit);
+    link.leave().await;
 }

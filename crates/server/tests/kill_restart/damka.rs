@@ -21,6 +21,11 @@ pub struct Damka {
 impl Damka {
     /// Starts `damka` on `port` with `database_url` and waits for its "listening" line.
     pub fn spawn(database_url: &str, port: u16) -> Damka {
+        Damka::spawn_with(database_url, port, &[])
+    }
+
+    /// [`Damka::spawn`] with more flags.
+    pub fn spawn_with(database_url: &str, port: u16, extra: &[&str]) -> Damka {
         let addr = format!("127.0.0.1:{port}");
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_damka"));
         // Only the flags below configure it: nothing inherited from the environment.
@@ -35,12 +40,18 @@ impl Damka {
             "DAMKA_MAX_TABLES_PER_GUEST",
             "DAMKA_DRAW_OFFER_PLIES",
             "DAMKA_SHUTDOWN_TIMEOUT_SECS",
+            "DAMKA_CLUSTER",
+            "DAMKA_NODE_NAME",
+            "DAMKA_LEASE_MS",
+            "DAMKA_NATS_PREFIX",
+            "DAMKA_WS_PING_MS",
         ] {
             cmd.env_remove(var);
         }
         let mut child = cmd
             .args(["--bind", &addr, "--database-url", database_url])
             .args(["--shutdown-timeout-secs", "5"])
+            .args(extra)
             .env("RUST_LOG", "info")
             .env("NO_COLOR", "1")
             .stdout(Stdio::piped())
@@ -78,11 +89,16 @@ impl Damka {
 
     /// Sends SIGTERM with the `kill` command.
     pub fn terminate(&self) {
+        self.signal("TERM");
+    }
+
+    /// Sends signal `name` (`TERM`, `STOP`, `CONT`) with the `kill` command.
+    pub fn signal(&self, name: &str) {
         let status = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
+            .args([&format!("-{name}"), &self.child.id().to_string()])
             .status()
-            .expect("kill -TERM runs");
-        assert!(status.success(), "kill -TERM failed: {status}");
+            .expect("kill runs");
+        assert!(status.success(), "kill -{name} failed: {status}");
     }
 
     /// Waits up to `limit` for the process to exit.

@@ -1,0 +1,483 @@
+//! The rooms' shared state over NATS.
+//!
+//! Every node publishes the facts of its rooms ([`Fact`]: tables it owns, its room
+//! sockets' people, chat posted through it, its tournaments) on `{prefix}.room`, and a
+//! heartbeat every [`HEARTBEAT`]. Every node applies the others' facts to its own copy of
+//! each room, remembering which node each part came from. So:
+//!
+//! - a node that hears a node it does not know (it started, came back, or this node did)
+//!   asks it for its part ([`Wire::Want`]); the answer ([`Wire::Parts`], in pages)
+//!   replaces whatever it had from that node: every node rebuilds from the owners;
+//! - a node that says goodbye or falls silent for [`PEER_SILENCE`] loses its part (its
+//!   tables leave the lists until their new owner announces them; its sockets' people
+//!   leave the rooms);
+//! - a table's facts count only from the node that owns it as far as this node knows
+//!   (the last one to announce it), so a late word from an old owner cannot remove a
+//!   table its new owner already announced.
+//!
+//! All of it travels on one subject from one publishing task per node: NATS keeps the
+//! order of one publisher's messages, so a node's facts arrive in the order it made them.
+//! Moves (the list's ply and side to move, which room sockets are not told live) are
+//! batched every [`MOVES_EVERY`].
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use damka_protocol::{Player, Side};
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use super::{Cluster, HEARTBEAT, PEER_SILENCE, lock};
+use crate::AppState;
+use crate::room::fact::{Fact, RoomSync};
+
+/// How often batched moves go out.
+pub const MOVES_EVERY: Duration = Duration::from_millis(250);
+
+/// Facts per [`Wire::Parts`] page (well under NATS's 1 MiB message limit).
+const PART_PAGE: usize = 200;
+
+/// A message on `{prefix}.room`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "w", rename_all = "snake_case")]
+pub enum Wire {
+    /// The node is alive.
+    Hb {
+        /// The node.
+        node: String,
+    },
+    /// The node is stopping: forget its part.
+    Bye {
+        /// The node.
+        node: String,
+    },
+    /// `node` asks `to` for its part.
+    Want {
+        /// The asking node.
+        node: String,
+        /// The node asked.
+        to: String,
+    },
+    /// A page of `node`'s part, for `to`.
+    Parts {
+        /// The node whose part this is.
+        node: String,
+        /// The node that asked.
+        to: String,
+        /// The first page: forget what came from `node` before.
+        first: bool,
+        /// Facts, by room.
+        facts: Vec<(String, Fact)>,
+    },
+    /// A fact of `node`'s, in `room`.
+    Fact {
+        /// The node.
+        node: String,
+        /// The room.
+        room: String,
+        /// The fact.
+        fact: Box<Fact>,
+    },
+}
+
+/// What one node contributed to the rooms.
+#[derive(Default, Debug)]
+struct Part {
+    /// Tables it owns, as `(room, table)`.
+    tables: HashSet<(String, String)>,
+    /// Its room sockets, by `(room, guest)`: the guest and how many sockets.
+    sockets: HashMap<(String, String), (Player, u32)>,
+    /// Tournaments it runs, as `(room, tournament)`.
+    tournaments: HashSet<(String, String)>,
+}
+
+impl Part {
+    /// Records a fact of this part's node.
+    fn record(&mut self, room: &str, fact: &Fact) {
+        match fact {
+            Fact::Table { view } => {
+                self.tables.insert((room.to_owned(), view.id.clone()));
+            }
+            Fact::TableGone { id } => {
+                self.tables.remove(&(room.to_owned(), id.clone()));
+            }
+            Fact::Socket { guest, joined } => {
+                let key = (room.to_owned(), guest.id.clone());
+                let entry = self
+                    .sockets
+                    .entry(key.clone())
+                    .or_insert_with(|| (guest.clone(), 0));
+                entry.0 = guest.clone();
+                if *joined {
+                    entry.1 += 1;
+                } else {
+                    entry.1 = entry.1.saturating_sub(1);
+                    if entry.1 == 0 {
+                        self.sockets.remove(&key);
+                    }
+                }
+            }
+            Fact::Tournament { summary } => {
+                self.tournaments
+                    .insert((room.to_owned(), summary.id.clone()));
+            }
+            Fact::Moved { .. }
+            | Fact::TablePeople { .. }
+            | Fact::Chat { .. }
+            | Fact::Event { .. } => {}
+        }
+    }
+}
+
+/// Everything the syncer keeps, under one lock.
+#[derive(Default)]
+struct Book {
+    /// Each table's owner as far as this node knows.
+    owners: HashMap<String, String>,
+    /// This node's part.
+    local: Part,
+    /// The other nodes' parts.
+    remote: HashMap<String, Part>,
+    /// Moves not sent yet: `(room, table)` → ply and side to move.
+    moved: HashMap<(String, String), (u32, Side)>,
+}
+
+/// A node's side of the room sync: the [`RoomSync`] the rooms hand their facts to, and
+/// the book of who contributed what.
+pub struct RoomSyncer {
+    /// This node.
+    me: String,
+    /// The book.
+    book: Mutex<Book>,
+    /// To the publishing task.
+    tx: mpsc::UnboundedSender<Wire>,
+    /// The publishing task's end, until it starts.
+    rx: Mutex<Option<mpsc::UnboundedReceiver<Wire>>>,
+}
+
+impl RoomSyncer {
+    /// A syncer for node `me`.
+    pub fn new(me: String) -> RoomSyncer {
+        let (tx, rx) = mpsc::unbounded_channel();
+        RoomSyncer {
+            me,
+            book: Mutex::new(Book::default()),
+            tx,
+            rx: Mutex::new(Some(rx)),
+        }
+    }
+
+    /// Queues a message for the publishing task.
+    fn send(&self, wire: Wire) {
+        // The task ends only when the node stops: nothing is lost that matters then.
+        let _ = self.tx.send(wire);
+    }
+
+    /// Applies a fact from `node` to room `room` (if the room exists here), unless it is
+    /// about a table `node` does not own.
+    fn apply(&self, state: &AppState, node: &str, room: &str, fact: Fact) {
+        let Some(r) = state.rooms.get(room) else {
+            return;
+        };
+        let mut book = lock(&self.book);
+        let fact = match fact {
+            Fact::Table { view } => {
+                book.owners.insert(view.id.clone(), node.to_owned());
+                Fact::Table { view }
+            }
+            Fact::TableGone { id } => {
+                if book.owners.get(&id).map(String::as_str) != Some(node) {
+                    return;
+                }
+                book.owners.remove(&id);
+                Fact::TableGone { id }
+            }
+            Fact::TablePeople { table, people } => {
+                if book.owners.get(&table).map(String::as_str) != Some(node) {
+                    return;
+                }
+                Fact::TablePeople { table, people }
+            }
+            Fact::Moved { moves } => Fact::Moved {
+                moves: moves
+                    .into_iter()
+                    .filter(|(id, _, _)| book.owners.get(id).map(String::as_str) == Some(node))
+                    .collect(),
+            },
+            other => other,
+        };
+        book.remote
+            .entry(node.to_owned())
+            .or_default()
+            .record(room, &fact);
+        // Applied under the book's lock, so a table's owner check and its change are one
+        // step; the room never calls back into the syncer from `apply`.
+        r.apply(fact);
+    }
+
+    /// Forgets everything `node` contributed: its tables leave the lists (their new
+    /// owner announces them again), its sockets' people leave the rooms.
+    fn forget(&self, state: &AppState, node: &str) {
+        let mut book = lock(&self.book);
+        let Some(part) = book.remote.remove(node) else {
+            return;
+        };
+        for (room, table) in part.tables {
+            if book.owners.get(&table).map(String::as_str) != Some(node) {
+                continue;
+            }
+            book.owners.remove(&table);
+            if let Some(r) = state.rooms.get(&room) {
+                r.apply(Fact::TableGone { id: table });
+            }
+        }
+        for ((room, _), (guest, n)) in part.sockets {
+            if let Some(r) = state.rooms.get(&room) {
+                for _ in 0..n {
+                    r.apply(Fact::Socket {
+                        guest: guest.clone(),
+                        joined: false,
+                    });
+                }
+            }
+        }
+    }
+
+    /// This node's part as facts, from the rooms' current copies.
+    fn parts(&self, state: &AppState) -> Vec<(String, Fact)> {
+        let book = lock(&self.book);
+        let mut facts = Vec::new();
+        for (room, table) in &book.local.tables {
+            let Some(r) = state.rooms.get(room) else {
+                continue;
+            };
+            if let Some(view) = r.table(table) {
+                facts.push((room.clone(), Fact::Table { view }));
+                facts.push((
+                    room.clone(),
+                    Fact::TablePeople {
+                        table: table.clone(),
+                        people: r.people_at(table),
+                    },
+                ));
+            }
+        }
+        for ((room, _), (guest, n)) in &book.local.sockets {
+            for _ in 0..*n {
+                facts.push((
+                    room.clone(),
+                    Fact::Socket {
+                        guest: guest.clone(),
+                        joined: true,
+                    },
+                ));
+            }
+        }
+        for (room, id) in &book.local.tournaments {
+            if let Some(summary) = state
+                .rooms
+                .get(room)
+                .and_then(|r| r.tournaments().into_iter().find(|t| &t.id == id))
+            {
+                facts.push((room.clone(), Fact::Tournament { summary }));
+            }
+        }
+        facts
+    }
+
+    /// Sends this node's part to `to`, in pages. Queued behind every fact already
+    /// recorded, so nothing it reflects arrives after it.
+    fn send_parts(&self, state: &AppState, to: &str) {
+        let facts = self.parts(state);
+        let mut pages: Vec<Vec<(String, Fact)>> = facts
+            .chunks(PART_PAGE)
+            .map(<[(String, Fact)]>::to_vec)
+            .collect();
+        if pages.is_empty() {
+            pages.push(Vec::new());
+        }
+        for (i, facts) in pages.into_iter().enumerate() {
+            self.send(Wire::Parts {
+                node: self.me.clone(),
+                to: to.to_owned(),
+                first: i == 0,
+                facts,
+            });
+        }
+    }
+
+    /// The moves batched since the last call, as one fact per room.
+    fn take_moves(&self) -> Vec<Wire> {
+        let moved = std::mem::take(&mut lock(&self.book).moved);
+        let mut by_room: HashMap<String, Vec<(String, u32, Side)>> = HashMap::new();
+        for ((room, table), (ply, turn)) in moved {
+            by_room.entry(room).or_default().push((table, ply, turn));
+        }
+        by_room
+            .into_iter()
+            .map(|(room, moves)| Wire::Fact {
+                node: self.me.clone(),
+                room,
+                fact: Box::new(Fact::Moved { moves }),
+            })
+            .collect()
+    }
+
+    /// Whether this node owns `table` as far as the rooms know.
+    pub fn owner_of(&self, table: &str) -> Option<String> {
+        lock(&self.book).owners.get(table).cloned()
+    }
+}
+
+impl RoomSync for RoomSyncer {
+    fn local(&self, room: &str, fact: Fact) {
+        let mut book = lock(&self.book);
+        match &fact {
+            Fact::Moved { moves } => {
+                for (id, ply, turn) in moves {
+                    book.moved
+                        .insert((room.to_owned(), id.clone()), (*ply, *turn));
+                }
+                return;
+            }
+            Fact::Table { view } => {
+                book.owners.insert(view.id.clone(), self.me.clone());
+            }
+            Fact::TableGone { id } if book.owners.get(id) == Some(&self.me) => {
+                book.owners.remove(id);
+            }
+            _ => {}
+        }
+        book.local.record(room, &fact);
+        // Queued under the lock: a part built after this sees the fact, and the fact is
+        // queued before that part.
+        self.send(Wire::Fact {
+            node: self.me.clone(),
+            room: room.to_owned(),
+            fact: Box::new(fact),
+        });
+    }
+}
+
+/// Publishes the queued messages, the heartbeat and the batched moves, in order, until
+/// the cluster stops; says goodbye last.
+pub async fn publisher(cluster: std::sync::Arc<Cluster>) {
+    let Some(mut rx) = lock(&cluster.sync.rx).take() else {
+        tracing::error!("room sync publisher started twice");
+        return;
+    };
+    let subject = cluster.subject("room");
+    let mut beat = tokio::time::interval(HEARTBEAT);
+    let mut moves = tokio::time::interval(MOVES_EVERY);
+    let me = cluster.id().to_owned();
+    loop {
+        let wires = tokio::select! {
+            () = cluster.stop.cancelled() => break,
+            wire = rx.recv() => match wire {
+                Some(w) => vec![w],
+                None => break,
+            },
+            _ = beat.tick() => vec![Wire::Hb { node: me.clone() }],
+            _ = moves.tick() => cluster.sync.take_moves(),
+        };
+        for wire in wires {
+            publish(&cluster, &subject, &wire).await;
+        }
+    }
+    // What is still queued (the last facts of the tables that closed), then goodbye.
+    while let Ok(wire) = rx.try_recv() {
+        publish(&cluster, &subject, &wire).await;
+    }
+    publish(&cluster, &subject, &Wire::Bye { node: me }).await;
+    if let Err(e) = cluster.nats.flush().await {
+        tracing::warn!(error = %e, "cannot flush NATS at the stop");
+    }
+}
+
+async fn publish(cluster: &Cluster, subject: &str, wire: &Wire) {
+    match serde_json::to_vec(wire) {
+        Ok(bytes) => {
+            if let Err(e) = cluster.nats.publish(subject.to_owned(), bytes.into()).await {
+                tracing::warn!(error = %e, "cannot publish a room fact");
+            }
+        }
+        Err(e) => tracing::error!(error = %e, "cannot serialise a room fact"),
+    }
+}
+
+/// Applies the other nodes' messages until the cluster stops; forgets silent peers.
+pub async fn subscriber(state: AppState, cluster: std::sync::Arc<Cluster>) {
+    use futures_util::StreamExt;
+    let mut sub = match cluster.nats.subscribe(cluster.subject("room")).await {
+        Ok(sub) => sub,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot subscribe to the room facts");
+            return;
+        }
+    };
+    let syncer = cluster.sync.clone();
+    let me = cluster.id().to_owned();
+    let mut check = tokio::time::interval(HEARTBEAT);
+    // Nodes whose part was asked for (and not forgotten since).
+    let mut asked: HashSet<String> = HashSet::new();
+    loop {
+        tokio::select! {
+            () = cluster.stop.cancelled() => break,
+            _ = check.tick() => {
+                for node in cluster.silent_peers() {
+                    tracing::warn!(%node, silence = ?PEER_SILENCE, "a node fell silent: forgetting its part");
+                    asked.remove(&node);
+                    syncer.forget(&state, &node);
+                }
+            }
+            msg = sub.next() => {
+                let Some(msg) = msg else { break };
+                let wire: Wire = match serde_json::from_slice(&msg.payload) {
+                    Ok(w) => w,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "bad room sync message");
+                        continue;
+                    }
+                };
+                match wire {
+                    Wire::Hb { ref node } | Wire::Fact { ref node, .. } if *node == me => {}
+                    Wire::Hb { node } => {
+                        cluster.heard(&node);
+                        if asked.insert(node.clone()) {
+                            tracing::info!(%node, "a node joined: asking for its part");
+                            syncer.send(Wire::Want { node: me.clone(), to: node });
+                        }
+                    }
+                    Wire::Fact { node, room, fact } => {
+                        cluster.heard(&node);
+                        if asked.insert(node.clone()) {
+                            syncer.send(Wire::Want { node: me.clone(), to: node.clone() });
+                        }
+                        syncer.apply(&state, &node, &room, *fact);
+                    }
+                    Wire::Want { node, to } if to == me => {
+                        cluster.heard(&node);
+                        syncer.send_parts(&state, &node);
+                    }
+                    Wire::Parts { node, to, first, facts } if to == me => {
+                        cluster.heard(&node);
+                        if first {
+                            syncer.forget(&state, &node);
+                        }
+                        for (room, fact) in facts {
+                            syncer.apply(&state, &node, &room, fact);
+                        }
+                    }
+                    Wire::Bye { node } if node != me => {
+                        tracing::info!(%node, "a node left");
+                        cluster.forget(&node);
+                        asked.remove(&node);
+                        syncer.forget(&state, &node);
+                    }
+                    Wire::Want { .. } | Wire::Parts { .. } | Wire::Bye { .. } => {}
+                }
+            }
+        }
+    }
+}

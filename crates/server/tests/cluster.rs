@@ -1,0 +1,582 @@
+//! Three real `damka` nodes on loopback (`--cluster`), on one fresh PostgreSQL database
+//! and the real NATS under a subject prefix of the test's own:
+//!
+//! - two players on different nodes play a game to its end while a spectator on the
+//!   third sees every event in order; room lists, people and chat agree on all nodes;
+//! - the owner of a running game is killed (SIGKILL): another node takes the table over
+//!   within seconds, with every acknowledged move and the clocks as stored;
+//! - the owner is stopped (SIGTERM): it hands the table over, and no clock jumps;
+//! - the owner is frozen (SIGSTOP) until another node took its table: woken up, it
+//!   cannot store (so cannot acknowledge) a move, and it stops (fencing).
+//!
+//! Needs `DAMKA_TEST_POSTGRES_URL` and NATS at `DAMKA_TEST_NATS_URL` (default
+//! `nats://127.0.0.1:4222`); skipped without them, except under CI.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+#[allow(dead_code)]
+#[path = "kill_restart/damka.rs"]
+mod damka;
+
+use std::time::{Duration, Instant};
+
+use common::{Backend, TestDb, Ws};
+use damka::{Damka, free_port};
+use serde_json::{Value, json};
+
+/// The NATS URL for the tests, or `None` (with a notice) when NATS is not there.
+fn nats_url() -> Option<String> {
+    let url =
+        std::env::var("DAMKA_TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".to_owned());
+    let hostport = url.trim_start_matches("nats://").to_owned();
+    if std::net::TcpStream::connect(&hostport).is_ok() {
+        return Some(url);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set but NATS does not answer at {url}: the cluster tests must run"
+    );
+    eprintln!("no NATS at {url}: skipping a cluster test");
+    None
+}
+
+/// Three nodes of one cluster.
+struct Nodes {
+    db: TestDb,
+    nats: String,
+    prefix: String,
+    nodes: Vec<Option<Damka>>,
+}
+
+impl Nodes {
+    /// Starts `n` nodes, or `None` when PostgreSQL or NATS are not configured.
+    async fn start(n: usize) -> Option<Nodes> {
+        common::postgres_url()?;
+        let nats = nats_url()?;
+        let db = TestDb::new(Backend::Postgres).await;
+        let prefix = format!(
+            "damkatest{}x{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .subsec_nanos()
+        );
+        let mut nodes = Nodes {
+            db,
+            nats,
+            prefix,
+            nodes: Vec::new(),
+        };
+        for i in 0..n {
+            let node = nodes.spawn(i);
+            nodes.nodes.push(Some(node));
+        }
+        // Every node has heard every other (room facts flow) before the test begins.
+        nodes.wait_agree().await;
+        Some(nodes)
+    }
+
+    fn spawn(&self, i: usize) -> Damka {
+        let name = format!("n{i}");
+        Damka::spawn_with(
+            &self.db.url,
+            free_port(),
+            &[
+                "--cluster",
+                &self.nats,
+                "--nats-prefix",
+                &self.prefix,
+                "--node-name",
+                &name,
+                "--lease-ms",
+                "1500",
+                // Sockets a test does not read for a while (it waits on another) must
+                // not be closed for a missing pong meanwhile.
+                "--ws-ping-ms",
+                "1000",
+            ],
+        )
+    }
+
+    fn node(&self, i: usize) -> &Damka {
+        self.nodes[i].as_ref().expect("node running")
+    }
+
+    /// The room lists of every running node, as (id, white, black, status) per table.
+    async fn lists(&self) -> Vec<Vec<(String, Value, Value, Value)>> {
+        let mut all = Vec::new();
+        for node in self.nodes.iter().flatten() {
+            let r = node
+                .http("GET", "/api/rooms/russian", None, Value::Null)
+                .await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            let room = r.json();
+            let tables = room["tables"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    (
+                        t["id"].as_str().unwrap().to_owned(),
+                        t["seats"]["white"]["id"].clone(),
+                        t["seats"]["black"]["id"].clone(),
+                        t["game"]["status"].clone(),
+                    )
+                })
+                .collect();
+            all.push(tables);
+        }
+        all
+    }
+
+    /// Waits until every running node lists the same tables, and returns that list.
+    async fn wait_agree(&self) -> Vec<(String, Value, Value, Value)> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let lists = self.lists().await;
+            if lists.windows(2).all(|w| w[0] == w[1]) {
+                return lists.into_iter().next().unwrap_or_default();
+            }
+            assert!(Instant::now() < deadline, "room lists disagree: {lists:?}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Waits until the table's owner row names a node other than `old`; returns it.
+    async fn new_owner(&self, table: &str, old: &str) -> String {
+        use sqlx::Connection;
+        let mut conn = sqlx::PgConnection::connect(&self.db.url).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let owner: Option<String> =
+                sqlx::query_scalar("SELECT node FROM table_owners WHERE table_id = $1")
+                    .bind(table)
+                    .fetch_optional(&mut conn)
+                    .await
+                    .unwrap();
+            if let Some(o) = owner
+                && !o.starts_with(old)
+            {
+                return o;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "table {table} never changed owner"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// The node id (`n{i}-…`) owning `table`.
+    async fn owner(&self, table: &str) -> String {
+        use sqlx::Connection;
+        let mut conn = sqlx::PgConnection::connect(&self.db.url).await.unwrap();
+        sqlx::query_scalar("SELECT node FROM table_owners WHERE table_id = $1")
+            .bind(table)
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+    }
+}
+
+/// A player: cookie, guest id and socket.
+struct Seat {
+    cookie: String,
+    ws: Ws,
+}
+
+/// A new Russian table created on node `on`, White seated by `a` (socket on `a_node`),
+/// Black by `b` (socket on `b_node`), the game started; returns the table, the game id,
+/// the seats and `game_started`.
+async fn start_game(
+    nodes: &Nodes,
+    on: usize,
+    a_node: usize,
+    b_node: usize,
+) -> (String, String, Seat, Seat, Value) {
+    let a = nodes.node(on).guest("Ala").await;
+    let b = nodes.node(b_node).guest("Bolek").await;
+    let opts = json!({"minutes": 5, "increment": 2, "random_opening": false,
+                      "capture_optional": false, "seat": "white"});
+    let r = nodes
+        .node(on)
+        .http("POST", "/api/rooms/russian/tables", Some(&a), opts)
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let table = r.json()["id"].as_str().unwrap().to_owned();
+    let mut wa = nodes.node(a_node).table_ws(&table, &a).await;
+    assert_eq!(wa.recv_t("state").await["you"]["seat"], "white");
+    let mut wb = nodes.node(b_node).table_ws(&table, &b).await;
+    wb.recv_t("state").await;
+    wb.send(json!({"t": "sit", "seat": "black"})).await;
+    wb.recv_t("seated").await;
+    wa.send(json!({"t": "start"})).await;
+    wb.send(json!({"t": "start"})).await;
+    let started = wa.recv_t("game_started").await;
+    wb.recv_t("game_started").await;
+    let game = started["id"].as_str().unwrap().to_owned();
+    (
+        table,
+        game,
+        Seat { cookie: a, ws: wa },
+        Seat { cookie: b, ws: wb },
+        started,
+    )
+}
+
+/// Plays `n` plies from `from` (an event with `turn` and `legal`), the first legal move
+/// each time, starting at ply `first`; each acknowledged and seen by both. Returns the
+/// last `move` event.
+async fn play(white: &mut Seat, black: &mut Seat, from: &Value, first: u64, n: u64) -> Value {
+    let mut last = from.clone();
+    for ply in first..first + n {
+        let mv = last["legal"][0].as_str().expect("a legal move").to_owned();
+        let (mover, other) = if last["turn"] == "white" {
+            (&mut *white, &mut *black)
+        } else {
+            (&mut *black, &mut *white)
+        };
+        let ack = format!("m{ply}");
+        mover
+            .ws
+            .send(json!({"t": "move", "move": mv, "ply": ply, "ack": ack}))
+            .await;
+        assert_eq!(mover.ws.recv_t("ack").await["ack"], ack.as_str());
+        let ev = mover.ws.recv_t("move").await;
+        assert_eq!(other.ws.recv_t("move").await["ply"], ply);
+        assert_eq!(ev["ply"], ply);
+        last = ev;
+    }
+    last
+}
+
+/// Connects to the table on node `i` until it serves it (while it moves between nodes a
+/// socket may be closed with 1013 or 1012); returns the socket and its `state`.
+async fn reconnect(node: &Damka, table: &str, cookie: &str) -> (Ws, Value) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut ws = node.table_ws(table, cookie).await;
+        let first = tokio::time::timeout(Duration::from_secs(5), async {
+            use futures_util::StreamExt;
+            loop {
+                match ws.stream.next().await {
+                    Some(Ok(tokio_tungstenite::tungstenite::Message::Text(t))) => {
+                        let v: Value = serde_json::from_str(&t).unwrap();
+                        if v["t"] == "state" {
+                            return Some(v);
+                        }
+                    }
+                    Some(Ok(tokio_tungstenite::tungstenite::Message::Close(_))) | None => {
+                        return None;
+                    }
+                    Some(Err(_)) => return None,
+                    Some(Ok(_)) => {}
+                }
+            }
+        })
+        .await;
+        if let Ok(Some(state)) = first {
+            return (ws, state);
+        }
+        assert!(Instant::now() < deadline, "table {table} never came back");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+fn ms(v: &Value) -> u64 {
+    v.as_u64()
+        .unwrap_or_else(|| panic!("not milliseconds: {v}"))
+}
+
+/// Two players on nodes 1 and 2 play a table owned by node 0 to the end; spectators on
+/// node 2 (proxied) and node 0 (local) see every event in order; the rooms agree.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_different_nodes_play_to_the_end() {
+    let Some(nodes) = Nodes::start(3).await else {
+        return;
+    };
+    // Room sockets on every node, with a session each (people are shared).
+    let mut rooms = Vec::new();
+    let mut watchers = Vec::new();
+    for i in 0..3 {
+        let cookie = nodes.node(i).guest(&format!("Watcher{i}")).await;
+        let ws = Ws::connect(
+            &nodes.node(i).addr,
+            "/ws/rooms/russian",
+            Some(&cookie),
+            None,
+        )
+        .await;
+        watchers.push(cookie);
+        rooms.push(ws);
+    }
+    // The table is owned by node 0; White plays through node 1, Black through node 2.
+    let (table, game, mut white, mut black, started) = start_game(&nodes, 0, 1, 2).await;
+    assert!(nodes.owner(&table).await.starts_with("n0-"));
+    // A spectator on node 2 as well (a second proxied socket there), and one on node 0.
+    let spectator = nodes.node(2).guest("Widz").await;
+    let mut spec = nodes.node(2).table_ws(&table, &spectator).await;
+    let spec_state = spec.recv_t("state").await;
+    let mut local_spec = nodes.node(0).table_ws(&table, &spectator).await;
+    local_spec.recv_t("state").await;
+
+    let last = play(&mut white, &mut black, &started, 1, 10).await;
+    // Black offers a draw, White accepts: the game ends through two proxies.
+    assert_eq!(last["turn"], "white");
+    black.ws.send(json!({"t": "draw_offer"})).await;
+    white.ws.recv_t("draw_offered").await;
+    white.ws.send(json!({"t": "draw_accept"})).await;
+    let over = white.ws.recv_t("game_over").await;
+    assert_eq!(over["result"], "draw", "{over}");
+    assert_eq!(black.ws.recv_t("game_over").await["result"], "draw");
+
+    // The spectators saw every event, versions without a gap, the same on both nodes.
+    let mut seen = Vec::new();
+    for ws in [&mut spec, &mut local_spec] {
+        let mut events = Vec::new();
+        loop {
+            let ev = ws.recv().await;
+            if ev["v"].is_u64() {
+                events.push(ev.clone());
+            }
+            if ev["t"] == "game_over" {
+                break;
+            }
+        }
+        let moves: Vec<u64> = events
+            .iter()
+            .filter(|e| e["t"] == "move")
+            .map(|e| ms(&e["ply"]))
+            .collect();
+        assert_eq!(moves, (1..=10).collect::<Vec<_>>(), "{events:?}");
+        let versions: Vec<u64> = events.iter().map(|e| ms(&e["v"])).collect();
+        assert!(
+            versions.windows(2).all(|w| w[1] == w[0] + 1),
+            "versions with a gap: {versions:?}"
+        );
+        seen.push(
+            events
+                .iter()
+                .map(|e| (e["t"].clone(), e["v"].clone()))
+                .collect::<Vec<_>>(),
+        );
+    }
+    // Node 0's spectator joined later than node 2's: compare from its first version on.
+    let from = seen[1][0].1.clone();
+    let tail: Vec<_> = seen[0]
+        .iter()
+        .skip_while(|e| e.1 != from)
+        .cloned()
+        .collect();
+    assert_eq!(tail, seen[1], "the two spectators saw different events");
+    assert!(ms(&spec_state["v"]) < ms(&seen[0][0].1));
+
+    // Stored, and readable from any node.
+    let record = nodes.node(2).game(&game).await;
+    assert_eq!(record["result"], "draw", "{record}");
+    assert_eq!(record["moves"].as_array().unwrap().len(), 10);
+
+    // The rooms agree: the table with both seats and its finished game, on every node.
+    let list = nodes.wait_agree().await;
+    let row = list.iter().find(|t| t.0 == table).expect("table listed");
+    assert_eq!(row.3, "over", "{list:?}");
+
+    // People: every node's room shows the three watchers and the players at the table.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let mut counts = Vec::new();
+        for i in 0..3 {
+            let r = nodes
+                .node(i)
+                .http("GET", "/api/rooms/russian", None, Value::Null)
+                .await;
+            counts.push(r.json()["players"].clone());
+        }
+        if counts.iter().all(|c| c == &json!(6)) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "people counts: {counts:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // Chat posted through node 1 reaches the room sockets of nodes 0 and 2.
+    rooms[1]
+        .send(json!({"t": "chat", "text": "dzień dobry"}))
+        .await;
+    for i in [0, 2, 1] {
+        let msg = rooms[i].recv_t("chat").await;
+        assert_eq!(msg["text"], "dzień dobry", "node {i}: {msg}");
+    }
+    drop(nodes);
+}
+
+/// The owner is killed mid-game: another node takes the table over within seconds,
+/// with every acknowledged move, and the clocks as stored (the downtime charged to
+/// nobody); the players reconnect to the nodes they were on and go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_owners_tables_are_taken_over() {
+    let Some(mut nodes) = Nodes::start(3).await else {
+        return;
+    };
+    let (table, game, mut white, mut black, started) = start_game(&nodes, 0, 1, 2).await;
+    let last = play(&mut white, &mut black, &started, 1, 7).await;
+    // White moved last: Black's clock runs.
+    assert_eq!(last["turn"], "black");
+    let killed = Instant::now();
+    nodes.nodes[0].as_mut().unwrap().kill();
+    nodes.nodes[0] = None;
+    // The proxies notice the owner's silence and close the sockets for a reconnect.
+    let codes = tokio::join!(white.ws.closed(), black.ws.closed());
+    assert_eq!(codes, (Some(1012), Some(1012)));
+    let owner = nodes.new_owner(&table, "n0-").await;
+    let (mut bws, state) = reconnect(nodes.node(2), &table, &black.cookie).await;
+    let back = killed.elapsed();
+    eprintln!("taken over by {owner}; game back {back:?} after the kill");
+    assert!(back < Duration::from_secs(15), "{back:?}");
+    assert_eq!(state["status"], "playing", "{state}");
+    assert_eq!(state["game_id"], game.as_str());
+    assert_eq!(state["moves"].as_array().unwrap().len(), 7, "{state}");
+    // Held until both are back; White's time exactly as after its move, Black's as
+    // stored at White's move (the downtime not charged).
+    assert_eq!(state["paused"], "restart", "{state}");
+    assert_eq!(state["clock"]["white"], last["clock"]["white"], "{state}");
+    let stored = nodes.node(1).game(&game).await["moves"][6]["clock"]["black"].clone();
+    assert_eq!(state["clock"]["black"], stored, "{state}");
+    let (event, now) = (ms(&last["clock"]["black"]), ms(&state["clock"]["black"]));
+    assert!(now >= event && now - event < 2000, "{event} -> {now}");
+    let (mut wws, _) = reconnect(nodes.node(1), &table, &white.cookie).await;
+    // Both back: the clock runs again, the next move is stored and acknowledged.
+    let mv = state["legal"][0].as_str().unwrap().to_owned();
+    bws.send(json!({"t": "move", "move": mv, "ply": 8, "ack": "after"}))
+        .await;
+    assert_eq!(bws.recv_t("ack").await["ack"], "after");
+    assert_eq!(wws.recv_t("move").await["ply"], 8);
+    let record = nodes.node(1).game(&game).await;
+    assert_eq!(record["moves"].as_array().unwrap().len(), 8, "{record}");
+    // The surviving nodes list the table again.
+    let list = nodes.wait_agree().await;
+    assert!(list.iter().any(|t| t.0 == table), "{list:?}");
+}
+
+/// SIGTERM of the owner hands its table to another node: the sockets are closed for a
+/// reconnect, the game comes back at once with its clocks exactly as stopped (no jump),
+/// and the stopped node exits cleanly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_hands_the_tables_over() {
+    let Some(mut nodes) = Nodes::start(3).await else {
+        return;
+    };
+    let (table, game, mut white, mut black, started) = start_game(&nodes, 0, 1, 2).await;
+    let last = play(&mut white, &mut black, &started, 1, 7).await;
+    assert_eq!(last["turn"], "black");
+    let since_last = Instant::now();
+    nodes.node(0).signal("TERM");
+    let codes = tokio::join!(white.ws.closed(), black.ws.closed());
+    assert_eq!(
+        codes,
+        (Some(1012), Some(1012)),
+        "both proxied sockets told to reconnect"
+    );
+    let stopped = nodes.nodes[0]
+        .as_mut()
+        .unwrap()
+        .exited(Duration::from_secs(15))
+        .await;
+    assert!(stopped.success(), "{stopped}");
+    let ran = since_last.elapsed();
+    nodes.nodes[0] = None;
+    let owner = nodes.new_owner(&table, "n0-").await;
+    let (mut bws, state) = reconnect(nodes.node(2), &table, &black.cookie).await;
+    eprintln!("handed over to {owner}");
+    assert_eq!(state["game_id"], game.as_str());
+    assert_eq!(state["moves"].as_array().unwrap().len(), 7);
+    assert_eq!(state["paused"], "restart", "{state}");
+    // White's time exactly as after its move; Black's ran only until the stop.
+    assert_eq!(state["clock"]["white"], last["clock"]["white"], "{state}");
+    let (before, now) = (ms(&last["clock"]["black"]), ms(&state["clock"]["black"]));
+    let allowed = u64::try_from(ran.as_millis()).unwrap();
+    assert!(
+        now <= before && before - now <= allowed,
+        "black's clock {before} -> {now}: at most {allowed} ms may have run"
+    );
+    let mv = state["legal"][0].as_str().unwrap().to_owned();
+    let (mut wws, _) = reconnect(nodes.node(1), &table, &white.cookie).await;
+    bws.send(json!({"t": "move", "move": mv, "ply": 8, "ack": "after"}))
+        .await;
+    assert_eq!(bws.recv_t("ack").await["ack"], "after");
+    assert_eq!(wws.recv_t("move").await["ply"], 8);
+    let list = nodes.wait_agree().await;
+    assert!(list.iter().any(|t| t.0 == table), "{list:?}");
+}
+
+/// A frozen owner (SIGSTOP) loses its table to another node; woken up (SIGCONT) with a
+/// move waiting in its socket, it cannot store it (the write is fenced), so the move is
+/// never acknowledged, and the node stops. The move then goes through the new owner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frozen_owner_cannot_write() {
+    let Some(mut nodes) = Nodes::start(3).await else {
+        return;
+    };
+    // White's socket is on the owner itself.
+    let (table, game, mut white, mut black, started) = start_game(&nodes, 0, 0, 1).await;
+    let last = play(&mut white, &mut black, &started, 1, 6).await;
+    assert_eq!(last["turn"], "white");
+    nodes.node(0).signal("STOP");
+    let owner = nodes.new_owner(&table, "n0-").await;
+    eprintln!("taken from the frozen node by {owner}");
+    // Black (proxied through node 1) is moved to the new owner.
+    let (mut bws, state) = reconnect(nodes.node(1), &table, &black.cookie).await;
+    assert_eq!(state["moves"].as_array().unwrap().len(), 6);
+    // White's move reaches the frozen node's socket, then the node wakes up.
+    let mv = last["legal"][0].as_str().unwrap().to_owned();
+    white
+        .ws
+        .send(json!({"t": "move", "move": mv, "ply": 7, "ack": "stale"}))
+        .await;
+    nodes.node(0).signal("CONT");
+    // No ack for it: an error, or the socket closes as the node stops.
+    loop {
+        use futures_util::StreamExt;
+        match tokio::time::timeout(Duration::from_secs(20), white.ws.stream.next())
+            .await
+            .expect("the old owner answers or closes")
+        {
+            Some(Ok(tokio_tungstenite::tungstenite::Message::Text(t))) => {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                assert_ne!(
+                    v["t"], "ack",
+                    "the fenced-out node acknowledged a move: {v}"
+                );
+                assert_ne!(v["t"], "move", "the fenced-out node played a move: {v}");
+            }
+            Some(Ok(tokio_tungstenite::tungstenite::Message::Close(_))) | None | Some(Err(_)) => {
+                break;
+            }
+            Some(Ok(_)) => {}
+        }
+    }
+    let status = nodes.nodes[0]
+        .as_mut()
+        .unwrap()
+        .exited(Duration::from_secs(20))
+        .await;
+    assert_eq!(status.code(), Some(75), "{status}");
+    nodes.nodes[0] = None;
+    let record = nodes.node(2).game(&game).await;
+    assert_eq!(
+        record["moves"].as_array().unwrap().len(),
+        6,
+        "the fenced-out node stored a move: {record}"
+    );
+    // The move goes through the new owner, once.
+    let (mut wws, _) = reconnect(nodes.node(2), &table, &white.cookie).await;
+    wws.send(json!({"t": "move", "move": mv, "ply": 7, "ack": "fresh"}))
+        .await;
+    assert_eq!(wws.recv_t("ack").await["ack"], "fresh");
+    assert_eq!(bws.recv_t("move").await["ply"], 7);
+    let record = nodes.node(2).game(&game).await;
+    assert_eq!(record["moves"].as_array().unwrap().len(), 7, "{record}");
+}
