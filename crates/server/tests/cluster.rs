@@ -580,3 +580,111 @@ async fn a_frozen_owner_cannot_write() {
     let record = nodes.node(2).game(&game).await;
     assert_eq!(record["moves"].as_array().unwrap().len(), 7, "{record}");
 }
+
+/// A tournament created on node 0 is listed on every node, joined through nodes 1 and 2
+/// and started by its creator; each player's `tournament_game` reaches their room
+/// socket on their own node, and a round's table is played across nodes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_spans_the_nodes() {
+    let Some(nodes) = Nodes::start(3).await else {
+        return;
+    };
+    let mut players = Vec::new();
+    for (i, name) in ["Ala", "Bolek", "Celina"].iter().enumerate() {
+        let cookie = nodes.node(i).guest(name).await;
+        let me = nodes
+            .node(i)
+            .http("GET", "/api/me", Some(&cookie), Value::Null)
+            .await
+            .json();
+        let mut room = Ws::connect(
+            &nodes.node(i).addr,
+            "/ws/rooms/russian",
+            Some(&cookie),
+            None,
+        )
+        .await;
+        room.recv_t("room").await;
+        players.push((cookie, me["id"].as_str().unwrap().to_owned(), room));
+    }
+    let r = nodes
+        .node(0)
+        .http(
+            "POST",
+            "/api/rooms/russian/tournaments",
+            Some(&players[0].0),
+            json!({"kind": "round_robin", "minutes": 5, "increment": 0, "max_players": 4,
+                   "bots": false, "name": "Klub"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_owned();
+    // Listed everywhere.
+    for (i, p) in players.iter_mut().enumerate() {
+        let added = p.2.recv_t("tournament_added").await;
+        assert_eq!(added["tournament"]["id"], id.as_str(), "node {i}");
+    }
+    // Joined through the other nodes: the actor on node 0 answers.
+    for i in [1, 2] {
+        let r = nodes
+            .node(i)
+            .http(
+                "POST",
+                &format!("/api/tournaments/{id}/join"),
+                Some(&players[i].0),
+                Value::Null,
+            )
+            .await;
+        assert_eq!(r.status, 200, "join on node {i}: {}", r.body);
+    }
+    // A refusal comes back as the actor's error: only the creator may start early.
+    let r = nodes
+        .node(1)
+        .http(
+            "POST",
+            &format!("/api/tournaments/{id}/start"),
+            Some(&players[1].0),
+            Value::Null,
+        )
+        .await;
+    assert_eq!(r.error_code(), "bad_message", "{}", r.body);
+    let r = nodes
+        .node(2)
+        .http(
+            "POST",
+            &format!("/api/tournaments/{id}/start"),
+            Some(&players[0].0),
+            Value::Null,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // Round 1 of three players: two play, one has a bye. The two paired hear of their
+    // table on their own node's room socket.
+    let mut tables = std::collections::HashMap::new();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tables.len() < 2 {
+        assert!(Instant::now() < deadline, "tournament games: {tables:?}");
+        for (i, p) in players.iter_mut().enumerate() {
+            if tables.contains_key(&i) {
+                continue;
+            }
+            if let Ok(msg) =
+                tokio::time::timeout(Duration::from_millis(200), p.2.recv_t("tournament_game"))
+                    .await
+            {
+                assert_eq!(msg["to"], p.1.as_str());
+                tables.insert(i, msg["table"].as_str().unwrap().to_owned());
+            }
+        }
+    }
+    let mut ids: Vec<&String> = tables.values().collect();
+    ids.dedup();
+    assert_eq!(ids.len(), 1, "one table for the pair: {tables:?}");
+    let table = ids[0].clone();
+    // Each paired player opens the table on their own node; both seats are theirs.
+    for (&i, _) in &tables {
+        let mut ws = nodes.node(i).table_ws(&table, &players[i].0).await;
+        let state = ws.recv_t("state").await;
+        assert!(state["you"]["seat"].is_string(), "{state}");
+    }
+}

@@ -10,7 +10,9 @@
 //! - [`link`]: a table socket that lands on a node that does not own the table reaches
 //!   the owner over NATS (a subject per table in, one per connection out);
 //! - [`tables`]: leases wired to tables (claimed at creation, released at close, taken
-//!   over through the restore path, handed over at a graceful stop).
+//!   over through the restore path, handed over at a graceful stop);
+//! - [`tournaments`]: tournament actions asked on a node that does not run the
+//!   tournament, answered by the one that does.
 //!
 //! A node that loses its lease stops (fail-stop): its tables are someone else's by then,
 //! and its writes are fenced anyway.
@@ -20,6 +22,7 @@ pub mod link;
 pub mod node;
 pub mod sync;
 pub mod tables;
+pub mod tournaments;
 
 use std::collections::HashMap;
 use std::sync::Mutex;

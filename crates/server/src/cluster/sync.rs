@@ -30,6 +30,7 @@ use tokio::sync::mpsc;
 
 use super::{Cluster, HEARTBEAT, PEER_SILENCE, lock};
 use crate::AppState;
+use crate::room::Rooms;
 use crate::room::fact::{Fact, RoomSync};
 
 /// How often batched moves go out.
@@ -176,8 +177,8 @@ impl RoomSyncer {
 
     /// Applies a fact from `node` to room `room` (if the room exists here), unless it is
     /// about a table `node` does not own.
-    fn apply(&self, state: &AppState, node: &str, room: &str, fact: Fact) {
-        let Some(r) = state.rooms.get(room) else {
+    fn apply(&self, rooms: &Rooms, node: &str, room: &str, fact: Fact) {
+        let Some(r) = rooms.get(room) else {
             return;
         };
         let mut book = lock(&self.book);
@@ -218,7 +219,7 @@ impl RoomSyncer {
 
     /// Forgets everything `node` contributed: its tables leave the lists (their new
     /// owner announces them again), its sockets' people leave the rooms.
-    fn forget(&self, state: &AppState, node: &str) {
+    fn forget(&self, rooms: &Rooms, node: &str) {
         let mut book = lock(&self.book);
         let Some(part) = book.remote.remove(node) else {
             return;
@@ -228,12 +229,12 @@ impl RoomSyncer {
                 continue;
             }
             book.owners.remove(&table);
-            if let Some(r) = state.rooms.get(&room) {
+            if let Some(r) = rooms.get(&room) {
                 r.apply(Fact::TableGone { id: table });
             }
         }
         for ((room, _), (guest, n)) in part.sockets {
-            if let Some(r) = state.rooms.get(&room) {
+            if let Some(r) = rooms.get(&room) {
                 for _ in 0..n {
                     r.apply(Fact::Socket {
                         guest: guest.clone(),
@@ -245,11 +246,11 @@ impl RoomSyncer {
     }
 
     /// This node's part as facts, from the rooms' current copies.
-    fn parts(&self, state: &AppState) -> Vec<(String, Fact)> {
+    fn parts(&self, rooms: &Rooms) -> Vec<(String, Fact)> {
         let book = lock(&self.book);
         let mut facts = Vec::new();
         for (room, table) in &book.local.tables {
-            let Some(r) = state.rooms.get(room) else {
+            let Some(r) = rooms.get(room) else {
                 continue;
             };
             if let Some(view) = r.table(table) {
@@ -275,8 +276,7 @@ impl RoomSyncer {
             }
         }
         for (room, id) in &book.local.tournaments {
-            if let Some(summary) = state
-                .rooms
+            if let Some(summary) = rooms
                 .get(room)
                 .and_then(|r| r.tournaments().into_iter().find(|t| &t.id == id))
             {
@@ -288,8 +288,8 @@ impl RoomSyncer {
 
     /// Sends this node's part to `to`, in pages. Queued behind every fact already
     /// recorded, so nothing it reflects arrives after it.
-    fn send_parts(&self, state: &AppState, to: &str) {
-        let facts = self.parts(state);
+    fn send_parts(&self, rooms: &Rooms, to: &str) {
+        let facts = self.parts(rooms);
         let mut pages: Vec<Vec<(String, Fact)>> = facts
             .chunks(PART_PAGE)
             .map(<[(String, Fact)]>::to_vec)
@@ -428,7 +428,7 @@ pub async fn subscriber(state: AppState, cluster: std::sync::Arc<Cluster>) {
                 for node in cluster.silent_peers() {
                     tracing::warn!(%node, silence = ?PEER_SILENCE, "a node fell silent: forgetting its part");
                     asked.remove(&node);
-                    syncer.forget(&state, &node);
+                    syncer.forget(&state.rooms, &node);
                 }
             }
             msg = sub.next() => {
@@ -454,30 +454,158 @@ pub async fn subscriber(state: AppState, cluster: std::sync::Arc<Cluster>) {
                         if asked.insert(node.clone()) {
                             syncer.send(Wire::Want { node: me.clone(), to: node.clone() });
                         }
-                        syncer.apply(&state, &node, &room, *fact);
+                        syncer.apply(&state.rooms, &node, &room, *fact);
                     }
                     Wire::Want { node, to } if to == me => {
                         cluster.heard(&node);
-                        syncer.send_parts(&state, &node);
+                        syncer.send_parts(&state.rooms, &node);
                     }
                     Wire::Parts { node, to, first, facts } if to == me => {
                         cluster.heard(&node);
                         if first {
-                            syncer.forget(&state, &node);
+                            syncer.forget(&state.rooms, &node);
                         }
                         for (room, fact) in facts {
-                            syncer.apply(&state, &node, &room, fact);
+                            syncer.apply(&state.rooms, &node, &room, fact);
                         }
                     }
                     Wire::Bye { node } if node != me => {
                         tracing::info!(%node, "a node left");
                         cluster.forget(&node);
                         asked.remove(&node);
-                        syncer.forget(&state, &node);
+                        syncer.forget(&state.rooms, &node);
                     }
                     Wire::Want { .. } | Wire::Parts { .. } | Wire::Bye { .. } => {}
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::room::default_rooms;
+    use damka_protocol::{Options, Ready, Seats, TableView, Whereabouts};
+
+    fn table(id: &str, white: &str) -> TableView {
+        TableView {
+            id: id.to_owned(),
+            room: "russian".to_owned(),
+            variant: "russian".to_owned(),
+            options: Options {
+                minutes: 5,
+                increment: 0,
+                random_opening: false,
+                capture_optional: false,
+                bot: None,
+                local: false,
+            },
+            seats: Seats {
+                white: Some(Player::guest(white, white)),
+                black: None,
+            },
+            ready: Ready {
+                white: false,
+                black: false,
+            },
+            spectators: 0,
+            game: None,
+            tournament: None,
+        }
+    }
+
+    fn ids(rooms: &Rooms) -> Vec<String> {
+        let r = rooms.get("russian").expect("room");
+        r.tables().into_iter().map(|t| t.id).collect()
+    }
+
+    /// A table taken over by node B stays listed when the late word of its old owner A
+    /// (its table gone, A's part forgotten) arrives after B announced it.
+    #[test]
+    fn only_a_tables_owner_can_remove_it() {
+        let rooms = Rooms::new(default_rooms());
+        let me = RoomSyncer::new("c".into());
+        let fact = |id: &str, w: &str| Fact::Table { view: table(id, w) };
+        me.apply(&rooms, "a", "russian", fact("t1", "g1"));
+        me.apply(&rooms, "a", "russian", fact("t2", "g2"));
+        me.apply(
+            &rooms,
+            "a",
+            "russian",
+            Fact::TablePeople {
+                table: "t1".into(),
+                people: vec![(Player::guest("g1", "g1"), Whereabouts::Table)],
+            },
+        );
+        assert_eq!(ids(&rooms), ["t1", "t2"]);
+        // B takes t1 over and announces it; then A's late facts come.
+        me.apply(&rooms, "b", "russian", fact("t1", "g1"));
+        me.apply(&rooms, "a", "russian", Fact::TableGone { id: "t1".into() });
+        me.apply(
+            &rooms,
+            "a",
+            "russian",
+            Fact::TablePeople {
+                table: "t1".into(),
+                people: vec![],
+            },
+        );
+        assert_eq!(ids(&rooms), ["t1", "t2"]);
+        let room = rooms.get("russian").expect("room");
+        assert_eq!(room.people_at("t1").len(), 1, "A's late word ignored");
+        // A falls silent: its part goes (t2), B's stays (t1).
+        me.forget(&rooms, "a");
+        assert_eq!(ids(&rooms), ["t1"]);
+        // B's own removal counts.
+        me.apply(&rooms, "b", "russian", Fact::TableGone { id: "t1".into() });
+        assert!(ids(&rooms).is_empty());
+    }
+
+    /// A node's room sockets count for the people in the room until it is forgotten;
+    /// its part, sent to a node that asks, holds what it contributed.
+    #[test]
+    fn a_forgotten_nodes_people_leave_and_parts_are_whole() {
+        let rooms = Rooms::new(default_rooms());
+        let me = RoomSyncer::new("c".into());
+        let ala = Player::guest("g1", "Ala");
+        let socket = |joined| Fact::Socket {
+            guest: ala.clone(),
+            joined,
+        };
+        me.apply(&rooms, "a", "russian", socket(true));
+        me.apply(&rooms, "a", "russian", socket(true));
+        me.apply(&rooms, "a", "russian", socket(false));
+        let room = rooms.get("russian").expect("room");
+        assert_eq!(room.players(), 1);
+        me.forget(&rooms, "a");
+        assert_eq!(room.players(), 0, "the silent node's sockets are gone");
+
+        // This node's own facts make its part.
+        room.set_sync(std::sync::Arc::new(RoomSyncer::new("x".into())));
+        let local = RoomSyncer::new("c".into());
+        local.local(
+            "russian",
+            Fact::Table {
+                view: table("t9", "g9"),
+            },
+        );
+        room.apply(Fact::Table {
+            view: table("t9", "g9"),
+        });
+        local.local("russian", socket(true));
+        room.apply(socket(true));
+        let parts = local.parts(&rooms);
+        assert!(
+            parts
+                .iter()
+                .any(|(_, f)| matches!(f, Fact::Table { view } if view.id == "t9"))
+        );
+        assert!(
+            parts
+                .iter()
+                .any(|(_, f)| matches!(f, Fact::Socket { joined: true, .. }))
+        );
+        assert_eq!(local.owner_of("t9").as_deref(), Some("c"));
     }
 }

@@ -49,15 +49,18 @@ pub async fn run_table(
     run_fenced(&cluster, table, epoch, run).await;
 }
 
-/// Runs a tournament actor (`run`) as the owner of `id` (claimed if new), in its fence.
+/// Runs a tournament actor (`run`) as the owner of `id` (claimed if new), in its fence,
+/// answering the actions asked on other nodes.
 pub async fn run_tournament(
     cluster: Arc<Cluster>,
     id: String,
     room: String,
     lease: Lease,
+    tx: mpsc::Sender<crate::tournament::Command>,
     run: impl Future<Output = ()>,
 ) {
     let epoch = claim(&cluster, &id, &room, lease).await;
+    tokio::spawn(super::tournaments::bridge(cluster.clone(), id.clone(), tx));
     run_fenced(&cluster, id, epoch, run).await;
 }
 

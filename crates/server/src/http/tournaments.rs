@@ -9,8 +9,11 @@ use damka_protocol::tournament::{CreateTournament, TournamentSummary, Tournament
 
 use super::auth::Guest;
 use crate::AppState;
+use crate::cluster::tournaments::Action;
 use crate::error::{AppError, AppResult};
-use crate::tournament::{self, Command};
+use crate::tournament;
+use damka_protocol::Player;
+use damka_protocol::tournament::TournamentStatus;
 
 /// Creates a tournament with the caller as its first entrant.
 pub async fn create(
@@ -57,16 +60,23 @@ async fn view(state: &AppState, id: &str) -> AppResult<TournamentView> {
         .ok_or(AppError::NotFound("tournament"))
 }
 
-/// The live tournament `id`, for an action.
+/// Does `action` for `guest` in the live tournament `id`: through its actor here, or
+/// the node that runs it.
 ///
-/// Fails with `not_found`, or `bad_message` when it is over.
-async fn live(state: &AppState, id: &str) -> AppResult<tournament::TournamentHandle> {
-    match state.tournaments.get(id) {
-        Some(h) => Ok(h),
-        None if tournament::load(state, id).await?.is_some() => {
+/// Fails with `not_found`, `bad_message` when it is over, or the actor's refusal.
+async fn act(state: &AppState, id: &str, action: Action, guest: Player) -> AppResult<()> {
+    if let Some(h) = state.tournaments.get(id) {
+        return h.ask(|reply| action.command(guest, reply)).await;
+    }
+    match tournament::load(state, id).await? {
+        None => Err(AppError::NotFound("tournament")),
+        Some(t) if t.status == TournamentStatus::Over => {
             Err(AppError::BadMessage("the tournament is over".into()))
         }
-        None => Err(AppError::NotFound("tournament")),
+        Some(_) => match &state.cluster {
+            Some(cluster) => crate::cluster::tournaments::ask(cluster, id, action, guest).await,
+            None => Err(AppError::NotFound("tournament")),
+        },
     }
 }
 
@@ -76,12 +86,7 @@ pub async fn join(
     Path(id): Path<String>,
     Guest(guest): Guest,
 ) -> AppResult<Json<TournamentView>> {
-    let h = live(&state, &id).await?;
-    h.ask(|reply| Command::Join {
-        player: guest,
-        reply,
-    })
-    .await?;
+    act(&state, &id, Action::Join, guest).await?;
     view(&state, &id).await.map(Json)
 }
 
@@ -91,12 +96,7 @@ pub async fn leave(
     Path(id): Path<String>,
     Guest(guest): Guest,
 ) -> AppResult<Json<TournamentView>> {
-    let h = live(&state, &id).await?;
-    h.ask(|reply| Command::Leave {
-        player: guest,
-        reply,
-    })
-    .await?;
+    act(&state, &id, Action::Leave, guest).await?;
     view(&state, &id).await.map(Json)
 }
 
@@ -106,11 +106,6 @@ pub async fn start(
     Path(id): Path<String>,
     Guest(guest): Guest,
 ) -> AppResult<Json<TournamentView>> {
-    let h = live(&state, &id).await?;
-    h.ask(|reply| Command::Start {
-        player: guest,
-        reply,
-    })
-    .await?;
+    act(&state, &id, Action::Start, guest).await?;
     view(&state, &id).await.map(Json)
 }

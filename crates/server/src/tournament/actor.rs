@@ -89,7 +89,14 @@ pub fn spawn(
             use crate::cluster::tables::{Lease, run_tournament};
             let lease = epoch.map_or(Lease::New, Lease::Held);
             let room = handle.room_id.clone();
-            let run = run_tournament(cluster.clone(), id, room, lease, actor.run());
+            let run = run_tournament(
+                cluster.clone(),
+                id,
+                room,
+                lease,
+                handle.tx.clone(),
+                actor.run(),
+            );
             drop(
                 state
                     .tracker

@@ -196,12 +196,15 @@ async fn join_remote(state: &AppState, id: &str, guest: Option<&Player>) -> Join
             Ok((remote, rx)) => return Joined::Yes(Link::Remote(remote), rx),
             Err(e) => e,
         };
-        // Nobody answers: a table with an owner is starting (its link is being set up)
-        // or between nodes (taken over right now); one without is closed or never was.
+        // Nobody answers: the table may be starting on another node (created a moment
+        // ago, its lease and link being set up) or between nodes (taken over right
+        // now): ask again for a while. Then a table with an owner is still moving (the
+        // client tries again later); one without is closed or never was.
+        if Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        }
         match crate::cluster::lease::owner(&cluster.pg, id).await {
-            Ok(Some(_)) if Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
             Ok(Some(_)) => {
                 tracing::info!(error = %e, "table has an owner that does not answer yet");
                 return Joined::Later;
