@@ -66,8 +66,10 @@ export const RECONNECT_MS = WAIT_MS + 15_000;
  * same port and database, to test reconnects and a server restart.
  * @param {string} name used for the log file name
  * @param {string[]} [extraArgs] more server flags
+ * @param {{databaseUrl?: string}} [opts] a database of the caller's (default: a fresh
+ *   SQLite file)
  */
-export async function startServer(name, extraArgs = []) {
+export async function startServer(name, extraArgs = [], { databaseUrl } = {}) {
   const bin = path.resolve(REPO, process.env.DAMKA_BIN ?? 'target/debug/damka');
   if (!fs.existsSync(bin)) throw new Error(`server binary not found: ${bin} (build it: cargo build --bins)`);
   const port = await freePort();
@@ -83,7 +85,7 @@ export async function startServer(name, extraArgs = []) {
     exited = null;
     child = spawn(bin, [
       '--bind', `127.0.0.1:${port}`,
-      '--database-url', `sqlite://${tmp}/damka.db`,
+      '--database-url', databaseUrl ?? `sqlite://${tmp}/damka.db`,
       '--static-dir', path.join(REPO, 'static'),
       ...extraArgs,
     ], { stdio: ['ignore', out, out], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' } });
@@ -119,6 +121,8 @@ export async function startServer(name, extraArgs = []) {
     log,
     /** Freezes the process: sockets stay open but nothing is answered. */
     pause: () => child.kill('SIGSTOP'),
+    /** Sends `signal` to the process. */
+    signal: (signal) => child.kill(signal),
     /** Kills the process at once (no graceful shutdown). */
     async kill() {
       child.kill('SIGKILL');
