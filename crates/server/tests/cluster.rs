@@ -688,3 +688,75 @@ async fn a_tournament_spans_the_nodes() {
         assert!(state["you"]["seat"].is_string(), "{state}");
     }
 }
+
+/// An invitation made on one node reaches the invited person's room socket on another
+/// (the people and the addressed event are shared), and nobody else's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invitation_crosses_nodes() {
+    let Some(nodes) = Nodes::start(3).await else {
+        return;
+    };
+    let mut people = Vec::new();
+    for (i, name) in ["Ala", "Ola", "Ela"].iter().enumerate() {
+        let cookie = nodes.node(i).guest(name).await;
+        let me = nodes
+            .node(i)
+            .http("GET", "/api/me", Some(&cookie), Value::Null)
+            .await
+            .json();
+        let mut room = Ws::connect(
+            &nodes.node(i).addr,
+            "/ws/rooms/russian",
+            Some(&cookie),
+            None,
+        )
+        .await;
+        room.recv_t("room").await;
+        people.push((cookie, me["id"].as_str().unwrap().to_owned(), room));
+    }
+    let opts = json!({"minutes": 5, "increment": 0, "random_opening": false,
+                      "capture_optional": false, "seat": "white"});
+    let r = nodes
+        .node(0)
+        .http(
+            "POST",
+            "/api/rooms/russian/tables",
+            Some(&people[0].0),
+            opts,
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let table = r.json()["id"].as_str().unwrap().to_owned();
+    // Ola's room socket on node 1 is known on node 0 once her socket's fact arrived.
+    let ola = people[1].1.clone();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        people[0]
+            .2
+            .send(json!({"t": "invite", "to": ola, "table": table, "ack": 1}))
+            .await;
+        let v = loop {
+            let v = people[0].2.recv().await;
+            if v["t"] == "invited" || v["t"] == "error" {
+                break v;
+            }
+        };
+        if v["t"] == "invited" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never invited: {v}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let inv = people[1].2.recv_t("invited").await;
+    assert_eq!(inv["to"]["id"], ola.as_str(), "{inv}");
+    assert_eq!(inv["table"]["id"], table.as_str(), "{inv}");
+    // Ela (node 2) hears nothing of it; a chat line through node 2 comes first.
+    people[2].2.send(json!({"t": "chat", "text": "hej"})).await;
+    let next = loop {
+        let v = people[2].2.recv().await;
+        if v["t"] == "invited" || v["t"] == "chat" {
+            break v;
+        }
+    };
+    assert_eq!(next["t"], "chat", "{next}");
+}

@@ -146,6 +146,11 @@ struct Book {
 
 /// A node's side of the room sync: the [`RoomSync`] the rooms hand their facts to, and
 /// the book of who contributed what.
+///
+/// Lock order: the book, then a room's locks (applying a fact, building a part). A room
+/// hands a fact over before it takes its own locks, except an addressed event
+/// (an invitation is published under the room's people lock), which never takes the
+/// book's lock.
 pub struct RoomSyncer {
     /// This node.
     me: String,
@@ -246,8 +251,12 @@ impl RoomSyncer {
     }
 
     /// This node's part as facts, from the rooms' current copies.
+    #[cfg(test)]
     fn parts(&self, rooms: &Rooms) -> Vec<(String, Fact)> {
-        let book = lock(&self.book);
+        Self::parts_of(&lock(&self.book), rooms)
+    }
+
+    fn parts_of(book: &Book, rooms: &Rooms) -> Vec<(String, Fact)> {
         let mut facts = Vec::new();
         for (room, table) in &book.local.tables {
             let Some(r) = rooms.get(room) else {
@@ -286,10 +295,12 @@ impl RoomSyncer {
         facts
     }
 
-    /// Sends this node's part to `to`, in pages. Queued behind every fact already
-    /// recorded, so nothing it reflects arrives after it.
+    /// Sends this node's part to `to`, in pages. All pages are queued under the book's
+    /// lock: behind every fact they reflect, and before any fact made after them (a fact
+    /// between two pages could be undone by the next page).
     fn send_parts(&self, rooms: &Rooms, to: &str) {
-        let facts = self.parts(rooms);
+        let book = lock(&self.book);
+        let facts = Self::parts_of(&book, rooms);
         let mut pages: Vec<Vec<(String, Fact)>> = facts
             .chunks(PART_PAGE)
             .map(<[(String, Fact)]>::to_vec)
@@ -305,6 +316,7 @@ impl RoomSyncer {
                 facts,
             });
         }
+        drop(book);
     }
 
     /// The moves batched since the last call, as one fact per room.
@@ -332,6 +344,17 @@ impl RoomSyncer {
 
 impl RoomSync for RoomSyncer {
     fn local(&self, room: &str, fact: Fact) {
+        if let Fact::Event { .. } = fact {
+            // Not part of any node's part, so not ordered against one; and sent without
+            // the book's lock: the room may hold its people lock here (an invitation),
+            // and the book's lock is taken before room locks elsewhere.
+            self.send(Wire::Fact {
+                node: self.me.clone(),
+                room: room.to_owned(),
+                fact: Box::new(fact),
+            });
+            return;
+        }
         let mut book = lock(&self.book);
         match &fact {
             Fact::Moved { moves } => {
