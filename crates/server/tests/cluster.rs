@@ -682,7 +682,7 @@ async fn a_tournament_spans_the_nodes() {
     assert_eq!(ids.len(), 1, "one table for the pair: {tables:?}");
     let table = ids[0].clone();
     // Each paired player opens the table on their own node; both seats are theirs.
-    for (&i, _) in &tables {
+    for &i in tables.keys() {
         let mut ws = nodes.node(i).table_ws(&table, &players[i].0).await;
         let state = ws.recv_t("state").await;
         assert!(state["you"]["seat"].is_string(), "{state}");
