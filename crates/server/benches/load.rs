@@ -12,12 +12,28 @@
 //! in, lost on time under the load; `damka_flag_late_seconds` of `/metrics`). Then a
 //! summary with each `damka` run's ratios to the relay run of its round.
 //!
+//! Cluster (`--nodes N`, N > 1; PostgreSQL only): N `damka` processes of the same build
+//! on the run's one fresh database, each a node of one cluster (`--cluster` on `--nats`,
+//! a `--nats-prefix` of the run's own, `--node-name n0`, `n1`, ...) with the same flags
+//! as a single server. Table i is created on node i % N, where White's socket is (local);
+//! Black's socket is on node (i + 1) % N (proxied to the owner over NATS), so half the
+//! moves cross NATS under the same total load; spectators are spread over the nodes.
+//! Reported besides the usual figures (CPU, RSS and `/metrics` summed over the nodes): the
+//! round trip of local and of proxied sockets apart (p50/p90/p99/p99.9/max; the NATS hop
+//! is proxied minus local), the CPU per move of each node and of all, and the CPU of
+//! `nats-server` (found by its name in `/proc`; left out, with a notice, when not found)
+//! over the same timed window. `--nodes 1,3` runs one node (a plain server, as without
+//! the flag) and then three, in every round on the same settings; a last table sets each
+//! run against the run of one node of its round: (server + NATS CPU) / 1-node CPU per
+//! move, with and without the database.
+//!
 //! ```text
 //! cargo bench -p damka-server --bench load                       # the small default
 //! cargo bench -p damka-server --bench load -- --preset 2000      # 2,000 tables, 1 move/s per player
 //! cargo bench -p damka-server --bench load -- --preset 5000      # 5,000 tables, 1 move per 2 s per player
 //! cargo bench -p damka-server --bench load -- --preset saturate  # closed loop: the ceiling
 //! cargo bench -p damka-server --bench load -- --preset 5000 --postgres postgres://postgres@127.0.0.1:5432/postgres
+//! cargo bench -p damka-server --bench load -- --preset 5000 --backends postgres --nodes 1,3 --postgres postgres://...
 //! ```
 //!
 //! Pacing (`--period MS`): a player moves when it is its turn (the previous move's event
@@ -41,8 +57,12 @@
 //! `--ws-ping-ms 30000`), `--before-bin PATH` (another `damka` binary, e.g. a build of an
 //! older commit, run before this build's on each backend, so before and after are
 //! measured in the same job), `--wrap "CMD ARGS"` (run the server under a command, e.g.
-//! `valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out`), `--postgres URL` (`DAMKA_LOAD_POSTGRES_URL`, else
-//! `DAMKA_TEST_POSTGRES_URL`: an admin URL; a fresh database is made there per run).
+//! `valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out`; every node under it),
+//! `--postgres URL` (`DAMKA_LOAD_POSTGRES_URL`, else `DAMKA_TEST_POSTGRES_URL`: an admin
+//! URL; a fresh database is made there per run), `--nodes N[,N...]` (`damka` processes
+//! per run, 1; several numbers run in turn, in every round; above 1 needs `--backends
+//! postgres`), `--nats URL` (`DAMKA_LOAD_NATS_URL`, else `nats://127.0.0.1:4222`: the
+//! cluster's NATS, with JetStream). The relay stays one process whatever `--nodes` says.
 //! The per-address and per-guest limits of the server are lifted (0) for the run: every
 //! client is on 127.0.0.1.
 
@@ -61,7 +81,7 @@ mod server;
 #[path = "load/setup.rs"]
 mod setup;
 
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use machine::Cpu;
 use players::{Plan, TableStats, Target};
@@ -87,6 +107,11 @@ struct Settings {
     before_bin: Option<String>,
     /// A command the server runs under (e.g. valgrind).
     wrap: Vec<String>,
+    /// How many `damka` nodes to run, each number in turn (1: one plain server; more: a
+    /// cluster on PostgreSQL and NATS).
+    nodes: Vec<usize>,
+    /// The NATS server of a cluster.
+    nats: String,
 }
 
 impl Settings {
@@ -132,6 +157,8 @@ impl Settings {
                 "postgres",
                 "before-bin",
                 "wrap",
+                "nodes",
+                "nats",
             ];
             if !known.contains(&name.as_str()) {
                 return Err(format!("unknown flag --{name}"));
@@ -181,9 +208,35 @@ impl Settings {
                 .split_whitespace()
                 .map(str::to_owned)
                 .collect(),
+            nodes: get("nodes")
+                .unwrap_or_else(|| "1".into())
+                .split(',')
+                .map(|n| match n.trim().parse::<usize>() {
+                    Ok(n) if n > 0 => Ok(n),
+                    _ => Err(format!("--nodes: not a positive number: {n}")),
+                })
+                .collect::<Result<_, _>>()?,
+            nats: get("nats")
+                .or_else(|| env("DAMKA_LOAD_NATS_URL"))
+                .unwrap_or_else(|| "nats://127.0.0.1:4222".into()),
         };
         if settings.tables == 0 || settings.secs <= settings.warmup {
             return Err("--tables must be positive and --secs above --warmup".into());
+        }
+        if settings.nodes.iter().any(|&n| n > 1) {
+            // A cluster's nodes share one PostgreSQL database: no SQLite, no skipping.
+            if settings.backends.iter().any(|b| b != "postgres") {
+                return Err(format!(
+                    "--nodes above 1 runs a cluster, which needs PostgreSQL only: add \
+                     --backends postgres (got --backends {})",
+                    settings.backends.join(",")
+                ));
+            }
+            if settings.postgres.is_none() {
+                let e = "--nodes above 1 runs a cluster, which needs PostgreSQL: give \
+                         --postgres URL or DAMKA_LOAD_POSTGRES_URL";
+                return Err(e.into());
+            }
         }
         Ok(settings)
     }
@@ -205,12 +258,20 @@ async fn main() -> std::process::ExitCode {
     };
     let mut runs = Vec::new();
     let mut ok = true;
+    // Labels name the number of nodes when the job compares numbers of nodes.
+    let several = settings.nodes.iter().any(|&n| n != 1);
     for round in 1..=settings.rounds {
-        // (label, backend, binary): the relay, then per backend the other binary (if
-        // any) and this build's.
-        let mut jobs: Vec<(String, &str, Option<&str>)> = Vec::new();
+        // The relay, then per backend and number of nodes the other binary (if any) and
+        // this build's.
+        let mut jobs: Vec<Job<'_>> = Vec::new();
         if settings.relay {
-            jobs.push(("relay".into(), "", None));
+            jobs.push(Job {
+                label: "relay".into(),
+                group: "relay".into(),
+                backend: "",
+                bin: None,
+                nodes: 1,
+            });
         }
         let this = env!("CARGO_BIN_EXE_damka");
         for b in &settings.backends {
@@ -222,14 +283,32 @@ async fn main() -> std::process::ExitCode {
                 eprintln!("load: unknown backend {b}");
                 continue;
             }
-            if let Some(before) = &settings.before_bin {
-                jobs.push((format!("before {b}"), b, Some(before)));
+            for &nodes in &settings.nodes {
+                let bins = settings
+                    .before_bin
+                    .iter()
+                    .map(|before| ("before", before.as_str()))
+                    .chain([("damka", this)]);
+                for (name, bin) in bins {
+                    let group = format!("{name} {b}");
+                    let label = match nodes {
+                        _ if !several => group.clone(),
+                        1 => format!("{group}, 1 node"),
+                        n => format!("{group}, {n} nodes"),
+                    };
+                    jobs.push(Job {
+                        label,
+                        group,
+                        backend: b,
+                        bin: Some(bin),
+                        nodes,
+                    });
+                }
             }
-            jobs.push((format!("damka {b}"), b, Some(this)));
         }
-        for (label, backend, bin) in jobs {
-            eprintln!("load: round {round}, {label}");
-            let db = match backend {
+        for job in jobs {
+            eprintln!("load: round {round}, {}", job.label);
+            let db = match job.backend {
                 "postgres" => Db::postgres(settings.postgres.as_deref().unwrap_or(""))
                     .await
                     .map(Some),
@@ -238,7 +317,7 @@ async fn main() -> std::process::ExitCode {
             };
             let result = match db {
                 Ok(db) => {
-                    let r = run(&settings, round, &label, bin, db.as_ref()).await;
+                    let r = run(&settings, round, &job, db.as_ref()).await;
                     if let Some(db) = db {
                         db.remove().await;
                     }
@@ -252,7 +331,7 @@ async fn main() -> std::process::ExitCode {
                     runs.push(r);
                 }
                 Err(e) => {
-                    eprintln!("load ({label}): {e}");
+                    eprintln!("load ({}): {e}", job.label);
                     ok = false;
                 }
             }
@@ -266,39 +345,92 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
-/// One run: a fresh server (the relay, or the `damka` binary `bin` on `db`), its tables,
-/// the timed play.
-async fn run(
+/// One run of a round: what serves, on which database, on how many nodes.
+struct Job<'a> {
+    /// The run's name in the report.
+    label: String,
+    /// The label without the number of nodes.
+    group: String,
+    /// `sqlite`, `postgres`, or empty for the relay.
+    backend: &'a str,
+    /// The `damka` binary (`None`: the relay).
+    bin: Option<&'a str>,
+    /// Server processes: 1, or the nodes of a cluster.
+    nodes: usize,
+}
+
+/// Starts `bin` on the database at `url` with the flags `extra`: one plain server for one
+/// node, else `nodes` nodes of one cluster on `--nats` under a subject prefix of the
+/// run's own, each started once the previous one listens.
+fn spawn_nodes(
     s: &Settings,
     round: usize,
-    label: &str,
-    bin: Option<&str>,
-    db: Option<&Db>,
-) -> Result<Run, String> {
-    let (server, target) = match (bin, db) {
+    bin: &str,
+    url: &str,
+    extra: &[String],
+    nodes: usize,
+) -> Result<Vec<Server>, String> {
+    if nodes == 1 {
+        return Ok(vec![Server::spawn_bin(bin, &s.wrap, url, extra)?]);
+    }
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let prefix = format!("damkaload{}r{round}x{nanos}", std::process::id());
+    let mut servers = Vec::with_capacity(nodes);
+    for i in 0..nodes {
+        let name = format!("n{i}");
+        let mut args: Vec<String> = [
+            "--cluster",
+            &s.nats,
+            "--nats-prefix",
+            &prefix,
+            "--node-name",
+            &name,
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+        args.extend(extra.iter().cloned());
+        // A node that fails to start stops the ones already running (dropped).
+        let server =
+            Server::spawn_bin(bin, &s.wrap, url, &args).map_err(|e| format!("node n{i}: {e}"))?;
+        servers.push(server);
+    }
+    Ok(servers)
+}
+
+/// One run: fresh servers (the relay, or `job.nodes` processes of the `damka` binary on
+/// `db`), their tables, the timed play.
+async fn run(s: &Settings, round: usize, job: &Job<'_>, db: Option<&Db>) -> Result<Run, String> {
+    let (servers, target) = match (job.bin, db) {
         (Some(bin), Some(db)) => {
             // A limit no run reaches rather than 0 (which lifts it now): an older binary
             // given with `--before-bin` took 0 literally and refused every table.
             let mut extra = vec!["--max-tables-per-guest".to_owned(), "1000000".to_owned()];
             extra.extend(s.damka_args.iter().cloned());
-            let server = Server::spawn_bin(bin, &s.wrap, &db.url(), &extra)?;
-            (server, Target::Damka)
+            let servers = spawn_nodes(s, round, bin, &db.url(), &extra, job.nodes)?;
+            (servers, Target::Damka)
         }
-        _ => (Server::spawn_relay()?, Target::Relay),
+        _ => (vec![Server::spawn_relay()?], Target::Relay),
     };
-    let addr = server.addr.clone();
+    let addrs: Vec<String> = servers.iter().map(|s| s.addr.clone()).collect();
+    let n = addrs.len();
+    // Table i is owned by node i % n, where White's socket is; Black's socket is on the
+    // next node (proxied to the owner over NATS; the same node when there is one).
+    let nodes_of = |i: usize| (addrs[i % n].clone(), addrs[(i + 1) % n].clone());
     let relay = target == Target::Relay;
     let (plan_tx, plan_rx) = watch::channel::<Option<Plan>>(None);
     let setup_began = Instant::now();
 
     // The playing tables, each with its players task waiting for the plan.
     let tables = setup::many(s.tables, |i| {
-        let (addr, plans) = (addr.clone(), plan_rx.clone());
+        let ((owner, other), plans) = (nodes_of(i), plan_rx.clone());
         async move {
             let ready = if relay {
-                setup::relay_table(&addr, i).await?
+                setup::relay_table(&owner, i).await?
             } else {
-                setup::damka_table(&addr, i, 15).await?
+                setup::damka_table(&owner, &other, i, 15).await?
             };
             let seed = i as u64 + 1;
             let task = tokio::spawn(players::drive(ready.seats, ready.started, plans, seed));
@@ -313,10 +445,10 @@ async fn run(
         Vec::new()
     } else {
         setup::many(s.flag_tables, |i| {
-            let (addr, plans) = (addr.clone(), plan_rx.clone());
+            let ((owner, other), plans) = (nodes_of(s.tables + i), plan_rx.clone());
             let after = Duration::from_secs_f64(flag_window * i as f64 / s.flag_tables as f64);
             async move {
-                let ready = setup::damka_table(&addr, s.tables + i, 1).await?;
+                let ready = setup::damka_table(&owner, &other, s.tables + i, 1).await?;
                 Ok(tokio::spawn(players::flag(
                     ready.seats,
                     ready.started,
@@ -332,11 +464,13 @@ async fn run(
         tables.len() + flags.len(),
         setup_began.elapsed().as_secs_f64()
     );
-    let rss_players = server.rss_kib();
+    let rss = || servers.iter().map(Server::rss_kib).sum::<u64>();
+    let rss_players = rss();
     let (stop_tx, stop_rx) = watch::channel(false);
+    // Spectators spread over the nodes as well.
     let spectators = setup::many(s.spectators, |i| {
         let (addr, path, stop) = (
-            addr.clone(),
+            addrs[i % n].clone(),
             tables[i % tables.len()].1.clone(),
             stop_rx.clone(),
         );
@@ -347,7 +481,7 @@ async fn run(
     })
     .await?;
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let rss_idle = server.rss_kib();
+    let rss_idle = rss();
 
     // The timed play.
     let began = Instant::now() + Duration::from_millis(500);
@@ -364,9 +498,20 @@ async fn run(
         Some(Db::Postgres(_, name)) => Some(name.as_str()),
         _ => None,
     };
+    let pids: Vec<u32> = servers.iter().map(Server::pid).collect();
+    // A cluster's NATS works for the run too (on a shared NATS, other users' traffic is
+    // counted with it).
+    let nats_pids = if n > 1 {
+        machine::pids_named("nats-server")
+    } else {
+        Vec::new()
+    };
+    if n > 1 && nats_pids.is_empty() {
+        eprintln!("load: no nats-server process in /proc: its CPU is left out");
+    }
     tokio::time::sleep_until(plan.measure_from.into()).await;
     let load_before = machine::loadavg();
-    let cpu_before = Cpu::now(server.pid(), pg_db);
+    let cpu_before = Cpu::now(&pids, pg_db, &nats_pids);
     // The largest the SQLite WAL file gets (checkpoints must keep it from growing).
     let wal = match db {
         Some(Db::Sqlite(dir)) => Some(dir.join("damka.db-wal")),
@@ -380,7 +525,7 @@ async fn run(
             wal_max = wal_max.max(meta.len());
         }
     }
-    let cpu = cpu_before.until(&Cpu::now(server.pid(), pg_db));
+    let cpu = cpu_before.until(&Cpu::now(&pids, pg_db, &nats_pids));
     let load_after = machine::loadavg();
 
     let mut all = TableStats::default();
@@ -389,6 +534,7 @@ async fn run(
         let t = task.await.map_err(|e| format!("table task: {e}"))?;
         all.rtt_us.extend(t.rtt_us);
         all.sent_ms.extend(t.sent_ms);
+        all.proxied.extend(t.proxied);
         all.games_over += t.games_over;
         all.frames += t.frames;
         all.bytes += t.bytes;
@@ -403,31 +549,62 @@ async fn run(
             Err(e) => failed.push(format!("flag table: {e}")),
         }
     }
-    let peak_kib = server.peak_rss_kib();
+    let peak_kib = servers.iter().map(Server::peak_rss_kib).sum();
     let metrics = if relay {
         String::new()
     } else {
-        http(&addr, "GET", "/metrics", None, None).await?.body
+        let mut texts = Vec::with_capacity(n);
+        for addr in &addrs {
+            texts.push(http(addr, "GET", "/metrics", None, None).await?.body);
+        }
+        if n == 1 {
+            texts.pop().unwrap_or_default()
+        } else {
+            report::merge_metrics(&texts)
+        }
     };
     let _ = stop_tx.send(true);
     for t in spectators {
         let _ = t.await;
     }
-    if !server.stop().await {
-        failed.push("the server did not exit cleanly on SIGTERM".into());
+    // Every node at once: a node stopped alone would hand its tables to the others.
+    let stopped = futures_util::future::join_all(servers.into_iter().map(Server::stop)).await;
+    for (i, clean) in stopped.into_iter().enumerate() {
+        if !clean {
+            failed.push(if n == 1 {
+                "the server did not exit cleanly on SIGTERM".into()
+            } else {
+                format!("node n{i} did not exit cleanly on SIGTERM")
+            });
+        }
     }
     let timeline = report::timeline(&all.sent_ms, &all.rtt_us);
+    let (mut local_us, mut proxied_us) = (Vec::new(), Vec::new());
+    for (&rtt, &proxied) in all.rtt_us.iter().zip(&all.proxied) {
+        if proxied {
+            proxied_us.push(rtt);
+        } else {
+            local_us.push(rtt);
+        }
+    }
+    local_us.sort_unstable();
+    proxied_us.sort_unstable();
     all.rtt_us.sort_unstable();
     Ok(Run {
-        label: label.to_owned(),
+        label: job.label.clone(),
+        group: job.group.clone(),
+        nodes: n,
         round,
         tables: s.tables,
         spectators: s.spectators,
         period: s.period,
         measured: plan.until - plan.measure_from,
         rtt_us: all.rtt_us,
+        local_us,
+        proxied_us,
         games_over: all.games_over,
         failed,
+        nats_cpu: (!nats_pids.is_empty()).then_some(cpu.nats),
         cpu,
         load: (load_before, load_after),
         rss_kib: (rss_players, rss_idle),

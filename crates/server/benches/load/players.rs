@@ -38,6 +38,9 @@ pub struct Seat {
     pub id: String,
     /// The table socket.
     pub ws: Socket,
+    /// Whether the socket is on a node that does not own the table (a cluster: proxied
+    /// to the owner over NATS).
+    pub proxied: bool,
 }
 
 /// When and how fast a table plays.
@@ -64,6 +67,8 @@ pub struct TableStats {
     pub rtt_us: Vec<u32>,
     /// When each of those moves was sent, ms into the timed part (same order).
     pub sent_ms: Vec<u32>,
+    /// Whether the mover's socket of each of those moves was proxied (same order).
+    pub proxied: Vec<bool>,
     /// Games that ended during the run.
     pub games_over: u64,
     /// Frames and bytes the two sockets received while timed.
@@ -302,8 +307,8 @@ async fn play(
     }
 }
 
-/// Records the round trip of the move just acknowledged.
-fn acked(table: &mut Table, plan: &Plan, stats: &mut TableStats) {
+/// Records the round trip of the move just acknowledged (on a `proxied` socket or not).
+fn acked(table: &mut Table, plan: &Plan, stats: &mut TableStats, proxied: bool) {
     if let Some((_, sent)) = table.pending.take()
         && sent >= plan.measure_from
     {
@@ -311,6 +316,7 @@ fn acked(table: &mut Table, plan: &Plan, stats: &mut TableStats) {
         stats.rtt_us.push(u32::try_from(us).unwrap_or(u32::MAX));
         let at = sent.duration_since(plan.measure_from).as_millis();
         stats.sent_ms.push(u32::try_from(at).unwrap_or(u32::MAX));
+        stats.proxied.push(proxied);
     }
 }
 
@@ -319,7 +325,7 @@ fn on_relay(table: &mut Table, s: usize, text: &str, plan: &Plan, stats: &mut Ta
     // may come before either.
     if table.awaiting_echo == Some(s) {
         table.awaiting_echo = None;
-        acked(table, plan, stats);
+        acked(table, plan, stats, false);
         return;
     }
     let ply = num_field(text, "ply").unwrap_or(0);
@@ -346,7 +352,7 @@ async fn on_damka(
             if num_field(text, "ack") != Some(ply) {
                 return Err(format!("ack for ply {ply}: {text}"));
             }
-            acked(table, plan, stats);
+            acked(table, plan, stats, seats[s].proxied);
         }
         "move" => {
             let ply = num_field(text, "ply").unwrap_or(0);

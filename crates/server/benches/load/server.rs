@@ -158,7 +158,12 @@ impl Server {
             match rx.recv_timeout(left) {
                 Ok(line) if line.starts_with(ready) => break,
                 Ok(line) => eprintln!("[server] {line}"),
-                Err(_) => {
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err("the server exited before it listened (see its log above)".into());
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
                     let _ = child.kill();
                     return Err("the server did not start listening in 120 s".into());
                 }

@@ -3,6 +3,10 @@
 //! sockets on a table id. Each table's players task is spawned as soon as its table is
 //! ready, so its sockets are read (and the server's pings answered) while the others are
 //! being set up.
+//!
+//! On a cluster the first player's guest, the table and its socket are on the node that
+//! is to own the table, the second player's guest and socket on another node (its socket
+//! proxied to the owner over NATS).
 
 use std::future::Future;
 
@@ -61,14 +65,21 @@ async fn guest(addr: &str, name: &str) -> Result<(String, String), String> {
     Ok((id, r.cookie.ok_or("no session cookie")?))
 }
 
-/// A `damka` table of Russian draughts at `minutes` + 0 whose first game has started.
-pub async fn damka_table(addr: &str, i: usize, minutes: u32) -> Result<Ready, String> {
-    let (a_id, a_cookie) = guest(addr, &format!("Biały {i}")).await?;
-    let (b_id, b_cookie) = guest(addr, &format!("Czarny {i}")).await?;
+/// A `damka` table of Russian draughts at `minutes` + 0 whose first game has started,
+/// created on the node at `owner` with White's socket there and Black's on the node at
+/// `other` (the same address on one node).
+pub async fn damka_table(
+    owner: &str,
+    other: &str,
+    i: usize,
+    minutes: u32,
+) -> Result<Ready, String> {
+    let (a_id, a_cookie) = guest(owner, &format!("Biały {i}")).await?;
+    let (b_id, b_cookie) = guest(other, &format!("Czarny {i}")).await?;
     let opts = json!({"minutes": minutes, "increment": 0, "random_opening": false,
                       "capture_optional": false, "seat": "white"});
     let r = http(
-        addr,
+        owner,
         "POST",
         "/api/rooms/russian/tables",
         Some(&a_cookie),
@@ -80,9 +91,9 @@ pub async fn damka_table(addr: &str, i: usize, minutes: u32) -> Result<Ready, St
     }
     let id = r.json()?["id"].as_str().ok_or("no table id")?.to_owned();
     let path = format!("/ws/tables/{id}");
-    let mut a = client::connect(addr, &path, Some(&a_cookie)).await?;
+    let mut a = client::connect(owner, &path, Some(&a_cookie)).await?;
     recv_kind(&mut a, "state").await?;
-    let mut b = client::connect(addr, &path, Some(&b_cookie)).await?;
+    let mut b = client::connect(other, &path, Some(&b_cookie)).await?;
     recv_kind(&mut b, "state").await?;
     send(&mut b, r#"{"t":"sit","seat":"black"}"#.into()).await?;
     recv_kind(&mut b, "seated").await?;
@@ -92,7 +103,18 @@ pub async fn damka_table(addr: &str, i: usize, minutes: u32) -> Result<Ready, St
     let started = recv_kind(&mut a, "game_started").await?;
     recv_kind(&mut b, "game_started").await?;
     Ok(Ready {
-        seats: [Seat { id: a_id, ws: a }, Seat { id: b_id, ws: b }],
+        seats: [
+            Seat {
+                id: a_id,
+                ws: a,
+                proxied: false,
+            },
+            Seat {
+                id: b_id,
+                ws: b,
+                proxied: owner != other,
+            },
+        ],
         started,
         path,
     })
@@ -108,10 +130,12 @@ pub async fn relay_table(addr: &str, i: usize) -> Result<Ready, String> {
             Seat {
                 id: String::new(),
                 ws: a,
+                proxied: false,
             },
             Seat {
                 id: String::new(),
                 ws: b,
+                proxied: false,
             },
         ],
         started: String::new(),
