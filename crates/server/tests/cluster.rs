@@ -374,6 +374,26 @@ async fn players_on_different_nodes_play_to_the_end() {
     assert_eq!(tail, seen[1], "the two spectators saw different events");
     assert!(ms(&spec_state["v"]) < ms(&seen[0][0].1));
 
+    // The nodes count the sockets: node 2 proxies Black's and the spectator's, node 1
+    // White's; node 0 bridges all three to its table.
+    let metric = |text: &str, name: &str| -> u64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name} ")))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{name} missing: {text}"))
+    };
+    let metrics = |i: usize| {
+        let node = nodes.node(i);
+        async move { node.http("GET", "/metrics", None, Value::Null).await.body }
+    };
+    let (m0, m1, m2) = (metrics(0).await, metrics(1).await, metrics(2).await);
+    assert_eq!(metric(&m2, "damka_cluster_proxied_sockets"), 2, "{m2}");
+    assert_eq!(metric(&m1, "damka_cluster_proxied_sockets"), 1, "{m1}");
+    assert_eq!(metric(&m0, "damka_cluster_bridged_sockets"), 3, "{m0}");
+    assert_eq!(metric(&m0, "damka_cluster_proxied_sockets"), 0, "{m0}");
+    assert_eq!(metric(&m0, "damka_cluster_peers"), 2, "{m0}");
+    assert_eq!(metric(&m0, "damka_cluster_nats_connected"), 1, "{m0}");
+
     // Stored, and readable from any node.
     let record = nodes.node(2).game(&game).await;
     assert_eq!(record["result"], "draw", "{record}");
@@ -456,6 +476,16 @@ async fn a_killed_owners_tables_are_taken_over() {
     assert_eq!(wws.recv_t("move").await["ply"], 8);
     let record = nodes.node(1).game(&game).await;
     assert_eq!(record["moves"].as_array().unwrap().len(), 8, "{record}");
+    let taker = if owner.starts_with("n1-") { 1 } else { 2 };
+    let m = nodes
+        .node(taker)
+        .http("GET", "/metrics", None, Value::Null)
+        .await
+        .body;
+    assert!(
+        m.contains("damka_cluster_taken_over_total 1\n"),
+        "the taker counts the table: {m}"
+    );
     // The surviving nodes list the table again.
     let list = nodes.wait_agree().await;
     assert!(list.iter().any(|t| t.0 == table), "{list:?}");

@@ -126,6 +126,10 @@ impl RemoteConn {
                 }
             }
         });
+        cluster
+            .metrics
+            .proxied_sockets
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok((
             RemoteConn {
                 cluster: cluster.clone(),
@@ -176,6 +180,15 @@ impl RemoteConn {
     }
 }
 
+impl Drop for RemoteConn {
+    fn drop(&mut self) {
+        self.cluster
+            .metrics
+            .proxied_sockets
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// The reason shown with a close code that came over NATS.
 fn reason_of(code: &str) -> &'static str {
     match code {
@@ -222,6 +235,7 @@ pub async fn bridge(cluster: Arc<Cluster>, table: String, tx: mpsc::Sender<Comma
                     .collect();
                 for conn in dead {
                     if let Some(b) = conns.remove(&conn) {
+                        bridged(&cluster, -1);
                         tracing::info!(%conn, "proxy node gone: dropping its socket");
                         if tx.send(Command::Leave { sub: b.sub }).await.is_err() {
                             break;
@@ -248,7 +262,9 @@ pub async fn bridge(cluster: Arc<Cluster>, table: String, tx: mpsc::Sender<Comma
                         let Some(sub_id) = join(&cluster, &tx, &conn, guest).await else {
                             break;
                         };
-                        conns.insert(conn, Bridged { sub: sub_id });
+                        if conns.insert(conn, Bridged { sub: sub_id }).is_none() {
+                            bridged(&cluster, 1);
+                        }
                         if let Some(reply) = msg.reply
                             && let Err(e) = cluster
                                 .nats
@@ -275,10 +291,11 @@ pub async fn bridge(cluster: Arc<Cluster>, table: String, tx: mpsc::Sender<Comma
                         }
                     }
                     "close" => {
-                        if let Some(b) = conns.remove(&conn)
-                            && tx.send(Command::Leave { sub: b.sub }).await.is_err()
-                        {
-                            break;
+                        if let Some(b) = conns.remove(&conn) {
+                            bridged(&cluster, -1);
+                            if tx.send(Command::Leave { sub: b.sub }).await.is_err() {
+                                break;
+                            }
                         }
                     }
                     _ => {}
@@ -288,7 +305,18 @@ pub async fn bridge(cluster: Arc<Cluster>, table: String, tx: mpsc::Sender<Comma
     }
     drop(sub);
     for conn in conns.keys() {
+        bridged(&cluster, -1);
         close_link(&cluster, conn, MOVING).await;
+    }
+}
+
+/// Counts a bridged socket in (`1`) or out (`-1`).
+fn bridged(cluster: &Cluster, by: i64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    if by > 0 {
+        cluster.metrics.bridged_sockets.fetch_add(1, Relaxed);
+    } else {
+        cluster.metrics.bridged_sockets.fetch_sub(1, Relaxed);
     }
 }
 

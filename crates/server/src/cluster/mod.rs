@@ -77,6 +77,20 @@ pub struct Cluster {
     lost: AtomicBool,
     /// Stops the cluster's own tasks (after the hand-over, not with the tables).
     pub stop: CancellationToken,
+    /// Metrics of the cluster's part of this node.
+    pub metrics: ClusterMetrics,
+}
+
+/// The cluster's metrics on one node (`/metrics`, after the server's own).
+#[derive(Default)]
+pub struct ClusterMetrics {
+    /// Sockets on this node proxied to a table on another node (gauge).
+    pub proxied_sockets: AtomicU64,
+    /// Sockets of other nodes proxied to tables of this node (gauge).
+    pub bridged_sockets: AtomicU64,
+    /// Tables and tournaments this node took over from a node gone, or was handed by a
+    /// node that stopped, and restored.
+    pub taken_over: AtomicU64,
 }
 
 impl Cluster {
@@ -115,6 +129,7 @@ impl Cluster {
             leaving: AtomicBool::new(false),
             lost: AtomicBool::new(false),
             stop: CancellationToken::new(),
+            metrics: ClusterMetrics::default(),
         })
     }
 
@@ -185,6 +200,54 @@ impl Cluster {
     /// Marks the lease as lost.
     pub fn set_lost(&self) {
         self.lost.store(true, Ordering::Relaxed);
+    }
+
+    /// Appends the cluster's metrics in Prometheus text format.
+    pub fn render_metrics(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        let peers = lock(&self.peers)
+            .values()
+            .filter(|seen| seen.elapsed() <= PEER_SILENCE)
+            .count();
+        let m = &self.metrics;
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        for (name, kind, help, value) in [
+            (
+                "damka_cluster_peers",
+                "gauge",
+                "Other nodes heard from on NATS lately.",
+                peers as u64,
+            ),
+            (
+                "damka_cluster_nats_connected",
+                "gauge",
+                "1 while the NATS connection is up.",
+                u64::from(self.nats_connected()),
+            ),
+            (
+                "damka_cluster_proxied_sockets",
+                "gauge",
+                "Table sockets here proxied to the table's owner on another node.",
+                get(&m.proxied_sockets),
+            ),
+            (
+                "damka_cluster_bridged_sockets",
+                "gauge",
+                "Table sockets of other nodes proxied to tables owned here.",
+                get(&m.bridged_sockets),
+            ),
+            (
+                "damka_cluster_taken_over_total",
+                "counter",
+                "Tables and tournaments taken over from nodes gone or handed over by nodes that stopped, and restored here.",
+                get(&m.taken_over),
+            ),
+        ] {
+            let _ = writeln!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+            );
+        }
     }
 
     /// Whether the NATS connection is up.

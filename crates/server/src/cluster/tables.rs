@@ -194,6 +194,7 @@ pub async fn run(state: AppState, cluster: Arc<Cluster>) {
                 Some(NodeEvent::Took(owned)) => {
                     let n = owned.len();
                     let restored = restore(&state, owned).await;
+                    cluster.metrics.taken_over.fetch_add(restored as u64, std::sync::atomic::Ordering::Relaxed);
                     tracing::info!(taken = n, restored, "took over the tables of a node gone");
                 }
                 Some(NodeEvent::Lost) => {
@@ -210,6 +211,7 @@ pub async fn run(state: AppState, cluster: Arc<Cluster>) {
                     Ok(Order::Take { from, owned }) => {
                         let n = owned.len();
                         let restored = restore(&state, owned).await;
+                        cluster.metrics.taken_over.fetch_add(restored as u64, std::sync::atomic::Ordering::Relaxed);
                         tracing::info!(%from, handed = n, restored, "took the tables of a node that stopped");
                     }
                     Err(e) => tracing::warn!(error = %e, "bad order"),

@@ -41,6 +41,9 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
         {
             let mut text = state.metrics.render();
             state.store.stats().render(&mut text);
+            if let Some(cluster) = &state.cluster {
+                cluster.render_metrics(&mut text);
+            }
             text
         },
     )
