@@ -170,6 +170,24 @@ impl Nodes {
         }
     }
 
+    /// A guest per name, the i-th on node i, each with a room socket open there (its
+    /// snapshot read): cookie, guest id, socket.
+    async fn people(&self, names: &[&str]) -> Vec<(String, String, Ws)> {
+        let mut people = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            let node = self.node(i);
+            let cookie = node.guest(name).await;
+            let me = node
+                .http("GET", "/api/me", Some(&cookie), Value::Null)
+                .await
+                .json();
+            let mut room = Ws::connect(&node.addr, "/ws/rooms/russian", Some(&cookie), None).await;
+            room.recv_t("room").await;
+            people.push((cookie, me["id"].as_str().unwrap().to_owned(), room));
+        }
+        people
+    }
+
     /// The node id (`n{i}-…`) owning `table`.
     async fn owner(&self, table: &str) -> String {
         use sqlx::Connection;
@@ -619,24 +637,7 @@ async fn a_tournament_spans_the_nodes() {
     let Some(nodes) = Nodes::start(3).await else {
         return;
     };
-    let mut players = Vec::new();
-    for (i, name) in ["Ala", "Bolek", "Celina"].iter().enumerate() {
-        let cookie = nodes.node(i).guest(name).await;
-        let me = nodes
-            .node(i)
-            .http("GET", "/api/me", Some(&cookie), Value::Null)
-            .await
-            .json();
-        let mut room = Ws::connect(
-            &nodes.node(i).addr,
-            "/ws/rooms/russian",
-            Some(&cookie),
-            None,
-        )
-        .await;
-        room.recv_t("room").await;
-        players.push((cookie, me["id"].as_str().unwrap().to_owned(), room));
-    }
+    let mut players = nodes.people(&["Ala", "Bolek", "Celina"]).await;
     let r = nodes
         .node(0)
         .http(
@@ -726,24 +727,7 @@ async fn an_invitation_crosses_nodes() {
     let Some(nodes) = Nodes::start(3).await else {
         return;
     };
-    let mut people = Vec::new();
-    for (i, name) in ["Ala", "Ola", "Ela"].iter().enumerate() {
-        let cookie = nodes.node(i).guest(name).await;
-        let me = nodes
-            .node(i)
-            .http("GET", "/api/me", Some(&cookie), Value::Null)
-            .await
-            .json();
-        let mut room = Ws::connect(
-            &nodes.node(i).addr,
-            "/ws/rooms/russian",
-            Some(&cookie),
-            None,
-        )
-        .await;
-        room.recv_t("room").await;
-        people.push((cookie, me["id"].as_str().unwrap().to_owned(), room));
-    }
+    let mut people = nodes.people(&["Ala", "Ola", "Ela"]).await;
     let opts = json!({"minutes": 5, "increment": 0, "random_opening": false,
                       "capture_optional": false, "seat": "white"});
     let r = nodes
