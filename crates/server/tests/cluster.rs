@@ -23,7 +23,7 @@ mod damka;
 use std::time::{Duration, Instant};
 
 use common::{Backend, TestDb, Ws};
-use damka::{Damka, free_port};
+use damka::{Damka, Seat, free_port, start_game};
 use serde_json::{Value, json};
 
 /// The NATS URL for the tests, or `None` (with a notice) when NATS is not there.
@@ -200,51 +200,6 @@ impl Nodes {
     }
 }
 
-/// A player: cookie, guest id and socket.
-struct Seat {
-    cookie: String,
-    ws: Ws,
-}
-
-/// A new Russian table created on node `on`, White seated by `a` (socket on `a_node`),
-/// Black by `b` (socket on `b_node`), the game started; returns the table, the game id,
-/// the seats and `game_started`.
-async fn start_game(
-    nodes: &Nodes,
-    on: usize,
-    a_node: usize,
-    b_node: usize,
-) -> (String, String, Seat, Seat, Value) {
-    let a = nodes.node(on).guest("Ala").await;
-    let b = nodes.node(b_node).guest("Bolek").await;
-    let opts = json!({"minutes": 5, "increment": 2, "random_opening": false,
-                      "capture_optional": false, "seat": "white"});
-    let r = nodes
-        .node(on)
-        .http("POST", "/api/rooms/russian/tables", Some(&a), opts)
-        .await;
-    assert_eq!(r.status, 201, "{}", r.body);
-    let table = r.json()["id"].as_str().unwrap().to_owned();
-    let mut wa = nodes.node(a_node).table_ws(&table, &a).await;
-    assert_eq!(wa.recv_t("state").await["you"]["seat"], "white");
-    let mut wb = nodes.node(b_node).table_ws(&table, &b).await;
-    wb.recv_t("state").await;
-    wb.send(json!({"t": "sit", "seat": "black"})).await;
-    wb.recv_t("seated").await;
-    wa.send(json!({"t": "start"})).await;
-    wb.send(json!({"t": "start"})).await;
-    let started = wa.recv_t("game_started").await;
-    wb.recv_t("game_started").await;
-    let game = started["id"].as_str().unwrap().to_owned();
-    (
-        table,
-        game,
-        Seat { cookie: a, ws: wa },
-        Seat { cookie: b, ws: wb },
-        started,
-    )
-}
-
 /// Plays `n` plies from `from` (an event with `turn` and `legal`), the first legal move
 /// each time, starting at ply `first`; each acknowledged and seen by both. Returns the
 /// last `move` event.
@@ -332,7 +287,8 @@ async fn players_on_different_nodes_play_to_the_end() {
         rooms.push(ws);
     }
     // The table is owned by node 0; White plays through node 1, Black through node 2.
-    let (table, game, mut white, mut black, started) = start_game(&nodes, 0, 1, 2).await;
+    let (table, game, mut white, mut black, started) =
+        start_game(nodes.node(0), nodes.node(1), nodes.node(2), 2).await;
     assert!(nodes.owner(&table).await.starts_with("n0-"));
     // A spectator on node 2 as well (a second proxied socket there), and one on node 0.
     let spectator = nodes.node(2).guest("Widz").await;
@@ -459,7 +415,8 @@ async fn a_killed_owners_tables_are_taken_over() {
     let Some(mut nodes) = Nodes::start(3).await else {
         return;
     };
-    let (table, game, mut white, mut black, started) = start_game(&nodes, 0, 1, 2).await;
+    let (table, game, mut white, mut black, started) =
+        start_game(nodes.node(0), nodes.node(1), nodes.node(2), 2).await;
     let last = play(&mut white, &mut black, &started, 1, 7).await;
     // White moved last: Black's clock runs.
     assert_eq!(last["turn"], "black");
@@ -517,7 +474,8 @@ async fn sigterm_hands_the_tables_over() {
     let Some(mut nodes) = Nodes::start(3).await else {
         return;
     };
-    let (table, game, mut white, mut black, started) = start_game(&nodes, 0, 1, 2).await;
+    let (table, game, mut white, mut black, started) =
+        start_game(nodes.node(0), nodes.node(1), nodes.node(2), 2).await;
     let last = play(&mut white, &mut black, &started, 1, 7).await;
     assert_eq!(last["turn"], "black");
     let since_last = Instant::now();
@@ -569,7 +527,8 @@ async fn a_frozen_owner_cannot_write() {
         return;
     };
     // White's socket is on the owner itself.
-    let (table, game, mut white, mut black, started) = start_game(&nodes, 0, 0, 1).await;
+    let (table, game, mut white, mut black, started) =
+        start_game(nodes.node(0), nodes.node(0), nodes.node(1), 2).await;
     let last = play(&mut white, &mut black, &started, 1, 6).await;
     assert_eq!(last["turn"], "white");
     nodes.node(0).signal("STOP");

@@ -23,8 +23,8 @@ mod damka;
 
 use std::time::{Duration, Instant};
 
-use common::{Backend, TestDb, Ws};
-use damka::{Damka, free_port};
+use common::{Backend, TestDb};
+use damka::{Damka, Seat, free_port, start_game};
 use serde_json::{Value, json};
 
 /// Time between stopping the server and starting it again. A restart that charged the
@@ -47,12 +47,6 @@ enum Stop {
     Term,
 }
 
-/// One player's socket and cookie.
-struct Seat {
-    ws: Ws,
-    cookie: String,
-}
-
 /// What was played before the stop.
 struct Played {
     /// The moves acknowledged, in ply order.
@@ -61,34 +55,6 @@ struct Played {
     events: Vec<Value>,
     /// When the last move was sent.
     last_sent: Instant,
-}
-
-/// Two guests at a new Russian table, seated and started; returns (table, game, white,
-/// black, the `game_started` event).
-async fn start_game(s: &Damka) -> (String, String, Seat, Seat, Value) {
-    let a = s.guest("Ala").await;
-    let b = s.guest("Bolek").await;
-    let opts = json!({"minutes": 5, "increment": INCREMENT_S, "random_opening": false,
-                      "capture_optional": false, "seat": "white"});
-    let r = s
-        .http("POST", "/api/rooms/russian/tables", Some(&a), opts)
-        .await;
-    assert_eq!(r.status, 201, "{}", r.body);
-    let table = r.json()["id"].as_str().expect("table id").to_owned();
-    let mut wa = s.table_ws(&table, &a).await;
-    assert_eq!(wa.recv_t("state").await["you"]["seat"], "white");
-    let mut wb = s.table_ws(&table, &b).await;
-    wb.recv_t("state").await;
-    wb.send(json!({"t": "sit", "seat": "black"})).await;
-    wb.recv_t("seated").await;
-    wa.send(json!({"t": "start"})).await;
-    wb.send(json!({"t": "start"})).await;
-    let started = wa.recv_t("game_started").await;
-    wb.recv_t("game_started").await;
-    let game = started["id"].as_str().expect("game id").to_owned();
-    let white = Seat { ws: wa, cookie: a };
-    let black = Seat { ws: wb, cookie: b };
-    (table, game, white, black, started)
 }
 
 /// Plays `PLIES` moves (the first legal move each time), each acknowledged. The last one's
@@ -178,7 +144,8 @@ async fn scenario(backend: Backend, stop: Stop) {
     let db = TestDb::new(backend).await;
     let port = free_port();
     let mut server = Damka::spawn(&db.url, port);
-    let (table, game, mut white, mut black, started) = start_game(&server).await;
+    let (table, game, mut white, mut black, started) =
+        start_game(&server, &server, &server, INCREMENT_S).await;
     let played = play(&mut white, &mut black, &started, stop == Stop::Term).await;
 
     // Charged to the running side between its last stored time and the stop.
@@ -287,7 +254,8 @@ async fn in_flight(backend: Backend, stored_first: bool) {
     let db = TestDb::new(backend).await;
     let port = free_port();
     let mut server = Damka::spawn(&db.url, port);
-    let (table, game, mut white, mut black, started) = start_game(&server).await;
+    let (table, game, mut white, mut black, started) =
+        start_game(&server, &server, &server, INCREMENT_S).await;
     let played = play(&mut white, &mut black, &started, true).await;
     let last = &played.events[played.events.len() - 1];
     assert_eq!(last["turn"], "black");

@@ -168,6 +168,49 @@ impl Drop for Damka {
     }
 }
 
+/// One player's socket and cookie.
+pub struct Seat {
+    /// The table socket.
+    pub ws: Ws,
+    /// The guest's session cookie.
+    pub cookie: String,
+}
+
+/// A new Russian table at 5 min + `increment` s created on `on` by a guest made there,
+/// who sits as White with a socket on `white_on`; a second guest, made on `black_on`,
+/// sits as Black with a socket there; both press start. Returns the table, the game id,
+/// the seats and White's `game_started`. On one server all three are the same.
+pub async fn start_game(
+    on: &Damka,
+    white_on: &Damka,
+    black_on: &Damka,
+    increment: u64,
+) -> (String, String, Seat, Seat, Value) {
+    let a = on.guest("Ala").await;
+    let b = black_on.guest("Bolek").await;
+    let opts = json!({"minutes": 5, "increment": increment, "random_opening": false,
+                      "capture_optional": false, "seat": "white"});
+    let r = on
+        .http("POST", "/api/rooms/russian/tables", Some(&a), opts)
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let table = r.json()["id"].as_str().expect("table id").to_owned();
+    let mut wa = white_on.table_ws(&table, &a).await;
+    assert_eq!(wa.recv_t("state").await["you"]["seat"], "white");
+    let mut wb = black_on.table_ws(&table, &b).await;
+    wb.recv_t("state").await;
+    wb.send(json!({"t": "sit", "seat": "black"})).await;
+    wb.recv_t("seated").await;
+    wa.send(json!({"t": "start"})).await;
+    wb.send(json!({"t": "start"})).await;
+    let started = wa.recv_t("game_started").await;
+    wb.recv_t("game_started").await;
+    let game = started["id"].as_str().expect("game id").to_owned();
+    let white = Seat { ws: wa, cookie: a };
+    let black = Seat { ws: wb, cookie: b };
+    (table, game, white, black, started)
+}
+
 /// Copies a child's output lines to the test output and to `tx`.
 fn forward(reader: impl BufRead, tx: &mpsc::Sender<String>) {
     for line in reader.lines().map_while(Result::ok) {
