@@ -85,14 +85,29 @@ impl RemoteConn {
             Some(g) => serde_json::to_vec(g).unwrap_or_default().into(),
             None => Bytes::new(),
         };
-        let reply = nats
+        let reply = match nats
             .request_with_headers(subject.clone(), headers, payload)
             .await
-            .map_err(|e| match e.kind() {
-                async_nats::client::RequestErrorKind::NoResponders
-                | async_nats::client::RequestErrorKind::TimedOut => OpenError::NoOwner,
-                _ => OpenError::Nats(e.to_string()),
-            })?;
+        {
+            Ok(reply) => reply,
+            Err(e) => {
+                if e.kind() == async_nats::client::RequestErrorKind::TimedOut {
+                    // An owner too slow to answer may still have joined the connection:
+                    // tell it the socket is gone, or it would count a phantom spectator.
+                    let mut headers = HeaderMap::new();
+                    headers.insert("k", "close");
+                    headers.insert("c", conn.as_str());
+                    let _ = nats
+                        .publish_with_headers(subject, headers, Bytes::new())
+                        .await;
+                }
+                return Err(match e.kind() {
+                    async_nats::client::RequestErrorKind::NoResponders
+                    | async_nats::client::RequestErrorKind::TimedOut => OpenError::NoOwner,
+                    _ => OpenError::Nats(e.to_string()),
+                });
+            }
+        };
         let owner = String::from_utf8_lossy(&reply.payload).into_owned();
         // It just answered: alive, even if its first heartbeat has not come yet.
         cluster.heard(&owner);

@@ -146,7 +146,13 @@ impl Cluster {
     /// Records that `node` was heard from (a heartbeat, a fact, a message of one of its
     /// proxied sockets).
     pub fn heard(&self, node: &str) {
-        lock(&self.peers).insert(node.to_owned(), Instant::now());
+        let now = Instant::now();
+        let mut peers = lock(&self.peers);
+        // Called for every proxied message: no allocation for a node already known.
+        match peers.get_mut(node) {
+            Some(seen) => *seen = now,
+            None => drop(peers.insert(node.to_owned(), now)),
+        }
     }
 
     /// Forgets a peer (it said goodbye).
