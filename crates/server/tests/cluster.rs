@@ -259,6 +259,22 @@ async fn reconnect(node: &Damka, table: &str, cookie: &str) -> (Ws, Value) {
     }
 }
 
+/// After a table moved to another node with 7 plies played (Black to move; Black back on
+/// node 2 with `state`): White reconnects through node 1, Black's next move is
+/// acknowledged and reaches White, and the surviving nodes list the table again.
+async fn go_on(nodes: &Nodes, table: &str, state: &Value, black: &mut Ws, white_cookie: &str) {
+    let (mut white, _) = reconnect(nodes.node(1), table, white_cookie).await;
+    // Both back: the clock runs again, the next move is stored and acknowledged.
+    let mv = state["legal"][0].as_str().unwrap().to_owned();
+    black
+        .send(json!({"t": "move", "move": mv, "ply": 8, "ack": "after"}))
+        .await;
+    assert_eq!(black.recv_t("ack").await["ack"], "after");
+    assert_eq!(white.recv_t("move").await["ply"], 8);
+    let list = nodes.wait_agree().await;
+    assert!(list.iter().any(|t| t.0 == table), "{list:?}");
+}
+
 fn ms(v: &Value) -> u64 {
     v.as_u64()
         .unwrap_or_else(|| panic!("not milliseconds: {v}"))
@@ -442,13 +458,7 @@ async fn a_killed_owners_tables_are_taken_over() {
     assert_eq!(state["clock"]["black"], stored, "{state}");
     let (event, now) = (ms(&last["clock"]["black"]), ms(&state["clock"]["black"]));
     assert!(now >= event && now - event < 2000, "{event} -> {now}");
-    let (mut wws, _) = reconnect(nodes.node(1), &table, &white.cookie).await;
-    // Both back: the clock runs again, the next move is stored and acknowledged.
-    let mv = state["legal"][0].as_str().unwrap().to_owned();
-    bws.send(json!({"t": "move", "move": mv, "ply": 8, "ack": "after"}))
-        .await;
-    assert_eq!(bws.recv_t("ack").await["ack"], "after");
-    assert_eq!(wws.recv_t("move").await["ply"], 8);
+    go_on(&nodes, &table, &state, &mut bws, &white.cookie).await;
     let record = nodes.node(1).game(&game).await;
     assert_eq!(record["moves"].as_array().unwrap().len(), 8, "{record}");
     let taker = if owner.starts_with("n1-") { 1 } else { 2 };
@@ -461,9 +471,6 @@ async fn a_killed_owners_tables_are_taken_over() {
         m.contains("damka_cluster_taken_over_total 1\n"),
         "the taker counts the table: {m}"
     );
-    // The surviving nodes list the table again.
-    let list = nodes.wait_agree().await;
-    assert!(list.iter().any(|t| t.0 == table), "{list:?}");
 }
 
 /// SIGTERM of the owner hands its table to another node: the sockets are closed for a
@@ -508,14 +515,7 @@ async fn sigterm_hands_the_tables_over() {
         now <= before && before - now <= allowed,
         "black's clock {before} -> {now}: at most {allowed} ms may have run"
     );
-    let mv = state["legal"][0].as_str().unwrap().to_owned();
-    let (mut wws, _) = reconnect(nodes.node(1), &table, &white.cookie).await;
-    bws.send(json!({"t": "move", "move": mv, "ply": 8, "ack": "after"}))
-        .await;
-    assert_eq!(bws.recv_t("ack").await["ack"], "after");
-    assert_eq!(wws.recv_t("move").await["ply"], 8);
-    let list = nodes.wait_agree().await;
-    assert!(list.iter().any(|t| t.0 == table), "{list:?}");
+    go_on(&nodes, &table, &state, &mut bws, &white.cookie).await;
 }
 
 /// A frozen owner (SIGSTOP) loses its table to another node; woken up (SIGCONT) with a
