@@ -270,5 +270,5 @@ async fn a_full_queue_is_skipped_then_refreshed_with_state() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-// Takebacks at tournament tables are refused: `tests/tournaments.rs` plays a tournament
+// Takebacks at tournament tables are refused: `tests/it/tournaments.rs` plays a tournament
 // game over real sockets and asks for one.

@@ -2,13 +2,9 @@
 //! requests, per-address caps, guest expiry, dead peers, the mover check, JSON errors and
 //! security headers.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{Backend, TestDb, TestServer, Ws, config, request};
+use crate::common::{Backend, TestDb, TestServer, Ws, config, request};
 use damka_protocol::TableView;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
@@ -225,7 +221,7 @@ async fn one_address_holds_at_most_its_socket_cap() {
     gone.stream.close(None).await.unwrap();
     drop(gone);
     let ip = "127.0.0.1".parse().unwrap();
-    let deadline = Instant::now() + common::ws::TIMEOUT;
+    let deadline = Instant::now() + crate::common::ws::TIMEOUT;
     while s.server.state.limits.sockets_of(ip) >= 5 {
         assert!(Instant::now() < deadline, "the closed socket is released");
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -331,8 +327,9 @@ async fn idle_guests_expire_but_never_players_or_seated_ones(backend: Backend) {
     let (seated, _) = s.guest("Seated").await;
     s.create_table(&seated, "russian", json!({"minutes": 5, "increment": 3}))
         .await;
-    let mut m = common::start_match(&s, "russian", json!({"minutes": 5, "increment": 3})).await;
-    common::play_first_moves(&mut m, 2).await;
+    let mut m =
+        crate::common::start_match(&s, "russian", json!({"minutes": 5, "increment": 3})).await;
+    crate::common::play_first_moves(&mut m, 2).await;
     // The game ends: its players hold no seat any more, but they have a game.
     m.white.0.send(json!({"t": "resign"})).await;
     m.white.0.recv_t("game_over").await;
@@ -458,9 +455,10 @@ async fn a_silent_room_peer_is_noticed_within_two_ping_periods() {
     // `players` counts people (guests with a session), so both sockets have one.
     let (a, _) = s.guest("Ala").await;
     let (b, _) = s.guest("Bolek").await;
-    let mut watcher = common::Ws::connect(&s.addr, "/ws/rooms/russian", Some(&a), None).await;
+    let mut watcher =
+        crate::common::Ws::connect(&s.addr, "/ws/rooms/russian", Some(&a), None).await;
     watcher.recv_t("room").await;
-    let silent = common::Ws::connect(&s.addr, "/ws/rooms/russian", Some(&b), None).await;
+    let silent = crate::common::Ws::connect(&s.addr, "/ws/rooms/russian", Some(&b), None).await;
     while watcher.recv_t("presence").await["players"] != 2 {}
     let since = Instant::now();
     while watcher.recv_t("presence").await["players"] != 1 {}
@@ -507,8 +505,9 @@ async fn a_live_idle_peer_stays() {
 async fn a_resent_move_from_the_wrong_player_is_refused() {
     let db = TestDb::new(Backend::Sqlite).await;
     let s = TestServer::start(config(&db)).await;
-    let mut m = common::start_match(&s, "russian", json!({"minutes": 5, "increment": 3})).await;
-    let first = common::play_first_moves(&mut m, 1).await;
+    let mut m =
+        crate::common::start_match(&s, "russian", json!({"minutes": 5, "increment": 3})).await;
+    let first = crate::common::play_first_moves(&mut m, 1).await;
     let mv = first["move"].as_str().unwrap().to_owned();
     let ply = first["ply"].as_u64().unwrap();
     let mover = m.started["turn"].as_str().unwrap().to_owned();
@@ -539,7 +538,7 @@ async fn every_http_error_is_json() {
     let db = TestDb::new(Backend::Sqlite).await;
     let s = TestServer::start(config(&db)).await;
     let big = format!("{{\"name\":\"{}\"}}", "x".repeat(10_000));
-    let cases: Vec<(u16, common::Response)> = vec![
+    let cases: Vec<(u16, crate::common::Response)> = vec![
         (
             413,
             request(&s.addr, "POST", "/api/guest", None, Some(&big), &[]).await,

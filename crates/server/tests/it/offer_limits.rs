@@ -3,11 +3,7 @@
 //! and in the offer events; and who ended a game (`game_over.by`, `state.ended_by`) for a
 //! resignation and an abort, seen by players and spectators alike.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-use common::{
+use crate::common::{
     Backend, TestDb, TestServer, config, play_first_moves, play_first_moves_from, start_match,
 };
 use serde_json::{Value, json};

@@ -4,14 +4,10 @@
 //! must not let it grow without end), and on PostgreSQL a write fenced by a table's lease
 //! is stored only while the lease holds.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use common::{Backend, TestDb};
+use crate::common::{Backend, TestDb};
 use damka_server::cluster::lease;
 use damka_server::store::fence::{self, Fence};
 use damka_server::store::{GameRow, MoveRow, NewGame, Store, StoreOptions};
@@ -257,7 +253,7 @@ fn fence(table: &str, node: &str, epoch: i64) -> Fence {
 /// stored; a refused fence is not an outage (the breaker stays closed).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_write_fenced_by_a_lost_lease_is_refused() {
-    if common::postgres_url().is_none() {
+    if crate::common::postgres_url().is_none() {
         return;
     }
     let db = TestDb::new(Backend::Postgres).await;

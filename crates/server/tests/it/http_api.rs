@@ -1,10 +1,6 @@
 //! The HTTP API: guests and cookies, rooms, tables, variants, health and metrics.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-use common::{Backend, TestDb, TestServer, config};
+use crate::common::{Backend, TestDb, TestServer, config};
 use serde_json::json;
 
 async fn guests_and_cookies(backend: Backend) {

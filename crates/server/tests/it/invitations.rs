@@ -2,11 +2,7 @@
 //! person on the room page; only the invited person's room sockets (and the inviter's, as
 //! the confirmation) get it; nonsense and floods are refused.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-use common::{Backend, TestDb, TestServer, Ws, config};
+use crate::common::{Backend, TestDb, TestServer, Ws, config};
 use serde_json::{Value, json};
 
 /// The next message of one of `types` (skipping table events, people, presence).

@@ -2,11 +2,7 @@
 //! kept current with `people_joined` / `people_left` / `people_updated`, counted in
 //! `players`; names that look alike are tagged; English guests get English names.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-use common::{Backend, TestDb, TestServer, Ws, config, request};
+use crate::common::{Backend, TestDb, TestServer, Ws, config, request};
 use serde_json::{Value, json};
 
 /// The next people event on `ws` (skipping table events, presence and chat).

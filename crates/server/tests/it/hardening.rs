@@ -1,13 +1,9 @@
 //! Hostile and unlucky clients: foreign origins, floods, oversize messages, slow readers,
 //! laggy connections, headers trickled in to hold a connection.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{Backend, TestDb, TestServer, Ws, config, play, play_first_moves, start_match};
+use crate::common::{Backend, TestDb, TestServer, Ws, config, play, play_first_moves, start_match};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;

@@ -3,15 +3,11 @@
 //! that is stopped and started again, and restarts that must not charge anybody's clock
 //! for the time the players need to come back.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{
+use crate::common::{
     Backend, Match, PgCluster, TestDb, TestServer, Ws, config, play, play_first_moves, start_match,
     wait_ready,
 };

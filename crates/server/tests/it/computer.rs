@@ -3,11 +3,7 @@
 //! game ends; the game is stored and replayable like any other and survives a restart. A
 //! table with `"local": true` lets one guest play both sides.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-use common::{Backend, TestDb, TestServer, Ws, config};
+use crate::common::{Backend, TestDb, TestServer, Ws, config};
 use serde_json::{Value, json};
 
 /// A Russian ending that is over in a few moves whatever the players do: three black

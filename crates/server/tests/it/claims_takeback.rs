@@ -1,11 +1,7 @@
 //! Claims against an opponent who left, takebacks and rematches over real sockets, on
 //! SQLite and PostgreSQL (the claimed end and the takeback are stored).
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-use common::{
+use crate::common::{
     Backend, TestDb, TestServer, config, play_first_moves, play_first_moves_from, start_match,
 };
 use serde_json::{Value, json};

@@ -12,18 +12,10 @@
 //! Needs `DAMKA_TEST_POSTGRES_URL` and NATS at `DAMKA_TEST_NATS_URL` (default
 //! `nats://127.0.0.1:4222`); skipped without them, except under CI.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-#[allow(dead_code)]
-#[path = "kill_restart/damka.rs"]
-mod damka;
-
 use std::time::{Duration, Instant};
 
-use common::{Backend, TestDb, Ws};
-use damka::{Damka, Seat, free_port, start_game};
+use crate::common::{Backend, TestDb, Ws};
+use crate::damka::{Damka, Seat, free_port, start_game};
 use serde_json::{Value, json};
 
 /// The NATS URL for the tests, or `None` (with a notice) when NATS is not there.
@@ -53,7 +45,7 @@ struct Nodes {
 impl Nodes {
     /// Starts `n` nodes, or `None` when PostgreSQL or NATS are not configured.
     async fn start(n: usize) -> Option<Nodes> {
-        common::postgres_url()?;
+        crate::common::postgres_url()?;
         let nats = nats_url()?;
         let db = TestDb::new(Backend::Postgres).await;
         let prefix = format!(

@@ -1,13 +1,11 @@
 //! Two guests play a game to each possible end, on SQLite and on PostgreSQL; every end is
 //! announced to both players and stored with its moves, result and reason.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
 use std::collections::HashSet;
 
-use common::{Backend, Match, TestDb, TestServer, config, play, play_first_moves, start_match};
+use crate::common::{
+    Backend, Match, TestDb, TestServer, config, play, play_first_moves, start_match,
+};
 use draughts::{Position, Rules, Variant};
 use serde_json::{Value, json};
 

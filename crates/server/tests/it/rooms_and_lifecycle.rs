@@ -1,10 +1,6 @@
 //! Room sockets, table lifetimes, restarts and graceful shutdown.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-use common::{Backend, TestDb, TestServer, config, play, play_first_moves, start_match};
+use crate::common::{Backend, TestDb, TestServer, config, play, play_first_moves, start_match};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -16,12 +12,12 @@ async fn room_socket_sees_tables_appear_change_and_disappear() {
     let (c, _) = s.guest("Celina").await;
     let mut anonymous = s.room_ws("czech").await;
     anonymous.recv_t("room").await;
-    let mut room = common::Ws::connect(&s.addr, "/ws/rooms/czech", Some(&a), None).await;
+    let mut room = crate::common::Ws::connect(&s.addr, "/ws/rooms/czech", Some(&a), None).await;
     let hello = room.recv_t("room").await;
     assert_eq!(hello["room"]["id"], "czech");
     assert_eq!(hello["tables"], json!([]));
     assert_eq!(room.recv_t("presence").await["players"], 1);
-    let mut other = common::Ws::connect(&s.addr, "/ws/rooms/czech", Some(&c), None).await;
+    let mut other = crate::common::Ws::connect(&s.addr, "/ws/rooms/czech", Some(&c), None).await;
     other.recv_t("room").await;
     assert_eq!(room.recv_t("presence").await["players"], 2);
     other.stream.close(None).await.ok();
@@ -128,7 +124,7 @@ async fn restart_resumes_games(backend: Backend) {
     };
     assert_eq!(st["clock"]["running"], st["turn"], "{st}");
     assert_eq!(st["clock"][turn].as_u64().unwrap(), expected, "{st}");
-    let mut m2 = common::Match {
+    let mut m2 = crate::common::Match {
         table: table.clone(),
         game: m.game.clone(),
         white: (w, wcookie),
@@ -148,11 +144,11 @@ async fn restart_resumes_games(backend: Backend) {
 }
 
 /// Plays `n` more first-legal moves after the ones already played (resync for the state).
-async fn play_first_moves_more(m: &mut common::Match, n: u64) -> serde_json::Value {
+async fn play_first_moves_more(m: &mut crate::common::Match, n: u64) -> serde_json::Value {
     m.white.0.send(json!({"t": "resync"})).await;
     let st = m.white.0.recv_t("state").await;
     let ply = st["moves"].as_array().unwrap().len() as u64;
-    common::play_first_moves_from(m, &st, ply, n).await
+    crate::common::play_first_moves_from(m, &st, ply, n).await
 }
 
 /// Both players back at a restarted server: their sockets and the `state` each got.
@@ -160,7 +156,7 @@ async fn rejoin(
     s: &TestServer,
     table: &str,
     cookies: &(String, String),
-) -> (common::Ws, common::Ws, serde_json::Value) {
+) -> (crate::common::Ws, crate::common::Ws, serde_json::Value) {
     let mut w = s.table_ws(table, Some(&cookies.0)).await;
     let st = w.recv_t("state").await;
     let mut b = s.table_ws(table, Some(&cookies.1)).await;

@@ -3,13 +3,9 @@
 //! node whose own lease lapsed can neither renew nor take anything; a node's lease loop
 //! takes a dead node's tables within a few leases and tells a node that lost its own.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{Backend, TestDb};
+use crate::common::{Backend, TestDb};
 use damka_server::cluster::lease::{self, Owned, Reaped};
 use damka_server::cluster::node::{Node, NodeEvent};
 use damka_server::store::Store;
@@ -44,7 +40,7 @@ async fn reap_until_taken(pool: &PgPool, me: &str) -> Reaped {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_expired_node_s_tables_go_to_a_live_node_with_new_epochs() {
-    if common::postgres_url().is_none() {
+    if crate::common::postgres_url().is_none() {
         return;
     }
     let db = TestDb::new(Backend::Postgres).await;
@@ -98,7 +94,7 @@ async fn an_expired_node_s_tables_go_to_a_live_node_with_new_epochs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_whose_own_lease_lapsed_takes_nothing() {
-    if common::postgres_url().is_none() {
+    if crate::common::postgres_url().is_none() {
         return;
     }
     let db = TestDb::new(Backend::Postgres).await;
@@ -150,7 +146,7 @@ async fn a_node_whose_own_lease_lapsed_takes_nothing() {
 /// is lost at its first renewal.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lease_loop_takes_a_dead_node_s_tables_and_a_returning_node_is_told() {
-    if common::postgres_url().is_none() {
+    if crate::common::postgres_url().is_none() {
         return;
     }
     let db = TestDb::new(Backend::Postgres).await;

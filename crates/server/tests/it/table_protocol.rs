@@ -1,11 +1,7 @@
 //! The table socket: versions, spectators, reconnects, resent moves and every error code
 //! a socket can produce.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-use common::{Backend, TestDb, TestServer, Ws, config, play, play_first_moves, start_match};
+use crate::common::{Backend, TestDb, TestServer, Ws, config, play, play_first_moves, start_match};
 use serde_json::{Value, json};
 
 /// Versions of broadcast events in a log are contiguous from the first one seen.

@@ -2,14 +2,10 @@
 //! newline reaches no log line as is. A test binary of its own, since it installs the
 //! process's log subscriber to read what the server logs.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use common::{Backend, TestDb, TestServer, Ws, config};
+use crate::common::{Backend, TestDb, TestServer, Ws, config};
 
 /// Everything logged, as text.
 #[derive(Clone, Default)]

@@ -5,13 +5,9 @@
 //! (the rest forfeited); the computer filling places (and playing itself); a start at a
 //! set time; what a tournament table refuses.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
 use std::collections::HashMap;
 
-use common::{Backend, TestDb, TestServer, Ws, config};
+use crate::common::{Backend, TestDb, TestServer, Ws, config};
 use serde_json::{Value, json};
 
 /// A guest with a room socket open (where `tournament_game` arrives).

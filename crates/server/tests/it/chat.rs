@@ -2,11 +2,7 @@
 //! length, session needed, flood control, spectators kept apart during a game, history
 //! on connect and after a restart) and in a room.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-use common::{Backend, TestDb, TestServer, Ws, config, play_first_moves, start_match};
+use crate::common::{Backend, TestDb, TestServer, Ws, config, play_first_moves, start_match};
 use serde_json::{Value, json};
 
 fn texts(chat: &Value) -> Vec<String> {

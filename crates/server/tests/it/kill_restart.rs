@@ -14,17 +14,10 @@
 //! Each scenario runs on SQLite and, when `DAMKA_TEST_POSTGRES_URL` is set, on a fresh
 //! PostgreSQL database (see `common`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-mod common;
-
-#[path = "kill_restart/damka.rs"]
-mod damka;
-
 use std::time::{Duration, Instant};
 
-use common::{Backend, TestDb};
-use damka::{Damka, Seat, free_port, start_game};
+use crate::common::{Backend, TestDb};
+use crate::damka::{Damka, Seat, free_port, start_game};
 use serde_json::{Value, json};
 
 /// Time between stopping the server and starting it again. A restart that charged the
@@ -313,14 +306,14 @@ async fn sigkill_stored_unread_ack_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_in_flight_postgres() {
-    if common::postgres_url().is_some() {
+    if crate::common::postgres_url().is_some() {
         in_flight(Backend::Postgres, false).await;
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_stored_unread_ack_postgres() {
-    if common::postgres_url().is_some() {
+    if crate::common::postgres_url().is_some() {
         in_flight(Backend::Postgres, true).await;
     }
 }
@@ -337,14 +330,14 @@ async fn sigterm_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_postgres() {
-    if common::postgres_url().is_some() {
+    if crate::common::postgres_url().is_some() {
         scenario(Backend::Postgres, Stop::Kill).await;
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_postgres() {
-    if common::postgres_url().is_some() {
+    if crate::common::postgres_url().is_some() {
         scenario(Backend::Postgres, Stop::Term).await;
     }
 }

@@ -1,0 +1,29 @@
+//! The server's integration tests: one binary (one link after a change) with a module per
+//! area. Each test starts a real server on 127.0.0.1:0 (or the `damka` binary as a child
+//! process) against a temporary SQLite file or its own PostgreSQL database.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[macro_use]
+mod common;
+mod damka;
+
+mod abuse;
+mod chat;
+mod claims_takeback;
+mod cluster;
+mod cluster_lease;
+mod computer;
+mod game_endings;
+mod group_commit;
+mod hardening;
+mod http_api;
+mod invitations;
+mod kill_restart;
+mod log_forging;
+mod offer_limits;
+mod people;
+mod rooms_and_lifecycle;
+mod storage_faults;
+mod table_protocol;
+mod tournaments;
