@@ -1,9 +1,10 @@
-//! Chat, shared by rooms and tables: the text rules (plain text, 1–300 characters after
-//! trimming, control and invisible formatting characters removed), the per-person flood
-//! control, and the stored form of a message.
+//! Chat, shared by rooms and tables: the text rules (plain text on one line, 1–300
+//! characters after trimming, invisible characters removed by Unicode category, at most
+//! [`MAX_MARKS`] combining marks on a character, something visible), the per-person and
+//! per-address flood control, and the stored form of a message.
 //!
 //! Clients render chat as text, never as markup; the server still removes what could
-//! hide or reorder text (control characters, zero-width and bidirectional formatting).
+//! hide or reorder text (see [`crate::text`]).
 
 use std::time::Instant;
 
@@ -25,33 +26,63 @@ pub const BURST: f64 = 5.0;
 /// Messages per second refilled after a burst (one every 2 s).
 pub const PER_SECOND: f64 = 0.5;
 
-/// Whether a character is removed from chat text (and names): control characters, and
-/// invisible formatting (zero-width, joiners, bidirectional overrides, BOM).
-pub fn invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
-            | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
-            | '\u{FFA0}' | '\u{FFF0}'..='\u{FFF8}')
+/// Messages one address (all its guests together) may send in a burst to one room or
+/// table.
+pub const ADDRESS_BURST: f64 = 10.0;
+
+/// Messages per second one address may send to one room or table after a burst.
+pub const ADDRESS_PER_SECOND: f64 = 1.0;
+
+/// Takes a token of the chat budget that `ip` shares across its guests in `scope`
+/// (`room:<id>` / `table:<id>`).
+///
+/// Fails with `rate_limited`.
+pub fn address_token(
+    state: &crate::AppState,
+    ip: std::net::IpAddr,
+    scope: &str,
+) -> Result<(), AppError> {
+    if state
+        .limits
+        .chat
+        .take((ip, scope.to_owned()), ADDRESS_BURST, ADDRESS_PER_SECOND)
+    {
+        Ok(())
+    } else {
+        Err(AppError::game(
+            damka_protocol::ErrorCode::RateLimited,
+            "too many messages from your address: wait a little",
+        ))
+    }
 }
 
-/// The text as sent on: invisible characters removed (a newline or tab becomes a
-/// space), then trimmed.
+/// Combining marks kept on one character (stacked marks beyond it are dropped).
+pub const MAX_MARKS: usize = 3;
+
+/// The text as sent on: in NFC, invisible characters removed, line breaks (newlines,
+/// tabs, line and paragraph separators) made spaces, at most [`MAX_MARKS`] combining
+/// marks on a character, then trimmed.
 ///
-/// Fails with `bad_message` when nothing is left or it is longer than [`MAX_CHARS`].
+/// Fails with `bad_message` when nothing visible is left or it is longer than
+/// [`MAX_CHARS`].
 pub fn clean(text: &str) -> Result<String, AppError> {
+    use unicode_normalization::UnicodeNormalization;
     let kept: String = text
-        .chars()
-        .filter_map(|c| match c {
-            '\n' | '\r' | '\t' => Some(' '),
-            c if invisible(c) => None,
-            c => Some(c),
+        .nfc()
+        .filter_map(|c| {
+            if crate::text::line_break(c) {
+                Some(' ')
+            } else if crate::text::invisible(c) {
+                None
+            } else {
+                Some(c)
+            }
         })
         .collect();
+    let kept = crate::text::limit_marks(&kept, MAX_MARKS);
     let trimmed = kept.trim();
     let n = trimmed.chars().count();
-    if n == 0 {
+    if trimmed.chars().all(crate::text::blank) {
         return Err(AppError::BadMessage("an empty chat message".into()));
     }
     if n > MAX_CHARS {
@@ -100,6 +131,13 @@ impl Bucket {
         self.take_at(Instant::now())
     }
 
+    /// Whether the bucket has refilled by now (it then behaves exactly like a new one,
+    /// and a map of buckets may forget it).
+    pub fn is_full(&self) -> bool {
+        let elapsed = self.at.elapsed().as_secs_f64();
+        self.tokens + elapsed * self.per_second >= self.burst
+    }
+
     fn take_at(&mut self, now: Instant) -> Result<(), AppError> {
         let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
         self.at = now;
@@ -112,6 +150,27 @@ impl Bucket {
                 damka_protocol::ErrorCode::RateLimited,
                 "too many messages: wait a little",
             ))
+        }
+    }
+}
+
+/// Deletes the chat beyond what is kept (`--chat-history` per room and table, none older
+/// than `--chat-max-age-days`) every `--chat-sweep-secs` until shutdown: one address can
+/// no longer fill the disk, and nobody's words are kept longer than the operator says.
+pub async fn sweeper(state: crate::AppState) {
+    let period = std::time::Duration::from_secs(state.config.chat_sweep_secs.max(1));
+    let mut tick = tokio::time::interval(period);
+    loop {
+        tokio::select! {
+            () = state.shutdown.cancelled() => break,
+            _ = tick.tick() => {
+                let age_ms = i64::from(state.config.chat_max_age_days) * 24 * 3600 * 1000;
+                let before = time::unix_ms().saturating_sub(age_ms);
+                let keep = i64::from(state.config.chat_history);
+                if let Err(e) = state.store.prune_chat(keep, before).await {
+                    tracing::warn!(error = %e, "chat sweep failed");
+                }
+            }
         }
     }
 }
@@ -162,6 +221,31 @@ mod tests {
         );
         // Markup stays text: clients never render it.
         assert_eq!(clean("<b>hi</b>").ok().as_deref(), Some("<b>hi</b>"));
+    }
+
+    #[test]
+    fn invisible_and_blank_text_by_category() {
+        // Tags, interlinear annotation, musical format characters: removed.
+        assert_eq!(
+            clean("a\u{E0041}\u{E0042}b\u{FFF9}c\u{FFFB}\u{1D173}d")
+                .ok()
+                .as_deref(),
+            Some("abcd")
+        );
+        // Line and paragraph separators break lines: a space, like a newline.
+        assert_eq!(clean("a\u{2028}b\u{2029}c").ok().as_deref(), Some("a b c"));
+        // Stacked marks: three kept.
+        let zalgo = format!("a{}", "\u{0301}".repeat(290));
+        assert_eq!(
+            clean(&zalgo).map(|s| s.chars().count()).ok(),
+            Some(1 + MAX_MARKS)
+        );
+        // Nothing visible: braille blanks, fillers, ideographic spaces.
+        assert!(clean("\u{2800}\u{2800}\u{2800}").is_err());
+        assert!(clean("\u{3164} \u{3000}\u{2800}").is_err());
+        assert!(clean("\u{E0020}\u{E007F}").is_err());
+        // Still fine: emoji, scripts, accents.
+        assert_eq!(clean("gg 😀 Ж ż").ok().as_deref(), Some("gg 😀 Ж ż"));
     }
 
     #[test]

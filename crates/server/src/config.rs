@@ -96,6 +96,12 @@ pub struct Config {
     #[arg(long, env = "DAMKA_BOT_SEARCHES", default_value_t = 0)]
     pub bot_searches: usize,
 
+    /// Milliseconds a computer search may keep its search thread while a search of
+    /// another player waits (it then answers with the best move found so far); searches
+    /// for people's games go before computer-against-computer tournament boards.
+    #[arg(long, env = "DAMKA_BOT_SLICE_MS", default_value_t = 500)]
+    pub bot_slice_ms: u64,
+
     /// Milliseconds a database operation waits for a connection (and for a new one to be
     /// made) before it fails; keep it short, so an outage fails fast instead of holding
     /// every table up.
@@ -133,9 +139,54 @@ pub struct Config {
     #[arg(long, env = "DAMKA_GUESTS_PER_MINUTE", default_value_t = 30)]
     pub guests_per_minute: u32,
 
+    /// WebSockets one address may open per second, after a burst of five seconds'
+    /// worth (0: no limit).
+    #[arg(long, env = "DAMKA_SOCKET_OPENS_PER_SECOND", default_value_t = 10.0)]
+    pub socket_opens_per_second: f64,
+
+    /// Seat changes (`sit`, `stand`) one address may make per second over all its
+    /// guests and tables, after a burst of five seconds' worth (0: no limit).
+    #[arg(long, env = "DAMKA_SEAT_CHANGES_PER_SECOND", default_value_t = 2.0)]
+    pub seat_changes_per_second: f64,
+
     /// Open tables created from one address at a time (0: no limit).
     #[arg(long, env = "DAMKA_MAX_TABLES_PER_ADDRESS", default_value_t = 40)]
     pub max_tables_per_address: usize,
+
+    /// Tournaments waiting to start that one address may have created at once (0: no
+    /// limit).
+    #[arg(
+        long,
+        env = "DAMKA_MAX_OPEN_TOURNAMENTS_PER_ADDRESS",
+        default_value_t = 2
+    )]
+    pub max_open_tournaments_per_address: usize,
+
+    /// Seconds an open tournament may wait to start before it is cancelled (also the
+    /// latest start time a creator may set).
+    #[arg(long, env = "DAMKA_TOURNAMENT_OPEN_SECS", default_value_t = 3600)]
+    pub tournament_open_secs: u64,
+
+    /// Seconds the creator of an open tournament may be away (no page of the server
+    /// open, at no table) before it is cancelled.
+    #[arg(
+        long,
+        env = "DAMKA_TOURNAMENT_CREATOR_AWAY_SECS",
+        default_value_t = 300
+    )]
+    pub tournament_creator_away_secs: u64,
+
+    /// Chat messages kept per room and per table (older ones are deleted).
+    #[arg(long, env = "DAMKA_CHAT_HISTORY", default_value_t = 50)]
+    pub chat_history: u32,
+
+    /// Days a chat message is kept.
+    #[arg(long, env = "DAMKA_CHAT_MAX_AGE_DAYS", default_value_t = 30)]
+    pub chat_max_age_days: u32,
+
+    /// Seconds between two deletions of the chat beyond the history and age kept.
+    #[arg(long, env = "DAMKA_CHAT_SWEEP_SECS", default_value_t = 60)]
+    pub chat_sweep_secs: u64,
 
     /// Days after which a guest who never played a game, holds no seat and has not been
     /// seen is deleted (0: never).
@@ -262,6 +313,8 @@ impl fmt::Debug for Config {
             .field("ws_ping_ms", &self.ws_ping_ms)
             .field("header_read_timeout_secs", &self.header_read_timeout_secs)
             .field("shutdown_timeout_secs", &self.shutdown_timeout_secs)
+            .field("bot_searches", &self.bot_searches)
+            .field("bot_slice_ms", &self.bot_slice_ms)
             .field("db_acquire_timeout_ms", &self.db_acquire_timeout_ms)
             .field("restart_grace_secs", &self.restart_grace_secs)
             .field("metrics_bind", &self.metrics_bind)
@@ -269,6 +322,20 @@ impl fmt::Debug for Config {
             .field("max_sockets_per_address", &self.max_sockets_per_address)
             .field("guests_per_minute", &self.guests_per_minute)
             .field("max_tables_per_address", &self.max_tables_per_address)
+            .field("socket_opens_per_second", &self.socket_opens_per_second)
+            .field("seat_changes_per_second", &self.seat_changes_per_second)
+            .field(
+                "max_open_tournaments_per_address",
+                &self.max_open_tournaments_per_address,
+            )
+            .field("tournament_open_secs", &self.tournament_open_secs)
+            .field(
+                "tournament_creator_away_secs",
+                &self.tournament_creator_away_secs,
+            )
+            .field("chat_history", &self.chat_history)
+            .field("chat_max_age_days", &self.chat_max_age_days)
+            .field("chat_sweep_secs", &self.chat_sweep_secs)
             .field("guest_expiry_days", &self.guest_expiry_days)
             .field("guest_sweep_secs", &self.guest_sweep_secs)
             .field("cluster", &self.cluster.as_deref().map(redact_url))

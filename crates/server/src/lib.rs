@@ -38,6 +38,7 @@ pub mod room;
 pub mod server;
 pub mod store;
 pub mod table;
+pub mod text;
 pub mod time;
 pub mod tournament;
 pub mod ws;

@@ -1,12 +1,13 @@
-//! Limits per client address: open sockets, guest creation (a token bucket) and open
-//! tables; the client address itself (the TCP peer, or the last `X-Forwarded-For` entry
-//! behind a trusted proxy); and the periodic sweep that writes when guests were last seen
-//! and deletes guests who never played, hold no seat and have not been seen for a long
-//! time.
+//! Limits per client address: open sockets, socket opens, seat changes, chat, renames and
+//! guest creation (token buckets) and open tables; the client address itself (the TCP
+//! peer, or the last `X-Forwarded-For` entry behind a trusted proxy); and the periodic
+//! sweep that writes when guests were last seen and deletes guests who never played, hold
+//! no seat and have not been seen for a long time.
 //!
 //! The defaults are generous on purpose: a family or a school behind one address never
-//! meets them (200 sockets, 30 guests a minute, 40 open tables), while one machine can no
-//! longer exhaust the server's file descriptors or fill the guests table.
+//! meets them (200 sockets, 30 guests a minute, 40 open tables, 10 socket opens a second),
+//! while one machine can no longer exhaust the server's file descriptors, fill the guests
+//! table, or flood everyone's lobby with its churn.
 
 use std::collections::{HashMap, HashSet};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -71,6 +72,89 @@ pub struct Limits {
     guests: Mutex<HashMap<IpAddr, Bucket>>,
     /// Guests seen since the last sweep.
     touched: Mutex<HashSet<String>>,
+    /// Socket opens per address.
+    pub socket_opens: RateMap<IpAddr>,
+    /// Seat changes (`sit`, `stand`) per address.
+    pub seat_changes: RateMap<IpAddr>,
+    /// Chat messages per address in one room or at one table (`room:<id>` /
+    /// `table:<id>`): one budget for every guest of the address.
+    pub chat: RateMap<(IpAddr, String)>,
+    /// Renames per guest, and per address.
+    pub renames: RateMap<String>,
+    /// Renames per address.
+    pub renames_from: RateMap<IpAddr>,
+}
+
+/// Token buckets by key, each `burst` tokens refilled at `per_second`; a bucket that has
+/// refilled is forgotten at the next [`RateMap::prune`] (it behaves exactly like a new
+/// one), so the map holds only the keys active lately.
+pub struct RateMap<K> {
+    buckets: Mutex<HashMap<K, RateBucket>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct RateBucket {
+    tokens: f64,
+    at: Instant,
+    burst: f64,
+    per_second: f64,
+}
+
+impl<K> Default for RateMap<K> {
+    fn default() -> Self {
+        RateMap {
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl<K: std::hash::Hash + Eq> RateMap<K> {
+    /// Takes a token of `key`'s bucket (`burst` tokens, refilled at `per_second`; a
+    /// `per_second` of 0 means no limit); `false` when none is left.
+    pub fn take(&self, key: K, burst: f64, per_second: f64) -> bool {
+        self.take_at(key, burst, per_second, Instant::now())
+    }
+
+    fn take_at(&self, key: K, burst: f64, per_second: f64, now: Instant) -> bool {
+        if per_second <= 0.0 {
+            return true;
+        }
+        let mut map = lock(&self.buckets);
+        let b = map.entry(key).or_insert(RateBucket {
+            tokens: burst,
+            at: now,
+            burst,
+            per_second,
+        });
+        let elapsed = now.saturating_duration_since(b.at).as_secs_f64();
+        b.tokens = (b.tokens + elapsed * b.per_second).min(b.burst);
+        b.at = now;
+        if b.tokens >= 1.0 {
+            b.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Forgets the buckets that have refilled by now.
+    pub fn prune(&self) {
+        let now = Instant::now();
+        lock(&self.buckets).retain(|_, b| {
+            let elapsed = now.saturating_duration_since(b.at).as_secs_f64();
+            b.tokens + elapsed * b.per_second < b.burst
+        });
+    }
+
+    /// Keys held now.
+    pub fn len(&self) -> usize {
+        lock(&self.buckets).len()
+    }
+
+    /// Whether no key is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// A token bucket: `capacity` tokens, refilled at `capacity` per minute.
@@ -166,6 +250,16 @@ impl Limits {
         }
     }
 
+    /// Forgets every bucket that has refilled (see [`limits_pruner`]).
+    pub fn prune(&self, guests_per_minute: u32) {
+        self.prune_guest_buckets(guests_per_minute);
+        self.socket_opens.prune();
+        self.seat_changes.prune();
+        self.chat.prune();
+        self.renames.prune();
+        self.renames_from.prune();
+    }
+
     fn take_touched(&self) -> Vec<String> {
         lock(&self.touched).drain().collect()
     }
@@ -214,6 +308,26 @@ pub async fn sweep_guests(state: &AppState) -> Result<Sweep, sqlx::Error> {
         tracing::info!(expired = sweep.expired, "expired idle guests");
     }
     Ok(sweep)
+}
+
+/// How often the rate-limit maps forget the buckets that have refilled.
+pub const PRUNE_EVERY: Duration = Duration::from_secs(60);
+
+/// Prunes the per-address and per-person rate-limit maps (here and in every room)
+/// every [`PRUNE_EVERY`] until shutdown, so they hold only who was active lately.
+pub async fn limits_pruner(state: AppState) {
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + PRUNE_EVERY, PRUNE_EVERY);
+    loop {
+        tokio::select! {
+            () = state.shutdown.cancelled() => break,
+            _ = tick.tick() => {
+                state.limits.prune(state.config.guests_per_minute);
+                for room in state.rooms.all() {
+                    room.prune_limits();
+                }
+            }
+        }
+    }
 }
 
 /// Sweeps every `guest_sweep_secs` until shutdown.
@@ -268,6 +382,31 @@ mod tests {
         assert!(!limits.take_guest_at(ip, 30, t0 + Duration::from_millis(2200)));
         // Another address has its own bucket.
         assert!(limits.take_guest_at(UNKNOWN, 30, t0));
+    }
+
+    #[test]
+    fn rate_maps_limit_per_key_and_forget_full_buckets() {
+        let map: RateMap<u32> = RateMap::default();
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            assert!(map.take_at(1, 3.0, 1.0, t0));
+        }
+        assert!(!map.take_at(1, 3.0, 1.0, t0));
+        assert!(
+            map.take_at(2, 3.0, 1.0, t0),
+            "another key has its own bucket"
+        );
+        assert!(map.take_at(1, 3.0, 1.0, t0 + Duration::from_millis(1100)));
+        assert!(map.take_at(3, 3.0, 0.0, t0), "0 per second: no limit");
+        assert_eq!(map.len(), 2);
+        // Key 2 refills within 1 s, key 1 within 3 s: neither is full yet.
+        map.prune();
+        assert_eq!(map.len(), 2);
+        lock(&map.buckets)
+            .values_mut()
+            .for_each(|b| b.at = t0 - Duration::from_secs(10));
+        map.prune();
+        assert!(map.is_empty(), "refilled buckets are forgotten");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! `damka`: the Damka server. Everything lives in the library; this parses the
 //! configuration, sets up logging, runs the server and shuts it down on SIGINT/SIGTERM.
 
+use std::io::IsTerminal;
+
 use clap::Parser;
 use damka_server::config::LogFormat;
 use damka_server::{Config, start};
@@ -11,7 +13,11 @@ async fn main() -> std::process::ExitCode {
     let config = Config::parse();
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     match config.log_format {
-        LogFormat::Text => tracing_subscriber::fmt().with_env_filter(filter).init(),
+        // Colours only for a terminal: a log file or a journal gets plain text.
+        LogFormat::Text => tracing_subscriber::fmt()
+            .with_ansi(std::io::stdout().is_terminal())
+            .with_env_filter(filter)
+            .init(),
         LogFormat::Json => tracing_subscriber::fmt()
             .json()
             .with_env_filter(filter)

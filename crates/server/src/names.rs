@@ -1,124 +1,81 @@
-//! Names that cannot pass for another's.
+//! Names that cannot pass for another's, nor for the computer's.
 //!
 //! - At rename a name is normalised (NFKC: full-width and compatibility forms become
-//!   their plain letters) and a word that mixes scripts (Latin with Cyrillic or Greek,
-//!   the usual way to fake a look-alike) is refused.
-//! - For comparison a name is *folded*: decomposed, accents dropped, lower-cased,
-//!   confusable letters mapped to one representative (Cyrillic `а` and Greek `α` to
-//!   Latin `a`, `0` to `o`, `1`/`I` to `l`, ...), invisible characters removed and
-//!   separators (`-`, `_`, spaces) collapsed to one space.
+//!   their plain letters, invisible characters removed) and refused when it has a
+//!   character outside the UTS #39 general security profile (small capitals, Lisu,
+//!   mathematical alphabets: look-alikes of Latin with no other use in a name), a word mixes
+//!   scripts (UTS #39 mixed-script detection: Latin with a Cyrillic, Greek or Armenian
+//!   look-alike, the usual way to fake a name; scripts written together, such as Han with
+//!   kana, are one script there), when a letter carries more than [`MAX_MARKS`] combining
+//!   marks, or when it poses as the computer ([`reserved`]).
+//! - For comparison a name is *folded*: decomposed, accents dropped, mapped to its UTS #39
+//!   confusables skeleton (Cyrillic `а`, Greek `α` and Armenian `ɑ`-likes to Latin `a`,
+//!   `0` to `O`, `1` and `I` to `l`, `m` to `rn`, small capitals and Lisu letters to
+//!   their Latin look-alikes, ...), lower-cased and skeletonised again, and separators
+//!   (`-`, `_`, `.`, spaces) collapsed to one space.
 //! - Two people in one room whose folded names are equal are both shown with a short
 //!   tag from their id (`Ala #3fa`), in the room's `people`, in seats and in chat.
 
 use std::collections::HashMap;
 
 use unicode_normalization::UnicodeNormalization;
-use unicode_normalization::char::is_combining_mark;
+use unicode_security::{GeneralSecurityProfile, MixedScript, skeleton};
 
-/// The script of a letter, as far as look-alikes go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Script {
-    Latin,
-    Greek,
-    Cyrillic,
-    /// Anything else (digits, other scripts).
-    Other,
-}
+/// Combining marks a letter of a name may carry (decomposed: Vietnamese needs two).
+pub const MAX_MARKS: usize = 2;
 
-fn script(c: char) -> Script {
-    match c {
-        'a'..='z' | 'A'..='Z' => Script::Latin,
-        '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}' if c.is_alphabetic() => Script::Latin,
-        '\u{0370}'..='\u{03FF}' | '\u{1F00}'..='\u{1FFF}' => Script::Greek,
-        '\u{0400}'..='\u{052F}' | '\u{1C80}'..='\u{1C8F}' | '\u{2DE0}'..='\u{2DFF}' => {
-            Script::Cyrillic
-        }
-        _ => Script::Other,
-    }
-}
+/// What the computer is called in each language of the client: no person's name may
+/// contain one of these, however written (compared folded).
+const COMPUTER_NAMES: [&str; 2] = ["Computer", "Komputer"];
 
 /// The name as stored at rename: NFKC, invisible characters removed.
 ///
-/// Fails (`None`) when a word mixes Latin, Greek or Cyrillic letters.
+/// Fails (`None`) when a word mixes scripts, a letter carries too many marks, or the
+/// name poses as the computer.
 pub fn normalise(name: &str) -> Option<String> {
     let n: String = name
         .nfkc()
-        .filter(|&c| !crate::chat::invisible(c))
+        .filter(|&c| !crate::text::invisible(c))
         .collect();
-    for word in n.split([' ', '-', '_']) {
-        let mut seen = None;
-        for s in word.chars().map(script).filter(|&s| s != Script::Other) {
-            match seen {
-                None => seen = Some(s),
-                Some(first) if first != s => return None,
-                Some(_) => {}
-            }
-        }
+    // Only characters of the UTS #39 general security profile (the letters and digits
+    // of the scripts in modern use, not small capitals, Lisu or mathematical letters).
+    if !n.chars().all(|c| c == ' ' || c.identifier_allowed()) {
+        return None;
+    }
+    if !n.split([' ', '-', '_']).all(MixedScript::is_single_script) {
+        return None;
+    }
+    if crate::text::most_marks(&n.nfd().collect::<String>()) > MAX_MARKS {
+        return None;
+    }
+    if reserved(&n) {
+        return None;
     }
     Some(n)
 }
 
-/// One representative for letters that look alike (after lower-casing and dropping
-/// accents).
-fn confusable(c: char) -> char {
-    match c {
-        // Cyrillic
-        'а' => 'a',
-        'в' => 'b',
-        'е' | 'ё' | 'є' => 'e',
-        'к' => 'k',
-        'м' => 'm',
-        'н' => 'h',
-        'о' => 'o',
-        'р' => 'p',
-        'с' => 'c',
-        'т' => 't',
-        'у' | 'ү' => 'y',
-        'х' => 'x',
-        'і' | 'ї' | 'ӏ' => 'l',
-        'ј' => 'j',
-        'ѕ' => 's',
-        'ԁ' => 'd',
-        'ԛ' => 'q',
-        'ԝ' => 'w',
-        'ɡ' => 'g',
-        // Greek
-        'α' => 'a',
-        'β' => 'b',
-        'ε' => 'e',
-        'η' => 'n',
-        'ι' => 'l',
-        'κ' => 'k',
-        'μ' => 'u',
-        'ν' => 'v',
-        'ο' => 'o',
-        'ρ' => 'p',
-        'τ' => 't',
-        'υ' => 'u',
-        'χ' => 'x',
-        'ω' => 'w',
-        'ζ' => 'z',
-        // Latin and digits that pass for each other
-        'i' | '1' | '|' | 'ı' => 'l',
-        '0' => 'o',
-        '5' => 's',
-        'ł' => 'l',
-        'ø' => 'o',
-        'đ' => 'd',
-        'ß' => 's',
-        c => c,
-    }
+/// Whether a name poses as the computer ("Computer level 3", "K0mputer", ...).
+pub fn reserved(name: &str) -> bool {
+    let folded = fold(name);
+    COMPUTER_NAMES.iter().any(|c| folded.contains(&fold(c)))
 }
 
 /// The folded form of a name, for comparing names (never shown).
 pub fn fold(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut space = false;
-    for c in name
+    let bare: String = name
         .nfkd()
-        .filter(|&c| !is_combining_mark(c) && !crate::chat::invisible(c))
-    {
-        if c.is_whitespace() || c == '-' || c == '_' || c == '.' {
+        .filter(|&c| !crate::text::is_mark(c) && !crate::text::invisible(c))
+        .collect();
+    // The skeleton of the name as written (capitals first: Greek `Η` looks like `H`,
+    // not like the `n` its small letter resembles), then of its lower case.
+    let upper: String = skeleton(&bare)
+        .filter(|&c| !crate::text::is_mark(c))
+        .collect();
+    let lower = upper.to_lowercase();
+    let mut out = String::with_capacity(lower.len());
+    let mut space = false;
+    for c in skeleton(&lower).filter(|&c| !crate::text::is_mark(c)) {
+        if c.is_whitespace() || matches!(c, '-' | '_' | '.' | '\u{2010}' | '\u{2011}') {
             space = !out.is_empty();
             continue;
         }
@@ -126,12 +83,9 @@ pub fn fold(name: &str) -> String {
             out.push(' ');
             space = false;
         }
-        for l in c.to_lowercase() {
-            out.push(confusable(l));
-        }
+        out.extend(c.to_lowercase());
     }
-    // "rn" passes for "m", "vv" for "w".
-    out.replace("rn", "m").replace("vv", "w")
+    out
 }
 
 /// Shown names for the people of one room: a person whose folded name equals
@@ -188,9 +142,29 @@ mod tests {
         assert_eq!(fold("Zając"), fold("zajac"));
         // Digits and letters that pass for each other, separators.
         assert_eq!(fold("B0lek"), fold("Bolek"));
-        assert_eq!(fold("Ali1"), fold("AlIl"));
+        assert_eq!(fold("Al11"), fold("AlIl"));
         assert_eq!(fold("Ala_ma-kota"), fold("ala ma  kota"));
         assert_eq!(fold("rnarek"), fold("marek"));
+        // Found by the review: Armenian o, Latin alpha, Cyrillic shha, Greek capitals,
+        // Lisu letters, small capitals.
+        assert_eq!(fold("B\u{0585}lek"), fold("Bolek"));
+        assert_eq!(fold("\u{0251}la"), fold("ala"));
+        assert_eq!(fold("\u{04BB}enio"), fold("henio"));
+        assert_eq!(
+            fold("\u{0397}\u{0395}\u{039D}\u{0399}\u{039F}"),
+            fold("HENIO")
+        );
+        assert_eq!(fold("\u{03A1}\u{0391}\u{0397}\u{0391}"), fold("PAHA"));
+        assert_ne!(
+            fold("\u{0397}\u{0391}\u{039D}\u{0391}"),
+            fold("nana"),
+            "capital eta is H"
+        );
+        assert_eq!(
+            fold("\u{A4D0}\u{A4F3}\u{A4E1}\u{A4F0}\u{A4D7}"),
+            fold("Bolek")
+        );
+        assert_eq!(fold("\u{1D0F}la"), fold("ola"));
         // Different names stay different.
         assert_ne!(fold("Ala"), fold("Ola"));
         assert_ne!(fold("Bolek"), fold("Lolek"));
@@ -213,6 +187,64 @@ mod tests {
         assert_eq!(normalise("\u{FF21}la").as_deref(), Some("Ala"), "NFKC");
         assert_eq!(normalise("Gość 4821").as_deref(), Some("Gość 4821"));
         assert_eq!(normalise("Al\u{200D}a").as_deref(), Some("Ala"));
+        assert_eq!(
+            normalise("B\u{0585}lek"),
+            None,
+            "Armenian o in a Latin word"
+        );
+        assert!(
+            normalise("\u{4E2D}\u{6587}\u{3072}\u{30AB}").is_some(),
+            "Han with kana"
+        );
+        assert_eq!(
+            normalise("Nguy\u{1EC5}n").as_deref(),
+            Some("Nguy\u{1EC5}n"),
+            "two marks"
+        );
+        assert_eq!(
+            normalise(&format!("Ala{}", "\u{0363}".repeat(5))),
+            None,
+            "Zalgo"
+        );
+        // Letters outside the general security profile: small capitals, Lisu.
+        assert_eq!(
+            normalise("\u{1D0F}\u{029F}\u{1D00}"),
+            None,
+            "small capitals"
+        );
+        assert_eq!(
+            normalise("\u{A4D0}\u{A4F3}\u{A4E1}\u{A4F0}\u{A4D7}"),
+            None,
+            "Lisu"
+        );
+        for ok in [
+            "Борис",
+            "Ελένη",
+            "한국",
+            "עברית",
+            "हिन्दी",
+            "ไทย",
+            "Zażółć Łukasz",
+        ] {
+            assert_eq!(normalise(ok).as_deref(), Some(ok));
+        }
+    }
+
+    #[test]
+    fn nobody_poses_as_the_computer() {
+        for name in [
+            "Computer level 3",
+            "Komputer poziom 3",
+            "computer",
+            "K0mputer",
+            "C\u{043E}mputer 1",
+            "Kornputer",
+        ] {
+            assert!(reserved(name), "{name}");
+            assert_eq!(normalise(name), None, "{name}");
+        }
+        assert!(!reserved("Komar"));
+        assert!(!reserved("Compote"));
     }
 
     #[test]

@@ -92,7 +92,10 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     };
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
-    let bots = crate::bots::Bots::new(config.bot_searches);
+    let bots = crate::bots::Bots::new(
+        config.bot_searches,
+        std::time::Duration::from_millis(config.bot_slice_ms),
+    );
     let metrics_listener = match config.metrics_bind {
         Some(bind) => Some(TcpListener::bind(bind).await?),
         None => None,
@@ -179,9 +182,14 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         room.set_chat(history.iter().map(crate::chat::message).collect());
     }
     state.tracker.spawn(
-        crate::room::presence_ticker(state.clone())
-            .instrument(tracing::info_span!("room_presence")),
+        crate::room::events_ticker(state.clone()).instrument(tracing::info_span!("room_events")),
     );
+    state.tracker.spawn(
+        crate::limits::limits_pruner(state.clone()).instrument(tracing::info_span!("limits_prune")),
+    );
+    state
+        .tracker
+        .spawn(crate::chat::sweeper(state.clone()).instrument(tracing::info_span!("chat_sweep")));
     state.tracker.spawn(
         crate::limits::guest_sweeper(state.clone()).instrument(tracing::info_span!("guest_sweep")),
     );

@@ -14,6 +14,12 @@ use crate::error::{AppError, AppResult};
 use crate::limits::ClientIp;
 use crate::{random, time};
 
+/// Renames a guest may make in a row.
+pub const RENAME_BURST: f64 = 3.0;
+
+/// Renames per second a guest may make after a burst (one every 20 s).
+pub const RENAME_PER_SECOND: f64 = 0.05;
+
 /// Whether a display name follows the rules: 2–24 characters of letters, digits, space,
 /// `-` or `_`, not blank.
 pub fn valid_name(name: &str) -> bool {
@@ -51,6 +57,18 @@ pub async fn create(
     let now = time::unix_ms();
     if let Some(mut guest) = guest_of(&state, &headers).await? {
         if let Some(name) = req.name {
+            // A rename is a database write: a few in a row, then one every 20 s per
+            // guest, and one a second per address for all its guests.
+            let limits = &state.limits;
+            if !limits
+                .renames
+                .take(guest.id.clone(), RENAME_BURST, RENAME_PER_SECOND)
+                || !limits
+                    .renames_from
+                    .take(ip, RENAME_BURST * 3.0, RENAME_PER_SECOND * 20.0)
+            {
+                return Err(AppError::RateLimited);
+            }
             state.store.rename_guest(&guest.id, &name, now).await?;
             guest.name = name;
         }

@@ -11,6 +11,7 @@ use super::auth::Guest;
 use crate::AppState;
 use crate::cluster::tournaments::Action;
 use crate::error::{AppError, AppResult};
+use crate::limits::ClientIp;
 use crate::tournament;
 use damka_protocol::Player;
 use damka_protocol::tournament::TournamentStatus;
@@ -19,6 +20,7 @@ use damka_protocol::tournament::TournamentStatus;
 pub async fn create(
     State(state): State<AppState>,
     Path(room): Path<String>,
+    ClientIp(ip): ClientIp,
     Guest(guest): Guest,
     body: Result<Json<CreateTournament>, JsonRejection>,
 ) -> AppResult<(StatusCode, Json<TournamentView>)> {
@@ -28,7 +30,7 @@ pub async fn create(
         .ok_or(AppError::NotFound("room"))?
         .clone();
     let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
-    let view = tournament::create(&state, &room, guest, &req).await?;
+    let view = tournament::create(&state, &room, guest, ip, &req).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 

@@ -18,13 +18,21 @@ pub const INVITE_BURST: f64 = 3.0;
 /// Invitations per second refilled after a burst (one every 10 s).
 pub const INVITE_PER_SECOND: f64 = 0.1;
 
+/// Invitations a person may receive in a burst in one room, from everyone together.
+pub const RECEIVE_BURST: f64 = 3.0;
+
+/// Invitations a person may receive per second after a burst (one every 20 s).
+pub const RECEIVE_PER_SECOND: f64 = 0.05;
+
 impl Room {
     /// `from` invites the person `to` to `table`: checked, rate-limited, then published
     /// to the two of them.
     ///
     /// Fails with `bad_message` (oneself), `not_found` (no such table in this room, or
     /// the person is not on the room page), `not_seated` (`from` does not sit at the
-    /// table), `game_in_progress`, `seat_taken` (no free seat) or `rate_limited`.
+    /// table), `game_in_progress` (a game at that table, or the person is playing one),
+    /// `seat_taken` (no free seat) or `rate_limited` (the inviter sent, or the person
+    /// received, too many lately).
     pub fn invite(&self, from: &Player, to: &str, table: &str) -> Result<(), AppError> {
         if to == from.id {
             return Err(AppError::BadMessage("you cannot invite yourself".into()));
@@ -62,10 +70,26 @@ impl Room {
         let invited = people
             .on_room_page(to)
             .ok_or(AppError::NotFound("person on the room page"))?;
+        if invited.whereabouts == damka_protocol::Whereabouts::Playing {
+            return Err(AppError::game(
+                ErrorCode::GameInProgress,
+                "they are playing a game: invite them when it is over",
+            ));
+        }
         lock(&self.invite_limits)
             .entry(from.id.clone())
             .or_insert_with(|| crate::chat::Bucket::new(INVITE_BURST, INVITE_PER_SECOND))
             .take()?;
+        lock(&self.invites_received)
+            .entry(invited.id.clone())
+            .or_insert_with(|| crate::chat::Bucket::new(RECEIVE_BURST, RECEIVE_PER_SECOND))
+            .take()
+            .map_err(|_| {
+                AppError::game(
+                    ErrorCode::RateLimited,
+                    "they have been invited often lately: try again later",
+                )
+            })?;
         let invitation = Invitation {
             id: random::token_base36(12),
             from: people.shown_player(from),
@@ -198,5 +222,36 @@ mod tests {
             code(room.invite(&ala, "o1", "t1")),
             Some(ErrorCode::RateLimited)
         );
+    }
+
+    #[test]
+    fn a_person_receives_a_few_invitations_and_none_while_playing() {
+        let room = room();
+        let vic = Player::guest("v1", "Vic");
+        room.person_socket(&vic, true);
+        // Ten people invite the same person, each from a table of their own.
+        let mut sent = 0;
+        for i in 0..10 {
+            let p = Player::guest(format!("i{i}"), format!("Inv {i}"));
+            let mut t = table(Some(p.clone()), None);
+            t.id = format!("t{i}");
+            room.table_changed(t, true);
+            match room.invite(&p, "v1", &format!("t{i}")) {
+                Ok(()) => sent += 1,
+                Err(e) => assert_eq!(e.code(), ErrorCode::RateLimited),
+            }
+        }
+        assert_eq!(sent, RECEIVE_BURST as usize);
+        // Someone playing a game is not disturbed.
+        let bob = Player::guest("b1", "Bob");
+        room.person_socket(&bob, true);
+        room.table_people(
+            "t5",
+            vec![(bob.clone(), damka_protocol::Whereabouts::Playing)],
+        );
+        let err = room
+            .invite(&Player::guest("i9", "Inv 9"), "b1", "t9")
+            .expect_err("refused");
+        assert_eq!(err.code(), ErrorCode::GameInProgress);
     }
 }

@@ -6,6 +6,12 @@
 //! a `broadcast` channel as already-serialised JSON; a room socket that falls behind gets
 //! `Lagged` and is sent a fresh `room` snapshot instead of the events it missed.
 //! Tournaments are listed the same way (`tournaments.rs`).
+//!
+//! Table and people events are coalesced: a change only marks the table or person, and
+//! every [`EVENTS_EVERY`] the room announces each marked one once, as it is then (a
+//! table added and removed within one tick is never announced). However fast one client
+//! churns seats or sockets, a visitor receives at most one event per table and per
+//! person per tick.
 
 mod config;
 mod defaults;
@@ -80,6 +86,10 @@ pub struct Room {
     chat_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
     /// Each person's invitation flood control in this room.
     invite_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
+    /// Each person's invitations received in this room (flood control per invitee).
+    invites_received: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
+    /// Tables changed since the last announcement, and how.
+    pending_tables: Mutex<HashMap<String, Change>>,
     /// The room's tournaments as listed (open, running, the last finished ones).
     tournaments: Mutex<Vec<damka_protocol::tournament::TournamentSummary>>,
     /// Where local facts go in a cluster (unset on one node).
@@ -89,6 +99,20 @@ pub struct Room {
 /// How often changed room presence is announced: people arriving together cost one
 /// broadcast, not one each.
 pub const PRESENCE_EVERY: Duration = Duration::from_millis(500);
+
+/// How often changed tables and people are announced (each once, as it is then).
+pub const EVENTS_EVERY: Duration = Duration::from_millis(200);
+
+/// How a table changed since the last announcement.
+#[derive(Debug, Clone)]
+enum Change {
+    /// New (announced as `table_added` with its view at the tick).
+    Added,
+    /// Changed (`table_updated`).
+    Updated,
+    /// Gone, with its last view (`table_removed`).
+    Removed(Box<TableView>),
+}
 
 impl Room {
     /// A room with no tables.
@@ -104,6 +128,8 @@ impl Room {
             chat: Mutex::new(std::collections::VecDeque::new()),
             chat_limits: Mutex::new(std::collections::HashMap::new()),
             invite_limits: Mutex::new(std::collections::HashMap::new()),
+            invites_received: Mutex::new(std::collections::HashMap::new()),
+            pending_tables: Mutex::new(HashMap::new()),
             tournaments: Mutex::new(Vec::new()),
             sync: std::sync::OnceLock::new(),
         }
@@ -194,6 +220,11 @@ impl Room {
         self.sockets.load(Ordering::Relaxed)
     }
 
+    /// Whether the person `id` is in the room (a room socket open, or at a table).
+    pub fn has_person(&self, id: &str) -> bool {
+        lock(&self.people).contains(id)
+    }
+
     /// Everyone in the room.
     pub fn people(&self) -> Vec<Person> {
         lock(&self.people).list()
@@ -215,10 +246,7 @@ impl Room {
     }
 
     fn person_socket_here(&self, guest: &Player, joined: bool) {
-        let mut people = lock(&self.people);
-        for e in people.socket(guest, joined) {
-            self.publish(&e);
-        }
+        lock(&self.people).socket(guest, joined);
         self.presence_dirty.store(true, Ordering::Relaxed);
     }
 
@@ -232,13 +260,8 @@ impl Room {
     }
 
     fn table_people_here(&self, table: &str, at: Vec<(Player, Whereabouts)>) {
-        let mut people = lock(&self.people);
-        let events = people.table(table, at);
-        if !events.is_empty() {
+        if lock(&self.people).table(table, at) {
             self.presence_dirty.store(true, Ordering::Relaxed);
-        }
-        for e in events {
-            self.publish(&e);
         }
     }
 
@@ -265,6 +288,11 @@ impl Room {
             .entry(guest_id.to_owned())
             .or_default()
             .take()
+    }
+
+    /// Chat flood-control buckets held (per person).
+    pub fn chat_limits_held(&self) -> usize {
+        lock(&self.chat_limits).len()
     }
 
     /// A stored chat message: kept in the history and sent to every room socket.
@@ -355,19 +383,17 @@ impl Room {
     }
 
     fn table_changed_here(&self, view: TableView, added: bool) {
-        let msg = if added {
-            RoomServerMessage::TableAdded {
-                table: view.clone(),
-            }
-        } else {
-            RoomServerMessage::TableUpdated {
-                table: view.clone(),
-            }
-        };
         let mut tables = self.lock_tables();
+        let mut pending = lock(&self.pending_tables);
+        let change = pending.entry(view.id.clone()).or_insert(if added {
+            Change::Added
+        } else {
+            Change::Updated
+        });
+        if added || matches!(change, Change::Removed(_)) {
+            *change = Change::Added;
+        }
         tables.insert(view.id.clone(), view);
-        // Sent under the lock so snapshots and events are ordered the same way.
-        self.publish(&msg);
     }
 
     /// A move was played (or taken back) at a table: the room's copy of it gets the new
@@ -398,13 +424,60 @@ impl Room {
     fn table_removed_here(&self, id: &str) {
         let mut tables = self.lock_tables();
         if let Some(view) = tables.remove(id) {
-            self.publish(&RoomServerMessage::TableRemoved { table: view });
+            let mut pending = lock(&self.pending_tables);
+            match pending.get(id) {
+                // Never announced: nobody needs to hear of it.
+                Some(Change::Added) => drop(pending.remove(id)),
+                _ => drop(pending.insert(id.to_owned(), Change::Removed(Box::new(view)))),
+            }
         }
         drop(tables);
         self.table_people_here(id, Vec::new());
     }
 
-    /// A socket joined (+1) or left (-1) the room; announced by [`presence_ticker`].
+    /// Announces the tables and people changed since the last call, each once, as they
+    /// are now (see [`EVENTS_EVERY`]).
+    pub fn flush_events(&self) {
+        {
+            let tables = self.lock_tables();
+            let pending = std::mem::take(&mut *lock(&self.pending_tables));
+            let mut changes: Vec<(String, Change)> = pending.into_iter().collect();
+            changes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            for (id, change) in changes {
+                let msg = match change {
+                    Change::Added => tables
+                        .get(&id)
+                        .map(|v| RoomServerMessage::TableAdded { table: v.clone() }),
+                    Change::Updated => tables
+                        .get(&id)
+                        .map(|v| RoomServerMessage::TableUpdated { table: v.clone() }),
+                    Change::Removed(view) => Some(RoomServerMessage::TableRemoved { table: *view }),
+                };
+                // Sent under the lock so snapshots and events are ordered the same way.
+                if let Some(msg) = msg {
+                    self.publish(&msg);
+                }
+            }
+        }
+        let mut people = lock(&self.people);
+        for e in people.flush() {
+            self.publish(&e);
+        }
+    }
+
+    /// Forgets the chat and invitation buckets that have refilled (they behave exactly
+    /// like new ones), so the maps hold only the people active lately.
+    pub fn prune_limits(&self) {
+        for map in [
+            &self.chat_limits,
+            &self.invite_limits,
+            &self.invites_received,
+        ] {
+            lock(map).retain(|_, b| !b.is_full());
+        }
+    }
+
+    /// A socket joined (+1) or left (-1) the room; announced by [`events_ticker`].
     pub fn socket_joined(&self, joined: bool) {
         if joined {
             self.sockets.fetch_add(1, Ordering::Relaxed);
@@ -535,15 +608,25 @@ impl Rooms {
     }
 }
 
-/// Announces changed room presence every [`PRESENCE_EVERY`] until shutdown.
-pub async fn presence_ticker(state: crate::AppState) {
-    let mut tick = tokio::time::interval(PRESENCE_EVERY);
+/// Announces changed tables and people every [`EVENTS_EVERY`] and changed room presence
+/// every [`PRESENCE_EVERY`] until shutdown.
+pub async fn events_ticker(state: crate::AppState) {
+    let mut tick = tokio::time::interval(EVENTS_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut presence_at = tokio::time::Instant::now();
     loop {
         tokio::select! {
             () = state.shutdown.cancelled() => break,
             _ = tick.tick() => {
+                let presence = presence_at.elapsed() >= PRESENCE_EVERY;
+                if presence {
+                    presence_at = tokio::time::Instant::now();
+                }
                 for room in state.rooms.all() {
-                    room.announce_presence();
+                    room.flush_events();
+                    if presence {
+                        room.announce_presence();
+                    }
                 }
             }
         }

@@ -2,9 +2,11 @@
 //! one of its tables, with where they are and the name shown for them there.
 //!
 //! Sources report their whole part (a guest's room sockets, a table's people) and the
-//! room works out the change as `people_joined` / `people_left` / `people_updated`
-//! events: each is a whole, serialisable fact about one person (no pointers into this
-//! process), so the same events could travel between nodes.
+//! room works out who changed; [`People::flush`] then turns the people changed since the
+//! last flush into `people_joined` / `people_left` / `people_updated` events, one per
+//! person however often they changed in between: each is a whole, serialisable fact
+//! about one person (no pointers into this process), so the same events could travel
+//! between nodes.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -35,15 +37,19 @@ pub struct People {
     groups: HashMap<String, BTreeSet<String>>,
     /// Each table's people.
     tables: HashMap<String, BTreeSet<String>>,
-    /// The people as last announced, by id.
+    /// The people as they are now, by id.
     shown: BTreeMap<String, Person>,
+    /// The people as last announced, by id.
+    announced: BTreeMap<String, Person>,
+    /// People changed since the last flush.
+    dirty: BTreeSet<String>,
     /// People to recompute at the next settle (look-alikes of someone renamed).
     pending: BTreeSet<String>,
 }
 
 impl People {
-    /// A guest's room socket opened (`joined`) or closed; returns the events.
-    pub fn socket(&mut self, guest: &Player, joined: bool) -> Vec<RoomServerMessage> {
+    /// A guest's room socket opened (`joined`) or closed; returns whether anyone changed.
+    pub fn socket(&mut self, guest: &Player, joined: bool) -> bool {
         let entry = self.entry(guest);
         if joined {
             entry.sockets += 1;
@@ -53,12 +59,9 @@ impl People {
         self.settle([guest.id.clone()].into())
     }
 
-    /// A table's people are now `people` (empty when it closed); returns the events.
-    pub fn table(
-        &mut self,
-        table: &str,
-        people: Vec<(Player, Whereabouts)>,
-    ) -> Vec<RoomServerMessage> {
+    /// A table's people are now `people` (empty when it closed); returns whether anyone
+    /// changed.
+    pub fn table(&mut self, table: &str, people: Vec<(Player, Whereabouts)>) -> bool {
         let mut touched: BTreeSet<String> = self.tables.remove(table).unwrap_or_default();
         for id in &touched {
             if let Some(e) = self.entries.get_mut(id) {
@@ -91,6 +94,11 @@ impl People {
     /// Everyone, by id.
     pub fn list(&self) -> Vec<Person> {
         self.shown.values().cloned().collect()
+    }
+
+    /// Whether `id` is one of the people.
+    pub fn contains(&self, id: &str) -> bool {
+        self.entries.contains_key(id)
     }
 
     /// How many people.
@@ -160,9 +168,36 @@ impl People {
         entry
     }
 
+    /// The events for the people changed since the last flush: one per person, from
+    /// how they were last announced to how they are now.
+    pub fn flush(&mut self) -> Vec<RoomServerMessage> {
+        let mut events = Vec::new();
+        for id in std::mem::take(&mut self.dirty) {
+            match (self.announced.get(&id), self.shown.get(&id)) {
+                (Some(_), None) => {
+                    self.announced.remove(&id);
+                    events.push(RoomServerMessage::PeopleLeft { id });
+                }
+                (None, Some(now)) => {
+                    let person = now.clone();
+                    self.announced.insert(id, person.clone());
+                    events.push(RoomServerMessage::PeopleJoined { person });
+                }
+                (Some(old), Some(now)) if old != now => {
+                    let person = now.clone();
+                    self.announced.insert(id, person.clone());
+                    events.push(RoomServerMessage::PeopleUpdated { person });
+                }
+                _ => {}
+            }
+        }
+        events
+    }
+
     /// After a change to the `touched` people: drops whoever is nowhere any more,
-    /// recomputes the touched people and their look-alikes, and returns the events.
-    fn settle(&mut self, touched: BTreeSet<String>) -> Vec<RoomServerMessage> {
+    /// recomputes the touched people and their look-alikes, and marks who changed;
+    /// returns whether anyone did.
+    fn settle(&mut self, touched: BTreeSet<String>) -> bool {
         let mut affected = std::mem::take(&mut self.pending);
         for id in touched {
             let gone = self
@@ -185,28 +220,25 @@ impl People {
             }
             affected.insert(id);
         }
-        let mut events = Vec::new();
+        let mut changed = false;
         for id in affected {
             match self.person(&id) {
                 None => {
                     if self.shown.remove(&id).is_some() {
-                        events.push(RoomServerMessage::PeopleLeft { id });
+                        self.dirty.insert(id);
+                        changed = true;
                     }
                 }
-                Some(person) => match self.shown.get(&id) {
-                    None => {
-                        self.shown.insert(id, person.clone());
-                        events.push(RoomServerMessage::PeopleJoined { person });
+                Some(person) => {
+                    if self.shown.get(&id) != Some(&person) {
+                        self.shown.insert(id.clone(), person);
+                        self.dirty.insert(id);
+                        changed = true;
                     }
-                    Some(old) if *old != person => {
-                        self.shown.insert(id, person.clone());
-                        events.push(RoomServerMessage::PeopleUpdated { person });
-                    }
-                    Some(_) => {}
-                },
+                }
             }
         }
-        events
+        changed
     }
 
     /// A person as they are now (`None` if not in the room).
@@ -250,33 +282,70 @@ mod tests {
     fn people_move_between_room_table_and_game() {
         let mut p = People::default();
         let ala = Player::guest("a1", "Ala");
-        let e = p.socket(&ala, true);
+        p.socket(&ala, true);
+        let e = p.flush();
         assert!(
             matches!(&e[..], [RoomServerMessage::PeopleJoined { person }] if person.whereabouts == Whereabouts::Room)
         );
-        let e = p.table("t1", vec![(ala.clone(), Whereabouts::Table)]);
+        p.table("t1", vec![(ala.clone(), Whereabouts::Table)]);
+        let e = p.flush();
         assert!(
             matches!(&e[..], [RoomServerMessage::PeopleUpdated { person }] if person.table.as_deref() == Some("t1"))
         );
-        let e = p.table("t1", vec![(ala.clone(), Whereabouts::Playing)]);
+        p.table("t1", vec![(ala.clone(), Whereabouts::Playing)]);
+        let e = p.flush();
         assert!(
             matches!(&e[..], [RoomServerMessage::PeopleUpdated { person }] if person.whereabouts == Whereabouts::Playing)
         );
         // A second socket, then both closed: still at the table.
         p.socket(&ala, true);
-        assert!(p.socket(&ala, false).is_empty());
-        assert!(p.socket(&ala, false).is_empty());
+        assert!(!p.socket(&ala, false));
+        assert!(!p.socket(&ala, false));
+        assert!(p.flush().is_empty());
         assert_eq!(p.count(), 1);
-        let e = p.table("t1", vec![]);
+        p.table("t1", vec![]);
+        let e = p.flush();
         assert!(matches!(&e[..], [RoomServerMessage::PeopleLeft { id }] if id == "a1"));
         assert_eq!(p.count(), 0);
+    }
+
+    #[test]
+    fn changes_between_two_flushes_are_one_event_per_person() {
+        let mut p = People::default();
+        let ala = Player::guest("a1", "Ala");
+        let ola = Player::guest("o1", "Ola");
+        p.socket(&ala, true);
+        p.flush();
+        // Ala toggles a seat 100 times, Ola comes and goes: one event for Ala (where she
+        // is now), none for Ola.
+        for i in 0..100 {
+            let w = if i % 2 == 0 {
+                Whereabouts::Table
+            } else {
+                Whereabouts::Playing
+            };
+            p.table("t1", vec![(ala.clone(), w)]);
+            p.socket(&ola, true);
+            p.socket(&ola, false);
+        }
+        let e = p.flush();
+        assert!(
+            matches!(&e[..], [RoomServerMessage::PeopleUpdated { person }] if person.id == "a1" && person.whereabouts == Whereabouts::Playing),
+            "{e:?}"
+        );
+        // Back to exactly as announced: nothing to say.
+        p.table("t1", vec![(ala.clone(), Whereabouts::Table)]);
+        p.table("t1", vec![(ala.clone(), Whereabouts::Playing)]);
+        assert!(p.flush().is_empty());
     }
 
     #[test]
     fn a_look_alike_arriving_tags_both() {
         let mut p = People::default();
         p.socket(&Player::guest("3fa91c", "Bolek"), true);
-        let e = p.socket(&Player::guest("77b210", "B\u{043E}lek"), true);
+        p.flush();
+        p.socket(&Player::guest("77b210", "B\u{043E}lek"), true);
+        let e = p.flush();
         assert_eq!(e.len(), 2, "{e:?}");
         let names: Vec<String> = p.list().into_iter().map(|p| p.name).collect();
         assert_eq!(names, ["Bolek #3fa", "B\u{043E}lek #77b"]);

@@ -31,6 +31,32 @@ impl Store {
         self.write(Write::Chat(Box::new(row.clone()))).await
     }
 
+    /// Keeps chat bounded: deletes messages older than `before` (Unix ms) and all but the
+    /// last `keep` of every room and table.
+    ///
+    /// Fails on a database error.
+    pub async fn prune_chat(&self, keep: i64, before: i64) -> Result<(), sqlx::Error> {
+        self.write(Write::PruneChat { keep, before }).await
+    }
+
+    /// Deletes a closed table's chat.
+    ///
+    /// Fails on a database error.
+    pub async fn clear_chat(&self, scope: &str) -> Result<(), sqlx::Error> {
+        self.write(Write::ClearChat {
+            scope: scope.to_owned(),
+        })
+        .await
+    }
+
+    /// Messages stored in a scope.
+    ///
+    /// Fails on a database error.
+    pub async fn chat_count(&self, scope: &str) -> Result<i64, sqlx::Error> {
+        on_pool!(self, pool => sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM chat WHERE scope = $1")
+            .bind(scope).fetch_one(pool).await)
+    }
+
     /// The last `limit` messages of a scope, oldest first.
     ///
     /// Fails on a database error.

@@ -37,6 +37,12 @@ const SAVE_DRAW_OFFER: &str = "UPDATE games SET draw_offer = $2, white_offer_ply
 const INSERT_GUEST: &str = "INSERT INTO guests (id, name, token_hash, created_at, seen_at) \
     VALUES ($1, $2, $3, $4, $4)";
 
+/// Old chat, and all but the last `$2` messages of each scope (both backends have window
+/// functions).
+const PRUNE_CHAT: &str = "DELETE FROM chat WHERE at < $1 OR seq IN (\
+    SELECT seq FROM (SELECT seq, ROW_NUMBER() OVER (PARTITION BY scope ORDER BY seq DESC) AS rn \
+    FROM chat) AS ranked WHERE rn > $2)";
+
 const INSERT_CHAT: &str = "INSERT INTO chat (id, scope, from_id, from_name, text, spectators, at) \
     VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
@@ -128,6 +134,19 @@ pub enum Write {
     },
     /// A chat message.
     Chat(Box<super::ChatRow>),
+    /// Chat kept bounded: messages older than `before` (Unix ms) go, and in each room and
+    /// table all but the last `keep`.
+    PruneChat {
+        /// Messages kept per scope.
+        keep: i64,
+        /// Unix ms: older messages go.
+        before: i64,
+    },
+    /// A closed table's chat goes.
+    ClearChat {
+        /// `table:<id>`.
+        scope: String,
+    },
     /// A tournament's change (its entrants, rounds, results).
     Tournament(Box<super::tournaments::TournamentWrite>),
     /// Several writes in one transaction, in order (a tournament round and its games).
@@ -314,6 +333,19 @@ macro_rules! apply {
                     .bind(&c.text)
                     .bind(c.spectators)
                     .bind(c.at)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::PruneChat { keep, before } => {
+                sqlx::query(PRUNE_CHAT)
+                    .bind(before)
+                    .bind(keep)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::ClearChat { scope } => {
+                sqlx::query("DELETE FROM chat WHERE scope = $1")
+                    .bind(scope)
                     .execute(&mut *$conn)
                     .await?;
             }

@@ -72,6 +72,8 @@ pub struct TableActor {
     /// The tournament whose game this table plays (no takebacks, no aborts, no other
     /// games; the result is reported to it).
     pub(super) tournament: Option<damka_protocol::TableTournament>,
+    /// The address the table counts under (see [`TableSeed::creator_ip`]).
+    pub(super) creator_ip: Option<std::net::IpAddr>,
     /// The people last reported to the room.
     pub(super) people_published: Vec<(Player, damka_protocol::Whereabouts)>,
     /// Commands.
@@ -115,6 +117,7 @@ impl TableActor {
             chat_limits: std::collections::HashMap::new(),
             gone_since: [None, None],
             tournament: seed.tournament,
+            creator_ip: seed.creator_ip,
             people_published: Vec::new(),
             rx,
         };
@@ -195,6 +198,14 @@ impl TableActor {
                 }
             }
             self.after_event();
+        }
+        // A closed table's chat is of no use to anyone: it goes with the table (kept at
+        // shutdown, when the table comes back with its game).
+        if !self.state.shutdown.is_cancelled()
+            && !self.chat.is_empty()
+            && let Err(e) = self.state.store.clear_chat(&self.chat_scope()).await
+        {
+            tracing::warn!(error = %e, "cannot delete a closed table's chat");
         }
     }
 

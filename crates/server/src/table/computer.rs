@@ -60,6 +60,20 @@ impl TableActor {
             self.thinking = None;
             return;
         };
+        // The computer against itself (a tournament's computer entrants paired together)
+        // plays nobody's game: cheaply (the beginner's shallow search) and after every
+        // person's search. Otherwise the search serves the person at the table.
+        let person = [&game.white, &game.black].into_iter().find(|p| !p.is_bot());
+        let (class, level, owner) = match person {
+            Some(p) => (bots::Class::Person, level, p.id.clone()),
+            None => (
+                bots::Class::FillIn,
+                bot::Level::One,
+                self.tournament
+                    .as_ref()
+                    .map_or_else(|| self.id.clone(), |t| t.id.clone()),
+            ),
+        };
         let ply = game.ply() + 1;
         if self
             .thinking
@@ -90,6 +104,11 @@ impl TableActor {
             },
             seed: random::u64(),
             stop: stop.clone(),
+            class,
+            who: bots::Who {
+                address: self.creator_ip,
+                owner,
+            },
         };
         self.thinking = Some(Thinking {
             game_id: game.id.clone(),
@@ -105,6 +124,7 @@ impl TableActor {
             tracing::debug!(
                 ply,
                 ms = outcome.elapsed_ms,
+                waited_ms = outcome.waited_ms,
                 depth = outcome.depth,
                 nodes = outcome.nodes,
                 "computer move"

@@ -58,6 +58,10 @@ pub struct TableSeed {
     /// In a cluster: the epoch of the lease this node holds on the table (taken over or
     /// adopted); `None` for a new table, claimed before its actor runs.
     pub epoch: Option<i64>,
+    /// The address the table was made for: its creator's, or a tournament table's
+    /// tournament creator's (the per-address table cap and the computer's fair share
+    /// count it there); `None` for a restored table.
+    pub creator_ip: Option<IpAddr>,
 }
 
 impl Tables {
@@ -151,9 +155,9 @@ impl Tables {
                 chat: Vec::new(),
                 tournament: None,
                 epoch: None,
+                creator_ip: ip,
             };
-            let (mut handle, view) = spawn(state, seed)?;
-            handle.creator_ip = ip;
+            let (handle, view) = spawn(state, seed)?;
             map.insert(id, handle);
             Ok(view)
         })?
@@ -203,6 +207,7 @@ fn spawn(state: &AppState, seed: TableSeed) -> Result<(TableHandle, TableView), 
     let span = tracing::info_span!("table", id = %seed.id, room = %room_id);
     let id = seed.id.clone();
     let epoch = seed.epoch;
+    let creator_ip = seed.creator_ip;
     let actor = TableActor::new(state.clone(), seed, tx.downgrade(), rx)?;
     let view = actor.table_view();
     actor.room().table_changed(view.clone(), true);
@@ -227,7 +232,7 @@ fn spawn(state: &AppState, seed: TableSeed) -> Result<(TableHandle, TableView), 
         TableHandle {
             tx,
             room_id,
-            creator_ip: None,
+            creator_ip,
         },
         view,
     ))

@@ -132,6 +132,7 @@ async fn restore_rows(
                 .collect(),
             tournament: tournament.clone(),
             epoch: epochs.and_then(|e| e.get(&row.table_id).copied()),
+            creator_ip: None,
         };
         match state.tables.insert_restored(state, seed) {
             Ok(()) => restored += 1,

@@ -55,7 +55,7 @@ async fn test_state(name: &str, config: Config) -> (AppState, std::path::PathBuf
         rooms: Rooms::new(default_rooms()),
         tables: Tables::default(),
         tournaments: crate::tournament::Tournaments::default(),
-        bots: crate::bots::Bots::new(1),
+        bots: crate::bots::Bots::new(1, std::time::Duration::from_millis(500)),
         metrics: metrics::Metrics::default(),
         limits: crate::limits::Limits::default(),
         time: TimeSource::manual(),

@@ -36,6 +36,8 @@ pub struct TournamentGameSpec {
     pub minutes: u32,
     /// Increment, seconds.
     pub increment: u32,
+    /// The tournament creator's address: the table counts against its table cap.
+    pub creator_ip: Option<std::net::IpAddr>,
 }
 
 /// A tournament game made ready: the row to store (with the round) and the table to
@@ -145,6 +147,7 @@ impl Tables {
             chat: Vec::new(),
             tournament: Some(spec.tournament.clone()),
             epoch: None,
+            creator_ip: spec.creator_ip,
         };
         Ok(PreparedTable {
             game: NewGame {

@@ -4,6 +4,7 @@
 //! stored first, then applied to the model, then announced (the room's summary, and each
 //! paired person's `tournament_game`).
 
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -37,6 +38,15 @@ pub struct TournamentActor {
     snapshot: Arc<Mutex<Arc<Tournament>>>,
     /// When a tournament with a set time starts (server ms).
     start_due: Option<u64>,
+    /// When an open tournament that has not started is cancelled (server ms).
+    open_until: u64,
+    /// When to look next whether the creator of an open tournament is still here
+    /// (server ms), and since when they have been away.
+    creator_check: u64,
+    creator_away_since: Option<u64>,
+    /// The address it was created from (its tables count against that address's table
+    /// cap); `None` after a restart.
+    pub(super) creator_ip: Option<IpAddr>,
     /// When to try again a change that could not be stored.
     retry: Option<tokio::time::Instant>,
     /// Results whose storing failed, to try again.
@@ -47,24 +57,33 @@ pub struct TournamentActor {
 
 /// Starts a tournament's actor and registers it. In a cluster the actor runs as the
 /// tournament's owner: `epoch` is the lease it holds (`None`: a new one, claimed first).
+/// `creator_ip` is the address it was created from (`None` when restored).
 pub fn spawn(
     state: &AppState,
     room: Arc<Room>,
     t: Tournament,
     next_seq: i64,
     epoch: Option<i64>,
+    creator_ip: Option<IpAddr>,
 ) -> TournamentHandle {
     let (tx, rx) = mpsc::channel(super::COMMAND_QUEUE);
     let snapshot = Arc::new(Mutex::new(Arc::new(t.clone())));
     let handle = TournamentHandle {
         tx,
         room_id: room.config.id.clone(),
+        creator_ip,
         snapshot: snapshot.clone(),
     };
-    let start_due = t.settings.starts_at.map(|at| {
+    // Unix ms to server ms: how far from now.
+    let server_ms = |at: i64| {
         let wait = u64::try_from(at - crate::time::unix_ms()).unwrap_or(0);
         state.time.now_ms() + wait
-    });
+    };
+    let start_due = t.settings.starts_at.map(server_ms);
+    let open_ms =
+        i64::try_from(state.config.tournament_open_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
+    let open_until = server_ms(t.created_at.saturating_add(open_ms));
+    let now = state.time.now_ms();
     let span = tracing::info_span!("tournament", id = %t.id, room = %room.config.id);
     let id = t.id.clone();
     let actor = TournamentActor {
@@ -74,6 +93,10 @@ pub fn spawn(
         next_seq,
         snapshot,
         start_due,
+        open_until,
+        creator_check: now,
+        creator_away_since: None,
+        creator_ip,
         retry: None,
         unstored: Vec::new(),
         rx,
@@ -120,9 +143,10 @@ impl TournamentActor {
         self.reconcile().await;
         self.advance().await;
         while self.t.status != TournamentStatus::Over {
-            let start_due = self
-                .start_due
-                .filter(|_| self.t.status == TournamentStatus::Open);
+            let open = self.t.status == TournamentStatus::Open;
+            let start_due = self.start_due.filter(|_| open);
+            // While open: the deadline to start, and the next look for the creator.
+            let open_due = open.then(|| self.open_until.min(self.creator_check));
             let retry = self.retry;
             tokio::select! {
                 biased;
@@ -134,6 +158,9 @@ impl TournamentActor {
                 () = time.sleep_until(start_due.unwrap_or(u64::MAX)), if start_due.is_some() => {
                     self.start_due = None;
                     self.on_start_time().await;
+                }
+                () = time.sleep_until(open_due.unwrap_or(u64::MAX)), if open_due.is_some() => {
+                    self.on_open_check().await;
                 }
                 () = tokio::time::sleep_until(retry.unwrap_or_else(tokio::time::Instant::now)), if retry.is_some() => {
                     self.retry = None;
@@ -149,15 +176,21 @@ impl TournamentActor {
             Command::Join { player, reply } => {
                 let result = self.join(player).await;
                 // Full: it starts now, before the answer, which then shows round 1.
-                if result.is_ok() && self.t.is_full() && self.start().await.is_err() {
-                    self.retry = Some(tokio::time::Instant::now() + RETRY);
+                if result.is_ok() && self.t.is_full() {
+                    self.on_start_time().await;
                 }
                 drop(reply.send(result));
             }
             Command::Leave { player, reply } => {
-                drop(reply.send(self.leave(&player).await));
+                let left = self.leave(&player).await;
+                let creator = player.id == self.t.created_by.id;
+                drop(reply.send(left));
                 if self.t.status == TournamentStatus::Open && self.t.players.is_empty() {
                     tracing::info!("everyone left: cancelled");
+                    self.end(true).await;
+                } else if self.t.status == TournamentStatus::Open && creator {
+                    // Nobody is left to start it or to answer for it.
+                    tracing::info!("the creator left before the start: cancelled");
                     self.end(true).await;
                 }
             }
@@ -245,8 +278,13 @@ impl TournamentActor {
             return;
         }
         if self.t.enough_players() {
-            if self.start().await.is_err() {
-                self.retry = Some(tokio::time::Instant::now() + RETRY);
+            match self.start().await {
+                Ok(()) => {}
+                Err(AppError::TooManyAddressTables(_)) => {
+                    tracing::info!("its boards would pass the creator's table cap: cancelled");
+                    self.end(true).await;
+                }
+                Err(_) => self.retry = Some(tokio::time::Instant::now() + RETRY),
             }
         } else {
             tracing::info!("too few players at the start time: cancelled");
@@ -254,19 +292,67 @@ impl TournamentActor {
         }
     }
 
+    /// An open tournament's deadline or creator check is due: cancelled if it has not
+    /// started in time (`--tournament-open-secs`) or its creator has been away from the
+    /// server (no socket in any room, at no table) for `--tournament-creator-away-secs`.
+    async fn on_open_check(&mut self) {
+        if self.t.status != TournamentStatus::Open {
+            return;
+        }
+        let now = self.state.time.now_ms();
+        if now >= self.open_until {
+            tracing::info!("not started in time: cancelled");
+            self.end(true).await;
+            return;
+        }
+        let away_ms = self
+            .state
+            .config
+            .tournament_creator_away_secs
+            .saturating_mul(1000);
+        let here = self
+            .state
+            .rooms
+            .all()
+            .iter()
+            .any(|r| r.has_person(&self.t.created_by.id));
+        if here {
+            self.creator_away_since = None;
+        } else {
+            let since = *self.creator_away_since.get_or_insert(now);
+            if now.saturating_sub(since) >= away_ms {
+                tracing::info!("the creator is gone: cancelled");
+                self.end(true).await;
+                return;
+            }
+        }
+        // Often enough to cancel within a tenth of the grace of the creator leaving.
+        self.creator_check = now + (away_ms / 10).clamp(100, 10_000);
+    }
+
     /// Starts now: fills empty places with the computer (if asked for), fixes the
     /// rounds, then pairs round 1.
     ///
-    /// Fails with `bad_message` (started, too few players) or a storage error.
+    /// Fails with `bad_message` (started, too few players), `too_many_tables` (its
+    /// boards would take the creator's address over its table cap) or a storage error.
     async fn start(&mut self) -> Result<(), AppError> {
         if self.t.status != TournamentStatus::Open {
             return Err(AppError::BadMessage("the tournament has started".into()));
         }
         if !self.t.enough_players() {
             return Err(AppError::BadMessage(format!(
-                "a tournament needs at least {} players",
+                "a tournament needs at least {} people and {} players",
+                super::model::MIN_PEOPLE,
                 super::model::MIN_PLAYERS
             )));
+        }
+        // Its tables are its creator's: they count against the address's table cap.
+        let max = self.state.config.max_tables_per_address;
+        if let Some(ip) = self.creator_ip
+            && max > 0
+            && self.state.tables.created_from(ip) + self.t.boards_per_round() > max
+        {
+            return Err(AppError::TooManyAddressTables(max));
         }
         let computers: Vec<EntrantRow> = self
             .t

@@ -1,6 +1,7 @@
 //! Creating a tournament: the request checked against the limits, stored, then its
 //! actor started and the room told.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use damka_protocol::Player;
@@ -18,10 +19,11 @@ pub const PER_GUEST: usize = 2;
 /// Open or running tournaments in one room at once.
 pub const PER_ROOM: usize = 20;
 
-/// Checks a creation request.
+/// Checks a creation request; a set start may be at most `open_secs` away (an open
+/// tournament that has not started by then is cancelled).
 ///
 /// Fails with `invalid_options`.
-pub fn validate(req: &CreateTournament, now: i64) -> Result<Settings, AppError> {
+pub fn validate(req: &CreateTournament, now: i64, open_secs: u64) -> Result<Settings, AppError> {
     let bad = |m: &str| Err(AppError::InvalidOptions(m.into()));
     if !(1..=15).contains(&req.minutes) {
         return bad("minutes must be 1 to 15");
@@ -41,10 +43,15 @@ pub fn validate(req: &CreateTournament, now: i64) -> Result<Settings, AppError> 
             "max_players must be {MIN_PLAYERS} to {most}"
         )));
     }
+    let latest = open_secs.max(60);
     let starts_at = match req.starts_in_secs {
         None => None,
-        Some(s @ 60..=86_400) => Some(now + i64::try_from(s * 1000).unwrap_or(0)),
-        Some(_) => return bad("starts_in_secs must be 60 to 86400 (or null: when full)"),
+        Some(s) if (60..=latest).contains(&s) => Some(now + i64::try_from(s * 1000).unwrap_or(0)),
+        Some(_) => {
+            return Err(AppError::InvalidOptions(format!(
+                "starts_in_secs must be 60 to {latest} (or null: when full)"
+            )));
+        }
     };
     let bot_level = req.bot_level.unwrap_or(1);
     if bot::Level::from_number(bot_level).is_none() {
@@ -70,22 +77,32 @@ pub fn validate(req: &CreateTournament, now: i64) -> Result<Settings, AppError> 
     })
 }
 
-/// Creates a tournament in `room` with `creator` as its first entrant.
+/// Creates a tournament in `room` with `creator` (a request from `ip`) as its first
+/// entrant.
 ///
-/// Fails with `invalid_options`, `too_many_tables` (too many tournaments of the guest
-/// or in the room) or a storage error.
+/// Fails with `invalid_options`, `too_many_tables` (too many tournaments of the guest,
+/// of the address or in the room) or a storage error.
 pub async fn create(
     state: &AppState,
     room: &Arc<Room>,
     creator: Player,
+    ip: IpAddr,
     req: &CreateTournament,
 ) -> Result<TournamentView, AppError> {
     let now = crate::time::unix_ms();
-    let settings = validate(req, now)?;
+    let settings = validate(req, now, state.config.tournament_open_secs)?;
     if state.tournaments.created_by(&creator.id) >= PER_GUEST {
         return Err(AppError::game(
             damka_protocol::ErrorCode::TooManyTables,
             format!("you already run {PER_GUEST} tournaments"),
+        ));
+    }
+    let per_address = state.config.max_open_tournaments_per_address;
+    if per_address > 0 && state.tournaments.open_from(ip) >= per_address {
+        tracing::info!(%ip, "tournament refused: too many open from one address");
+        return Err(AppError::game(
+            damka_protocol::ErrorCode::TooManyTables,
+            format!("your address already has {per_address} tournaments waiting to start"),
         ));
     }
     if state.tournaments.in_room(&room.config.id) >= PER_ROOM {
@@ -124,6 +141,6 @@ pub async fn create(
     let view = t.view(now);
     room.tournament_changed(t.summary(now));
     tracing::info!(tournament = %t.id, room = %room.config.id, "tournament created");
-    super::actor::spawn(state, room.clone(), t, 2, None);
+    super::actor::spawn(state, room.clone(), t, 2, None, Some(ip));
     Ok(view)
 }

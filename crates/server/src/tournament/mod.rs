@@ -91,6 +91,8 @@ pub struct TournamentHandle {
     pub tx: mpsc::Sender<Command>,
     /// The room it is in.
     pub room_id: String,
+    /// The address it was created from (`None` when restored after a restart).
+    pub creator_ip: Option<std::net::IpAddr>,
     /// The tournament as of its last change (replaced by the actor after each).
     snapshot: Arc<Mutex<Arc<Tournament>>>,
 }
@@ -139,6 +141,15 @@ impl Tournaments {
         self.lock()
             .values()
             .filter(|h| h.snapshot().created_by.id == guest)
+            .count()
+    }
+
+    /// Open tournaments (not started yet) created from `ip`.
+    pub fn open_from(&self, ip: std::net::IpAddr) -> usize {
+        self.lock()
+            .values()
+            .filter(|h| h.creator_ip == Some(ip))
+            .filter(|h| h.snapshot().status == damka_protocol::tournament::TournamentStatus::Open)
             .count()
     }
 

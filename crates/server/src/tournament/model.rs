@@ -15,8 +15,12 @@ use super::pairing::{RoundPairing, berger, swiss};
 use super::standings::{self, Decided, Outcome};
 use crate::error::AppError;
 
-/// The fewest players a tournament starts with.
+/// The fewest players a tournament starts with (the computer's places included).
 pub const MIN_PLAYERS: usize = 3;
+
+/// The fewest people a tournament starts with: the computer fills places for people, it
+/// does not play tournaments for nobody.
+pub const MIN_PEOPLE: usize = 2;
 
 /// What the creator chose.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -276,9 +280,16 @@ impl Tournament {
         out
     }
 
-    /// Whether it can start with the players it has (after filling with the computer).
+    /// Whether it can start with the players it has (after filling with the computer):
+    /// at least [`MIN_PEOPLE`] people and [`MIN_PLAYERS`] players.
     pub fn enough_players(&self) -> bool {
-        self.players.len() + self.computer_entrants().len() >= MIN_PLAYERS
+        let people = self.players.iter().filter(|e| !e.player.is_bot()).count();
+        people >= MIN_PEOPLE && self.players.len() + self.computer_entrants().len() >= MIN_PLAYERS
+    }
+
+    /// The boards a round has once started with the computer's places filled.
+    pub fn boards_per_round(&self) -> usize {
+        (self.players.len() + self.computer_entrants().len()) / 2
     }
 
     /// The rounds a tournament of `n` players plays.

@@ -86,7 +86,7 @@ async fn resume(
     } else {
         room.tournament_loaded(t.summary(now));
     }
-    super::actor::spawn(state, room, t, next_seq, epoch);
+    super::actor::spawn(state, room, t, next_seq, epoch, None);
     Ok(true)
 }
 

@@ -47,6 +47,7 @@ impl TournamentActor {
                 black: black.clone(),
                 minutes: self.t.settings.minutes,
                 increment: self.t.settings.increment,
+                creator_ip: self.creator_ip,
             };
             let table =
                 match self

@@ -1,5 +1,8 @@
 //! What both socket sessions do with a frame a client sent before they look at its
-//! content: end on a bad frame or a flood, answer binary frames and rate-limited messages.
+//! content: end on a bad frame, a binary frame (1003) or a flood (1008), answer
+//! rate-limited messages. Every frame a client sends counts against the connection's one
+//! budget, control frames too: a ping flood costs the server a pong each (written by the
+//! WebSocket library itself), so it is closed like any other flood.
 
 use std::time::Duration;
 
@@ -20,7 +23,7 @@ pub enum Inbound {
     /// answered with an `error`.
     Handled,
     /// The session ends: the client closed or went away, sent a bad or oversize frame
-    /// (closed with 1008), or kept flooding (closed with 1008).
+    /// (closed with 1008), a binary frame (1003), or kept flooding (closed with 1008).
     End,
 }
 
@@ -43,13 +46,26 @@ pub async fn sort(
     };
     let text = match msg {
         Message::Text(t) => t,
-        Message::Pong(p) => return Inbound::Pong(p),
         Message::Close(_) => return Inbound::End,
         Message::Binary(_) => {
-            let reply = error_frame(ErrorCode::BadMessage, "text frames only", None);
-            return answered(send_within(socket, reply, REPLY_WITHIN, "binary refusal").await);
+            send_close(socket, close::UNSUPPORTED, "text frames only").await;
+            return Inbound::End;
         }
-        Message::Ping(_) => return Inbound::Handled,
+        // Control frames: within the budget they are what they are (the library answers a
+        // ping by itself); over it they are dropped, and a flood ends the connection.
+        Message::Pong(p) => {
+            return match limiter.check() {
+                Verdict::Allow => Inbound::Pong(p),
+                Verdict::Reject => Inbound::Handled,
+                Verdict::Close => flooded(socket).await,
+            };
+        }
+        Message::Ping(_) => {
+            return match limiter.check() {
+                Verdict::Allow | Verdict::Reject => Inbound::Handled,
+                Verdict::Close => flooded(socket).await,
+            };
+        }
     };
     match limiter.check() {
         Verdict::Allow => Inbound::Text(text),
@@ -57,11 +73,14 @@ pub async fn sort(
             let reply = error_frame(ErrorCode::RateLimited, "too many messages", ack_of(&text));
             answered(send_within(socket, reply, REPLY_WITHIN, "rate_limited").await)
         }
-        Verdict::Close => {
-            send_close(socket, close::POLICY, "rate limit").await;
-            Inbound::End
-        }
+        Verdict::Close => flooded(socket).await,
     }
+}
+
+/// Closes a flooding connection (1008).
+async fn flooded(socket: &mut WebSocket) -> Inbound {
+    send_close(socket, close::POLICY, "rate limit").await;
+    Inbound::End
 }
 
 /// How long a reply made here may take to go out: a client that floods without reading

@@ -13,6 +13,9 @@ use axum::http::header::{HOST, ORIGIN};
 use damka_protocol::ErrorCode;
 use futures_util::SinkExt;
 
+use crate::error::AppError;
+use crate::limits::SocketPermit;
+
 /// Largest message and frame accepted: every client message is well under 1 KiB.
 pub const MAX_MESSAGE: usize = 4 * 1024;
 
@@ -36,12 +39,32 @@ pub mod close {
     pub const NORMAL: u16 = 1000;
     /// The server is shutting down.
     pub const GOING_AWAY: u16 = 1001;
+    /// The client sent data of a kind the protocol does not take (a binary frame).
+    pub const UNSUPPORTED: u16 = 1003;
     /// Policy: rate-limit abuse, oversize message, bad origin, too slow a reader.
     pub const POLICY: u16 = 1008;
     /// Internal error.
     pub const INTERNAL: u16 = 1011;
     /// The table is between nodes: reconnect in a moment.
     pub const TRY_AGAIN: u16 = 1013;
+}
+
+/// Admits one more socket from `ip`: within the address's rate of socket opens
+/// (`--socket-opens-per-second`, a burst of five seconds' worth) and its count of open
+/// sockets (`--max-sockets-per-address`).
+///
+/// Fails with `rate_limited` (opening too fast) or `too_many_connections`.
+pub fn admit(state: &crate::AppState, ip: std::net::IpAddr) -> Result<SocketPermit, AppError> {
+    let rate = state.config.socket_opens_per_second;
+    if !state.limits.socket_opens.take(ip, rate * 5.0, rate) {
+        tracing::info!(%ip, rate, "socket refused: opened too fast from one address");
+        return Err(AppError::RateLimited);
+    }
+    let max = state.config.max_sockets_per_address;
+    state.limits.open_socket(ip, max).ok_or_else(|| {
+        tracing::info!(%ip, max, "socket refused: too many from one address");
+        AppError::TooManyConnections(max)
+    })
 }
 
 /// Applies the limits: small messages and frames, and small buffers so an idle

@@ -2,6 +2,7 @@
 //! a session cookie the guest counts among the room's people, may chat and invite, and
 //! receives the invitations addressed to them.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -39,11 +40,7 @@ pub async fn upgrade(
         .get(&room)
         .ok_or(AppError::NotFound("room"))?
         .clone();
-    let max = state.config.max_sockets_per_address;
-    let Some(permit) = state.limits.open_socket(ip, max) else {
-        tracing::info!(%ip, max, "socket refused: too many from one address");
-        return Err(AppError::TooManyConnections(max));
-    };
+    let permit = super::admit(&state, ip)?;
     let origin_ok = origin_allowed(&headers, &state.config.allowed_origins);
     let guest = guest_of(&state, &headers).await?;
     let span = tracing::info_span!("room_socket", room = %room.config.id);
@@ -52,7 +49,7 @@ pub async fn upgrade(
         tracker.track_future(
             async move {
                 if origin_ok {
-                    session(socket, state, room, guest, permit).await;
+                    session(socket, state, room, guest, ip, permit).await;
                 } else {
                     tracing::info!("rejected origin");
                     send_close(&mut socket, close::POLICY, "origin not allowed").await;
@@ -73,18 +70,20 @@ fn encode(msg: &RoomServerMessage) -> Option<Message> {
     }
 }
 
-/// A room chat message from `guest`: cleaned, rate-limited, stored, then sent to the
-/// room.
+/// A room chat message from `guest` at `ip`: cleaned, rate-limited (the guest's budget,
+/// and the address's for all its guests), stored, then sent to the room.
 ///
 /// Fails with `unauthorized`, `bad_message`, `rate_limited` or a storage error.
 async fn chat(
     state: &AppState,
     room: &Room,
     guest: Option<&Player>,
+    ip: IpAddr,
     text: &str,
 ) -> Result<(), AppError> {
     let guest = guest.ok_or(AppError::Unauthorized)?;
     let text = crate::chat::clean(text)?;
+    crate::chat::address_token(state, ip, &format!("room:{}", room.config.id))?;
     room.chat_token(&guest.id)?;
     let from = room.shown_player(guest);
     let row = crate::chat::new_row(&format!("room:{}", room.config.id), &from, text, false);
@@ -115,6 +114,7 @@ async fn session(
     state: AppState,
     room: Arc<Room>,
     guest: Option<Player>,
+    ip: IpAddr,
     permit: SocketPermit,
 ) {
     Metrics::inc(&state.metrics.room_connections);
@@ -168,7 +168,7 @@ async fn session(
                 let reply = match serde_json::from_str::<RoomClientMessage>(&text) {
                     Ok(RoomClientMessage::Ping { ts }) => encode(&RoomServerMessage::Pong { ts }),
                     Ok(RoomClientMessage::Chat { text, ack }) => {
-                        match chat(&state, &room, guest.as_ref(), &text).await {
+                        match chat(&state, &room, guest.as_ref(), ip, &text).await {
                             Ok(()) => None,
                             Err(e) => Some(error_frame(e.code(), &e.client_message(), ack)),
                         }

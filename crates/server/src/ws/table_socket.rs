@@ -50,11 +50,7 @@ pub async fn upgrade(
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    let max = state.config.max_sockets_per_address;
-    let Some(permit) = state.limits.open_socket(ip, max) else {
-        tracing::info!(%ip, max, "socket refused: too many from one address");
-        return Err(AppError::TooManyConnections(max));
-    };
+    let permit = super::admit(&state, ip)?;
     let origin_ok = origin_allowed(&headers, &state.config.allowed_origins);
     let guest = guest_of(&state, &headers).await?;
     // The id comes from the URL: only a well-formed one is looked up or logged, so a
@@ -81,7 +77,13 @@ pub async fn upgrade(
                     None => Joined::NotFound,
                 };
                 match joined {
-                    Joined::Yes(link, rx) => session(socket, &state, link, rx).await,
+                    Joined::Yes(link, rx) => {
+                        let from = From {
+                            ip,
+                            scope: format!("table:{id}"),
+                        };
+                        session(socket, &state, link, rx, &from).await;
+                    }
                     Joined::NotFound => {
                         let frame = error_frame(ErrorCode::NotFound, "no such table", None);
                         if send_within(&mut socket, frame, CLOSE_WITHIN, "not found").await {
@@ -218,11 +220,41 @@ async fn join_remote(state: &AppState, id: &str, guest: Option<&Player>) -> Join
     }
 }
 
+/// Where a socket's messages come from: the client's address and the table's chat
+/// scope, for the limits one address shares across its guests and sockets.
+struct From {
+    ip: std::net::IpAddr,
+    scope: String,
+}
+
+/// The per-address limits a client message meets before it goes to the table: seat
+/// changes (`sit`, `stand`) and chat (one budget per address at each table).
+///
+/// Fails with `rate_limited`.
+fn address_limits(state: &AppState, from: &From, msg: &ClientMessage) -> Result<(), AppError> {
+    match msg {
+        ClientMessage::Sit { .. } | ClientMessage::Stand => {
+            let rate = state.config.seat_changes_per_second;
+            if state.limits.seat_changes.take(from.ip, rate * 5.0, rate) {
+                Ok(())
+            } else {
+                Err(AppError::game(
+                    ErrorCode::RateLimited,
+                    "too many seat changes from your address: wait a little",
+                ))
+            }
+        }
+        ClientMessage::Chat { .. } => crate::chat::address_token(state, from.ip, &from.scope),
+        _ => Ok(()),
+    }
+}
+
 async fn session(
     mut socket: WebSocket,
     state: &AppState,
     link: Link,
     mut rx: mpsc::Receiver<Outgoing>,
+    from: &From,
 ) {
     let mut limiter = RateLimiter::default();
     let period = Duration::from_millis(state.config.ws_ping_ms.max(10));
@@ -306,6 +338,11 @@ async fn session(
                 if let ClientMessage::Ping { ts } = msg {
                     let pong = serde_json::json!({"t": "pong", "ts": ts}).to_string();
                     alive = send_within(&mut socket, Message::Text(pong.into()), within, "pong").await;
+                    continue;
+                }
+                if let Err(e) = address_limits(state, from, &msg) {
+                    let frame = error_frame(e.code(), &e.client_message(), ack_of(&text));
+                    alive = send_within(&mut socket, frame, within, "error").await;
                     continue;
                 }
                 if !link.client(msg, &text, heartbeat.lag_ms()).await {
