@@ -9,6 +9,7 @@ mod common;
 mod damka;
 
 mod abuse;
+mod abuse_round_three;
 mod chat;
 mod claims_takeback;
 mod cluster;

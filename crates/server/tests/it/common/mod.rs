@@ -233,6 +233,43 @@ impl TestServer {
         .await
     }
 
+    /// An HTTP request from a client at address `ip` (an `X-Forwarded-For` entry: the
+    /// server must be configured to trust it).
+    pub async fn http_from(
+        &self,
+        ip: &str,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> Response {
+        request(
+            &self.addr,
+            method,
+            path,
+            cookie,
+            body.map(|b| b.to_string()).as_deref(),
+            &[("X-Forwarded-For", ip)],
+        )
+        .await
+    }
+
+    /// A new guest of a client at address `ip`: its cookie and player object.
+    pub async fn guest_from(&self, ip: &str, name: &str) -> (String, Value) {
+        let r = self
+            .http_from(
+                ip,
+                "POST",
+                "/api/guest",
+                None,
+                Some(serde_json::json!({"name": name})),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let cookie = r.cookie().expect("session cookie");
+        (cookie, r.json())
+    }
+
     /// A new guest: its cookie and player object.
     pub async fn guest(&self, name: &str) -> (String, Value) {
         let r = self

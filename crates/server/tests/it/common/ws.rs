@@ -25,6 +25,29 @@ pub struct Ws {
 impl Ws {
     /// Connects to `path` with an optional cookie and `Origin`.
     pub async fn connect(addr: &str, path: &str, cookie: Option<&str>, origin: Option<&str>) -> Ws {
+        Ws::try_connect(addr, path, cookie, origin, None)
+            .await
+            .expect("websocket connects")
+    }
+
+    /// Connects as a client at address `from` (an `X-Forwarded-For` entry, for a server
+    /// that trusts it); `Err` with the refusal's HTTP status.
+    pub async fn connect_from(
+        addr: &str,
+        path: &str,
+        cookie: Option<&str>,
+        from: &str,
+    ) -> Result<Ws, u16> {
+        Ws::try_connect(addr, path, cookie, None, Some(from)).await
+    }
+
+    async fn try_connect(
+        addr: &str,
+        path: &str,
+        cookie: Option<&str>,
+        origin: Option<&str>,
+        from: Option<&str>,
+    ) -> Result<Ws, u16> {
         let mut req = format!("ws://{addr}{path}")
             .into_client_request()
             .expect("request");
@@ -36,12 +59,17 @@ impl Ws {
             req.headers_mut()
                 .insert("origin", o.parse().expect("origin"));
         }
-        let (stream, _) = tokio_tungstenite::connect_async(req)
-            .await
-            .expect("websocket connects");
-        Ws {
-            stream,
-            log: Vec::new(),
+        if let Some(ip) = from {
+            req.headers_mut()
+                .insert("x-forwarded-for", ip.parse().expect("address"));
+        }
+        match tokio_tungstenite::connect_async(req).await {
+            Ok((stream, _)) => Ok(Ws {
+                stream,
+                log: Vec::new(),
+            }),
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+            Err(e) => panic!("websocket connect: {e}"),
         }
     }
 
@@ -83,6 +111,36 @@ impl Ws {
                 _ => continue,
             }
         }
+    }
+
+    /// The next message of type `t`, or an `error` (whichever comes first).
+    pub async fn recv_t_or_error(&mut self, t: &str) -> Value {
+        loop {
+            let v = self.recv().await;
+            if v["t"] == t || v["t"] == "error" {
+                return v;
+            }
+        }
+    }
+
+    /// Every JSON message that arrives within `window` (a rate measurement: how much a
+    /// client is sent in that time); stops early if the socket closes.
+    pub async fn drain_for(&mut self, window: Duration) -> Vec<Value> {
+        let deadline = tokio::time::Instant::now() + window;
+        let mut out = Vec::new();
+        while let Ok(frame) = tokio::time::timeout_at(deadline, self.stream.next()).await {
+            match frame {
+                Some(Ok(Message::Text(t))) => {
+                    if let Ok(v) = serde_json::from_str::<Value>(&t) {
+                        self.log.push(v.clone());
+                        out.push(v);
+                    }
+                }
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(_)) => {}
+            }
+        }
+        out
     }
 
     /// The next message of type `t`, skipping others (e.g. `presence`).
