@@ -36,6 +36,15 @@ impl Side {
             Side::Black => "black",
         }
     }
+
+    /// Parses a wire name.
+    pub fn from_name(name: &str) -> Option<Side> {
+        match name {
+            "white" => Some(Side::White),
+            "black" => Some(Side::Black),
+            _ => None,
+        }
+    }
 }
 
 /// A guest as others see it, or the computer in a seat (`bot` set).
@@ -190,6 +199,25 @@ pub enum GameStatus {
     Over,
 }
 
+impl GameStatus {
+    /// The wire (and stored) name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Playing => "playing",
+            GameStatus::Over => "over",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn from_name(name: &str) -> Option<GameStatus> {
+        match name {
+            "playing" => Some(GameStatus::Playing),
+            "over" => Some(GameStatus::Over),
+            _ => None,
+        }
+    }
+}
+
 /// Status of a table as a whole (the `status` of `state`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -212,6 +240,27 @@ pub enum GameResult {
     Black,
     /// Drawn.
     Draw,
+}
+
+impl GameResult {
+    /// The wire (and stored) name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::White => "white",
+            GameResult::Black => "black",
+            GameResult::Draw => "draw",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn from_name(name: &str) -> Option<GameResult> {
+        match name {
+            "white" => Some(GameResult::White),
+            "black" => Some(GameResult::Black),
+            "draw" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
 }
 
 /// Why a game ended.

@@ -11,8 +11,8 @@ use std::time::Instant;
 use damka_protocol::{ChatMessage, Player};
 
 use crate::error::AppError;
-use crate::store::ChatRow;
 use crate::{random, time};
+use damka_store::ChatRow;
 
 /// Longest message, in characters after trimming.
 pub const MAX_CHARS: usize = 300;
@@ -183,7 +183,7 @@ pub fn new_row(scope: &str, from: &Player, text: String, spectators: bool) -> Ch
         from_id: from.id.clone(),
         from_name: from.name.clone(),
         text,
-        spectators: i64::from(spectators),
+        spectators,
         at: time::unix_ms(),
     }
 }
@@ -195,7 +195,7 @@ pub fn message(row: &ChatRow) -> ChatMessage {
         from: crate::bots::stored_player(&row.from_id, &row.from_name),
         text: row.text.clone(),
         at: time::rfc3339(row.at),
-        spectators: row.spectators != 0,
+        spectators: row.spectators,
     }
 }
 

@@ -113,7 +113,7 @@ pub struct Config {
     #[arg(long, env = "DAMKA_RESTART_GRACE_SECS", default_value_t = 20)]
     pub restart_grace_secs: u64,
 
-    /// Test hook, not a flag: see [`crate::store::StoreOptions::sqlite_max_page_count`].
+    /// Test hook, not a flag: see [`damka_store::StoreOptions::sqlite_max_page_count`].
     #[arg(skip)]
     pub test_sqlite_max_page_count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 

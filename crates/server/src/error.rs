@@ -60,7 +60,7 @@ pub enum AppError {
     },
     /// A database failure; the client sees a generic text, the log the details.
     #[error("database error")]
-    Database(#[from] sqlx::Error),
+    Database(#[from] damka_store::StoreError),
     /// Any other server-side failure.
     #[error("internal error")]
     Internal(String),
@@ -92,7 +92,7 @@ impl AppError {
                 ErrorCode::BadMessage
             }
             AppError::Game { code, .. } => *code,
-            AppError::Database(e) if crate::store::is_outage(e) => ErrorCode::StorageUnavailable,
+            AppError::Database(e) if e.is_outage() => ErrorCode::StorageUnavailable,
             AppError::Database(_) | AppError::Internal(_) => ErrorCode::Internal,
         }
     }
@@ -124,7 +124,7 @@ impl AppError {
     /// The text shown to clients; server-side details stay in the logs.
     pub fn client_message(&self) -> String {
         match self {
-            AppError::Database(e) if crate::store::is_outage(e) => {
+            AppError::Database(e) if e.is_outage() => {
                 tracing::warn!(error = %e, "database unavailable");
                 "the server cannot store anything right now; try again in a moment".to_owned()
             }

@@ -1,5 +1,5 @@
 //! The Damka server: rooms, tables, guests and timed draughts games over HTTP and
-//! WebSockets, refereed by the `draughts` engine and stored with sqlx.
+//! WebSockets, refereed by the `draughts` engine and stored by `damka-store`.
 //!
 //! Layout (one idea per module):
 //!
@@ -13,7 +13,6 @@
 //! - [`table`]: one actor task per table (seats, game, clock, subscribers);
 //! - [`tournament`]: one actor task per tournament (entrants, rounds, results), pairing
 //!   and standings;
-//! - [`store`]: SQLite or PostgreSQL behind one enum, runtime queries, migrations;
 //! - [`limits`]: per-address caps (sockets, guest creation, tables) and guest expiry;
 //! - [`metrics`]: Prometheus text; [`error`]: the one error type; [`time`]: the server's
 //!   monotonic milliseconds (real or manual for tests); [`random`]: OS randomness.
@@ -36,7 +35,6 @@ pub mod names;
 pub mod random;
 pub mod room;
 pub mod server;
-pub mod store;
 pub mod table;
 pub mod text;
 pub mod time;
@@ -58,7 +56,7 @@ pub struct Shared {
     /// The configuration.
     pub config: Config,
     /// The database.
-    pub store: store::Store,
+    pub store: damka_store::Store,
     /// The rooms.
     pub rooms: room::Rooms,
     /// The open tables.
@@ -69,6 +67,8 @@ pub struct Shared {
     pub bots: bots::Bots,
     /// Metrics.
     pub metrics: metrics::Metrics,
+    /// Every metric of the server, its store and its cluster node, for `/metrics`.
+    pub registry: prometheus_client::registry::Registry,
     /// Per-address counters (sockets, guest creation) and guests seen lately.
     pub limits: limits::Limits,
     /// Monotonic time for clocks and timers.

@@ -282,7 +282,7 @@ pub struct Sweep {
 /// guests not seen for `guest_expiry_days` who never played a game and hold no seat.
 ///
 /// Fails on a database error (the next sweep tries again).
-pub async fn sweep_guests(state: &AppState) -> Result<Sweep, sqlx::Error> {
+pub async fn sweep_guests(state: &AppState) -> Result<Sweep, damka_store::StoreError> {
     let now = crate::time::unix_ms();
     let touched = state.limits.take_touched();
     let seen = state.store.mark_guests_seen(&touched, now).await?;

@@ -12,10 +12,10 @@ use tracing::Instrument;
 
 use crate::config::{Config, redact_url};
 use crate::room::{Rooms, RoomsError, default_rooms, load_rooms};
-use crate::store::{Store, StoreOptions};
 use crate::table::{Tables, restore_tables};
 use crate::time::TimeSource;
 use crate::{AppState, Shared, http, metrics};
+use damka_store::{Store, StoreOptions};
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -25,7 +25,7 @@ pub enum StartError {
     Rooms(#[from] RoomsError),
     /// The database is unreachable or a migration failed.
     #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(#[from] damka_store::StoreError),
     /// The address cannot be bound.
     #[error("cannot listen: {0}")]
     Bind(#[from] std::io::Error),
@@ -107,17 +107,16 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     let cluster = match &config.cluster {
         None => None,
         Some(url) => {
-            let pg = store
-                .postgres()
-                .ok_or(crate::cluster::JoinError::NotPostgres)?
-                .clone();
+            let leases = store
+                .leases()
+                .ok_or(crate::cluster::JoinError::NotPostgres)?;
             let name = config
                 .node_name
                 .clone()
                 .unwrap_or_else(crate::cluster::host_name);
             let lease = std::time::Duration::from_millis(config.lease_ms.max(300));
             let joined = crate::cluster::Cluster::join(
-                pg,
+                leases,
                 url,
                 &name,
                 &addr.to_string(),
@@ -128,6 +127,13 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
             Some(Arc::new(joined))
         }
     };
+    let metrics = metrics::Metrics::default();
+    let mut registry = prometheus_client::registry::Registry::default();
+    metrics.register(&mut registry);
+    store.stats().register(&mut registry);
+    if let Some(cluster) = &cluster {
+        cluster.register_metrics(&mut registry);
+    }
     let state: AppState = Arc::new(Shared {
         static_dir: static_dir(&config),
         config,
@@ -136,7 +142,8 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         tables: Tables::default(),
         tournaments: crate::tournament::Tournaments::default(),
         bots,
-        metrics: metrics::Metrics::default(),
+        metrics,
+        registry,
         limits: crate::limits::Limits::default(),
         time,
         shutdown: CancellationToken::new(),
@@ -164,7 +171,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         Some(cluster) => {
             // Only what nobody owns (a single node's games, failed claims); the rest is
             // taken over from expired nodes by the lease loop, or handed over.
-            let adopted = crate::cluster::lease::adopt(&cluster.pg, cluster.id()).await?;
+            let adopted = cluster.leases.adopt(cluster.id()).await?;
             let restored = crate::cluster::tables::restore(&state, adopted).await;
             tokio::spawn(
                 crate::cluster::tables::run(state.clone(), cluster.clone())
@@ -231,7 +238,7 @@ impl RunningServer {
         if let Some(cluster) = &state.cluster {
             // No new tables come here; readiness fails, so the balancer stops sending.
             cluster.set_leaving();
-            if let Err(e) = crate::cluster::lease::leaving(&cluster.pg, cluster.id()).await {
+            if let Err(e) = cluster.leases.leaving(cluster.id()).await {
                 tracing::warn!(error = %e, "cannot mark the node as leaving");
             }
         }

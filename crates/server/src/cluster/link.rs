@@ -141,10 +141,7 @@ impl RemoteConn {
                 }
             }
         });
-        cluster
-            .metrics
-            .proxied_sockets
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        cluster.metrics.proxied_sockets.inc();
         Ok((
             RemoteConn {
                 cluster: cluster.clone(),
@@ -197,10 +194,7 @@ impl RemoteConn {
 
 impl Drop for RemoteConn {
     fn drop(&mut self) {
-        self.cluster
-            .metrics
-            .proxied_sockets
-            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        self.cluster.metrics.proxied_sockets.dec();
     }
 }
 
@@ -327,11 +321,10 @@ pub async fn bridge(cluster: Arc<Cluster>, table: String, tx: mpsc::Sender<Comma
 
 /// Counts a bridged socket in (`1`) or out (`-1`).
 fn bridged(cluster: &Cluster, by: i64) {
-    use std::sync::atomic::Ordering::Relaxed;
     if by > 0 {
-        cluster.metrics.bridged_sockets.fetch_add(1, Relaxed);
+        cluster.metrics.bridged_sockets.inc();
     } else {
-        cluster.metrics.bridged_sockets.fetch_sub(1, Relaxed);
+        cluster.metrics.bridged_sockets.dec();
     }
 }
 

@@ -2,7 +2,7 @@
 //! "Beyond one machine").
 //!
 //! - [`lease`]: each node's lease and the one owner of each table, with the epoch that
-//!   fences the owner's writes ([`crate::store::fence`]);
+//!   fences the owner's writes ([`damka_store::fence`]);
 //! - [`node`]: a node's lease loop (renew; take over the tables of expired nodes; tell
 //!   when its own lease is lost);
 //! - [`sync`]: the rooms' shared state over NATS (room facts, heartbeats, each node's
@@ -17,7 +17,6 @@
 //! A node that loses its lease stops (fail-stop): its tables are someone else's by then,
 //! and its writes are fenced anyway.
 
-pub mod lease;
 pub mod link;
 pub mod node;
 pub mod sync;
@@ -29,7 +28,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use sqlx::PgPool;
+use damka_store::Leases;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
 use tokio_util::sync::CancellationToken;
 
 pub use node::{Node, NodeEvent};
@@ -52,7 +54,7 @@ pub enum JoinError {
     Nats(String),
     /// The lease cannot be registered.
     #[error("cannot register the node: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(#[from] damka_store::StoreError),
 }
 
 /// This node's part of the cluster.
@@ -63,8 +65,8 @@ pub struct Cluster {
     pub nats: async_nats::Client,
     /// The first part of every subject.
     pub prefix: String,
-    /// The shared PostgreSQL (leases).
-    pub pg: PgPool,
+    /// The leases, in the shared PostgreSQL.
+    pub leases: Leases,
     /// Peers heard from on NATS, with when.
     peers: Mutex<HashMap<String, Instant>>,
     /// The rooms' shared state.
@@ -84,13 +86,17 @@ pub struct Cluster {
 /// The cluster's metrics on one node (`/metrics`, after the server's own).
 #[derive(Default)]
 pub struct ClusterMetrics {
-    /// Sockets on this node proxied to a table on another node (gauge).
-    pub proxied_sockets: AtomicU64,
-    /// Sockets of other nodes proxied to tables of this node (gauge).
-    pub bridged_sockets: AtomicU64,
+    /// Sockets on this node proxied to a table on another node.
+    pub proxied_sockets: Gauge,
+    /// Sockets of other nodes proxied to tables of this node.
+    pub bridged_sockets: Gauge,
     /// Tables and tournaments this node took over from a node gone, or was handed by a
     /// node that stopped, and restored.
-    pub taken_over: AtomicU64,
+    pub taken_over: Counter,
+    /// Other nodes heard from on NATS lately (set at each scrape).
+    peers: Gauge,
+    /// 1 while the NATS connection is up (set at each scrape).
+    nats_connected: Gauge,
 }
 
 impl Cluster {
@@ -99,7 +105,7 @@ impl Cluster {
     ///
     /// Fails if NATS or the database is out of reach.
     pub async fn join(
-        pg: PgPool,
+        leases: Leases,
         url: &str,
         name: &str,
         addr: &str,
@@ -116,14 +122,14 @@ impl Cluster {
             .connect(url)
             .await
             .map_err(|e| JoinError::Nats(e.to_string()))?;
-        let node = Node::join(&pg, &id, addr, lease).await?;
+        let node = Node::join(&leases, &id, addr, lease).await?;
         tracing::info!(node = %id, nats = %crate::config::redact_url(url), "joined the cluster");
         Ok(Cluster {
             sync: std::sync::Arc::new(sync::RoomSyncer::new(id.clone())),
             node,
             nats,
             prefix: prefix.to_owned(),
-            pg,
+            leases,
             peers: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
             leaving: AtomicBool::new(false),
@@ -208,52 +214,48 @@ impl Cluster {
         self.lost.store(true, Ordering::Relaxed);
     }
 
-    /// Appends the cluster's metrics in Prometheus text format.
-    pub fn render_metrics(&self, out: &mut String) {
-        use std::fmt::Write as _;
+    /// Registers the cluster's metrics (`damka_cluster_*`) in `registry`.
+    pub fn register_metrics(&self, registry: &mut Registry) {
+        let m = &self.metrics;
+        registry.register(
+            "damka_cluster_peers",
+            "Other nodes heard from on NATS lately",
+            m.peers.clone(),
+        );
+        registry.register(
+            "damka_cluster_nats_connected",
+            "1 while the NATS connection is up",
+            m.nats_connected.clone(),
+        );
+        registry.register(
+            "damka_cluster_proxied_sockets",
+            "Table sockets here proxied to the table's owner on another node",
+            m.proxied_sockets.clone(),
+        );
+        registry.register(
+            "damka_cluster_bridged_sockets",
+            "Table sockets of other nodes proxied to tables owned here",
+            m.bridged_sockets.clone(),
+        );
+        registry.register(
+            "damka_cluster_taken_over",
+            "Tables and tournaments taken over from nodes gone or handed over by nodes that stopped, and restored here",
+            m.taken_over.clone(),
+        );
+    }
+
+    /// Sets the gauges read from the node's state (before a scrape).
+    pub fn refresh_metrics(&self) {
         let peers = lock(&self.peers)
             .values()
             .filter(|seen| seen.elapsed() <= PEER_SILENCE)
             .count();
-        let m = &self.metrics;
-        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        for (name, kind, help, value) in [
-            (
-                "damka_cluster_peers",
-                "gauge",
-                "Other nodes heard from on NATS lately.",
-                peers as u64,
-            ),
-            (
-                "damka_cluster_nats_connected",
-                "gauge",
-                "1 while the NATS connection is up.",
-                u64::from(self.nats_connected()),
-            ),
-            (
-                "damka_cluster_proxied_sockets",
-                "gauge",
-                "Table sockets here proxied to the table's owner on another node.",
-                get(&m.proxied_sockets),
-            ),
-            (
-                "damka_cluster_bridged_sockets",
-                "gauge",
-                "Table sockets of other nodes proxied to tables owned here.",
-                get(&m.bridged_sockets),
-            ),
-            (
-                "damka_cluster_taken_over_total",
-                "counter",
-                "Tables and tournaments taken over from nodes gone or handed over by nodes that stopped, and restored here.",
-                get(&m.taken_over),
-            ),
-        ] {
-            let _ = writeln!(
-                out,
-                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
-            );
-        }
+        self.metrics
+            .peers
+            .set(i64::try_from(peers).unwrap_or(i64::MAX));
+        self.metrics
+            .nats_connected
+            .set(i64::from(self.nats_connected()));
     }
 
     /// Whether the NATS connection is up.

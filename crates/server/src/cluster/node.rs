@@ -1,7 +1,7 @@
 //! A node's lease loop: renew its own lease, and take over the tables of nodes whose
 //! leases expired.
 //!
-//! Every `lease / 3` the loop renews the node's lease and then reaps ([`lease::reap`]),
+//! Every `lease / 3` the loop renews the node's lease and then reaps ([`Leases::reap`]),
 //! reporting what it took as [`NodeEvent::Took`] (the owner restores those tables from
 //! the database: the restart path). Once its own lease cannot be confirmed (a refused
 //! renewal: it expired or the node was marked gone; or no successful renewal for a whole
@@ -10,11 +10,10 @@
 
 use std::time::{Duration, Instant};
 
-use sqlx::PgPool;
+use damka_store::lease::Owned;
+use damka_store::{Leases, StoreError};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
-
-use super::lease::{self, Owned};
 
 /// What the lease loop tells its node.
 #[derive(Debug, PartialEq, Eq)]
@@ -38,8 +37,13 @@ impl Node {
     /// Registers node `id`, reachable at `addr`, with a lease of `lease`.
     ///
     /// Fails if the id is taken or the database is out of reach.
-    pub async fn join(pool: &PgPool, id: &str, addr: &str, lease: Duration) -> sqlx::Result<Node> {
-        lease::register(pool, id, addr, millis(lease)).await?;
+    pub async fn join(
+        leases: &Leases,
+        id: &str,
+        addr: &str,
+        lease: Duration,
+    ) -> Result<Node, StoreError> {
+        leases.register(id, addr, millis(lease)).await?;
         Ok(Node {
             id: id.to_owned(),
             lease,
@@ -50,7 +54,7 @@ impl Node {
     /// (then reports [`NodeEvent::Lost`] and returns).
     pub async fn run(
         &self,
-        pool: &PgPool,
+        leases: &Leases,
         events: mpsc::Sender<NodeEvent>,
         stop: CancellationToken,
     ) {
@@ -62,7 +66,7 @@ impl Node {
                 () = stop.cancelled() => return,
                 _ = tick.tick() => {}
             }
-            match lease::renew(pool, &self.id, millis(self.lease)).await {
+            match leases.renew(&self.id, millis(self.lease)).await {
                 Ok(true) => renewed = Instant::now(),
                 Ok(false) => {
                     tracing::warn!(node = %self.id, "the node's lease is gone");
@@ -78,7 +82,7 @@ impl Node {
                     continue;
                 }
             }
-            match lease::reap(pool, &self.id).await {
+            match leases.reap(&self.id).await {
                 Ok(reaped) if !reaped.tables.is_empty() => {
                     tracing::info!(node = %self.id, gone = ?reaped.nodes, tables = reaped.tables.len(), "taking over the tables of expired nodes");
                     if events.send(NodeEvent::Took(reaped.tables)).await.is_err() {

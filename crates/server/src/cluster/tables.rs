@@ -1,7 +1,7 @@
 //! Leases wired to tables and tournaments.
 //!
 //! - A new table (or tournament) is claimed by the node that creates it before its actor
-//!   runs; the actor then runs inside its fence ([`crate::store::fence::scope`]), so every
+//!   runs; the actor then runs inside its fence ([`damka_store::fence::scope`]), so every
 //!   write it makes is refused once another node owns it.
 //! - A closed table's lease is released.
 //! - Tables taken over (from an expired node, by the lease loop; or handed over by a node
@@ -19,11 +19,11 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use super::lease::{self, Owned};
 use super::{Cluster, NodeEvent};
 use crate::AppState;
-use crate::store::fence::{self, Fence};
 use crate::table::Command;
+use damka_store::fence::{self, Fence};
+use damka_store::lease::Owned;
 
 /// What a table or tournament actor starts with in a cluster.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub async fn run_tournament(
 async fn claim(cluster: &Cluster, id: &str, room: &str, lease: Lease) -> Option<i64> {
     match lease {
         Lease::Held(epoch) => Some(epoch),
-        Lease::New => match lease::claim_new(&cluster.pg, cluster.id(), id, room).await {
+        Lease::New => match cluster.leases.claim_new(cluster.id(), id, room).await {
             Ok(epoch) => Some(epoch),
             Err(e) => {
                 // Runs unfenced: nobody else can own an id this node just made up, and a
@@ -105,7 +105,7 @@ pub fn release(state: &AppState, table: &str) {
     };
     let table = table.to_owned();
     tokio::spawn(async move {
-        if let Err(e) = lease::release(&cluster.pg, cluster.id(), &table).await {
+        if let Err(e) = cluster.leases.release(cluster.id(), &table).await {
             tracing::warn!(error = %e, %table, "cannot release a closed table's lease");
         }
     });
@@ -149,7 +149,7 @@ pub async fn restore(state: &AppState, owned: Vec<Owned>) -> usize {
 
 async fn release_now(state: &AppState, id: &str) {
     if let Some(cluster) = &state.cluster
-        && let Err(e) = lease::release(&cluster.pg, cluster.id(), id).await
+        && let Err(e) = cluster.leases.release(cluster.id(), id).await
     {
         tracing::warn!(error = %e, id, "cannot release a lease");
     }
@@ -173,9 +173,9 @@ enum Order {
 pub async fn run(state: AppState, cluster: Arc<Cluster>) {
     let (events_tx, mut events) = mpsc::channel(8);
     let node = cluster.node.clone();
-    let pg = cluster.pg.clone();
+    let leases = cluster.leases.clone();
     let stop = cluster.stop.clone();
-    tokio::spawn(async move { node.run(&pg, events_tx, stop).await });
+    tokio::spawn(async move { node.run(&leases, events_tx, stop).await });
     let mut orders = match cluster
         .nats
         .subscribe(cluster.subject(&format!("n.{}", cluster.id())))
@@ -194,7 +194,7 @@ pub async fn run(state: AppState, cluster: Arc<Cluster>) {
                 Some(NodeEvent::Took(owned)) => {
                     let n = owned.len();
                     let restored = restore(&state, owned).await;
-                    cluster.metrics.taken_over.fetch_add(restored as u64, std::sync::atomic::Ordering::Relaxed);
+                    cluster.metrics.taken_over.inc_by(restored as u64);
                     tracing::info!(taken = n, restored, "took over the tables of a node gone");
                 }
                 Some(NodeEvent::Lost) => {
@@ -211,7 +211,7 @@ pub async fn run(state: AppState, cluster: Arc<Cluster>) {
                     Ok(Order::Take { from, owned }) => {
                         let n = owned.len();
                         let restored = restore(&state, owned).await;
-                        cluster.metrics.taken_over.fetch_add(restored as u64, std::sync::atomic::Ordering::Relaxed);
+                        cluster.metrics.taken_over.inc_by(restored as u64);
                         tracing::info!(%from, handed = n, restored, "took the tables of a node that stopped");
                     }
                     Err(e) => tracing::warn!(error = %e, "bad order"),
@@ -226,15 +226,15 @@ pub async fn run(state: AppState, cluster: Arc<Cluster>) {
 /// next node that starts; then marks the node gone.
 pub async fn hand_over(cluster: &Cluster) {
     let me = cluster.id();
-    let result: sqlx::Result<()> = async {
-        let owned = lease::owned(&cluster.pg, me).await?;
-        let peers = lease::live_peers(&cluster.pg, me).await?;
+    let result: Result<(), damka_store::StoreError> = async {
+        let owned = cluster.leases.owned(me).await?;
+        let peers = cluster.leases.live_peers(me).await?;
         let to = peers.iter().find(|p| cluster.alive(p)).or(peers.first());
         match to {
             Some(to) if !owned.is_empty() => {
                 let mut moved = Vec::with_capacity(owned.len());
                 for o in owned {
-                    if let Some(epoch) = lease::hand_over(&cluster.pg, me, &o.table_id, to).await? {
+                    if let Some(epoch) = cluster.leases.hand_over(me, &o.table_id, to).await? {
                         moved.push(Owned { epoch, ..o });
                     }
                 }
@@ -264,7 +264,7 @@ pub async fn hand_over(cluster: &Cluster) {
                 "no live peer: the tables wait for the next node"
             ),
         }
-        lease::gone(&cluster.pg, me).await
+        cluster.leases.gone(me).await
     }
     .await;
     if let Err(e) = result {

@@ -7,7 +7,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use damka_protocol::{
-    ClockTimes, EndReason, GameListItem, GameRecord, GameResult, Options, Player, StoredMove,
+    ClockTimes, GameListItem, GameRecord, GameResult, Options, Player, StoredMove,
 };
 use draughts::pdn::{self, PdnGame};
 use draughts::{Color, Outcome, Position, Reason, Rules, Variant};
@@ -15,23 +15,14 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::error::{AppError, AppResult};
-use crate::store::{GameRow, MoveRow};
 use crate::time::rfc3339;
+use damka_store::{GameRow, MoveRow};
 
 /// Query of the recent-games list.
 #[derive(Deserialize)]
 pub struct RecentQuery {
     /// 1–100, default 20.
     limit: Option<i64>,
-}
-
-fn result_of(row: &GameRow) -> Option<GameResult> {
-    match row.result.as_deref()? {
-        "white" => Some(GameResult::White),
-        "black" => Some(GameResult::Black),
-        "draw" => Some(GameResult::Draw),
-        _ => None,
-    }
 }
 
 fn players(row: &GameRow) -> (Player, Player) {
@@ -67,8 +58,8 @@ pub async fn recent(
                     id: g.id.clone(),
                     white,
                     black,
-                    result: result_of(&g),
-                    reason: g.reason.as_deref().and_then(EndReason::from_name),
+                    result: g.result,
+                    reason: g.reason,
                     plies: u32::try_from(plies).unwrap_or(0),
                     ended_at: g.ended_at.map(rfc3339),
                 }
@@ -112,8 +103,8 @@ pub async fn show(
         options: Options {
             minutes: u32::try_from(g.minutes).unwrap_or(0),
             increment: u32::try_from(g.increment_s).unwrap_or(0),
-            random_opening: g.random_opening != 0,
-            capture_optional: g.capture_optional != 0,
+            random_opening: g.random_opening,
+            capture_optional: g.capture_optional,
             bot: white.bot.or(black.bot),
             local: g.white_id == g.black_id,
         },
@@ -134,8 +125,8 @@ pub async fn show(
                 used_ms: ms(m.used_ms),
             })
             .collect(),
-        result: result_of(&g),
-        reason: g.reason.as_deref().and_then(EndReason::from_name),
+        result: g.result,
+        reason: g.reason,
         started_at: rfc3339(g.started_at),
         ended_at: g.ended_at.map(rfc3339),
         tournament,
@@ -150,7 +141,7 @@ pub async fn pdn(
     let (g, moves) = stored(&state, &id).await?;
     let variant = Variant::from_name(&g.variant)
         .ok_or_else(|| AppError::Internal(format!("stored game {id} has variant {}", g.variant)))?;
-    let rules = Rules::with_capture_optional(variant, g.capture_optional != 0)
+    let rules = Rules::with_capture_optional(variant, g.capture_optional)
         .map_err(|e| AppError::Internal(e.to_string()))?;
     let start = Position::from_fen(rules, &g.initial_fen)
         .map_err(|e| AppError::Internal(format!("stored game {id}: {e}")))?;
@@ -196,12 +187,11 @@ pub async fn pdn(
     );
     let outcome = g
         .reason
-        .as_deref()
-        .and_then(Reason::from_name)
+        .and_then(|r| Reason::from_name(r.as_str()))
         .map(|reason| Outcome {
-            winner: match g.result.as_deref() {
-                Some("white") => Some(Color::White),
-                Some("black") => Some(Color::Black),
+            winner: match g.result {
+                Some(GameResult::White) => Some(Color::White),
+                Some(GameResult::Black) => Some(Color::Black),
                 _ => None,
             },
             reason,

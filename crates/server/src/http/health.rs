@@ -39,12 +39,10 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     (
         [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
         {
-            let mut text = state.metrics.render();
-            state.store.stats().render(&mut text);
             if let Some(cluster) = &state.cluster {
-                cluster.render_metrics(&mut text);
+                cluster.refresh_metrics();
             }
-            text
+            crate::metrics::encode(&state.registry)
         },
     )
 }

@@ -18,7 +18,6 @@ use super::registry::TableSeed;
 use super::subscribers::{Outgoing, Subscribers};
 use crate::AppState;
 use crate::error::AppError;
-use crate::metrics::Metrics;
 use crate::room::Room;
 
 /// How often stale sockets are checked while any exists.
@@ -255,7 +254,7 @@ impl TableActor {
         if dropped > 0 {
             tracing::info!(dropped, "disconnected lagging sockets");
             for _ in 0..dropped {
-                Metrics::inc(&self.state.metrics.lagging_dropped);
+                self.state.metrics.lagging_dropped.inc();
             }
             self.presence_changed();
         }
@@ -387,7 +386,7 @@ impl Drop for Registered {
             // handed over with the game).
             crate::cluster::tables::release(&self.state, &self.id);
         }
-        Metrics::dec(&self.state.metrics.tables);
+        self.state.metrics.tables.dec();
     }
 }
 

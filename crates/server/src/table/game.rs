@@ -8,7 +8,7 @@ use damka_protocol::{ClockView, CounterView, EndReason, GameResult, Player, Side
 use draughts::clock::Clock;
 use draughts::{Color, Game, Outcome, Position, Reason};
 
-use crate::store::DrawOfferRow;
+use damka_store::{ClockRow, DrawOfferRow, GameEnd};
 
 thread_local! {
     /// A move list for [`LiveGame::legal`], one per thread.
@@ -89,7 +89,7 @@ pub fn side(color: Color) -> Side {
 /// at its last offer.
 pub fn offer_row(offer: Option<Color>, last_offer: [Option<u32>; 2]) -> DrawOfferRow {
     DrawOfferRow {
-        draw_offer: offer.map(|c| c.name().to_owned()),
+        draw_offer: offer.map(side),
         white_offer_ply: last_offer[0].map(i64::from),
         black_offer_ply: last_offer[1].map(i64::from),
     }
@@ -113,6 +113,25 @@ pub fn result_of(outcome: &Outcome) -> Option<GameResult> {
 /// The wire reason of an outcome.
 pub fn reason_of(outcome: &Outcome) -> EndReason {
     EndReason::from_name(outcome.reason.name()).unwrap_or(EndReason::Aborted)
+}
+
+/// The clocks to store: both sides' time left at `now` on `clock`, as of `ply`.
+pub fn clock_row(clock: &Clock, now: u64, ply: u32) -> ClockRow {
+    ClockRow {
+        white_ms: to_i64(clock.remaining(Color::White, now)),
+        black_ms: to_i64(clock.remaining(Color::Black, now)),
+        ply: i64::from(ply),
+    }
+}
+
+/// How a game ended, to store: its outcome with the final clocks, now.
+pub fn game_end(outcome: &Outcome, clock: ClockRow) -> GameEnd {
+    GameEnd {
+        result: result_of(outcome),
+        reason: reason_of(outcome),
+        clock,
+        ended_at: crate::time::unix_ms(),
+    }
 }
 
 impl LiveGame {
@@ -287,12 +306,8 @@ impl LiveGame {
     }
 
     /// The clock snapshot to store: `(white_ms, black_ms, ply)`.
-    pub fn clock_snapshot(&self, now: u64) -> (i64, i64, i64) {
-        (
-            to_i64(self.clock.remaining(Color::White, now)),
-            to_i64(self.clock.remaining(Color::Black, now)),
-            i64::from(self.ply()),
-        )
+    pub fn clock_snapshot(&self, now: u64) -> ClockRow {
+        clock_row(&self.clock, now, self.ply())
     }
 }
 

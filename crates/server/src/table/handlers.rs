@@ -282,21 +282,15 @@ impl TableActor {
                 let stored = match prepared.outcome {
                     None => self.state.store.append_move(&game_id, &prepared.row).await,
                     Some(o) => {
-                        let clock = (
-                            prepared.row.white_ms,
-                            prepared.row.black_ms,
-                            prepared.row.ply,
-                        );
+                        let clock = damka_store::ClockRow {
+                            white_ms: prepared.row.white_ms,
+                            black_ms: prepared.row.black_ms,
+                            ply: prepared.row.ply,
+                        };
+                        let end = super::game::game_end(&o, clock);
                         self.state
                             .store
-                            .append_last_move(
-                                &game_id,
-                                &prepared.row,
-                                o.result_name(),
-                                o.reason.name(),
-                                clock,
-                                crate::time::unix_ms(),
-                            )
+                            .append_last_move(&game_id, &prepared.row, end)
                             .await
                     }
                 };
@@ -320,7 +314,9 @@ impl TableActor {
             return Ok(());
         };
         if hold == Hold::Storage && !self.state.store.breaker().healthy() {
-            return Err(AppError::Database(crate::store::unavailable()));
+            return Err(AppError::Database(damka_store::StoreError::Unavailable(
+                "the store's circuit is open".into(),
+            )));
         }
         self.release_hold();
         Ok(())

@@ -13,9 +13,8 @@ use super::game::{Hold, LiveGame, reason_of, result_of, side, to_i64};
 use super::moves::PreparedMove;
 use super::subscribers::Outgoing;
 use crate::error::AppError;
-use crate::metrics::Metrics;
-use crate::store::{GameRow, MoveRow, NewGame};
 use crate::{random, time};
+use damka_store::{GameRow, MoveRow, NewGame};
 
 /// How soon a game end that could not be stored (and not for an outage) is tried again.
 const END_RETRY: Duration = Duration::from_secs(1);
@@ -79,20 +78,22 @@ impl TableActor {
             variant: self.variant.name().to_owned(),
             minutes: i64::from(self.options.minutes),
             increment_s: i64::from(self.options.increment),
-            random_opening: i64::from(self.options.random_opening),
-            capture_optional: i64::from(self.options.capture_optional),
+            random_opening: self.options.random_opening,
+            capture_optional: self.options.capture_optional,
             white_id: white.id.clone(),
             white_name: white.name.clone(),
             black_id: black.id.clone(),
             black_name: black.name.clone(),
             initial_fen: initial_fen.clone(),
             opening_plies: i64::from(opening_plies),
-            status: "playing".into(),
+            status: damka_protocol::GameStatus::Playing,
             result: None,
             reason: None,
-            white_ms: to_i64(initial_ms),
-            black_ms: to_i64(initial_ms),
-            clock_ply: i64::from(opening_plies),
+            clock: damka_store::ClockRow {
+                white_ms: to_i64(initial_ms),
+                black_ms: to_i64(initial_ms),
+                ply: i64::from(opening_plies),
+            },
             started_at,
             ended_at: None,
         };
@@ -162,7 +163,7 @@ impl TableActor {
         let ended = live.game.outcome();
         self.game = Some(live);
         self.gone_since = [None, None];
-        Metrics::inc(&self.state.metrics.games_started);
+        self.state.metrics.games_started.inc();
         tracing::info!(game = %event.id, "game started");
         self.broadcast(&ServerMessage::GameStarted(Box::new(event)));
         self.presence_changed();
@@ -241,10 +242,8 @@ impl TableActor {
         {
             self.subs.broadcast(&text);
         }
-        Metrics::inc(&self.state.metrics.moves);
-        self.state.metrics.observe_move_latency(
-            u64::try_from(received.elapsed().as_micros()).unwrap_or(u64::MAX),
-        );
+        self.state.metrics.moves.inc();
+        self.state.metrics.move_latency.observe(received.elapsed());
         self.refresh_room_copy();
         if let Some(o) = outcome {
             self.announce_end(result_of(&o), reason_of(&o), now);
@@ -282,23 +281,9 @@ impl TableActor {
         // The clock as it will be once stopped, without touching the live one yet.
         let mut clock = game.clock.clone();
         clock.stop(now);
-        let snapshot = (
-            to_i64(clock.remaining(Color::White, now)),
-            to_i64(clock.remaining(Color::Black, now)),
-            i64::from(game.ply()),
-        );
+        let end = super::game::game_end(&outcome, super::game::clock_row(&clock, now, game.ply()));
         let id = game.id.clone();
-        let stored = self
-            .state
-            .store
-            .finish_game(
-                &id,
-                outcome.result_name(),
-                reason.name(),
-                snapshot,
-                time::unix_ms(),
-            )
-            .await;
+        let stored = self.state.store.finish_game(&id, end).await;
         if let Err(e) = stored {
             tracing::error!(error = %e, game = %id, "cannot store the end of a game; not announced");
             self.storage_failed(&e, now);
@@ -338,7 +323,10 @@ impl TableActor {
                     .time
                     .now_us()
                     .saturating_sub(due.saturating_mul(1000));
-                self.state.metrics.flag_late.observe(late);
+                self.state
+                    .metrics
+                    .flag_late
+                    .observe(std::time::Duration::from_micros(late));
             }
             ruled
         } else {
@@ -352,8 +340,8 @@ impl TableActor {
 
     /// A write of this table failed: if the database is unavailable, hold the clock
     /// (charged to nobody) until it takes writes again, and show why.
-    pub(super) fn storage_failed(&mut self, e: &sqlx::Error, now: u64) {
-        if !crate::store::is_outage(e) {
+    pub(super) fn storage_failed(&mut self, e: &damka_store::StoreError, now: u64) {
+        if !e.is_outage() {
             return;
         }
         let Some(game) = self.game.as_mut().filter(|g| g.playing()) else {
@@ -400,7 +388,7 @@ impl TableActor {
         else {
             return;
         };
-        Metrics::inc(&self.state.metrics.games_finished);
+        self.state.metrics.games_finished.inc();
         tracing::info!(?result, reason = reason.as_str(), "game over");
         let v = self.next_v();
         self.broadcast(&ServerMessage::GameOver {

@@ -9,7 +9,7 @@ use draughts::{Color, Game, Move, Outcome};
 
 use super::game::{LiveGame, side, to_i64, to_u64};
 use crate::error::AppError;
-use crate::store::MoveRow;
+use damka_store::MoveRow;
 
 /// A move that passed every check, ready to be stored; [`LiveGame::commit`] applies it.
 pub struct PreparedMove {

@@ -211,7 +211,7 @@ fn spawn(state: &AppState, seed: TableSeed) -> Result<(TableHandle, TableView), 
     let actor = TableActor::new(state.clone(), seed, tx.downgrade(), rx)?;
     let view = actor.table_view();
     actor.room().table_changed(view.clone(), true);
-    crate::metrics::Metrics::inc(&state.metrics.tables);
+    state.metrics.tables.inc();
     match &state.cluster {
         None => drop(state.tracker.spawn(actor.run().instrument(span))),
         Some(cluster) => {

@@ -15,13 +15,13 @@ use draughts::{Color, Game, Outcome, Position, Rules, Variant};
 use super::game::{Hold, LiveGame, side, to_u64};
 use super::registry::TableSeed;
 use crate::AppState;
-use crate::store::{DrawOfferRow, GameRow, MoveRow};
+use damka_store::{DrawOfferRow, GameRow, MoveRow};
 
 /// Recreates the tables of all unfinished games; returns how many.
 ///
 /// Fails only if the store cannot be read; a game that cannot be replayed is logged and
 /// marked aborted.
-pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
+pub async fn restore_tables(state: &AppState) -> Result<usize, damka_store::StoreError> {
     let rows = state.store.unfinished_games().await?;
     restore_rows(state, rows, None).await
 }
@@ -34,7 +34,7 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, sqlx::Error> {
 pub async fn restore_owned(
     state: &AppState,
     epochs: &std::collections::HashMap<String, i64>,
-) -> Result<(usize, Vec<String>), sqlx::Error> {
+) -> Result<(usize, Vec<String>), damka_store::StoreError> {
     let rows: Vec<GameRow> = state
         .store
         .unfinished_games()
@@ -55,7 +55,7 @@ async fn restore_rows(
     state: &AppState,
     rows: Vec<GameRow>,
     epochs: Option<&std::collections::HashMap<String, i64>>,
-) -> Result<usize, sqlx::Error> {
+) -> Result<usize, damka_store::StoreError> {
     let now = state.time.now_ms();
     let mut restored = 0;
     for row in rows {
@@ -111,8 +111,8 @@ async fn restore_rows(
             options: Options {
                 minutes: u32::try_from(row.minutes).unwrap_or(1),
                 increment: u32::try_from(row.increment_s).unwrap_or(0),
-                random_opening: row.random_opening != 0,
-                capture_optional: row.capture_optional != 0,
+                random_opening: row.random_opening,
+                capture_optional: row.capture_optional,
                 bot: crate::bots::level_of_id(&row.white_id)
                     .or_else(|| crate::bots::level_of_id(&row.black_id))
                     .map(bot::Level::number),
@@ -176,12 +176,13 @@ fn report(
 /// Marks a game that cannot be resumed as aborted, so it is not retried forever.
 async fn abandon(state: &AppState, row: &GameRow, why: &str) {
     tracing::error!(game = %row.id, why, "cannot resume a game; marking it aborted");
-    let clock = (row.white_ms, row.black_ms, row.clock_ply);
-    if let Err(e) = state
-        .store
-        .finish_game(&row.id, None, "aborted", clock, crate::time::unix_ms())
-        .await
-    {
+    let end = damka_store::GameEnd {
+        result: None,
+        reason: damka_protocol::EndReason::Aborted,
+        clock: row.clock,
+        ended_at: crate::time::unix_ms(),
+    };
+    if let Err(e) = state.store.finish_game(&row.id, end).await {
         tracing::error!(error = %e, game = %row.id, "cannot mark the game aborted");
     }
 }
@@ -189,22 +190,13 @@ async fn abandon(state: &AppState, row: &GameRow, why: &str) {
 /// Stores the end of a game whose last stored move ended it, so it is never resumed.
 async fn finish_ended(state: &AppState, row: &GameRow, moves: &[MoveRow], outcome: Outcome) {
     tracing::warn!(game = %row.id, "the stored moves end the game: storing its end");
-    let clock = moves
-        .last()
-        .map_or((row.white_ms, row.black_ms, row.clock_ply), |m| {
-            (m.white_ms, m.black_ms, m.ply)
-        });
-    if let Err(e) = state
-        .store
-        .finish_game(
-            &row.id,
-            outcome.result_name(),
-            outcome.reason.name(),
-            clock,
-            crate::time::unix_ms(),
-        )
-        .await
-    {
+    let clock = moves.last().map_or(row.clock, |m| damka_store::ClockRow {
+        white_ms: m.white_ms,
+        black_ms: m.black_ms,
+        ply: m.ply,
+    });
+    let end = super::game::game_end(&outcome, clock);
+    if let Err(e) = state.store.finish_game(&row.id, end).await {
         tracing::error!(error = %e, game = %row.id, "cannot store the end of the game");
     }
 }
@@ -237,8 +229,8 @@ fn replay(
     t: &Timing,
 ) -> Result<Replayed, String> {
     let variant = Variant::from_name(&row.variant).ok_or("unknown variant")?;
-    let rules = Rules::with_capture_optional(variant, row.capture_optional != 0)
-        .map_err(|e| e.to_string())?;
+    let rules =
+        Rules::with_capture_optional(variant, row.capture_optional).map_err(|e| e.to_string())?;
     let start = Position::from_fen(rules, &row.initial_fen).map_err(|e| e.to_string())?;
     let mut game = Game::new(start);
     let mut played = Vec::with_capacity(moves.len());
@@ -270,8 +262,8 @@ fn replay(
     // The newest clock: the shutdown snapshot if it is as recent as the last move.
     let last_ply = moves.last().map_or(0, |m| m.ply);
     let (white_ms, black_ms) = match moves.last() {
-        Some(m) if m.ply > row.clock_ply => (m.white_ms, m.black_ms),
-        _ => (row.white_ms, row.black_ms),
+        Some(m) if m.ply > row.clock.ply => (m.white_ms, m.black_ms),
+        _ => (row.clock.white_ms, row.clock.black_ms),
     };
     let opening_plies = u32::try_from(row.opening_plies).unwrap_or(0);
     let last_offer = [offer.white_offer_ply, offer.black_offer_ply]
@@ -288,7 +280,7 @@ fn replay(
     // The first-move window keeps what was left of it at a graceful shutdown (a stored
     // snapshot as recent as the last move); after a crash it is unknown: a whole window.
     let first_move_held = (!both_moved).then(|| match t.first_move_left {
-        Some(left) if row.clock_ply >= last_ply => left.min(t.window_ms),
+        Some(left) if row.clock.ply >= last_ply => left.min(t.window_ms),
         _ => t.window_ms,
     });
     Ok(Replayed::Playing(Box::new(LiveGame {
@@ -324,7 +316,10 @@ fn standing_offer(
     last_offer: [Option<u32>; 2],
     movers: &[Color],
 ) -> Option<Color> {
-    let by: Color = offer.draw_offer.as_deref()?.parse().ok()?;
+    let by = match offer.draw_offer? {
+        damka_protocol::Side::White => Color::White,
+        damka_protocol::Side::Black => Color::Black,
+    };
     let made_at = usize::try_from(last_offer[side(by).index()]?).ok()?;
     let since = movers.get(made_at..)?;
     (!since.contains(&by.other())).then_some(by)
@@ -336,7 +331,7 @@ mod tests {
 
     fn stored(by: &str, white: Option<i64>, black: Option<i64>) -> DrawOfferRow {
         DrawOfferRow {
-            draw_offer: Some(by.to_owned()),
+            draw_offer: damka_protocol::Side::from_name(by),
             white_offer_ply: white,
             black_offer_ply: black,
         }

@@ -310,8 +310,11 @@ impl TableActor {
             .store
             .take_back(
                 &id,
-                i64::from(keep),
-                (super::game::to_i64(white), super::game::to_i64(black)),
+                damka_store::ClockRow {
+                    white_ms: super::game::to_i64(white),
+                    black_ms: super::game::to_i64(black),
+                    ply: i64::from(keep),
+                },
             )
             .await;
         if let Err(e) = stored {

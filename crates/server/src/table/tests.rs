@@ -14,9 +14,9 @@ use tokio_util::task::TaskTracker;
 use super::{Command, Outgoing, SOCKET_QUEUE, Tables};
 use crate::config::Config;
 use crate::room::{Rooms, default_rooms};
-use crate::store::Store;
 use crate::time::TimeSource;
 use crate::{AppState, Shared, metrics};
+use damka_store::Store;
 
 fn player(id: &str) -> Player {
     Player::guest(id, id)
@@ -57,6 +57,7 @@ async fn test_state(name: &str, config: Config) -> (AppState, std::path::PathBuf
         tournaments: crate::tournament::Tournaments::default(),
         bots: crate::bots::Bots::new(1, std::time::Duration::from_millis(500)),
         metrics: metrics::Metrics::default(),
+        registry: prometheus_client::registry::Registry::default(),
         limits: crate::limits::Limits::default(),
         time: TimeSource::manual(),
         shutdown: CancellationToken::new(),

@@ -16,8 +16,8 @@ use super::registry::{TableSeed, Tables};
 use crate::AppState;
 use crate::error::AppError;
 use crate::room::Room;
-use crate::store::{GameRow, NewGame};
 use crate::tournament::GameReport;
+use damka_store::{GameRow, NewGame};
 
 /// A tournament game to set up at a new table.
 #[derive(Debug, Clone)]
@@ -92,20 +92,22 @@ impl Tables {
             variant: variant.name().to_owned(),
             minutes: i64::from(spec.minutes),
             increment_s: i64::from(spec.increment),
-            random_opening: 0,
-            capture_optional: 0,
+            random_opening: false,
+            capture_optional: false,
             white_id: spec.white.id.clone(),
             white_name: spec.white.name.clone(),
             black_id: spec.black.id.clone(),
             black_name: spec.black.name.clone(),
             initial_fen: initial_fen.clone(),
             opening_plies: 0,
-            status: "playing".into(),
+            status: damka_protocol::GameStatus::Playing,
             result: None,
             reason: None,
-            white_ms: to_i64(initial_ms),
-            black_ms: to_i64(initial_ms),
-            clock_ply: 0,
+            clock: damka_store::ClockRow {
+                white_ms: to_i64(initial_ms),
+                black_ms: to_i64(initial_ms),
+                ply: 0,
+            },
             started_at,
             ended_at: None,
         };

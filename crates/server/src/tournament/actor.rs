@@ -18,7 +18,7 @@ use super::{Command, GameReport, TournamentHandle};
 use crate::AppState;
 use crate::error::AppError;
 use crate::room::Room;
-use crate::store::{EntrantRow, TournamentWrite};
+use damka_store::{EntrantRow, TournamentWrite};
 
 /// How soon a change that could not be stored (a round, a result, the end) is tried
 /// again.
@@ -422,7 +422,7 @@ impl TournamentActor {
                 tournament: self.t.id.clone(),
                 round: i64::from(report.round),
                 board: i64::try_from(board + 1).unwrap_or(i64::MAX),
-                result: result_name(outcome).to_owned(),
+                result: stored_result(outcome),
                 reason: report.reason.clone(),
             })
             .await;
@@ -458,19 +458,14 @@ impl TournamentActor {
             .collect();
         for game in games {
             match self.state.store.game(&game).await {
-                Ok(Some(row)) if row.status == "over" => {
-                    let result = row.result.as_deref().and_then(|r| match r {
-                        "white" => Some(damka_protocol::GameResult::White),
-                        "black" => Some(damka_protocol::GameResult::Black),
-                        "draw" => Some(damka_protocol::GameResult::Draw),
-                        _ => None,
-                    });
+                Ok(Some(row)) if row.status == damka_protocol::GameStatus::Over => {
+                    let reason = row.reason.unwrap_or(damka_protocol::EndReason::Aborted);
                     self.record(GameReport {
                         tournament: self.t.id.clone(),
                         round: number,
                         game,
-                        result,
-                        reason: row.reason.unwrap_or_else(|| "aborted".into()),
+                        result: row.result,
+                        reason: reason.as_str().to_owned(),
                     })
                     .await;
                 }
@@ -521,12 +516,12 @@ impl TournamentActor {
 }
 
 /// The stored result of an outcome.
-pub(super) fn result_name(outcome: Outcome) -> &'static str {
+pub(super) fn stored_result(outcome: Outcome) -> damka_store::BoardResult {
     match outcome {
-        Outcome::White => "white",
-        Outcome::Black => "black",
-        Outcome::Draw => "draw",
-        Outcome::Void => "none",
+        Outcome::White => damka_store::BoardResult::White,
+        Outcome::Black => damka_store::BoardResult::Black,
+        Outcome::Draw => damka_store::BoardResult::Draw,
+        Outcome::Void => damka_store::BoardResult::Void,
     }
 }
 

@@ -11,7 +11,7 @@ use super::model::{MIN_PLAYERS, Settings, Tournament};
 use crate::AppState;
 use crate::error::AppError;
 use crate::room::Room;
-use crate::store::{TournamentRow, TournamentWrite};
+use damka_store::{TournamentRow, TournamentWrite};
 
 /// Open or running tournaments one guest may have created at once.
 pub const PER_GUEST: usize = 2;
@@ -116,14 +116,14 @@ pub async fn create(
         id: id.clone(),
         room: room.config.id.clone(),
         name: settings.name.clone(),
-        kind: settings.kind.as_str().to_owned(),
-        status: "open".into(),
+        kind: settings.kind,
+        status: damka_protocol::tournament::TournamentStatus::Open,
         rounds: i64::from(settings.rounds),
         total_rounds: 0,
         minutes: i64::from(settings.minutes),
         increment_s: i64::from(settings.increment),
         max_players: i64::from(settings.max_players),
-        bots: i64::from(settings.bots),
+        bots: settings.bots,
         bot_level: i64::from(settings.bot_level),
         starts_at: settings.starts_at,
         created_by: creator.id.clone(),
@@ -131,7 +131,7 @@ pub async fn create(
         created_at: now,
         started_at: None,
         ended_at: None,
-        cancelled: 0,
+        cancelled: false,
     };
     state
         .store

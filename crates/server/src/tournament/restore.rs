@@ -4,20 +4,20 @@
 //! tournament is read back whenever it is asked for.
 
 use damka_protocol::Player;
-use damka_protocol::tournament::{TournamentKind, TournamentStatus};
+use damka_protocol::tournament::TournamentStatus;
 
 use super::model::{Board, BoardResult, Entrant, Round, Settings, Tournament};
 use super::standings::Outcome;
 use crate::AppState;
 use crate::room::FINISHED_TOURNAMENTS_SHOWN;
-use crate::store::{EntrantRow, PairingRow, TournamentRow};
+use damka_store::{EntrantRow, PairingRow, TournamentRow};
 
 /// Restarts the actors of the tournaments not over and lists the rooms' tournaments;
 /// returns how many were resumed.
 ///
 /// Fails only if the store cannot be read; a tournament whose rows do not make sense is
 /// logged and left alone.
-pub async fn restore_tournaments(state: &AppState) -> Result<usize, sqlx::Error> {
+pub async fn restore_tournaments(state: &AppState) -> Result<usize, damka_store::StoreError> {
     let now = crate::time::unix_ms();
     let mut resumed = 0;
     // In a cluster a node resumes only the tournaments it owns (adopted or taken over:
@@ -50,12 +50,16 @@ pub async fn restore_tournaments(state: &AppState) -> Result<usize, sqlx::Error>
 /// it is over (or gone, or runs here already).
 ///
 /// Fails only if the store cannot be read.
-pub async fn restore_one(state: &AppState, id: &str, epoch: i64) -> Result<bool, sqlx::Error> {
+pub async fn restore_one(
+    state: &AppState,
+    id: &str,
+    epoch: i64,
+) -> Result<bool, damka_store::StoreError> {
     if state.tournaments.get(id).is_some() {
         return Ok(true);
     }
     match state.store.tournament(id).await? {
-        Some(row) if row.status != "over" => resume(state, &row, Some(epoch)).await,
+        Some(row) if row.status != TournamentStatus::Over => resume(state, &row, Some(epoch)).await,
         _ => Ok(false),
     }
 }
@@ -66,7 +70,7 @@ async fn resume(
     state: &AppState,
     row: &TournamentRow,
     epoch: Option<i64>,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, damka_store::StoreError> {
     let now = crate::time::unix_ms();
     let Some(room) = state.rooms.get(&row.room).cloned() else {
         tracing::error!(tournament = %row.id, "the room of a tournament is gone");
@@ -93,7 +97,10 @@ async fn resume(
 /// A tournament read from the store (finished ones are not kept in memory).
 ///
 /// Fails on a database error.
-pub async fn load(state: &AppState, id: &str) -> Result<Option<Tournament>, sqlx::Error> {
+pub async fn load(
+    state: &AppState,
+    id: &str,
+) -> Result<Option<Tournament>, damka_store::StoreError> {
     match state.store.tournament(id).await? {
         Some(row) => load_row(state, &row).await,
         None => Ok(None),
@@ -103,7 +110,7 @@ pub async fn load(state: &AppState, id: &str) -> Result<Option<Tournament>, sqlx
 async fn load_row(
     state: &AppState,
     row: &TournamentRow,
-) -> Result<Option<Tournament>, sqlx::Error> {
+) -> Result<Option<Tournament>, damka_store::StoreError> {
     let entrants = state.store.tournament_entrants(&row.id).await?;
     let pairings = state.store.tournament_pairings(&row.id).await?;
     Ok(build(row, &entrants, &pairings))
@@ -115,8 +122,7 @@ pub fn build(
     entrants: &[EntrantRow],
     pairings: &[PairingRow],
 ) -> Option<Tournament> {
-    let kind = TournamentKind::from_name(&row.kind)?;
-    let status = TournamentStatus::from_name(&row.status)?;
+    let (kind, status) = (row.kind, row.status);
     let players: Vec<Entrant> = entrants
         .iter()
         .map(|e| Entrant {
@@ -144,12 +150,12 @@ pub fn build(
                 black: index(black)?,
                 table: p.table_id.clone(),
                 game: p.game_id.clone(),
-                result: p.result.as_deref().map(|r| BoardResult {
+                result: p.result.map(|r| BoardResult {
                     outcome: match r {
-                        "white" => Outcome::White,
-                        "black" => Outcome::Black,
-                        "draw" => Outcome::Draw,
-                        _ => Outcome::Void,
+                        damka_store::BoardResult::White => Outcome::White,
+                        damka_store::BoardResult::Black => Outcome::Black,
+                        damka_store::BoardResult::Draw => Outcome::Draw,
+                        damka_store::BoardResult::Void => Outcome::Void,
                     },
                     reason: p.reason.clone().unwrap_or_default(),
                 }),
@@ -165,7 +171,7 @@ pub fn build(
             minutes: u32::try_from(row.minutes).ok()?,
             increment: u32::try_from(row.increment_s).ok()?,
             max_players: u32::try_from(row.max_players).ok()?,
-            bots: row.bots != 0,
+            bots: row.bots,
             bot_level: u8::try_from(row.bot_level).ok()?,
             starts_at: row.starts_at,
             name: row.name.clone(),
@@ -178,7 +184,7 @@ pub fn build(
         total_rounds: u32::try_from(row.total_rounds).ok()?,
         started_at: row.started_at,
         ended_at: row.ended_at,
-        cancelled: row.cancelled != 0,
+        cancelled: row.cancelled,
         version: 1,
     })
 }

@@ -4,10 +4,10 @@
 
 use damka_protocol::TableTournament;
 
-use super::actor::{TournamentActor, result_name};
+use super::actor::{TournamentActor, stored_result};
 use super::model::PlannedRound;
-use crate::store::{PairingRow, TournamentWrite, Write};
 use crate::table::TournamentGameSpec;
+use damka_store::{PairingRow, TournamentWrite, Write};
 
 impl TournamentActor {
     /// Stores a round with its games, then opens the tables and sends each paired
@@ -31,7 +31,7 @@ impl TournamentActor {
                     black_id: Some(black.id),
                     table_id: None,
                     game_id: None,
-                    result: Some(result_name(outcome).to_owned()),
+                    result: Some(stored_result(outcome)),
                     reason: Some("forfeit".into()),
                 });
                 continue;

@@ -23,7 +23,6 @@ use crate::AppState;
 use crate::error::AppError;
 use crate::http::auth::guest_of;
 use crate::limits::{ClientIp, SocketPermit};
-use crate::metrics::Metrics;
 use crate::room::Room;
 
 /// Upgrades to a room socket (`404` for an unknown room, `429` when the address holds
@@ -117,7 +116,7 @@ async fn session(
     ip: IpAddr,
     permit: SocketPermit,
 ) {
-    Metrics::inc(&state.metrics.room_connections);
+    state.metrics.room_connections.inc();
     let mut events = room.subscribe();
     room.socket_joined(true);
     if let Some(g) = &guest {
@@ -204,6 +203,6 @@ async fn session(
         room.person_socket(g, false);
     }
     room.socket_joined(false);
-    Metrics::dec(&state.metrics.room_connections);
+    state.metrics.room_connections.dec();
     drop(permit);
 }

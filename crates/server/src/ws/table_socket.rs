@@ -25,7 +25,6 @@ use crate::cluster::link::RemoteConn;
 use crate::error::AppError;
 use crate::http::auth::guest_of;
 use crate::limits::ClientIp;
-use crate::metrics::Metrics;
 use crate::table::{Command, Outgoing, SOCKET_QUEUE, TableHandle};
 
 /// How long a socket waits for the owner of a table on another node to answer before it
@@ -68,7 +67,7 @@ pub async fn upgrade(
                     send_close(&mut socket, close::POLICY, "origin not allowed").await;
                     return;
                 }
-                Metrics::inc(&state.metrics.table_connections);
+                state.metrics.table_connections.inc();
                 let joined = match handle {
                     Some(handle) => join_local(handle, guest).await,
                     None if state.cluster.is_some() && valid => {
@@ -95,7 +94,7 @@ pub async fn upgrade(
                         send_close(&mut socket, close::TRY_AGAIN, "table moving").await
                     }
                 }
-                Metrics::dec(&state.metrics.table_connections);
+                state.metrics.table_connections.dec();
                 drop(permit);
             }
             .instrument(span),
@@ -206,7 +205,7 @@ async fn join_remote(state: &AppState, id: &str, guest: Option<&Player>) -> Join
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         }
-        match crate::cluster::lease::owner(&cluster.pg, id).await {
+        match cluster.leases.owner(id).await {
             Ok(Some(_)) => {
                 tracing::info!(error = %e, "table has an owner that does not answer yet");
                 return Joined::Later;

@@ -1,4 +1,4 @@
-//! Node and table leases in a real PostgreSQL (`cluster::lease`): an expired node is
+//! Node and table leases in a real PostgreSQL (`damka_store::lease`): an expired node is
 //! marked gone and its tables taken over, with new epochs, by a live node in one step; a
 //! node whose own lease lapsed can neither renew nor take anything; a node's lease loop
 //! takes a dead node's tables within a few leases and tells a node that lost its own.
@@ -6,10 +6,9 @@
 use std::time::{Duration, Instant};
 
 use crate::common::{Backend, TestDb};
-use damka_server::cluster::lease::{self, Owned, Reaped};
 use damka_server::cluster::node::{Node, NodeEvent};
-use damka_server::store::Store;
-use sqlx::PgPool;
+use damka_store::lease::{Owned, Reaped};
+use damka_store::{Leases, Store};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -23,10 +22,10 @@ fn owned(table: &str, epoch: i64) -> Owned {
 
 /// Reaps for `me` until something is taken (the other lease expires by the database's
 /// clock), at most 10 s.
-async fn reap_until_taken(pool: &PgPool, me: &str) -> Reaped {
+async fn reap_until_taken(pool: &Leases, me: &str) -> Reaped {
     let began = Instant::now();
     loop {
-        let reaped = lease::reap(pool, me).await.unwrap();
+        let reaped = pool.reap(me).await.unwrap();
         if !reaped.nodes.is_empty() {
             return reaped;
         }
@@ -45,23 +44,15 @@ async fn an_expired_node_s_tables_go_to_a_live_node_with_new_epochs() {
     }
     let db = TestDb::new(Backend::Postgres).await;
     let store = Store::connect(&db.url).await.expect("store");
-    let pool = store.postgres().expect("postgres").clone();
-    lease::register(&pool, "a", "127.0.0.1:1", 300)
-        .await
-        .unwrap();
-    lease::register(&pool, "b", "127.0.0.1:2", 60_000)
-        .await
-        .unwrap();
-    assert!(
-        lease::register(&pool, "a", "127.0.0.1:3", 300)
-            .await
-            .is_err()
-    );
+    let pool = store.leases().expect("postgres");
+    pool.register("a", "127.0.0.1:1", 300).await.unwrap();
+    pool.register("b", "127.0.0.1:2", 60_000).await.unwrap();
+    assert!(pool.register("a", "127.0.0.1:3", 300).await.is_err());
     for t in ["t1", "t2"] {
-        lease::claim_new(&pool, "a", t, "russian").await.unwrap();
+        pool.claim_new("a", t, "russian").await.unwrap();
     }
-    lease::claim_new(&pool, "b", "t3", "russian").await.unwrap();
-    assert_eq!(lease::live_peers(&pool, "b").await.unwrap(), vec!["a"]);
+    pool.claim_new("b", "t3", "russian").await.unwrap();
+    assert_eq!(pool.live_peers("b").await.unwrap(), vec!["a"]);
 
     // a stops renewing (killed, frozen, cut off): once its lease is over, b takes its
     // tables, each with the next epoch; b's own table is untouched.
@@ -69,25 +60,22 @@ async fn an_expired_node_s_tables_go_to_a_live_node_with_new_epochs() {
     assert_eq!(reaped.nodes, vec!["a"]);
     assert_eq!(reaped.tables, vec![owned("t1", 2), owned("t2", 2)]);
     assert_eq!(
-        lease::owned(&pool, "b").await.unwrap(),
+        pool.owned("b").await.unwrap(),
         vec![owned("t1", 2), owned("t2", 2), owned("t3", 1)]
     );
-    assert!(lease::owned(&pool, "a").await.unwrap().is_empty());
-    assert_eq!(
-        lease::owner(&pool, "t1").await.unwrap(),
-        Some(("b".into(), 2))
-    );
+    assert!(pool.owned("a").await.unwrap().is_empty());
+    assert_eq!(pool.owner("t1").await.unwrap(), Some(("b".into(), 2)));
     // a comes back: its lease is gone for good, it cannot take anything, and it no
     // longer owns what it closes.
-    assert!(!lease::renew(&pool, "a", 60_000).await.unwrap());
-    assert_eq!(lease::reap(&pool, "a").await.unwrap(), Reaped::default());
-    assert!(!lease::release(&pool, "a", "t1").await.unwrap());
-    assert!(lease::live_peers(&pool, "b").await.unwrap().is_empty());
+    assert!(!pool.renew("a", 60_000).await.unwrap());
+    assert_eq!(pool.reap("a").await.unwrap(), Reaped::default());
+    assert!(!pool.release("a", "t1").await.unwrap());
+    assert!(pool.live_peers("b").await.unwrap().is_empty());
     // A second pass finds nothing more; b renews and releases what it closes.
-    assert_eq!(lease::reap(&pool, "b").await.unwrap(), Reaped::default());
-    assert!(lease::renew(&pool, "b", 60_000).await.unwrap());
-    assert!(lease::release(&pool, "b", "t3").await.unwrap());
-    assert_eq!(lease::owner(&pool, "t3").await.unwrap(), None);
+    assert_eq!(pool.reap("b").await.unwrap(), Reaped::default());
+    assert!(pool.renew("b", 60_000).await.unwrap());
+    assert!(pool.release("b", "t3").await.unwrap());
+    assert_eq!(pool.owner("t3").await.unwrap(), None);
     store.close().await;
     db.cleanup().await;
 }
@@ -99,44 +87,33 @@ async fn a_node_whose_own_lease_lapsed_takes_nothing() {
     }
     let db = TestDb::new(Backend::Postgres).await;
     let store = Store::connect(&db.url).await.expect("store");
-    let pool = store.postgres().expect("postgres").clone();
-    lease::register(&pool, "a", "127.0.0.1:1", 200)
-        .await
-        .unwrap();
-    lease::register(&pool, "b", "127.0.0.1:2", 200)
-        .await
-        .unwrap();
-    lease::claim_new(&pool, "b", "t1", "russian").await.unwrap();
+    let pool = store.leases().expect("postgres");
+    pool.register("a", "127.0.0.1:1", 200).await.unwrap();
+    pool.register("b", "127.0.0.1:2", 200).await.unwrap();
+    pool.claim_new("b", "t1", "russian").await.unwrap();
     // Both leases lapse (a frozen node, b too); a, before renewing, must not reap b.
     let began = Instant::now();
-    while !lease::live_peers(&pool, "a").await.unwrap().is_empty() {
+    while !pool.live_peers("a").await.unwrap().is_empty() {
         assert!(
             began.elapsed() < Duration::from_secs(10),
             "b's lease never ended"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(lease::reap(&pool, "a").await.unwrap(), Reaped::default());
-    assert_eq!(
-        lease::owner(&pool, "t1").await.unwrap(),
-        Some(("b".into(), 1))
-    );
+    assert_eq!(pool.reap("a").await.unwrap(), Reaped::default());
+    assert_eq!(pool.owner("t1").await.unwrap(), Some(("b".into(), 1)));
     // A lapsed lease that was not reaped cannot be renewed either: the node must rejoin.
-    assert!(!lease::renew(&pool, "a", 60_000).await.unwrap());
+    assert!(!pool.renew("a", 60_000).await.unwrap());
     // A stopping node is not a live peer.
-    lease::register(&pool, "c", "127.0.0.1:3", 60_000)
-        .await
-        .unwrap();
-    lease::register(&pool, "d", "127.0.0.1:4", 60_000)
-        .await
-        .unwrap();
-    lease::leaving(&pool, "d").await.unwrap();
-    assert!(lease::live_peers(&pool, "c").await.unwrap().is_empty());
+    pool.register("c", "127.0.0.1:3", 60_000).await.unwrap();
+    pool.register("d", "127.0.0.1:4", 60_000).await.unwrap();
+    pool.leaving("d").await.unwrap();
+    assert!(pool.live_peers("c").await.unwrap().is_empty());
     // c (live) reaps the lapsed a and b, and takes b's table.
     let reaped = reap_until_taken(&pool, "c").await;
     assert_eq!(reaped.nodes.len(), 2, "{reaped:?}");
     assert_eq!(reaped.tables, vec![owned("t1", 2)]);
-    lease::gone(&pool, "d").await.unwrap();
+    pool.gone("d").await.unwrap();
     store.close().await;
     db.cleanup().await;
 }
@@ -151,7 +128,7 @@ async fn a_lease_loop_takes_a_dead_node_s_tables_and_a_returning_node_is_told() 
     }
     let db = TestDb::new(Backend::Postgres).await;
     let store = Store::connect(&db.url).await.expect("store");
-    let pool = store.postgres().expect("postgres").clone();
+    let pool = store.leases().expect("postgres");
     let lease_len = Duration::from_millis(1500);
     let a = Node::join(&pool, "a", "127.0.0.1:1", lease_len)
         .await
@@ -159,7 +136,7 @@ async fn a_lease_loop_takes_a_dead_node_s_tables_and_a_returning_node_is_told() 
     let b = Node::join(&pool, "b", "127.0.0.1:2", lease_len)
         .await
         .unwrap();
-    lease::claim_new(&pool, "a", "t1", "russian").await.unwrap();
+    pool.claim_new("a", "t1", "russian").await.unwrap();
     let (a_tx, mut a_rx) = mpsc::channel(4);
     let (b_tx, mut b_rx) = mpsc::channel(4);
     let (a_stop, b_stop) = (CancellationToken::new(), CancellationToken::new());
@@ -174,10 +151,7 @@ async fn a_lease_loop_takes_a_dead_node_s_tables_and_a_returning_node_is_told() 
     // Both renew for two leases: nothing is taken while a lives.
     tokio::time::sleep(lease_len * 2).await;
     assert!(b_rx.try_recv().is_err(), "nothing to take while a renews");
-    assert_eq!(
-        lease::owner(&pool, "t1").await.unwrap(),
-        Some(("a".into(), 1))
-    );
+    assert_eq!(pool.owner("t1").await.unwrap(), Some(("a".into(), 1)));
 
     // a dies: b takes t1 with the next epoch.
     a_stop.cancel();

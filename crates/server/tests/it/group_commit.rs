@@ -8,9 +8,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use crate::common::{Backend, TestDb};
-use damka_server::cluster::lease;
-use damka_server::store::fence::{self, Fence};
-use damka_server::store::{GameRow, MoveRow, NewGame, Store, StoreOptions};
+use damka_store::fence::{self, Fence};
+use damka_store::{ClockRow, GameRow, MoveRow, NewGame, Store, StoreOptions};
 
 fn row(ply: i64) -> MoveRow {
     MoveRow {
@@ -33,20 +32,22 @@ fn game(id: &str) -> NewGame {
             variant: "russian".into(),
             minutes: 1,
             increment_s: 0,
-            random_opening: 0,
-            capture_optional: 0,
+            random_opening: false,
+            capture_optional: false,
             white_id: "w".into(),
             white_name: "W".into(),
             black_id: "b".into(),
             black_name: "B".into(),
             initial_fen: "W:W1:B2".into(),
             opening_plies: 0,
-            status: "playing".into(),
+            status: damka_protocol::GameStatus::Playing,
             result: None,
             reason: None,
-            white_ms: 60_000,
-            black_ms: 60_000,
-            clock_ply: 0,
+            clock: ClockRow {
+                white_ms: 60_000,
+                black_ms: 60_000,
+                ply: 0,
+            },
             started_at: 0,
             ended_at: None,
         },
@@ -76,7 +77,7 @@ async fn concurrent_moves_share_transactions(backend: Backend) {
         .append_move("g200", &row(1))
         .await
         .expect("first move");
-    let before = store.stats().commits.load(Ordering::Relaxed);
+    let before = store.stats().commits.get();
     let mut tasks = Vec::new();
     for g in 0..200 {
         let s = store.clone();
@@ -84,7 +85,7 @@ async fn concurrent_moves_share_transactions(backend: Backend) {
             for ply in 1..=5 {
                 s.append_move(&format!("g{g}"), &row(ply)).await?;
             }
-            Ok::<(), sqlx::Error>(())
+            Ok::<(), damka_store::StoreError>(())
         }));
     }
     let s = store.clone();
@@ -100,13 +101,15 @@ async fn concurrent_moves_share_transactions(backend: Backend) {
         assert_eq!(store.moves(&format!("g{g}")).await.expect("moves").len(), 5);
     }
     assert_eq!(store.moves("g200").await.expect("moves").len(), 1);
-    let commits = store.stats().commits.load(Ordering::Relaxed) - before;
+    let commits = store.stats().commits.get() - before;
     assert!(
         commits < 1000 / 2,
         "1,001 writes in {commits} transactions: not grouped"
     );
+    let mut registry = prometheus_client::registry::Registry::default();
+    store.stats().register(&mut registry);
     let mut metrics = String::new();
-    store.stats().render(&mut metrics);
+    prometheus_client::encoding::prometheus_text::encode(&mut metrics, &registry).unwrap();
     assert!(metrics.contains("damka_store_commits_total "), "{metrics}");
     store.close().await;
     db.cleanup().await;
@@ -137,7 +140,7 @@ async fn the_sqlite_log_starts_over_under_steady_writes() {
         tasks.push(tokio::spawn(async move {
             let mut ply = 0;
             loop {
-                let writes = s.stats().writes.load(Ordering::Relaxed);
+                let writes = s.stats().writes.get();
                 let elapsed = began.elapsed();
                 if elapsed > Duration::from_secs(60)
                     || (elapsed > Duration::from_secs(3) && writes >= 10_000)
@@ -147,7 +150,7 @@ async fn the_sqlite_log_starts_over_under_steady_writes() {
                 ply += 1;
                 s.append_move(&format!("g{g}"), &row(ply)).await?;
             }
-            Ok::<(), sqlx::Error>(())
+            Ok::<(), damka_store::StoreError>(())
         }));
     }
     let mut largest = 0;
@@ -158,7 +161,7 @@ async fn the_sqlite_log_starts_over_under_steady_writes() {
     for t in tasks {
         t.await.expect("task").expect("stored");
     }
-    let writes = store.stats().writes.load(Ordering::Relaxed);
+    let writes = store.stats().writes.get();
     // Each move changes at least one page (the index entry of its game), 4 KiB in the log.
     let written = writes * 4096;
     let held = store.stats().held.count();
@@ -206,7 +209,7 @@ async fn a_batch_that_meets_a_full_disk_fails_whole() {
         mv: "x".repeat(5000),
         ..row(ply)
     };
-    let failed_before = store.stats().failed.load(Ordering::Relaxed);
+    let failed_before = store.stats().failed.get();
     let mut tasks = Vec::new();
     for g in 0..100 {
         let (s, mv) = (store.clone(), big(1));
@@ -216,9 +219,9 @@ async fn a_batch_that_meets_a_full_disk_fails_whole() {
     }
     for t in tasks {
         let e = t.await.expect("task").expect_err("no space");
-        assert!(damka_server::store::is_outage(&e), "{e}");
+        assert!(e.is_outage(), "{e}");
     }
-    let failed = store.stats().failed.load(Ordering::Relaxed) - failed_before;
+    let failed = store.stats().failed.get() - failed_before;
     assert!(
         (1..20).contains(&failed),
         "100 writes made {failed} failed transactions: retried one by one"
@@ -258,31 +261,18 @@ async fn a_write_fenced_by_a_lost_lease_is_refused() {
     }
     let db = TestDb::new(Backend::Postgres).await;
     let store = store_with_games(&db, StoreOptions::default(), 2).await;
-    let pool = store.postgres().expect("postgres").clone();
-    lease::register(&pool, "a", "127.0.0.1:1", 60_000)
-        .await
-        .unwrap();
-    lease::register(&pool, "b", "127.0.0.1:2", 60_000)
-        .await
-        .unwrap();
-    assert_eq!(
-        lease::claim_new(&pool, "a", "g0", "russian").await.unwrap(),
-        1
-    );
-    assert_eq!(
-        lease::claim_new(&pool, "a", "g1", "russian").await.unwrap(),
-        1
-    );
-    assert!(lease::claim_new(&pool, "b", "g1", "russian").await.is_err());
+    let pool = store.leases().expect("postgres");
+    pool.register("a", "127.0.0.1:1", 60_000).await.unwrap();
+    pool.register("b", "127.0.0.1:2", 60_000).await.unwrap();
+    assert_eq!(pool.claim_new("a", "g0", "russian").await.unwrap(), 1);
+    assert_eq!(pool.claim_new("a", "g1", "russian").await.unwrap(), 1);
+    assert!(pool.claim_new("b", "g1", "russian").await.is_err());
 
     fence::scope(fence("g0", "a", 1), store.append_move("g0", &row(1)))
         .await
         .expect("a owns g0");
-    assert_eq!(
-        lease::hand_over(&pool, "a", "g0", "b").await.unwrap(),
-        Some(2)
-    );
-    assert_eq!(lease::hand_over(&pool, "a", "g0", "b").await.unwrap(), None);
+    assert_eq!(pool.hand_over("a", "g0", "b").await.unwrap(), Some(2));
+    assert_eq!(pool.hand_over("a", "g0", "b").await.unwrap(), None);
 
     let (second, first) = (row(2), row(1));
     let (old, other, plain) = tokio::join!(
@@ -291,7 +281,7 @@ async fn a_write_fenced_by_a_lost_lease_is_refused() {
         store.append_move("g1", &second),
     );
     let e = old.expect_err("a no longer owns g0");
-    assert!(fence::is_broken(&e), "{e}");
+    assert!(e.is_fenced(), "{e}");
     other.expect("a still owns g1");
     plain.expect("an unfenced write is not checked");
     assert!(

@@ -250,10 +250,13 @@ async fn internal_error_when_the_store_fails() {
     let mut m = start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
     // Break the database under the server: the move cannot be stored, so it is neither
     // acknowledged nor played, and the client gets a generic `internal` error.
-    let damka_server::store::Store::Sqlite(pool, _) = &s.server.state.store else {
-        panic!("sqlite store");
-    };
-    sqlx::query("DROP TABLE moves").execute(pool).await.unwrap();
+    // Behind the server's back, on a connection of the test's own.
+    use sqlx::Connection;
+    let mut conn = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
+    sqlx::query("DROP TABLE moves")
+        .execute(&mut conn)
+        .await
+        .unwrap();
     let mv = m.started["legal"][0].as_str().unwrap().to_owned();
     m.white
         .0

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 
+use super::error::is_outage;
 use super::fence::{self, Fence};
-use super::health::{Breaker, is_outage};
+use super::health::Breaker;
 use super::stats::StoreStats;
 use super::write::Write;
 

@@ -29,9 +29,6 @@ use super::queue::{Job, MAX_BATCH, WriteQueue};
 use super::stats::StoreStats;
 use super::write::Write;
 
-/// The SQLite writer's handle.
-pub type MoveWriter = WriteQueue;
-
 /// Starts the writer task (and its checkpointer) on the database of `options`; they end
 /// when every handle is dropped. `max_pages` and `wal_limit` are the test hooks of
 /// [`super::StoreOptions`].
@@ -39,7 +36,7 @@ pub fn spawn(
     options: SqliteConnectOptions,
     max_pages: Option<Arc<AtomicU64>>,
     wal_limit: Option<i64>,
-) -> MoveWriter {
+) -> WriteQueue {
     let (queue, rx) = WriteQueue::new();
     let stats = queue.stats().clone();
     let gate = Arc::new(RwLock::new(()));
@@ -116,7 +113,7 @@ impl Writer {
             let result = self.transaction(&writes).await;
             match result {
                 Ok(()) => {
-                    let took = u64::try_from(began.elapsed().as_micros()).unwrap_or(u64::MAX);
+                    let took = began.elapsed();
                     self.stats.committed(batch.len(), took);
                     for job in batch.drain(..) {
                         job.settle(Ok(()));
@@ -179,7 +176,8 @@ impl Writer {
 
 #[cfg(test)]
 mod tests {
-    use crate::store::{GameRow, MoveRow, NewGame, Store};
+    use crate::{ClockRow, GameRow, MoveRow, NewGame, Store};
+    use damka_protocol::GameStatus;
 
     fn row(ply: i64) -> MoveRow {
         MoveRow {
@@ -208,20 +206,22 @@ mod tests {
                 variant: "russian".into(),
                 minutes: 1,
                 increment_s: 0,
-                random_opening: 0,
-                capture_optional: 0,
+                random_opening: false,
+                capture_optional: false,
                 white_id: "w".into(),
                 white_name: "W".into(),
                 black_id: "b".into(),
                 black_name: "B".into(),
                 initial_fen: "W:W1:B2".into(),
                 opening_plies: 0,
-                status: "playing".into(),
+                status: GameStatus::Playing,
                 result: None,
                 reason: None,
-                white_ms: 60_000,
-                black_ms: 60_000,
-                clock_ply: 0,
+                clock: ClockRow {
+                    white_ms: 60_000,
+                    black_ms: 60_000,
+                    ply: 0,
+                },
                 started_at: 0,
                 ended_at: None,
             };
@@ -249,8 +249,11 @@ mod tests {
             t.await.expect("task").expect("stored");
         }
         assert!(
-            duplicate.await.expect("task").is_err(),
-            "the duplicate ply is refused"
+            matches!(
+                duplicate.await.expect("task"),
+                Err(crate::StoreError::Conflict(_))
+            ),
+            "the duplicate ply is refused as a conflict"
         );
         assert_eq!(store.moves("g1").await.expect("moves").len(), 200);
         assert_eq!(store.moves("g2").await.expect("moves").len(), 1);

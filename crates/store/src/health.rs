@@ -8,12 +8,10 @@
 //! succeeds, which closes the circuit again. Tables watch the state to pause their clocks
 //! while their writes cannot be stored and to resume them on recovery.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use sqlx::error::ErrorKind;
 use tokio::sync::watch;
 
 /// First wait between two probes of a failing database.
@@ -82,42 +80,6 @@ impl Breaker {
     }
 }
 
-/// The error a write gets while the circuit is open.
-pub fn unavailable() -> sqlx::Error {
-    sqlx::Error::Io(std::io::Error::other(
-        "the database is not accepting writes (circuit open)",
-    ))
-}
-
-/// Whether an error means the database cannot take writes right now (out of reach, out
-/// of space, shutting down), as opposed to a write that is wrong in itself.
-pub fn is_outage(e: &sqlx::Error) -> bool {
-    match e {
-        sqlx::Error::Io(_)
-        | sqlx::Error::Tls(_)
-        | sqlx::Error::Protocol(_)
-        | sqlx::Error::PoolTimedOut
-        | sqlx::Error::PoolClosed
-        | sqlx::Error::WorkerCrashed => true,
-        sqlx::Error::Database(db) => {
-            if !matches!(db.kind(), ErrorKind::Other) {
-                return false;
-            }
-            if db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
-                let code = db.code().and_then(|c| c.parse::<i32>().ok()).unwrap_or(0);
-                // SQLITE_BUSY, LOCKED, NOMEM, READONLY, IOERR, FULL, CANTOPEN (primary codes).
-                return matches!(code & 0xff, 5 | 6 | 7 | 8 | 10 | 13 | 14);
-            }
-            // PostgreSQL SQLSTATE classes: 08 connection exception, 53 insufficient
-            // resources (53100 disk full), 57 operator intervention (shutdown), 58 system
-            // error (I/O).
-            let code = db.code().unwrap_or(Cow::Borrowed(""));
-            ["08", "53", "57", "58"].iter().any(|c| code.starts_with(c))
-        }
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,12 +106,5 @@ mod tests {
         assert_eq!(d[0], Duration::from_millis(100));
         assert_eq!(d[1], Duration::from_millis(200));
         assert_eq!(d[6], Duration::from_secs(2));
-    }
-
-    #[test]
-    fn outages_are_told_from_bad_writes() {
-        assert!(is_outage(&unavailable()));
-        assert!(is_outage(&sqlx::Error::PoolTimedOut));
-        assert!(!is_outage(&sqlx::Error::RowNotFound));
     }
 }

@@ -6,11 +6,13 @@
 use sqlx::postgres::PgConnection;
 use sqlx::sqlite::SqliteConnection;
 
+use damka_protocol::tournament::{TournamentKind, TournamentStatus};
+
 use super::write::Write;
-use super::{Store, on_pool};
+use super::{Store, StoreError, on_pool};
 
 /// A stored tournament.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TournamentRow {
     /// Id.
     pub id: String,
@@ -18,10 +20,10 @@ pub struct TournamentRow {
     pub room: String,
     /// Name, if given.
     pub name: Option<String>,
-    /// `round_robin` or `swiss`.
-    pub kind: String,
-    /// `open`, `running` or `over`.
-    pub status: String,
+    /// Round-robin or Swiss.
+    pub kind: TournamentKind,
+    /// Open, running or over.
+    pub status: TournamentStatus,
     /// Swiss: rounds asked for.
     pub rounds: i64,
     /// Rounds to play (0 before the start).
@@ -32,8 +34,8 @@ pub struct TournamentRow {
     pub increment_s: i64,
     /// Places.
     pub max_players: i64,
-    /// 1: the computer fills the empty places.
-    pub bots: i64,
+    /// The computer fills the empty places.
+    pub bots: bool,
     /// The computer's level.
     pub bot_level: i64,
     /// Start time, Unix ms.
@@ -48,8 +50,63 @@ pub struct TournamentRow {
     pub started_at: Option<i64>,
     /// Unix ms.
     pub ended_at: Option<i64>,
-    /// 1: ended for want of players.
-    pub cancelled: i64,
+    /// Ended for want of players (or cancelled otherwise).
+    pub cancelled: bool,
+}
+
+/// A tournament row as the database holds it.
+#[derive(sqlx::FromRow)]
+struct RawTournament {
+    id: String,
+    room: String,
+    name: Option<String>,
+    kind: String,
+    status: String,
+    rounds: i64,
+    total_rounds: i64,
+    minutes: i64,
+    increment_s: i64,
+    max_players: i64,
+    bots: i64,
+    bot_level: i64,
+    starts_at: Option<i64>,
+    created_by: String,
+    created_by_name: String,
+    created_at: i64,
+    started_at: Option<i64>,
+    ended_at: Option<i64>,
+    cancelled: i64,
+}
+
+impl TryFrom<RawTournament> for TournamentRow {
+    type Error = StoreError;
+
+    fn try_from(r: RawTournament) -> Result<TournamentRow, StoreError> {
+        let bad =
+            |what: &str, v: &str| StoreError::Corrupt(format!("tournament {}: {what} {v:?}", r.id));
+        Ok(TournamentRow {
+            kind: TournamentKind::from_name(&r.kind).ok_or_else(|| bad("kind", &r.kind))?,
+            status: TournamentStatus::from_name(&r.status)
+                .ok_or_else(|| bad("status", &r.status))?,
+            id: r.id,
+            room: r.room,
+            name: r.name,
+            rounds: r.rounds,
+            total_rounds: r.total_rounds,
+            minutes: r.minutes,
+            increment_s: r.increment_s,
+            max_players: r.max_players,
+            bots: r.bots != 0,
+            bot_level: r.bot_level,
+            starts_at: r.starts_at,
+            created_by: r.created_by,
+            created_by_name: r.created_by_name,
+            created_at: r.created_at,
+            started_at: r.started_at,
+            ended_at: r.ended_at,
+            cancelled: r.cancelled != 0,
+        })
+    }
 }
 
 /// A stored entrant.
@@ -65,8 +122,45 @@ pub struct EntrantRow {
     pub left_round: Option<i64>,
 }
 
+/// A board's result as stored: a game's result, or `Void` (no result for either side:
+/// a game the server had to abort).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardResult {
+    /// White won.
+    White,
+    /// Black won.
+    Black,
+    /// Drawn.
+    Draw,
+    /// No result for either.
+    Void,
+}
+
+impl BoardResult {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BoardResult::White => "white",
+            BoardResult::Black => "black",
+            BoardResult::Draw => "draw",
+            BoardResult::Void => "none",
+        }
+    }
+
+    /// Parses a stored name.
+    pub fn from_name(name: &str) -> Option<BoardResult> {
+        match name {
+            "white" => Some(BoardResult::White),
+            "black" => Some(BoardResult::Black),
+            "draw" => Some(BoardResult::Draw),
+            "none" => Some(BoardResult::Void),
+            _ => None,
+        }
+    }
+}
+
 /// A stored board (board 0 is the bye: no black player).
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PairingRow {
     /// Round from 1.
     pub round: i64,
@@ -80,10 +174,46 @@ pub struct PairingRow {
     pub table_id: Option<String>,
     /// The game, if played.
     pub game_id: Option<String>,
-    /// `white`, `black`, `draw`, `none` (no result for either), or `None` while played.
-    pub result: Option<String>,
-    /// The reason once decided.
+    /// The result, once decided.
+    pub result: Option<BoardResult>,
+    /// The reason once decided: an end reason's wire name, `forfeit`, or `bye`.
     pub reason: Option<String>,
+}
+
+/// A board as the database holds it.
+#[derive(sqlx::FromRow)]
+struct RawPairing {
+    round: i64,
+    board: i64,
+    white_id: String,
+    black_id: Option<String>,
+    table_id: Option<String>,
+    game_id: Option<String>,
+    result: Option<String>,
+    reason: Option<String>,
+}
+
+impl TryFrom<RawPairing> for PairingRow {
+    type Error = StoreError;
+
+    fn try_from(r: RawPairing) -> Result<PairingRow, StoreError> {
+        let result = match r.result.as_deref() {
+            None => None,
+            Some(v) => Some(BoardResult::from_name(v).ok_or_else(|| {
+                StoreError::Corrupt(format!("board {}/{}: result {v:?}", r.round, r.board))
+            })?),
+        };
+        Ok(PairingRow {
+            round: r.round,
+            board: r.board,
+            white_id: r.white_id,
+            black_id: r.black_id,
+            table_id: r.table_id,
+            game_id: r.game_id,
+            result,
+            reason: r.reason,
+        })
+    }
 }
 
 /// One change to a tournament.
@@ -141,8 +271,8 @@ pub enum TournamentWrite {
         round: i64,
         /// Board.
         board: i64,
-        /// `white`, `black`, `draw` or `none`.
-        result: String,
+        /// The result.
+        result: BoardResult,
         /// The reason.
         reason: String,
     },
@@ -201,14 +331,14 @@ macro_rules! apply_tournament {
                     .bind(&t.id)
                     .bind(&t.room)
                     .bind(&t.name)
-                    .bind(&t.kind)
-                    .bind(&t.status)
+                    .bind(t.kind.as_str())
+                    .bind(t.status.as_str())
                     .bind(t.rounds)
                     .bind(t.total_rounds)
                     .bind(t.minutes)
                     .bind(t.increment_s)
                     .bind(t.max_players)
-                    .bind(t.bots)
+                    .bind(i64::from(t.bots))
                     .bind(t.bot_level)
                     .bind(t.starts_at)
                     .bind(&t.created_by)
@@ -216,7 +346,7 @@ macro_rules! apply_tournament {
                     .bind(t.created_at)
                     .bind(t.started_at)
                     .bind(t.ended_at)
-                    .bind(t.cancelled)
+                    .bind(i64::from(t.cancelled))
                     .execute(&mut *$conn)
                     .await?;
                 sqlx::query(INSERT_ENTRANT)
@@ -299,7 +429,7 @@ macro_rules! apply_tournament {
                         .bind(&b.black_id)
                         .bind(&b.table_id)
                         .bind(&b.game_id)
-                        .bind(&b.result)
+                        .bind(b.result.map(BoardResult::as_str))
                         .bind(&b.reason)
                         .execute(&mut *$conn)
                         .await?;
@@ -316,7 +446,7 @@ macro_rules! apply_tournament {
                     .bind(tournament)
                     .bind(round)
                     .bind(board)
-                    .bind(result)
+                    .bind(result.as_str())
                     .bind(reason)
                     .execute(&mut *$conn)
                     .await?;
@@ -371,19 +501,21 @@ impl Store {
     /// Makes one tournament change; durable when this returns `Ok`.
     ///
     /// Fails on a database error (and at once during an outage).
-    pub async fn tournament_write(&self, write: TournamentWrite) -> Result<(), sqlx::Error> {
+    pub async fn tournament_write(&self, write: TournamentWrite) -> Result<(), StoreError> {
         self.write(Write::Tournament(Box::new(write))).await
     }
 
     /// Tournaments not over yet (to resume them at start-up).
     ///
     /// Fails on a database error.
-    pub async fn live_tournaments(&self) -> Result<Vec<TournamentRow>, sqlx::Error> {
+    pub async fn live_tournaments(&self) -> Result<Vec<TournamentRow>, StoreError> {
         let sql = format!(
             "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE status <> 'over' \
              ORDER BY created_at"
         );
-        on_pool!(self, pool => sqlx::query_as::<_, TournamentRow>(&sql).fetch_all(pool).await)
+        let rows =
+            on_pool!(self, pool => sqlx::query_as::<_, RawTournament>(&sql).fetch_all(pool).await)?;
+        rows.into_iter().map(TournamentRow::try_from).collect()
     }
 
     /// The last finished tournaments of a room, newest first.
@@ -393,28 +525,30 @@ impl Store {
         &self,
         room: &str,
         limit: i64,
-    ) -> Result<Vec<TournamentRow>, sqlx::Error> {
+    ) -> Result<Vec<TournamentRow>, StoreError> {
         let sql = format!(
             "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE room = $1 AND status = 'over' \
              ORDER BY ended_at DESC LIMIT $2"
         );
-        on_pool!(self, pool => sqlx::query_as::<_, TournamentRow>(&sql)
-            .bind(room).bind(limit).fetch_all(pool).await)
+        let rows = on_pool!(self, pool => sqlx::query_as::<_, RawTournament>(&sql)
+            .bind(room).bind(limit).fetch_all(pool).await)?;
+        rows.into_iter().map(TournamentRow::try_from).collect()
     }
 
     /// One tournament.
     ///
     /// Fails on a database error.
-    pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, sqlx::Error> {
+    pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
         let sql = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = $1");
-        on_pool!(self, pool => sqlx::query_as::<_, TournamentRow>(&sql)
-            .bind(id).fetch_optional(pool).await)
+        let row = on_pool!(self, pool => sqlx::query_as::<_, RawTournament>(&sql)
+            .bind(id).fetch_optional(pool).await)?;
+        row.map(TournamentRow::try_from).transpose()
     }
 
     /// A tournament's entrants in seed order.
     ///
     /// Fails on a database error.
-    pub async fn tournament_entrants(&self, id: &str) -> Result<Vec<EntrantRow>, sqlx::Error> {
+    pub async fn tournament_entrants(&self, id: &str) -> Result<Vec<EntrantRow>, StoreError> {
         const SQL: &str = "SELECT player_id, name, seq, left_round FROM tournament_players \
                            WHERE tournament_id = $1 ORDER BY seq";
         on_pool!(self, pool => sqlx::query_as::<_, EntrantRow>(SQL).bind(id).fetch_all(pool).await)
@@ -423,11 +557,12 @@ impl Store {
     /// A tournament's boards by round and board.
     ///
     /// Fails on a database error.
-    pub async fn tournament_pairings(&self, id: &str) -> Result<Vec<PairingRow>, sqlx::Error> {
+    pub async fn tournament_pairings(&self, id: &str) -> Result<Vec<PairingRow>, StoreError> {
         const SQL: &str = "SELECT round, board, white_id, black_id, table_id, game_id, result, \
                            reason FROM tournament_pairings WHERE tournament_id = $1 \
                            ORDER BY round, board";
-        on_pool!(self, pool => sqlx::query_as::<_, PairingRow>(SQL).bind(id).fetch_all(pool).await)
+        let rows = on_pool!(self, pool => sqlx::query_as::<_, RawPairing>(SQL).bind(id).fetch_all(pool).await)?;
+        rows.into_iter().map(PairingRow::try_from).collect()
     }
 
     /// The tournament and round a game belongs to, if any.
@@ -436,7 +571,7 @@ impl Store {
     pub async fn tournament_of_game(
         &self,
         game_id: &str,
-    ) -> Result<Option<(String, i64)>, sqlx::Error> {
+    ) -> Result<Option<(String, i64)>, StoreError> {
         const SQL: &str = "SELECT tournament_id, round FROM tournament_pairings WHERE game_id = $1";
         on_pool!(self, pool => sqlx::query_as::<_, (String, i64)>(SQL)
             .bind(game_id).fetch_optional(pool).await)

@@ -1,9 +1,14 @@
-//! Storage: one enum over a SQLite or PostgreSQL pool, runtime queries (`query` /
-//! `query_as` + `bind`, no database needed to build) and one migration folder per backend.
+//! Damka's storage: a SQLite or PostgreSQL pool with one group-commit writer, runtime
+//! queries (`query` / `query_as` + `bind`, no database needed to build) and one migration
+//! folder per backend (`migrations/sqlite`, `migrations/postgres` at the repository's
+//! root). The server never sees sqlx: it reads and writes typed rows ([`GameRow`] with its
+//! [`ClockRow`], results and reasons as enums, flags as `bool`) and gets a [`StoreError`]
+//! that says what it needs to know (an outage to wait out, a fenced-out write, a
+//! conflict).
 //!
 //! The SQL text is shared: both backends accept `$1`-style placeholders, integers are
 //! `BIGINT`/`INTEGER` read as `i64`, and nothing relies on backend-specific types. Each
-//! method is written once and `on_pool!` expands it for both pools.
+//! read is written once and `on_pool!` expands it for both pools.
 //!
 //! SQLite runs in WAL mode with `synchronous = FULL`, so a committed move survives a power
 //! cut as well as a `kill -9`. Every write is a [`Write`] value, committed in batches
@@ -18,11 +23,13 @@
 mod batch;
 mod chat;
 mod checkpoint;
+mod error;
 mod expiry;
 pub mod fence;
 mod games;
 mod guests;
 mod health;
+pub mod lease;
 mod pg_writer;
 mod queue;
 mod stats;
@@ -42,24 +49,35 @@ use sqlx::sqlite::{
 };
 
 pub use chat::ChatRow;
-pub use games::{DrawOfferRow, GameRow, MoveRow, NewGame};
+pub use error::StoreError;
+pub use games::{ClockRow, DrawOfferRow, GameEnd, GameRow, MoveRow, NewGame};
 pub use guests::GuestRow;
-pub use health::{Breaker, is_outage, unavailable};
+pub use health::Breaker;
+pub use lease::Leases;
 pub use queue::WriteQueue;
 pub use stats::StoreStats;
-pub use tournaments::{EntrantRow, PairingRow, TournamentRow, TournamentWrite};
+pub use tournaments::{BoardResult, EntrantRow, PairingRow, TournamentRow, TournamentWrite};
 pub use write::Write;
-pub use writer::MoveWriter;
 
-/// The database: SQLite (default) or PostgreSQL.
+use error::is_outage;
+
+/// The database: a pool that reads, and the group-commit writer every change goes
+/// through (which holds the store's circuit breaker).
 #[derive(Clone, Debug)]
-pub enum Store {
-    /// SQLite file in WAL mode (the pool reads), with the group-commit writer (which
-    /// holds the store's breaker).
-    Sqlite(SqlitePool, MoveWriter),
-    /// PostgreSQL (the pool reads), with its group-commit writer (which holds the store's
-    /// breaker).
-    Postgres(PgPool, WriteQueue),
+pub struct Store {
+    /// The connections that read.
+    pool: Pool,
+    /// The writer's handle: SQLite's one writer task, or PostgreSQL's.
+    writer: WriteQueue,
+}
+
+/// A pool of either backend.
+#[derive(Clone, Debug)]
+enum Pool {
+    /// A SQLite file in WAL mode.
+    Sqlite(SqlitePool),
+    /// PostgreSQL.
+    Postgres(PgPool),
 }
 
 /// How to open the database.
@@ -87,13 +105,15 @@ impl Default for StoreOptions {
     }
 }
 
-/// Runs the same expression against whichever pool the store holds.
+/// Runs the same query against whichever pool the store holds; its sqlx error becomes a
+/// [`StoreError`].
 macro_rules! on_pool {
     ($store:expr, $pool:ident => $body:expr) => {
-        match $store {
-            $crate::store::Store::Sqlite($pool, _) => $body,
-            $crate::store::Store::Postgres($pool, _) => $body,
+        match &$store.pool {
+            $crate::Pool::Sqlite($pool) => $body,
+            $crate::Pool::Postgres($pool) => $body,
         }
+        .map_err($crate::StoreError::from)
     };
 }
 pub(crate) use on_pool;
@@ -104,14 +124,18 @@ impl Store {
     ///
     /// Fails when the URL has another scheme, the database cannot be reached or a
     /// migration fails.
-    pub async fn connect(url: &str) -> Result<Store, sqlx::Error> {
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
         Store::connect_with(url, StoreOptions::default()).await
     }
 
     /// [`Store::connect`] with options.
     ///
     /// Fails as [`Store::connect`].
-    pub async fn connect_with(url: &str, options: StoreOptions) -> Result<Store, sqlx::Error> {
+    pub async fn connect_with(url: &str, options: StoreOptions) -> Result<Store, StoreError> {
+        Ok(Store::open(url, options).await?)
+    }
+
+    async fn open(url: &str, options: StoreOptions) -> Result<Store, sqlx::Error> {
         let store = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
                 .max_connections(16)
@@ -119,7 +143,10 @@ impl Store {
                 .connect(url)
                 .await?;
             let writer = pg_writer::spawn(&pool, options.acquire_timeout);
-            Store::Postgres(pool, writer)
+            Store {
+                pool: Pool::Postgres(pool),
+                writer,
+            }
         } else if let Some(path) = url
             .strip_prefix("sqlite://")
             .or_else(|| url.strip_prefix("sqlite:"))
@@ -148,7 +175,10 @@ impl Store {
                 options.sqlite_max_page_count,
                 options.sqlite_wal_limit_pages,
             );
-            Store::Sqlite(pool, writer)
+            Store {
+                pool: Pool::Sqlite(pool),
+                writer,
+            }
         } else {
             return Err(sqlx::Error::Configuration(
                 "DATABASE_URL must start with sqlite:// or postgres://".into(),
@@ -160,9 +190,9 @@ impl Store {
 
     /// Applies the migrations of the store's backend.
     async fn migrate(&self) -> Result<(), sqlx::Error> {
-        match self {
-            Store::Sqlite(pool, _) => sqlx::migrate!("../../migrations/sqlite").run(pool).await?,
-            Store::Postgres(pool, _) => {
+        match &self.pool {
+            Pool::Sqlite(pool) => sqlx::migrate!("../../migrations/sqlite").run(pool).await?,
+            Pool::Postgres(pool) => {
                 sqlx::migrate!("../../migrations/postgres")
                     .run(pool)
                     .await?
@@ -176,24 +206,22 @@ impl Store {
     ///
     /// Fails on a database error, and at once (without trying) while the circuit is
     /// open; a failure that means the database cannot take writes opens it.
-    pub async fn write(&self, write: Write) -> Result<(), sqlx::Error> {
+    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
         if !self.breaker().healthy() {
-            return Err(unavailable());
+            return Err(StoreError::circuit_open());
         }
-        let result = self.write_now(write).await;
+        let result = self.writer.write(write).await;
         if let Err(e) = &result
             && is_outage(e)
         {
             self.trip(e);
         }
-        result
+        Ok(result?)
     }
 
     /// Makes one write, breaker or not.
     async fn write_now(&self, write: Write) -> Result<(), sqlx::Error> {
-        match self {
-            Store::Sqlite(_, writer) | Store::Postgres(_, writer) => writer.write(write).await,
-        }
+        self.writer.write(write).await
     }
 
     /// Opens the circuit after `e` and, unless one runs already, starts the task that
@@ -223,55 +251,56 @@ impl Store {
         });
     }
 
-    /// The PostgreSQL pool (a cluster's leases live there), or `None` on SQLite.
-    pub fn postgres(&self) -> Option<&PgPool> {
-        match self {
-            Store::Postgres(pool, _) => Some(pool),
-            Store::Sqlite(..) => None,
+    /// The cluster's leases (in PostgreSQL), or `None` on SQLite.
+    pub fn leases(&self) -> Option<Leases> {
+        match &self.pool {
+            Pool::Postgres(pool) => Some(Leases::new(pool.clone())),
+            Pool::Sqlite(_) => None,
         }
     }
 
     /// What the store's writer measures (for `/metrics`).
     pub fn stats(&self) -> &StoreStats {
-        match self {
-            Store::Sqlite(_, writer) | Store::Postgres(_, writer) => writer.stats(),
-        }
+        self.writer.stats()
     }
 
     /// The store's circuit breaker (tables watch it).
     pub fn breaker(&self) -> &Breaker {
-        match self {
-            Store::Sqlite(_, writer) | Store::Postgres(_, writer) => writer.breaker(),
-        }
+        self.writer.breaker()
     }
 
     /// Checks that the database answers and takes writes (for `/readyz`).
     ///
     /// Fails while the circuit is open, or if the database does not answer.
-    pub async fn ping(&self) -> Result<(), sqlx::Error> {
+    pub async fn ping(&self) -> Result<(), StoreError> {
         if !self.breaker().healthy() {
-            return Err(unavailable());
+            return Err(StoreError::circuit_open());
         }
-        let result =
-            on_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.map(|_| ()));
+        let result = match &self.pool {
+            Pool::Sqlite(pool) => sqlx::query("SELECT 1").execute(pool).await.map(|_| ()),
+            Pool::Postgres(pool) => sqlx::query("SELECT 1").execute(pool).await.map(|_| ()),
+        };
         if let Err(e) = &result
             && is_outage(e)
         {
             self.trip(e);
         }
-        result
+        Ok(result?)
     }
 
     /// Closes the pool (after the last write of a graceful shutdown).
     pub async fn close(&self) {
-        on_pool!(self, pool => pool.close().await)
+        match &self.pool {
+            Pool::Sqlite(pool) => pool.close().await,
+            Pool::Postgres(pool) => pool.close().await,
+        }
     }
 
     /// The backend's name, for logs.
     pub fn backend(&self) -> &'static str {
-        match self {
-            Store::Sqlite(..) => "sqlite",
-            Store::Postgres(..) => "postgres",
+        match &self.pool {
+            Pool::Sqlite(_) => "sqlite",
+            Pool::Postgres(_) => "postgres",
         }
     }
 }

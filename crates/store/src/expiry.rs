@@ -3,7 +3,7 @@
 //! the pool: on SQLite these short statements wait for the writer task's transaction
 //! (`busy_timeout`) like any second writer would.
 
-use super::{Store, on_pool};
+use super::{Store, StoreError, on_pool};
 
 /// Ids per `UPDATE ... IN (...)` statement.
 const CHUNK: usize = 500;
@@ -24,7 +24,7 @@ impl Store {
     /// Sets `seen_at = now` for the guests in `ids`; returns how many rows changed.
     ///
     /// Fails on a database error.
-    pub async fn mark_guests_seen(&self, ids: &[String], now: i64) -> Result<u64, sqlx::Error> {
+    pub async fn mark_guests_seen(&self, ids: &[String], now: i64) -> Result<u64, StoreError> {
         let mut changed = 0;
         for chunk in ids.chunks(CHUNK) {
             let placeholders: Vec<String> =
@@ -38,8 +38,8 @@ impl Store {
                 for id in chunk {
                     q = q.bind(id);
                 }
-                q.execute(pool).await?.rows_affected()
-            });
+                q.execute(pool).await.map(|r| r.rows_affected())
+            })?;
         }
         Ok(changed)
     }
@@ -47,7 +47,7 @@ impl Store {
     /// Up to `limit` guests not seen since `cutoff` (Unix ms) who never played.
     ///
     /// Fails on a database error.
-    pub async fn idle_guests(&self, cutoff: i64, limit: i64) -> Result<Vec<String>, sqlx::Error> {
+    pub async fn idle_guests(&self, cutoff: i64, limit: i64) -> Result<Vec<String>, StoreError> {
         on_pool!(self, pool => sqlx::query_scalar::<_, String>(IDLE)
             .bind(cutoff).bind(limit).fetch_all(pool).await)
     }
@@ -55,7 +55,7 @@ impl Store {
     /// Deletes guest `id` if it is still idle; returns 1 if it was deleted.
     ///
     /// Fails on a database error.
-    pub async fn delete_idle_guest(&self, id: &str, cutoff: i64) -> Result<u64, sqlx::Error> {
+    pub async fn delete_idle_guest(&self, id: &str, cutoff: i64) -> Result<u64, StoreError> {
         on_pool!(self, pool => sqlx::query(DELETE)
             .bind(id).bind(cutoff).execute(pool).await.map(|r| r.rows_affected()))
     }
@@ -63,7 +63,7 @@ impl Store {
     /// Number of stored guests (people: the computer's seats are not counted).
     ///
     /// Fails on a database error.
-    pub async fn guest_count(&self) -> Result<i64, sqlx::Error> {
+    pub async fn guest_count(&self) -> Result<i64, StoreError> {
         on_pool!(self, pool => sqlx::query_scalar::<_, i64>(
             "SELECT COUNT(*) FROM guests WHERE id NOT LIKE 'bot-%'",
         )

@@ -121,7 +121,8 @@ mod tests {
     fn a_broken_fence_is_told_apart_and_is_not_an_outage() {
         let e = FenceBroken { fence: fence() }.into_sqlx();
         assert!(is_broken(&e));
-        assert!(!super::super::is_outage(&e));
+        assert!(!crate::error::is_outage(&e));
+        assert!(crate::StoreError::from(FenceBroken { fence: fence() }.into_sqlx()).is_fenced());
         assert!(!is_broken(&sqlx::Error::RowNotFound));
         assert!(
             e.to_string()

@@ -32,10 +32,6 @@ use tokio::sync::{RwLock, watch};
 use super::stats::StoreStats;
 use super::writer::open;
 
-fn micros(d: Duration) -> u64 {
-    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
-}
-
 /// How often the log is checkpointed while the writer commits.
 const EVERY: Duration = Duration::from_millis(250);
 
@@ -77,7 +73,7 @@ pub(super) async fn run(
             if let Err(e) = checkpoint(&mut conn, &options, &gate, &stats, log_limit).await {
                 tracing::warn!(error = %e, "WAL checkpoint failed");
             }
-            stats.checkpoint.observe(micros(began.elapsed()));
+            stats.checkpoint.observe_duration(began.elapsed());
         }
         if last {
             break;
@@ -122,7 +118,7 @@ async fn checkpoint(
     let held = gate.write().await;
     let result = passive(conn, options).await;
     drop(held);
-    stats.held.observe(micros(asked.elapsed()));
+    stats.held.observe_duration(asked.elapsed());
     result.map(|_| ())
 }
 

@@ -5,7 +5,9 @@
 use sqlx::postgres::PgConnection;
 use sqlx::sqlite::SqliteConnection;
 
-use super::{MoveRow, NewGame};
+use damka_protocol::{EndReason, GameResult, Side};
+
+use super::{ClockRow, GameEnd, MoveRow, NewGame};
 
 /// Inserts one move row.
 const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, \
@@ -89,14 +91,8 @@ pub enum Write {
     Finish {
         /// The game.
         game_id: String,
-        /// `white`, `black`, `draw` or `None`.
-        result: Option<String>,
-        /// The reason's wire name.
-        reason: String,
-        /// White ms, black ms, ply.
-        clock: (i64, i64, i64),
-        /// Unix ms.
-        ended_at: i64,
+        /// How.
+        end: GameEnd,
     },
     /// The move that ends a game, and the end, in one transaction: the end is stored
     /// with the move or neither is.
@@ -105,21 +101,15 @@ pub enum Write {
         game_id: String,
         /// The move.
         row: MoveRow,
-        /// `white`, `black` or `draw`.
-        result: Option<String>,
-        /// The reason's wire name.
-        reason: String,
-        /// White ms, black ms, ply.
-        clock: (i64, i64, i64),
-        /// Unix ms.
-        ended_at: i64,
+        /// How the game ended.
+        end: GameEnd,
     },
     /// A running game's live clock (graceful shutdown).
     Clock {
         /// The game.
         game_id: String,
-        /// White ms, black ms, ply.
-        clock: (i64, i64, i64),
+        /// The clocks as of now.
+        clock: ClockRow,
         /// What was left of the pending first move's window, ms, if it applied.
         first_move_ms: Option<i64>,
     },
@@ -155,10 +145,8 @@ pub enum Write {
     Takeback {
         /// The game.
         game_id: String,
-        /// Plies kept.
-        keep_ply: i64,
-        /// White ms, black ms after the last kept ply.
-        clock: (i64, i64),
+        /// The plies kept (`clock.ply`) and the clocks after the last of them.
+        clock: ClockRow,
     },
 }
 
@@ -198,6 +186,22 @@ macro_rules! insert_move {
             .bind($m.used_ms)
             .execute(&mut *$conn)
             .await?
+    };
+}
+
+/// Marks a game over ([`GameEnd`]): the one statement a `Finish` and a `LastMove` share.
+macro_rules! finish_game {
+    ($conn:expr, $game_id:expr, $end:expr) => {
+        sqlx::query(FINISH_GAME)
+            .bind($game_id)
+            .bind($end.result.map(GameResult::as_str))
+            .bind($end.reason.as_str())
+            .bind($end.clock.white_ms)
+            .bind($end.clock.black_ms)
+            .bind($end.clock.ply)
+            .bind($end.ended_at)
+            .execute(&mut *$conn)
+            .await?;
     };
 }
 
@@ -244,20 +248,20 @@ macro_rules! apply {
                     .bind(&g.variant)
                     .bind(g.minutes)
                     .bind(g.increment_s)
-                    .bind(g.random_opening)
-                    .bind(g.capture_optional)
+                    .bind(i64::from(g.random_opening))
+                    .bind(i64::from(g.capture_optional))
                     .bind(&g.white_id)
                     .bind(&g.white_name)
                     .bind(&g.black_id)
                     .bind(&g.black_name)
                     .bind(&g.initial_fen)
                     .bind(g.opening_plies)
-                    .bind(&g.status)
-                    .bind(&g.result)
-                    .bind(&g.reason)
-                    .bind(g.white_ms)
-                    .bind(g.black_ms)
-                    .bind(g.clock_ply)
+                    .bind(g.status.as_str())
+                    .bind(g.result.map(GameResult::as_str))
+                    .bind(g.reason.map(EndReason::as_str))
+                    .bind(g.clock.white_ms)
+                    .bind(g.clock.black_ms)
+                    .bind(g.clock.ply)
                     .bind(g.started_at)
                     .bind(g.ended_at)
                     .execute(&mut *$conn)
@@ -271,54 +275,23 @@ macro_rules! apply {
                     insert_move!($conn, game_id, row);
                 }
             }
-            Write::LastMove {
-                game_id,
-                row,
-                result,
-                reason,
-                clock,
-                ended_at,
-            } => {
+            Write::LastMove { game_id, row, end } => {
                 if !$rows_done {
                     insert_move!($conn, game_id, row);
                 }
-                sqlx::query(FINISH_GAME)
-                    .bind(game_id)
-                    .bind(result)
-                    .bind(reason)
-                    .bind(clock.0)
-                    .bind(clock.1)
-                    .bind(clock.2)
-                    .bind(ended_at)
-                    .execute(&mut *$conn)
-                    .await?;
+                finish_game!($conn, game_id, end);
             }
             Write::Probe => {
                 sqlx::query($probe).execute(&mut *$conn).await?;
                 sqlx::query(PROBE_CLEAN).execute(&mut *$conn).await?;
             }
-            Write::Finish {
-                game_id,
-                result,
-                reason,
-                clock,
-                ended_at,
-            } => {
-                sqlx::query(FINISH_GAME)
-                    .bind(game_id)
-                    .bind(result)
-                    .bind(reason)
-                    .bind(clock.0)
-                    .bind(clock.1)
-                    .bind(clock.2)
-                    .bind(ended_at)
-                    .execute(&mut *$conn)
-                    .await?;
+            Write::Finish { game_id, end } => {
+                finish_game!($conn, game_id, end);
             }
             Write::DrawOffer { game_id, offer } => {
                 sqlx::query(SAVE_DRAW_OFFER)
                     .bind(game_id)
-                    .bind(&offer.draw_offer)
+                    .bind(offer.draw_offer.map(Side::name))
                     .bind(offer.white_offer_ply)
                     .bind(offer.black_offer_ply)
                     .execute(&mut *$conn)
@@ -331,7 +304,7 @@ macro_rules! apply {
                     .bind(&c.from_id)
                     .bind(&c.from_name)
                     .bind(&c.text)
-                    .bind(c.spectators)
+                    .bind(i64::from(c.spectators))
                     .bind(c.at)
                     .execute(&mut *$conn)
                     .await?;
@@ -349,21 +322,17 @@ macro_rules! apply {
                     .execute(&mut *$conn)
                     .await?;
             }
-            Write::Takeback {
-                game_id,
-                keep_ply,
-                clock,
-            } => {
+            Write::Takeback { game_id, clock } => {
                 sqlx::query(DELETE_MOVES_AFTER)
                     .bind(game_id)
-                    .bind(keep_ply)
+                    .bind(clock.ply)
                     .execute(&mut *$conn)
                     .await?;
                 sqlx::query(TAKEBACK_GAME)
                     .bind(game_id)
-                    .bind(clock.0)
-                    .bind(clock.1)
-                    .bind(keep_ply)
+                    .bind(clock.white_ms)
+                    .bind(clock.black_ms)
+                    .bind(clock.ply)
                     .execute(&mut *$conn)
                     .await?;
             }
@@ -374,9 +343,9 @@ macro_rules! apply {
             } => {
                 sqlx::query(SAVE_CLOCK)
                     .bind(game_id)
-                    .bind(clock.0)
-                    .bind(clock.1)
-                    .bind(clock.2)
+                    .bind(clock.white_ms)
+                    .bind(clock.black_ms)
+                    .bind(clock.ply)
                     .bind(first_move_ms)
                     .execute(&mut *$conn)
                     .await?;

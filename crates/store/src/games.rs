@@ -1,0 +1,380 @@
+//! Games and their moves. A move row is written (and committed) before the move is
+//! acknowledged; the game row holds the players, options and, at the end, the result.
+
+use damka_protocol::{EndReason, GameResult, GameStatus, Side};
+
+use super::write::Write;
+use super::{Store, StoreError, on_pool};
+
+/// A stored move (one ply).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct MoveRow {
+    /// Ply from 1.
+    pub ply: i64,
+    /// The move, full path.
+    pub mv: String,
+    /// Position after the move.
+    pub fen_after: String,
+    /// White's remaining ms after the move.
+    pub white_ms: i64,
+    /// Black's remaining ms after the move.
+    pub black_ms: i64,
+    /// Time the mover used, ms.
+    pub used_ms: i64,
+}
+
+/// The clocks stored with a game: both sides' remaining ms as of a ply.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClockRow {
+    /// White's remaining ms.
+    pub white_ms: i64,
+    /// Black's remaining ms.
+    pub black_ms: i64,
+    /// The ply count the snapshot belongs to.
+    pub ply: i64,
+}
+
+/// A stored game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// Game id.
+    pub id: String,
+    /// The table it was played at.
+    pub table_id: String,
+    /// Room id.
+    pub room: String,
+    /// Variant id.
+    pub variant: String,
+    /// Minutes per player.
+    pub minutes: i64,
+    /// Increment, seconds.
+    pub increment_s: i64,
+    /// Whether the game began with a random opening.
+    pub random_opening: bool,
+    /// Whether capturing was optional.
+    pub capture_optional: bool,
+    /// White's guest id.
+    pub white_id: String,
+    /// White's name when the game started.
+    pub white_name: String,
+    /// Black's guest id.
+    pub black_id: String,
+    /// Black's name when the game started.
+    pub black_name: String,
+    /// Position before ply 1.
+    pub initial_fen: String,
+    /// Random-opening plies among the moves.
+    pub opening_plies: i64,
+    /// Being played or over.
+    pub status: GameStatus,
+    /// The result, once over with one (`None` for an aborted game, or while playing).
+    pub result: Option<GameResult>,
+    /// Why it ended, once over.
+    pub reason: Option<EndReason>,
+    /// The latest stored clocks.
+    pub clock: ClockRow,
+    /// Unix ms.
+    pub started_at: i64,
+    /// Unix ms, once over.
+    pub ended_at: Option<i64>,
+}
+
+/// A game row as the database holds it (text and integer columns).
+#[derive(sqlx::FromRow)]
+pub(crate) struct RawGame {
+    id: String,
+    table_id: String,
+    room: String,
+    variant: String,
+    minutes: i64,
+    increment_s: i64,
+    random_opening: i64,
+    capture_optional: i64,
+    white_id: String,
+    white_name: String,
+    black_id: String,
+    black_name: String,
+    initial_fen: String,
+    opening_plies: i64,
+    status: String,
+    result: Option<String>,
+    reason: Option<String>,
+    white_ms: i64,
+    black_ms: i64,
+    clock_ply: i64,
+    started_at: i64,
+    ended_at: Option<i64>,
+}
+
+impl TryFrom<RawGame> for GameRow {
+    type Error = StoreError;
+
+    fn try_from(r: RawGame) -> Result<GameRow, StoreError> {
+        let bad = |what: &str, v: &str| StoreError::Corrupt(format!("game {}: {what} {v:?}", r.id));
+        let status = GameStatus::from_name(&r.status).ok_or_else(|| bad("status", &r.status))?;
+        let result = match r.result.as_deref() {
+            None => None,
+            Some(v) => Some(GameResult::from_name(v).ok_or_else(|| bad("result", v))?),
+        };
+        let reason = match r.reason.as_deref() {
+            None => None,
+            Some(v) => Some(EndReason::from_name(v).ok_or_else(|| bad("reason", v))?),
+        };
+        Ok(GameRow {
+            id: r.id,
+            table_id: r.table_id,
+            room: r.room,
+            variant: r.variant,
+            minutes: r.minutes,
+            increment_s: r.increment_s,
+            random_opening: r.random_opening != 0,
+            capture_optional: r.capture_optional != 0,
+            white_id: r.white_id,
+            white_name: r.white_name,
+            black_id: r.black_id,
+            black_name: r.black_name,
+            initial_fen: r.initial_fen,
+            opening_plies: r.opening_plies,
+            status,
+            result,
+            reason,
+            clock: ClockRow {
+                white_ms: r.white_ms,
+                black_ms: r.black_ms,
+                ply: r.clock_ply,
+            },
+            started_at: r.started_at,
+            ended_at: r.ended_at,
+        })
+    }
+}
+
+/// The draw offer of a running game, as stored.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DrawOfferRow {
+    /// The side whose offer was made last and not explicitly declined. A later move by
+    /// the other side declines it too; that is not written here but worked out from the
+    /// moves when the game is resumed.
+    pub draw_offer: Option<Side>,
+    /// White's ply count at its last offer (the offer rate limit).
+    pub white_offer_ply: Option<i64>,
+    /// Black's ply count at its last offer.
+    pub black_offer_ply: Option<i64>,
+}
+
+/// The draw offer as the database holds it.
+#[derive(sqlx::FromRow)]
+struct RawDrawOffer {
+    draw_offer: Option<String>,
+    white_offer_ply: Option<i64>,
+    black_offer_ply: Option<i64>,
+}
+
+/// A game to store at its start, with its random-opening plies.
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    /// The game row (status `playing`).
+    pub row: GameRow,
+    /// Opening plies, stored as the first moves.
+    pub opening: Vec<MoveRow>,
+}
+
+const GAME_COLUMNS: &str = "id, table_id, room, variant, minutes, increment_s, random_opening, \
+    capture_optional, white_id, white_name, black_id, black_name, initial_fen, opening_plies, \
+    status, result, reason, white_ms, black_ms, clock_ply, started_at, ended_at";
+
+impl Store {
+    /// Stores a new game and its opening plies in one transaction.
+    ///
+    /// Fails on a database error.
+    pub async fn insert_game(&self, game: &NewGame) -> Result<(), StoreError> {
+        self.write(Write::Game(Box::new(game.clone()))).await
+    }
+
+    /// Appends one move; it is durable when this returns `Ok`.
+    ///
+    /// Fails on a database error, including a second row for the same ply
+    /// ([`StoreError::Conflict`]).
+    pub async fn append_move(&self, game_id: &str, m: &MoveRow) -> Result<(), StoreError> {
+        self.write(Write::Move {
+            game_id: game_id.to_owned(),
+            row: m.clone(),
+        })
+        .await
+    }
+
+    /// Marks a game over with its result and final clocks.
+    ///
+    /// Fails on a database error.
+    pub async fn finish_game(&self, game_id: &str, end: GameEnd) -> Result<(), StoreError> {
+        self.write(Write::Finish {
+            game_id: game_id.to_owned(),
+            end,
+        })
+        .await
+    }
+
+    /// Appends the move that ends a game and marks the game over, in one transaction.
+    ///
+    /// Fails on a database error (then neither is stored).
+    pub async fn append_last_move(
+        &self,
+        game_id: &str,
+        m: &MoveRow,
+        end: GameEnd,
+    ) -> Result<(), StoreError> {
+        self.write(Write::LastMove {
+            game_id: game_id.to_owned(),
+            row: m.clone(),
+            end,
+        })
+        .await
+    }
+
+    /// Saves the live clock of a running game, and what is left of its first-move
+    /// window if one applies (graceful shutdown).
+    ///
+    /// Fails on a database error.
+    pub async fn save_clock(
+        &self,
+        game_id: &str,
+        clock: ClockRow,
+        first_move_ms: Option<i64>,
+    ) -> Result<(), StoreError> {
+        self.write(Write::Clock {
+            game_id: game_id.to_owned(),
+            clock,
+            first_move_ms,
+        })
+        .await
+    }
+
+    /// What was left of a game's first-move window at the last graceful shutdown.
+    ///
+    /// Fails on a database error.
+    pub async fn first_move_ms(&self, game_id: &str) -> Result<Option<i64>, StoreError> {
+        const SQL: &str = "SELECT first_move_ms FROM games WHERE id = $1";
+        let row: Option<(Option<i64>,)> = on_pool!(self, pool => sqlx::query_as(SQL)
+            .bind(game_id)
+            .fetch_optional(pool)
+            .await)?;
+        Ok(row.and_then(|r| r.0))
+    }
+
+    /// Saves a running game's draw offer; it is durable when this returns `Ok`.
+    ///
+    /// Fails on a database error.
+    pub async fn save_draw_offer(
+        &self,
+        game_id: &str,
+        offer: DrawOfferRow,
+    ) -> Result<(), StoreError> {
+        self.write(Write::DrawOffer {
+            game_id: game_id.to_owned(),
+            offer,
+        })
+        .await
+    }
+
+    /// A game's stored draw offer (all `None` when none was ever made).
+    ///
+    /// Fails on a database error, or a side that is not `white` or `black`.
+    pub async fn draw_offer(&self, game_id: &str) -> Result<DrawOfferRow, StoreError> {
+        const SQL: &str =
+            "SELECT draw_offer, white_offer_ply, black_offer_ply FROM games WHERE id = $1";
+        let row = on_pool!(self, pool => sqlx::query_as::<_, RawDrawOffer>(SQL)
+            .bind(game_id)
+            .fetch_optional(pool)
+            .await)?;
+        let Some(row) = row else {
+            return Ok(DrawOfferRow::default());
+        };
+        let draw_offer = match row.draw_offer.as_deref() {
+            None => None,
+            Some(side) => Some(Side::from_name(side).ok_or_else(|| {
+                StoreError::Corrupt(format!("game {game_id}: draw offer {side:?}"))
+            })?),
+        };
+        Ok(DrawOfferRow {
+            draw_offer,
+            white_offer_ply: row.white_offer_ply,
+            black_offer_ply: row.black_offer_ply,
+        })
+    }
+
+    /// Every game still being played (to recreate their tables at start-up).
+    ///
+    /// Fails on a database error.
+    pub async fn unfinished_games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE status = 'playing' ORDER BY started_at"
+        );
+        let rows =
+            on_pool!(self, pool => sqlx::query_as::<_, RawGame>(&sql).fetch_all(pool).await)?;
+        rows.into_iter().map(GameRow::try_from).collect()
+    }
+
+    /// One game.
+    ///
+    /// Fails on a database error.
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+        let row = on_pool!(self, pool => sqlx::query_as::<_, RawGame>(&sql).bind(id).fetch_optional(pool).await)?;
+        row.map(GameRow::try_from).transpose()
+    }
+
+    /// The moves of a game in ply order.
+    ///
+    /// Fails on a database error.
+    pub async fn moves(&self, game_id: &str) -> Result<Vec<MoveRow>, StoreError> {
+        const SQL: &str = "SELECT ply, mv, fen_after, white_ms, black_ms, used_ms FROM moves \
+                           WHERE game_id = $1 ORDER BY ply";
+        Ok(
+            on_pool!(self, pool => sqlx::query_as::<_, MoveRow>(SQL).bind(game_id).fetch_all(pool).await)?,
+        )
+    }
+
+    /// Recent finished games of a room, newest first, with their ply counts. Aborted games
+    /// are left out: nobody played them, and a list of them would bury the real games.
+    ///
+    /// Fails on a database error.
+    pub async fn recent_games(
+        &self,
+        room: &str,
+        limit: i64,
+    ) -> Result<Vec<(GameRow, i64)>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) \
+             AS plies FROM games WHERE room = $1 AND status = 'over' \
+             AND reason <> 'aborted' ORDER BY ended_at DESC LIMIT $2"
+        );
+        let rows = on_pool!(self, pool => sqlx::query_as::<_, GameListRow>(&sql)
+            .bind(room).bind(limit).fetch_all(pool).await)?;
+        rows.into_iter()
+            .map(|r| Ok((GameRow::try_from(r.game)?, r.plies)))
+            .collect()
+    }
+}
+
+/// How a game ended, as stored with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The result (`None`: no result, an aborted game).
+    pub result: Option<GameResult>,
+    /// Why.
+    pub reason: EndReason,
+    /// The final clocks.
+    pub clock: ClockRow,
+    /// Unix ms.
+    pub ended_at: i64,
+}
+
+/// A game row with its ply count.
+#[derive(sqlx::FromRow)]
+struct GameListRow {
+    /// The game.
+    #[sqlx(flatten)]
+    game: RawGame,
+    /// Number of stored moves.
+    plies: i64,
+}
