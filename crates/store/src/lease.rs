@@ -281,7 +281,7 @@ async fn adopt(pool: &PgPool, node: &str) -> sqlx::Result<Vec<Owned>> {
     Ok(taken)
 }
 
-/// What [`reap`] took.
+/// What [`Leases::reap`] took.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Reaped {
     /// The nodes whose leases had expired, now marked gone.
