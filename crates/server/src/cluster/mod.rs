@@ -1,8 +1,9 @@
 //! Several equal nodes on one PostgreSQL and one NATS (`--cluster`; docs/scaling.md
 //! "Beyond one machine").
 //!
-//! - [`lease`]: each node's lease and the one owner of each table, with the epoch that
-//!   fences the owner's writes ([`damka_store::fence`]);
+//! - the leases live in the store ([`damka_store::lease`]): each node's lease and the
+//!   one owner of each table, with the epoch that fences the owner's writes
+//!   ([`damka_store::fence`]);
 //! - [`node`]: a node's lease loop (renew; take over the tables of expired nodes; tell
 //!   when its own lease is lost);
 //! - [`sync`]: the rooms' shared state over NATS (room facts, heartbeats, each node's
