@@ -1071,7 +1071,9 @@ def measure_pings(addr, secs=12.0, sockets=8):
                     continue
                 chunk = s.recv(1 << 20)
                 if not chunk:
-                    r["close"] = r["close"] or "eof"
+                    if r["close"] is None:
+                        r["close"] = "eof (no close frame read)"
+                        r["closed_after"] = time.time() - start
                     break
                 r["bytes"] += len(chunk)
                 buf += chunk

@@ -4,6 +4,7 @@
 //! The server serialises these types and its tests deserialise them, so a field renamed
 //! here is caught by both. Every type mirrors one object or message of the contract:
 //!
+//! - [`close`]: the WebSocket close codes;
 //! - [`common`]: players, options, clocks, counters, tables, rooms, variants, games;
 //! - [`error`]: the error codes and the one error shape;
 //! - [`room`]: room socket messages;
@@ -17,6 +18,7 @@
 //! assert!(matches!(msg, ClientMessage::Move { ply: 1, .. }));
 //! ```
 
+pub mod close;
 pub mod common;
 pub mod error;
 pub mod room;

@@ -38,12 +38,11 @@ pub const ADDRESS_PER_SECOND: f64 = 1.0;
 ///
 /// Fails with `rate_limited`.
 pub fn address_token(
-    state: &crate::AppState,
+    limits: &crate::limits::Limits,
     ip: std::net::IpAddr,
     scope: &str,
 ) -> Result<(), AppError> {
-    if state
-        .limits
+    if limits
         .chat
         .take((ip, scope.to_owned()), ADDRESS_BURST, ADDRESS_PER_SECOND)
     {
@@ -150,27 +149,6 @@ impl Bucket {
                 damka_protocol::ErrorCode::RateLimited,
                 "too many messages: wait a little",
             ))
-        }
-    }
-}
-
-/// Deletes the chat beyond what is kept (`--chat-history` per room and table, none older
-/// than `--chat-max-age-days`) every `--chat-sweep-secs` until shutdown: one address can
-/// no longer fill the disk, and nobody's words are kept longer than the operator says.
-pub async fn sweeper(state: crate::AppState) {
-    let period = std::time::Duration::from_secs(state.config.chat_sweep_secs.max(1));
-    let mut tick = tokio::time::interval(period);
-    loop {
-        tokio::select! {
-            () = state.shutdown.cancelled() => break,
-            _ = tick.tick() => {
-                let age_ms = i64::from(state.config.chat_max_age_days) * 24 * 3600 * 1000;
-                let before = time::unix_ms().saturating_sub(age_ms);
-                let keep = i64::from(state.config.chat_history);
-                if let Err(e) = state.store.prune_chat(keep, before).await {
-                    tracing::warn!(error = %e, "chat sweep failed");
-                }
-            }
         }
     }
 }

@@ -1,8 +1,6 @@
 //! Limits per client address: open sockets, socket opens, seat changes, chat, renames and
-//! guest creation (token buckets) and open tables; the client address itself (the TCP
-//! peer, or the last `X-Forwarded-For` entry behind a trusted proxy); and the periodic
-//! sweep that writes when guests were last seen and deletes guests who never played, hold
-//! no seat and have not been seen for a long time.
+//! guest creation (token buckets); and the guests seen since the last sweep
+//! ([`crate::sweep`] writes when they were seen and deletes the idle ones).
 //!
 //! The defaults are generous on purpose: a family or a school behind one address never
 //! meets them (200 sockets, 30 guests a minute, 40 open tables, 10 socket opens a second),
@@ -10,58 +8,13 @@
 //! table, or flood everyone's lobby with its churn.
 
 use std::collections::{HashMap, HashSet};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::HeaderMap;
-use axum::http::request::Parts;
-
-use crate::AppState;
-use crate::config::Config;
-
-/// The address requests without a known peer are counted under (only tests that drive
-/// the router without a listener).
-const UNKNOWN: IpAddr = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
 
 /// Guest ids seen since the last sweep beyond which the set stops growing (their `seen`
 /// time is then written at the next sweep anyway; a guest missed here is seen again).
 const MAX_TOUCHED: usize = 100_000;
-
-/// The client's address: the TCP peer, or with `trust_forwarded_for` the last valid
-/// `X-Forwarded-For` entry (the one the trusted proxy added).
-pub fn client_ip(config: &Config, parts: &Parts) -> IpAddr {
-    let peer = parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(UNKNOWN, |c| c.0.ip());
-    if config.trust_forwarded_for {
-        forwarded_for(&parts.headers).unwrap_or(peer)
-    } else {
-        peer
-    }
-}
-
-/// The last address of the `X-Forwarded-For` headers, if it parses.
-fn forwarded_for(headers: &HeaderMap) -> Option<IpAddr> {
-    let last = headers.get_all("x-forwarded-for").iter().next_back()?;
-    last.to_str().ok()?.rsplit(',').next()?.trim().parse().ok()
-}
-
-/// Extractor: the client's address ([`client_ip`]).
-pub struct ClientIp(pub IpAddr);
-
-impl FromRequestParts<AppState> for ClientIp {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        Ok(ClientIp(client_ip(&state.config, parts)))
-    }
-}
 
 /// The per-address counters. std mutexes, held for a map update only.
 #[derive(Default)]
@@ -235,7 +188,7 @@ impl Limits {
     }
 
     /// Forgets the buckets that have refilled (they behave exactly like a new one).
-    fn prune_guest_buckets(&self, per_minute: u32) {
+    pub(crate) fn prune_guest_buckets(&self, per_minute: u32) {
         let full = Duration::from_secs(60);
         let now = Instant::now();
         lock(&self.guests)
@@ -260,95 +213,21 @@ impl Limits {
         self.renames_from.prune();
     }
 
-    fn take_touched(&self) -> Vec<String> {
+    pub(crate) fn take_touched(&self) -> Vec<String> {
         lock(&self.touched).drain().collect()
     }
 
-    fn touched_contains(&self, guest_id: &str) -> bool {
+    pub(crate) fn touched_contains(&self, guest_id: &str) -> bool {
         lock(&self.touched).contains(guest_id)
-    }
-}
-
-/// What one sweep did.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Sweep {
-    /// Guests whose `seen` time was written.
-    pub seen: u64,
-    /// Guests deleted.
-    pub expired: u64,
-}
-
-/// Writes the `seen` times of the guests seen since the last sweep, then deletes the
-/// guests not seen for `guest_expiry_days` who never played a game and hold no seat.
-///
-/// Fails on a database error (the next sweep tries again).
-pub async fn sweep_guests(state: &AppState) -> Result<Sweep, damka_store::StoreError> {
-    let now = crate::time::unix_ms();
-    let touched = state.limits.take_touched();
-    let seen = state.store.mark_guests_seen(&touched, now).await?;
-    let days = state.config.guest_expiry_days;
-    let mut sweep = Sweep { seen, expired: 0 };
-    state
-        .limits
-        .prune_guest_buckets(state.config.guests_per_minute);
-    if days == 0 {
-        return Ok(sweep);
-    }
-    let age_ms = i64::try_from(days.saturating_mul(24 * 3600 * 1000)).unwrap_or(i64::MAX);
-    let cutoff = now.saturating_sub(age_ms);
-    let seated = state.rooms.seated_guests();
-    for id in state.store.idle_guests(cutoff, 1000).await? {
-        // Seen or seated since the query: not idle after all.
-        if seated.contains(&id) || state.limits.touched_contains(&id) {
-            continue;
-        }
-        sweep.expired += state.store.delete_idle_guest(&id, cutoff).await?;
-    }
-    if sweep.expired > 0 {
-        tracing::info!(expired = sweep.expired, "expired idle guests");
-    }
-    Ok(sweep)
-}
-
-/// How often the rate-limit maps forget the buckets that have refilled.
-pub const PRUNE_EVERY: Duration = Duration::from_secs(60);
-
-/// Prunes the per-address and per-person rate-limit maps (here and in every room)
-/// every [`PRUNE_EVERY`] until shutdown, so they hold only who was active lately.
-pub async fn limits_pruner(state: AppState) {
-    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + PRUNE_EVERY, PRUNE_EVERY);
-    loop {
-        tokio::select! {
-            () = state.shutdown.cancelled() => break,
-            _ = tick.tick() => {
-                state.limits.prune(state.config.guests_per_minute);
-                for room in state.rooms.all() {
-                    room.prune_limits();
-                }
-            }
-        }
-    }
-}
-
-/// Sweeps every `guest_sweep_secs` until shutdown.
-pub async fn guest_sweeper(state: AppState) {
-    let period = Duration::from_secs(state.config.guest_sweep_secs.max(1));
-    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
-    loop {
-        tokio::select! {
-            () = state.shutdown.cancelled() => break,
-            _ = tick.tick() => {
-                if let Err(e) = sweep_guests(&state).await {
-                    tracing::warn!(error = %e, "guest sweep failed");
-                }
-            }
-        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::net::Ipv4Addr;
+
+    const UNKNOWN: IpAddr = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
 
     #[test]
     fn sockets_are_counted_and_released() {
@@ -407,22 +286,5 @@ mod tests {
             .for_each(|b| b.at = t0 - Duration::from_secs(10));
         map.prune();
         assert!(map.is_empty(), "refilled buckets are forgotten");
-    }
-
-    #[test]
-    fn forwarded_for_takes_the_last_entry() {
-        let mut h = HeaderMap::new();
-        h.insert(
-            "x-forwarded-for",
-            "1.2.3.4, 10.0.0.9"
-                .parse()
-                .unwrap_or_else(|_| unreachable!()),
-        );
-        assert_eq!(forwarded_for(&h), "10.0.0.9".parse().ok());
-        h.insert(
-            "x-forwarded-for",
-            "junk".parse().unwrap_or_else(|_| unreachable!()),
-        );
-        assert_eq!(forwarded_for(&h), None);
     }
 }

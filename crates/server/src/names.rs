@@ -28,6 +28,17 @@ pub const MAX_MARKS: usize = 2;
 /// contain one of these, however written (compared folded).
 const COMPUTER_NAMES: [&str; 2] = ["Computer", "Komputer"];
 
+/// Whether a display name follows the rules: 2–24 characters of letters, digits, space,
+/// `-` or `_`, not blank.
+pub fn valid_name(name: &str) -> bool {
+    let n = name.chars().count();
+    (2..=24).contains(&n)
+        && name.trim() == name
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '_')
+}
+
 /// The name as stored at rename: NFKC, invisible characters removed.
 ///
 /// Fails (`None`) when a word mixes scripts, a letter carries too many marks, or the
@@ -261,5 +272,15 @@ mod tests {
         let shown = disambiguate([("abc123", "Ala"), ("abc456", "ala")]);
         assert_eq!(shown["abc123"], "Ala #abc1");
         assert_eq!(shown["abc456"], "ala #abc4");
+    }
+
+    #[test]
+    fn names() {
+        assert!(valid_name("Gość 4821"));
+        assert!(valid_name("Ala_ma-kota"));
+        assert!(!valid_name("A"));
+        assert!(!valid_name(" Ala"));
+        assert!(!valid_name("<script>"));
+        assert!(!valid_name(&"x".repeat(25)));
     }
 }

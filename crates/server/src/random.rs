@@ -127,9 +127,9 @@ mod tests {
         assert_eq!(token_base36(7).len(), 7);
         for _ in 0..50 {
             let name = guest_name();
-            assert!(crate::http::guest::valid_name(&name), "{name}");
+            assert!(crate::names::valid_name(&name), "{name}");
             let name = guest_name_en();
-            assert!(crate::http::guest::valid_name(&name), "{name}");
+            assert!(crate::names::valid_name(&name), "{name}");
             assert!(name.is_ascii(), "{name}");
         }
     }

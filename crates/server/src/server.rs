@@ -10,11 +10,14 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
+use crate::app::{App, AppState};
 use crate::config::{Config, redact_url};
+use crate::core::Core;
 use crate::room::{Rooms, RoomsError, default_rooms, load_rooms};
 use crate::table::{Tables, restore_tables};
 use crate::time::TimeSource;
-use crate::{AppState, Shared, http, metrics};
+use crate::tournament::Tournaments;
+use crate::{http, metrics};
 use damka_store::{Store, StoreOptions};
 
 /// Why the server could not start.
@@ -134,79 +137,99 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     if let Some(cluster) = &cluster {
         cluster.register_metrics(&mut registry);
     }
-    let state: AppState = Arc::new(Shared {
-        static_dir: static_dir(&config),
+    let core = Arc::new(Core {
         config,
         store,
         rooms: Rooms::new(rooms),
-        tables: Tables::default(),
-        tournaments: crate::tournament::Tournaments::default(),
         bots,
         metrics,
-        registry,
         limits: crate::limits::Limits::default(),
         time,
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
+    });
+    let tables = Tables::new(core.clone());
+    let tournaments = Tournaments::new(tables.clone());
+    if let Some(cluster) = &cluster {
+        let placed = Arc::new(crate::cluster::tables::Leased(cluster.clone()));
+        tables.place_with(placed.clone());
+        tournaments.place_with(placed);
+    }
+    let state: AppState = Arc::new(App {
+        static_dir: static_dir(&core.config),
+        core: core.clone(),
+        tables: tables.clone(),
+        tournaments: tournaments.clone(),
         cluster,
+        registry,
     });
     let mut cluster_publisher = None;
     if let Some(cluster) = &state.cluster {
-        for room in state.rooms.all() {
+        for room in core.rooms.all() {
             room.set_sync(cluster.sync.clone());
         }
         use crate::cluster::sync;
         cluster_publisher = Some(tokio::spawn(
             sync::publisher(cluster.clone()).instrument(tracing::info_span!("cluster_publish")),
         ));
+        let (core, cluster) = (core.clone(), cluster.clone());
         tokio::spawn(
-            sync::subscriber(state.clone(), cluster.clone())
+            async move { sync::subscriber(&core.rooms, cluster).await }
                 .instrument(tracing::info_span!("cluster_sync")),
         );
     }
-    // Tournaments first: a restored table whose game ends reports to its tournament.
-    let tournaments = crate::tournament::restore_tournaments(&state).await?;
+    // Tournaments first: a restored table whose game ends reports to its tournament. In
+    // a cluster a node resumes only what it owns (adopted here, or taken over later).
+    let resumed =
+        crate::tournament::restore_tournaments(&tournaments, state.cluster.is_none()).await?;
     let restored = match &state.cluster {
-        None => restore_tables(&state).await?,
+        None => restore_tables(&tables).await?,
         Some(cluster) => {
             // Only what nobody owns (a single node's games, failed claims); the rest is
             // taken over from expired nodes by the lease loop, or handed over.
+            let local = crate::cluster::tables::Local {
+                tables: tables.clone(),
+                tournaments: tournaments.clone(),
+            };
             let adopted = cluster.leases.adopt(cluster.id()).await?;
-            let restored = crate::cluster::tables::restore(&state, adopted).await;
+            let restored = crate::cluster::tables::restore(&local, cluster, adopted).await;
             tokio::spawn(
-                crate::cluster::tables::run(state.clone(), cluster.clone())
+                crate::cluster::tables::run(local, cluster.clone())
                     .instrument(tracing::info_span!("cluster_lease")),
             );
             restored
         }
     };
-    for room in state.rooms.all() {
+    for room in state.core.rooms.all() {
         let scope = format!("room:{}", room.config.id);
         let history = state
+            .core
             .store
             .chat_history(&scope, crate::chat::HISTORY as i64)
             .await?;
         room.set_chat(history.iter().map(crate::chat::message).collect());
     }
-    state.tracker.spawn(
-        crate::room::events_ticker(state.clone()).instrument(tracing::info_span!("room_events")),
+    let ticker = core.clone();
+    core.tracker.spawn(
+        async move { crate::room::events_ticker(&ticker.rooms, &ticker.shutdown).await }
+            .instrument(tracing::info_span!("room_events")),
     );
-    state.tracker.spawn(
-        crate::limits::limits_pruner(state.clone()).instrument(tracing::info_span!("limits_prune")),
+    core.tracker.spawn(
+        crate::sweep::limits_pruner(core.clone()).instrument(tracing::info_span!("limits_prune")),
     );
-    state
-        .tracker
-        .spawn(crate::chat::sweeper(state.clone()).instrument(tracing::info_span!("chat_sweep")));
-    state.tracker.spawn(
-        crate::limits::guest_sweeper(state.clone()).instrument(tracing::info_span!("guest_sweep")),
+    core.tracker.spawn(
+        crate::sweep::chat_sweeper(core.clone()).instrument(tracing::info_span!("chat_sweep")),
     );
-    tracing::info!(%addr, restored, tournaments, "listening");
+    core.tracker.spawn(
+        crate::sweep::guest_sweeper(core.clone()).instrument(tracing::info_span!("guest_sweep")),
+    );
+    tracing::info!(%addr, restored, tournaments = resumed, "listening");
     let app = http::app(state.clone());
-    let shutdown = state.shutdown.clone();
-    let header_timeout = state.config.header_read_timeout();
+    let shutdown = state.core.shutdown.clone();
+    let header_timeout = state.core.config.header_read_timeout();
     if let Some(listener) = metrics_listener {
         tracing::info!(addr = ?metrics_addr, "metrics listening");
-        state.tracker.spawn(
+        state.core.tracker.spawn(
             crate::accept::serve(
                 listener,
                 http::metrics_app(state.clone()),
@@ -242,10 +265,10 @@ impl RunningServer {
                 tracing::warn!(error = %e, "cannot mark the node as leaving");
             }
         }
-        state.shutdown.cancel();
-        state.tracker.close();
-        let timeout = state.config.shutdown_timeout();
-        if tokio::time::timeout(timeout, state.tracker.wait())
+        state.core.shutdown.cancel();
+        state.core.tracker.close();
+        let timeout = state.core.config.shutdown_timeout();
+        if tokio::time::timeout(timeout, state.core.tracker.wait())
             .await
             .is_err()
         {
@@ -266,7 +289,7 @@ impl RunningServer {
                 tracing::warn!("the room sync did not stop in time");
             }
         }
-        state.store.close().await;
+        state.core.store.close().await;
         tracing::info!("stopped");
     }
 
@@ -278,7 +301,7 @@ impl RunningServer {
     /// Completes when the server decided to stop by itself (a cluster node that lost
     /// its lease); `main` then shuts it down and exits with a failure.
     pub async fn stopping(&self) {
-        self.state.shutdown.cancelled().await;
+        self.state.core.shutdown.cancelled().await;
     }
 
     /// Whether this node lost its cluster lease.

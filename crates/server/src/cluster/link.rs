@@ -34,7 +34,7 @@ use super::Cluster;
 use crate::table::{Command, Outgoing, SOCKET_QUEUE};
 
 /// Close code: the table moves to another node (the client reconnects).
-pub const MOVING: u16 = 1012;
+pub const MOVING: u16 = damka_protocol::close::MOVING;
 
 /// Frames a proxied connection buffers from NATS before it counts as too slow.
 const PROXY_QUEUE: usize = 512;

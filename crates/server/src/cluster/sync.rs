@@ -29,7 +29,6 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::{Cluster, HEARTBEAT, PEER_SILENCE, lock};
-use crate::AppState;
 use crate::room::Rooms;
 use crate::room::fact::{Fact, RoomSync};
 
@@ -430,7 +429,7 @@ async fn publish(cluster: &Cluster, subject: &str, wire: &Wire) {
 }
 
 /// Applies the other nodes' messages until the cluster stops; forgets silent peers.
-pub async fn subscriber(state: AppState, cluster: std::sync::Arc<Cluster>) {
+pub async fn subscriber(rooms: &crate::room::Rooms, cluster: std::sync::Arc<Cluster>) {
     use futures_util::StreamExt;
     let mut sub = match cluster.nats.subscribe(cluster.subject("room")).await {
         Ok(sub) => sub,
@@ -451,7 +450,7 @@ pub async fn subscriber(state: AppState, cluster: std::sync::Arc<Cluster>) {
                 for node in cluster.silent_peers() {
                     tracing::warn!(%node, silence = ?PEER_SILENCE, "a node fell silent: forgetting its part");
                     asked.remove(&node);
-                    syncer.forget(&state.rooms, &node);
+                    syncer.forget(rooms, &node);
                 }
             }
             msg = sub.next() => {
@@ -477,26 +476,26 @@ pub async fn subscriber(state: AppState, cluster: std::sync::Arc<Cluster>) {
                         if asked.insert(node.clone()) {
                             syncer.send(Wire::Want { node: me.clone(), to: node.clone() });
                         }
-                        syncer.apply(&state.rooms, &node, &room, *fact);
+                        syncer.apply(rooms, &node, &room, *fact);
                     }
                     Wire::Want { node, to } if to == me => {
                         cluster.heard(&node);
-                        syncer.send_parts(&state.rooms, &node);
+                        syncer.send_parts(rooms, &node);
                     }
                     Wire::Parts { node, to, first, facts } if to == me => {
                         cluster.heard(&node);
                         if first {
-                            syncer.forget(&state.rooms, &node);
+                            syncer.forget(rooms, &node);
                         }
                         for (room, fact) in facts {
-                            syncer.apply(&state.rooms, &node, &room, fact);
+                            syncer.apply(rooms, &node, &room, fact);
                         }
                     }
                     Wire::Bye { node } if node != me => {
                         tracing::info!(%node, "a node left");
                         cluster.forget(&node);
                         asked.remove(&node);
-                        syncer.forget(&state.rooms, &node);
+                        syncer.forget(rooms, &node);
                     }
                     Wire::Want { .. } | Wire::Parts { .. } | Wire::Bye { .. } => {}
                 }

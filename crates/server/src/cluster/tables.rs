@@ -1,4 +1,5 @@
-//! Leases wired to tables and tournaments.
+//! Leases wired to tables and tournaments: the cluster is where their actors run
+//! ([`Leased`], a [`Placement`]).
 //!
 //! - A new table (or tournament) is claimed by the node that creates it before its actor
 //!   runs; the actor then runs inside its fence ([`damka_store::fence::scope`]), so every
@@ -16,66 +17,86 @@ use std::future::Future;
 use std::sync::Arc;
 
 use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::{Cluster, NodeEvent};
-use crate::AppState;
-use crate::table::Command;
+use crate::placement::{Actor, Placement};
+use crate::table::{Command, Tables};
+use crate::tournament::{self, Tournaments};
 use damka_store::fence::{self, Fence};
 use damka_store::lease::Owned;
 
-/// What a table or tournament actor starts with in a cluster.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lease {
-    /// A new one: claim it first.
-    New,
-    /// Held already (adopted, taken over or handed over), at this epoch.
-    Held(i64),
+/// What this node runs, as the cluster sees it: the tables and tournaments it places,
+/// restores and hands over.
+#[derive(Clone)]
+pub struct Local {
+    /// The tables.
+    pub tables: Arc<Tables>,
+    /// The tournaments.
+    pub tournaments: Arc<Tournaments>,
 }
 
-/// Runs a table actor (`run`) as the owner of `table`: claims it if new, starts the NATS
-/// bridge for sockets on other nodes, and runs the actor inside its fence.
-pub async fn run_table(
-    cluster: Arc<Cluster>,
-    table: String,
-    room: String,
-    lease: Lease,
-    tx: mpsc::Sender<Command>,
-    run: impl Future<Output = ()>,
-) {
-    let epoch = claim(&cluster, &table, &room, lease).await;
-    tokio::spawn(super::link::bridge(cluster.clone(), table.clone(), tx));
-    run_fenced(&cluster, table, epoch, run).await;
+/// The cluster as the place actors run in: each table or tournament actor runs as the
+/// owner of its lease ([`Placement`]).
+pub struct Leased(pub Arc<Cluster>);
+
+impl Placement<Command> for Leased {
+    /// Claims the table if new, starts the NATS bridge for sockets on other nodes, and
+    /// runs the actor inside its fence.
+    fn run(&self, actor: Actor<Command>) -> BoxFuture<'static, ()> {
+        let cluster = self.0.clone();
+        Box::pin(async move {
+            let epoch = claim(&cluster, &actor.id, &actor.room, actor.epoch).await;
+            tokio::spawn(super::link::bridge(
+                cluster.clone(),
+                actor.id.clone(),
+                actor.commands,
+            ));
+            run_fenced(&cluster, actor.id, epoch, actor.run).await;
+        })
+    }
+
+    fn release(&self, id: &str) {
+        release(&self.0, id);
+    }
 }
 
-/// Runs a tournament actor (`run`) as the owner of `id` (claimed if new), in its fence,
-/// answering the actions asked on other nodes.
-pub async fn run_tournament(
-    cluster: Arc<Cluster>,
-    id: String,
-    room: String,
-    lease: Lease,
-    tx: mpsc::Sender<crate::tournament::Command>,
-    run: impl Future<Output = ()>,
-) {
-    let epoch = claim(&cluster, &id, &room, lease).await;
-    tokio::spawn(super::tournaments::bridge(cluster.clone(), id.clone(), tx));
-    run_fenced(&cluster, id, epoch, run).await;
+impl Placement<tournament::Command> for Leased {
+    /// Claims the tournament if new, answers the actions asked on other nodes, and runs
+    /// the actor inside its fence.
+    fn run(&self, actor: Actor<tournament::Command>) -> BoxFuture<'static, ()> {
+        let cluster = self.0.clone();
+        Box::pin(async move {
+            let epoch = claim(&cluster, &actor.id, &actor.room, actor.epoch).await;
+            tokio::spawn(super::tournaments::bridge(
+                cluster.clone(),
+                actor.id.clone(),
+                actor.commands,
+            ));
+            run_fenced(&cluster, actor.id, epoch, actor.run).await;
+        })
+    }
+
+    fn release(&self, id: &str) {
+        release(&self.0, id);
+    }
 }
 
-async fn claim(cluster: &Cluster, id: &str, room: &str, lease: Lease) -> Option<i64> {
-    match lease {
-        Lease::Held(epoch) => Some(epoch),
-        Lease::New => match cluster.leases.claim_new(cluster.id(), id, room).await {
-            Ok(epoch) => Some(epoch),
-            Err(e) => {
-                // Runs unfenced: nobody else can own an id this node just made up, and a
-                // game it stores without an owner is adopted at the next start.
-                tracing::error!(error = %e, id, "cannot claim a new table; running it unfenced");
-                None
-            }
-        },
+/// The epoch to run at: the lease held already, or a new one claimed now.
+async fn claim(cluster: &Cluster, id: &str, room: &str, epoch: Option<i64>) -> Option<i64> {
+    if epoch.is_some() {
+        return epoch;
+    }
+    match cluster.leases.claim_new(cluster.id(), id, room).await {
+        Ok(epoch) => Some(epoch),
+        Err(e) => {
+            // Runs unfenced: nobody else can own an id this node just made up, and a
+            // game it stores without an owner is adopted at the next start.
+            tracing::error!(error = %e, id, "cannot claim a new table; running it unfenced");
+            None
+        }
     }
 }
 
@@ -99,10 +120,8 @@ async fn run_fenced(
 }
 
 /// Releases the lease of a table that closed (in the background).
-pub fn release(state: &AppState, table: &str) {
-    let Some(cluster) = state.cluster.clone() else {
-        return;
-    };
+fn release(cluster: &Arc<Cluster>, table: &str) {
+    let cluster = cluster.clone();
     let table = table.to_owned();
     tokio::spawn(async move {
         if let Err(e) = cluster.leases.release(cluster.id(), &table).await {
@@ -112,7 +131,7 @@ pub fn release(state: &AppState, table: &str) {
 }
 
 /// Restores tables and tournaments now owned by this node; returns how many came back.
-pub async fn restore(state: &AppState, owned: Vec<Owned>) -> usize {
+pub async fn restore(local: &Local, cluster: &Cluster, owned: Vec<Owned>) -> usize {
     if owned.is_empty() {
         return 0;
     }
@@ -121,9 +140,9 @@ pub async fn restore(state: &AppState, owned: Vec<Owned>) -> usize {
     let mut restored = 0;
     // Tournaments first: a restored table whose game ends reports to its tournament.
     for t in &tournaments {
-        match crate::tournament::restore_one(state, &t.table_id, t.epoch).await {
+        match tournament::restore_one(&local.tournaments, &t.table_id, t.epoch).await {
             Ok(true) => restored += 1,
-            Ok(false) => release_now(state, &t.table_id).await,
+            Ok(false) => release_now(cluster, &t.table_id).await,
             Err(e) => {
                 tracing::error!(error = %e, tournament = %t.table_id, "cannot restore a tournament taken over")
             }
@@ -133,13 +152,13 @@ pub async fn restore(state: &AppState, owned: Vec<Owned>) -> usize {
         .iter()
         .map(|o| (o.table_id.clone(), o.epoch))
         .collect();
-    match crate::table::restore_owned(state, &epochs).await {
+    match crate::table::restore_owned(&local.tables, &epochs).await {
         Ok((n, idle)) => {
             restored += n;
             // Tables without a game to resume (none started, or it ended) have nothing
             // to restore: their leases go.
             for table in idle {
-                release_now(state, &table).await;
+                release_now(cluster, &table).await;
             }
         }
         Err(e) => tracing::error!(error = %e, "cannot restore tables taken over"),
@@ -147,10 +166,8 @@ pub async fn restore(state: &AppState, owned: Vec<Owned>) -> usize {
     restored
 }
 
-async fn release_now(state: &AppState, id: &str) {
-    if let Some(cluster) = &state.cluster
-        && let Err(e) = cluster.leases.release(cluster.id(), id).await
-    {
+async fn release_now(cluster: &Cluster, id: &str) {
+    if let Err(e) = cluster.leases.release(cluster.id(), id).await {
         tracing::warn!(error = %e, id, "cannot release a lease");
     }
 }
@@ -170,7 +187,7 @@ enum Order {
 
 /// Runs the node's lease loop and acts on it: tables taken over are restored; a lost
 /// lease stops the node. Also takes the tables handed to this node over NATS.
-pub async fn run(state: AppState, cluster: Arc<Cluster>) {
+pub async fn run(local: Local, cluster: Arc<Cluster>) {
     let (events_tx, mut events) = mpsc::channel(8);
     let node = cluster.node.clone();
     let leases = cluster.leases.clone();
@@ -193,14 +210,14 @@ pub async fn run(state: AppState, cluster: Arc<Cluster>) {
             event = events.recv() => match event {
                 Some(NodeEvent::Took(owned)) => {
                     let n = owned.len();
-                    let restored = restore(&state, owned).await;
+                    let restored = restore(&local, &cluster, owned).await;
                     cluster.metrics.taken_over.inc_by(restored as u64);
                     tracing::info!(taken = n, restored, "took over the tables of a node gone");
                 }
                 Some(NodeEvent::Lost) => {
                     tracing::error!("this node's lease is lost: its tables belong to other nodes now; stopping");
                     cluster.set_lost();
-                    state.shutdown.cancel();
+                    local.tables.core().shutdown.cancel();
                     break;
                 }
                 None => break,
@@ -210,7 +227,7 @@ pub async fn run(state: AppState, cluster: Arc<Cluster>) {
                 match serde_json::from_slice::<Order>(&msg.payload) {
                     Ok(Order::Take { from, owned }) => {
                         let n = owned.len();
-                        let restored = restore(&state, owned).await;
+                        let restored = restore(&local, &cluster, owned).await;
                         cluster.metrics.taken_over.inc_by(restored as u64);
                         tracing::info!(%from, handed = n, restored, "took the tables of a node that stopped");
                     }

@@ -13,7 +13,7 @@ use draughts::pdn::{self, PdnGame};
 use draughts::{Color, Outcome, Position, Reason, Rules, Variant};
 use serde::Deserialize;
 
-use crate::AppState;
+use crate::app::AppState;
 use crate::error::{AppError, AppResult};
 use crate::time::rfc3339;
 use damka_store::{GameRow, MoveRow};
@@ -43,12 +43,16 @@ pub async fn recent(
     query: Result<Query<RecentQuery>, QueryRejection>,
 ) -> AppResult<Json<Vec<GameListItem>>> {
     let Query(q) = query.map_err(|e| AppError::BadMessage(e.body_text()))?;
-    state.rooms.get(&room).ok_or(AppError::NotFound("room"))?;
+    state
+        .core
+        .rooms
+        .get(&room)
+        .ok_or(AppError::NotFound("room"))?;
     let limit = q.limit.unwrap_or(20);
     if !(1..=100).contains(&limit) {
         return Err(AppError::BadMessage("limit must be 1 to 100".into()));
     }
-    let games = state.store.recent_games(&room, limit).await?;
+    let games = state.core.store.recent_games(&room, limit).await?;
     Ok(Json(
         games
             .into_iter()
@@ -73,11 +77,12 @@ pub async fn recent(
 /// Fails with `not_found`, or a database error.
 async fn stored(state: &AppState, id: &str) -> AppResult<(GameRow, Vec<MoveRow>)> {
     let g = state
+        .core
         .store
         .game(id)
         .await?
         .ok_or(AppError::NotFound("game"))?;
-    let moves = state.store.moves(id).await?;
+    let moves = state.core.store.moves(id).await?;
     Ok((g, moves))
 }
 
@@ -89,6 +94,7 @@ pub async fn show(
     let (g, moves) = stored(&state, &id).await?;
     let (white, black) = players(&g);
     let tournament = state
+        .core
         .store
         .tournament_of_game(&id)
         .await?
@@ -158,10 +164,11 @@ pub async fn pdn(
     }
     let date = rfc3339(g.started_at);
     // A tournament game names its tournament and round.
-    let tournament = state.store.tournament_of_game(&id).await?;
+    let tournament = state.core.store.tournament_of_game(&id).await?;
     match &tournament {
         Some((tournament, _)) => {
             let name = state
+                .core
                 .store
                 .tournament(tournament)
                 .await?

@@ -12,7 +12,7 @@ use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::AppState;
+use crate::app::AppState;
 use crate::error::AppError;
 use crate::ws::origin_allowed;
 
@@ -80,13 +80,14 @@ pub async fn same_site(State(state): State<AppState>, req: Request<Body>, next: 
         .and_then(|v| v.to_str().ok())
         .is_some_and(|o| {
             state
+                .core
                 .config
                 .allowed_origins
                 .iter()
                 .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(o))
         });
     let foreign_fetch = fetch_site.is_some_and(|s| s != "same-origin" && s != "none");
-    if (foreign_fetch && !listed) || !origin_allowed(headers, &state.config.allowed_origins) {
+    if (foreign_fetch && !listed) || !origin_allowed(headers, &state.core.config.allowed_origins) {
         tracing::info!(fetch_site = ?fetch_site, "refused a cross-site request");
         return AppError::CrossSite.into_response();
     }

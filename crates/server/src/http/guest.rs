@@ -8,10 +8,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use damka_protocol::{GuestRequest, Player};
 
-use super::auth::{Guest, guest_of, set_cookie, token_hash};
-use crate::AppState;
+use crate::app::AppState;
 use crate::error::{AppError, AppResult};
-use crate::limits::ClientIp;
+use crate::session::ClientIp;
+use crate::session::{Guest, guest_of, set_cookie, token_hash};
 use crate::{random, time};
 
 /// Renames a guest may make in a row.
@@ -19,17 +19,6 @@ pub const RENAME_BURST: f64 = 3.0;
 
 /// Renames per second a guest may make after a burst (one every 20 s).
 pub const RENAME_PER_SECOND: f64 = 0.05;
-
-/// Whether a display name follows the rules: 2–24 characters of letters, digits, space,
-/// `-` or `_`, not blank.
-pub fn valid_name(name: &str) -> bool {
-    let n = name.chars().count();
-    (2..=24).contains(&n)
-        && name.trim() == name
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '_')
-}
 
 /// Creates a guest with a session cookie, or returns (and renames) the cookie's guest.
 pub async fn create(
@@ -48,18 +37,18 @@ pub async fn create(
         name: match req.name.as_deref() {
             Some(name) => Some(
                 crate::names::normalise(name)
-                    .filter(|n| valid_name(n))
+                    .filter(|n| crate::names::valid_name(n))
                     .ok_or(AppError::InvalidName)?,
             ),
             None => None,
         },
     };
     let now = time::unix_ms();
-    if let Some(mut guest) = guest_of(&state, &headers).await? {
+    if let Some(mut guest) = guest_of(&state.core, &headers).await? {
         if let Some(name) = req.name {
             // A rename is a database write: a few in a row, then one every 20 s per
             // guest, and one a second per address for all its guests.
-            let limits = &state.limits;
+            let limits = &state.core.limits;
             if !limits
                 .renames
                 .take(guest.id.clone(), RENAME_BURST, RENAME_PER_SECOND)
@@ -69,12 +58,16 @@ pub async fn create(
             {
                 return Err(AppError::RateLimited);
             }
-            state.store.rename_guest(&guest.id, &name, now).await?;
+            state.core.store.rename_guest(&guest.id, &name, now).await?;
             guest.name = name;
         }
         return Ok(Json(guest).into_response());
     }
-    if !state.limits.take_guest(ip, state.config.guests_per_minute) {
+    if !state
+        .core
+        .limits
+        .take_guest(ip, state.core.config.guests_per_minute)
+    {
         tracing::info!(%ip, "guest creation refused: too many from one address");
         return Err(AppError::TooManyGuests);
     }
@@ -93,13 +86,17 @@ pub async fn create(
         }),
     );
     state
+        .core
         .store
         .create_guest(&guest.id, &guest.name, &token_hash(&token), now)
         .await?;
     tracing::info!(guest = %guest.id, "new guest");
     Ok((
         StatusCode::OK,
-        [(SET_COOKIE, set_cookie(&token, state.config.secure_cookie))],
+        [(
+            SET_COOKIE,
+            set_cookie(&token, state.core.config.secure_cookie),
+        )],
         Json(guest),
     )
         .into_response())
@@ -108,19 +105,4 @@ pub async fn create(
 /// The session's guest.
 pub async fn me(Guest(guest): Guest) -> Json<Player> {
     Json(guest)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::valid_name;
-
-    #[test]
-    fn names() {
-        assert!(valid_name("Gość 4821"));
-        assert!(valid_name("Ala_ma-kota"));
-        assert!(!valid_name("A"));
-        assert!(!valid_name(" Ala"));
-        assert!(!valid_name("<script>"));
-        assert!(!valid_name(&"x".repeat(25)));
-    }
 }

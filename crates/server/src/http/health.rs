@@ -5,7 +5,7 @@ use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 
-use crate::AppState;
+use crate::app::AppState;
 
 /// Alive.
 pub async fn healthz() -> &'static str {
@@ -14,7 +14,7 @@ pub async fn healthz() -> &'static str {
 
 /// Ready: the database answers and the server is not shutting down.
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str) {
-    if state.shutdown.is_cancelled() {
+    if state.core.shutdown.is_cancelled() {
         return (StatusCode::SERVICE_UNAVAILABLE, "shutting down");
     }
     if let Some(cluster) = &state.cluster {
@@ -25,7 +25,7 @@ pub async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str)
             return (StatusCode::SERVICE_UNAVAILABLE, "NATS unavailable");
         }
     }
-    match state.store.ping().await {
+    match state.core.store.ping().await {
         Ok(()) => (StatusCode::OK, "ready"),
         Err(e) => {
             tracing::warn!(error = %e, "readiness check failed");

@@ -1,6 +1,5 @@
 //! HTTP: the router and one file per resource.
 
-pub mod auth;
 pub mod games;
 pub mod guard;
 pub mod guest;
@@ -19,7 +18,7 @@ use axum::{Router, middleware};
 use tower_http::services::ServeDir;
 use tower_http::timeout::TimeoutLayer;
 
-use crate::AppState;
+use crate::app::AppState;
 use crate::error::AppError;
 use crate::ws;
 
@@ -58,7 +57,7 @@ pub fn app(state: AppState) -> Router {
         .route("/ws/rooms/{room}", get(ws::room_socket::upgrade))
         .route("/ws/tables/{id}", get(ws::table_socket::upgrade));
     // With a separate metrics address, the public port does not serve them.
-    let router = if state.config.metrics_bind.is_none() {
+    let router = if state.core.config.metrics_bind.is_none() {
         router.route("/metrics", get(health::metrics))
     } else {
         router

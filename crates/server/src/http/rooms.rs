@@ -6,14 +6,14 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use damka_protocol::{CreateTable, RoomDetail, RoomView, TableView};
 
-use super::auth::Guest;
-use crate::AppState;
+use crate::app::AppState;
 use crate::error::{AppError, AppResult};
-use crate::limits::ClientIp;
+use crate::session::ClientIp;
+use crate::session::Guest;
 
 /// Every room with counts.
 pub async fn list(State(state): State<AppState>) -> Json<Vec<RoomView>> {
-    Json(state.rooms.all().iter().map(|r| r.view()).collect())
+    Json(state.core.rooms.all().iter().map(|r| r.view()).collect())
 }
 
 /// One room with its tables.
@@ -21,7 +21,11 @@ pub async fn show(
     State(state): State<AppState>,
     Path(room): Path<String>,
 ) -> AppResult<Json<RoomDetail>> {
-    let room = state.rooms.get(&room).ok_or(AppError::NotFound("room"))?;
+    let room = state
+        .core
+        .rooms
+        .get(&room)
+        .ok_or(AppError::NotFound("room"))?;
     Ok(Json(room.detail()))
 }
 
@@ -34,14 +38,13 @@ pub async fn create_table(
     body: Result<Json<CreateTable>, JsonRejection>,
 ) -> AppResult<(StatusCode, Json<TableView>)> {
     let room = state
+        .core
         .rooms
         .get(&room)
         .ok_or(AppError::NotFound("room"))?
         .clone();
     let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
-    let view = state
-        .tables
-        .create_from(&state, &room, guest, &req, Some(ip))?;
+    let view = state.tables.create_from(&room, guest, &req, Some(ip))?;
     tracing::info!(table = %view.id, room = %room.config.id, "table created");
     Ok((StatusCode::CREATED, Json(view)))
 }

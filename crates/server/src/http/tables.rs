@@ -4,7 +4,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use damka_protocol::TableView;
 
-use crate::AppState;
+use crate::app::AppState;
 use crate::error::{AppError, AppResult};
 
 /// One open table.
@@ -13,6 +13,7 @@ pub async fn show(
     Path(id): Path<String>,
 ) -> AppResult<Json<TableView>> {
     state
+        .core
         .rooms
         .table(&id)
         .map(Json)

@@ -7,11 +7,11 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use damka_protocol::tournament::{CreateTournament, TournamentSummary, TournamentView};
 
-use super::auth::Guest;
-use crate::AppState;
+use crate::app::AppState;
 use crate::cluster::tournaments::Action;
 use crate::error::{AppError, AppResult};
-use crate::limits::ClientIp;
+use crate::session::ClientIp;
+use crate::session::Guest;
 use crate::tournament;
 use damka_protocol::Player;
 use damka_protocol::tournament::TournamentStatus;
@@ -25,12 +25,13 @@ pub async fn create(
     body: Result<Json<CreateTournament>, JsonRejection>,
 ) -> AppResult<(StatusCode, Json<TournamentView>)> {
     let room = state
+        .core
         .rooms
         .get(&room)
         .ok_or(AppError::NotFound("room"))?
         .clone();
     let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
-    let view = tournament::create(&state, &room, guest, ip, &req).await?;
+    let view = tournament::create(&state.tournaments, &room, guest, ip, &req).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -39,7 +40,11 @@ pub async fn list(
     State(state): State<AppState>,
     Path(room): Path<String>,
 ) -> AppResult<Json<Vec<TournamentSummary>>> {
-    let room = state.rooms.get(&room).ok_or(AppError::NotFound("room"))?;
+    let room = state
+        .core
+        .rooms
+        .get(&room)
+        .ok_or(AppError::NotFound("room"))?;
     Ok(Json(room.tournaments()))
 }
 
@@ -56,7 +61,7 @@ async fn view(state: &AppState, id: &str) -> AppResult<TournamentView> {
     if let Some(h) = state.tournaments.get(id) {
         return Ok(h.snapshot().view(now));
     }
-    tournament::load(state, id)
+    tournament::load(&state.core, id)
         .await?
         .map(|t| t.view(now))
         .ok_or(AppError::NotFound("tournament"))
@@ -70,7 +75,7 @@ async fn act(state: &AppState, id: &str, action: Action, guest: Player) -> AppRe
     if let Some(h) = state.tournaments.get(id) {
         return h.ask(|reply| action.command(guest, reply)).await;
     }
-    match tournament::load(state, id).await? {
+    match tournament::load(&state.core, id).await? {
         None => Err(AppError::NotFound("tournament")),
         Some(t) if t.status == TournamentStatus::Over => {
             Err(AppError::BadMessage("the tournament is over".into()))

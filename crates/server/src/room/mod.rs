@@ -608,21 +608,21 @@ impl Rooms {
     }
 }
 
-/// Announces changed tables and people every [`EVENTS_EVERY`] and changed room presence
-/// every [`PRESENCE_EVERY`] until shutdown.
-pub async fn events_ticker(state: crate::AppState) {
+/// Announces changed tables and people of every room every [`EVENTS_EVERY`] and changed
+/// room presence every [`PRESENCE_EVERY`] until `shutdown`.
+pub async fn events_ticker(rooms: &Rooms, shutdown: &tokio_util::sync::CancellationToken) {
     let mut tick = tokio::time::interval(EVENTS_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut presence_at = tokio::time::Instant::now();
     loop {
         tokio::select! {
-            () = state.shutdown.cancelled() => break,
+            () = shutdown.cancelled() => break,
             _ = tick.tick() => {
                 let presence = presence_at.elapsed() >= PRESENCE_EVERY;
                 if presence {
                     presence_at = tokio::time::Instant::now();
                 }
-                for room in state.rooms.all() {
+                for room in rooms.all() {
                     room.flush_events();
                     if presence {
                         room.announce_presence();

@@ -14,9 +14,9 @@ use tokio::sync::mpsc;
 use super::Command;
 use super::computer::Thinking;
 use super::game::{Hold, LiveGame, to_i64};
-use super::registry::TableSeed;
+use super::registry::{TableSeed, Tables};
 use super::subscribers::{Outgoing, Subscribers};
-use crate::AppState;
+use crate::core::Core;
 use crate::error::AppError;
 use crate::room::Room;
 
@@ -25,8 +25,11 @@ const STALE_CHECK: Duration = Duration::from_millis(200);
 
 /// The state of one table, owned by its task.
 pub struct TableActor {
-    /// Server-wide state (store, time, config, rooms, metrics).
-    pub(super) state: AppState,
+    /// What every table uses (store, time, config, rooms, metrics, search threads).
+    pub(super) core: Arc<Core>,
+    /// The table registry (this table leaves it when it closes; tournament reports go
+    /// through it).
+    pub(super) tables: Arc<Tables>,
     /// Table id.
     pub(super) id: String,
     /// The room the table is in.
@@ -84,7 +87,7 @@ impl TableActor {
     ///
     /// Fails if the room's variant or the options are unknown to the engine.
     pub fn new(
-        state: AppState,
+        tables: Arc<Tables>,
         seed: TableSeed,
         tx: mpsc::WeakSender<Command>,
         rx: mpsc::Receiver<Command>,
@@ -93,9 +96,11 @@ impl TableActor {
             .ok_or_else(|| AppError::Internal("room with unknown variant".into()))?;
         let rules = Rules::with_capture_optional(variant, seed.options.capture_optional)
             .map_err(|e| AppError::InvalidOptions(e.to_string()))?;
-        let now = state.time.now_ms();
+        let core = tables.core().clone();
+        let now = core.time.now_ms();
         let mut actor = TableActor {
-            state,
+            core,
+            tables,
             id: seed.id,
             room: seed.room,
             variant,
@@ -135,14 +140,14 @@ impl TableActor {
         // However the task ends (closed, shut down, or a bug that panics), the table leaves
         // the registry and its room, so nobody is sent to a table that is gone.
         let _registered = Registered {
-            state: self.state.clone(),
+            tables: self.tables.clone(),
             id: self.id.clone(),
             room: self.room.clone(),
         };
-        let grace = self.state.config.empty_table_grace().as_millis() as u64;
-        let shutdown = self.state.shutdown.clone();
-        let time = self.state.time.clone();
-        let mut health = self.state.store.breaker().subscribe();
+        let grace = self.core.config.empty_table_grace().as_millis() as u64;
+        let shutdown = self.core.shutdown.clone();
+        let time = self.core.time.clone();
+        let mut health = self.core.store.breaker().subscribe();
         // A restored game may have the computer to move.
         self.maybe_think();
         // One wait for shutdown for the table's life: a new one per turn of the loop would
@@ -200,9 +205,9 @@ impl TableActor {
         }
         // A closed table's chat is of no use to anyone: it goes with the table (kept at
         // shutdown, when the table comes back with its game).
-        if !self.state.shutdown.is_cancelled()
+        if !self.core.shutdown.is_cancelled()
             && !self.chat.is_empty()
-            && let Err(e) = self.state.store.clear_chat(&self.chat_scope()).await
+            && let Err(e) = self.core.store.clear_chat(&self.chat_scope()).await
         {
             tracing::warn!(error = %e, "cannot delete a closed table's chat");
         }
@@ -254,11 +259,11 @@ impl TableActor {
         if dropped > 0 {
             tracing::info!(dropped, "disconnected lagging sockets");
             for _ in 0..dropped {
-                self.state.metrics.lagging_dropped.inc();
+                self.core.metrics.lagging_dropped.inc();
             }
             self.presence_changed();
         }
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         self.update_empty(now);
         // A restored game's clock waits for both players (or the grace's end).
         let restart_hold = self
@@ -287,7 +292,7 @@ impl TableActor {
 
     /// The first-move window in ms (for a new game).
     pub(super) fn first_move_window_ms(&self) -> u64 {
-        self.state.config.first_move_window().as_millis() as u64
+        self.core.config.first_move_window().as_millis() as u64
     }
 
     /// The next version number, for a broadcast event.
@@ -339,13 +344,13 @@ impl TableActor {
     /// from exactly here.
     async fn flush(&mut self) {
         self.thinking = None;
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         if let Some(g) = self.game.as_mut().filter(|g| g.playing()) {
             let first_move = g.first_move_left(now).map(to_i64);
             g.clock.pause(now);
             let snapshot = g.clock_snapshot(now);
             if let Err(e) = self
-                .state
+                .core
                 .store
                 .save_clock(&g.id, snapshot, first_move)
                 .await
@@ -360,15 +365,15 @@ impl TableActor {
         let v = self.next_v();
         self.broadcast(&ServerMessage::TableClosed { v });
         self.subs
-            .close_all(crate::ws::close::NORMAL, "table closed");
+            .close_all(damka_protocol::close::NORMAL, "table closed");
         tracing::info!("table closed");
     }
 }
 
 /// Removes a table from the registry and its room when its task ends.
 struct Registered {
-    /// Server state (registry, metrics).
-    state: AppState,
+    /// The registry (and through it the metrics).
+    tables: Arc<Tables>,
     /// Table id.
     id: String,
     /// The table's room.
@@ -379,14 +384,15 @@ impl Drop for Registered {
     fn drop(&mut self) {
         // On shutdown the table stays listed: the server is going away with it, and its
         // game is resumed by the next start.
-        if !self.state.shutdown.is_cancelled() {
-            self.state.tables.remove(&self.id);
+        let core = self.tables.core();
+        if !core.shutdown.is_cancelled() {
+            self.tables.remove(&self.id);
             self.room.table_removed(&self.id);
             // In a cluster the table's lease goes with it (kept at shutdown: it is
             // handed over with the game).
-            crate::cluster::tables::release(&self.state, &self.id);
+            self.tables.released(&self.id);
         }
-        self.state.metrics.tables.dec();
+        core.metrics.tables.dec();
     }
 }
 

@@ -87,7 +87,7 @@ impl TableActor {
         if game.hold.is_some() {
             return;
         }
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         // Before the clock runs, the first-move window is the limit (a quarter of what is
         // left of it, so the computer moves well inside it).
         let remaining_ms = match game.first_move_left(now) {
@@ -115,12 +115,12 @@ impl TableActor {
             ply,
             stop,
         });
-        let (state, tx, game_id) = (self.state.clone(), self.tx.clone(), game.id.clone());
+        let (core, tx, game_id) = (self.core.clone(), self.tx.clone(), game.id.clone());
         let Some(tx) = tx.upgrade() else {
             return;
         };
-        self.state.tracker.spawn(async move {
-            let outcome = state.bots.search(req).await;
+        self.core.tracker.spawn(async move {
+            let outcome = core.bots.search(req).await;
             tracing::debug!(
                 ply,
                 ms = outcome.elapsed_ms,

@@ -144,10 +144,8 @@ impl TableActor {
                 self.take_seat(guest, seat);
             }
             None => {
-                let (state, id) = (self.state.clone(), guest.id.clone());
-                state
-                    .tables
-                    .seat_within_limit(&state, &id, || self.take_seat(guest, seat))?;
+                let (tables, id) = (self.tables.clone(), guest.id.clone());
+                tables.seat_within_limit(&id, || self.take_seat(guest, seat))?;
             }
         }
         Ok(())
@@ -244,7 +242,7 @@ impl TableActor {
         lag_ms: u64,
         received: Instant,
     ) -> Result<(), AppError> {
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         let Some(game) = self.game.as_ref() else {
             return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
         };
@@ -280,7 +278,7 @@ impl TableActor {
                 // Durable first: the move is acknowledged and shown only once stored, and
                 // a move that ends the game is stored with the end.
                 let stored = match prepared.outcome {
-                    None => self.state.store.append_move(&game_id, &prepared.row).await,
+                    None => self.core.store.append_move(&game_id, &prepared.row).await,
                     Some(o) => {
                         let clock = damka_store::ClockRow {
                             white_ms: prepared.row.white_ms,
@@ -288,7 +286,7 @@ impl TableActor {
                             ply: prepared.row.ply,
                         };
                         let end = super::game::game_end(&o, clock);
-                        self.state
+                        self.core
                             .store
                             .append_last_move(&game_id, &prepared.row, end)
                             .await
@@ -313,7 +311,7 @@ impl TableActor {
         let Some(hold) = self.game.as_ref().and_then(|g| g.hold) else {
             return Ok(());
         };
-        if hold == Hold::Storage && !self.state.store.breaker().healthy() {
+        if hold == Hold::Storage && !self.core.store.breaker().healthy() {
             return Err(AppError::Database(damka_store::StoreError::Unavailable(
                 "the store's circuit is open".into(),
             )));
@@ -352,9 +350,9 @@ impl TableActor {
                 "the computer does not take draw offers (the draw rules still apply)".into(),
             ));
         }
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         self.before_write()?;
-        let every = self.state.config.draw_offer_plies;
+        let every = self.core.config.draw_offer_plies;
         let Some(game) = self.game.as_mut() else {
             return Ok(());
         };
@@ -374,7 +372,7 @@ impl TableActor {
         last_offer[color_index(me)] = Some(ply);
         // Stored before it is announced, so a restart keeps what the players saw.
         let stored = self
-            .state
+            .core
             .store
             .save_draw_offer(&game.id, offer_row(Some(me), last_offer))
             .await;
@@ -399,7 +397,7 @@ impl TableActor {
 
     async fn draw_answer(&mut self, guest: &Player, accept: bool) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         let Some(game) = self.game.as_ref() else {
             return Ok(());
         };
@@ -416,7 +414,7 @@ impl TableActor {
                 return Ok(());
             };
             let stored = self
-                .state
+                .core
                 .store
                 .save_draw_offer(&game.id, offer_row(None, game.last_offer))
                 .await;

@@ -33,8 +33,8 @@ impl TableActor {
         {
             std::mem::swap(&mut white, &mut black);
         }
-        let now = self.state.time.now_ms();
-        let start = match self.state.config.test_start_fen.as_deref() {
+        let now = self.core.time.now_ms();
+        let start = match self.core.config.test_start_fen.as_deref() {
             Some(fen) => {
                 Position::from_fen(self.rules, fen).unwrap_or_else(|_| Position::new(self.rules))
             }
@@ -97,7 +97,7 @@ impl TableActor {
             started_at,
             ended_at: None,
         };
-        self.state
+        self.core
             .store
             .insert_game(&NewGame {
                 row,
@@ -163,7 +163,7 @@ impl TableActor {
         let ended = live.game.outcome();
         self.game = Some(live);
         self.gone_since = [None, None];
-        self.state.metrics.games_started.inc();
+        self.core.metrics.games_started.inc();
         tracing::info!(game = %event.id, "game started");
         self.broadcast(&ServerMessage::GameStarted(Box::new(event)));
         self.presence_changed();
@@ -183,7 +183,7 @@ impl TableActor {
         ack: Option<serde_json::Value>,
         received: Instant,
     ) {
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         let Some(game) = self.game.as_mut() else {
             return;
         };
@@ -242,8 +242,8 @@ impl TableActor {
         {
             self.subs.broadcast(&text);
         }
-        self.state.metrics.moves.inc();
-        self.state.metrics.move_latency.observe(received.elapsed());
+        self.core.metrics.moves.inc();
+        self.core.metrics.move_latency.observe(received.elapsed());
         self.refresh_room_copy();
         if let Some(o) = outcome {
             self.announce_end(result_of(&o), reason_of(&o), now);
@@ -273,7 +273,7 @@ impl TableActor {
         reason: Reason,
         by: Option<Color>,
     ) -> Result<(), AppError> {
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         let Some(game) = self.game.as_ref().filter(|g| g.playing()) else {
             return Ok(());
         };
@@ -283,7 +283,7 @@ impl TableActor {
         clock.stop(now);
         let end = super::game::game_end(&outcome, super::game::clock_row(&clock, now, game.ply()));
         let id = game.id.clone();
-        let stored = self.state.store.finish_game(&id, end).await;
+        let stored = self.core.store.finish_game(&id, end).await;
         if let Err(e) = stored {
             tracing::error!(error = %e, game = %id, "cannot store the end of a game; not announced");
             self.storage_failed(&e, now);
@@ -299,7 +299,7 @@ impl TableActor {
     /// The first-move window or a flag timer expired (`deadline`: when it was due, server
     /// ms; `None` for a retry), or a restart's grace ended.
     pub(super) async fn on_deadline(&mut self, deadline: Option<u64>) {
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         let Some(game) = self.game.as_mut().filter(|g| g.playing()) else {
             return;
         };
@@ -319,11 +319,11 @@ impl TableActor {
             if let (Ok(()), Some(due)) = (&ruled, deadline) {
                 // How late the flag was ruled: stored and announced, after the timer.
                 let late = self
-                    .state
+                    .core
                     .time
                     .now_us()
                     .saturating_sub(due.saturating_mul(1000));
-                self.state
+                self.core
                     .metrics
                     .flag_late
                     .observe(std::time::Duration::from_micros(late));
@@ -358,7 +358,7 @@ impl TableActor {
     /// Runs a held clock again from now and tells every socket; a game whose time ran
     /// out, or whose first-move window closed, while its end could not be stored ends now.
     pub(super) fn release_hold(&mut self) {
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         let Some(game) = self.game.as_mut().filter(|g| g.hold.is_some()) else {
             return;
         };
@@ -388,7 +388,7 @@ impl TableActor {
         else {
             return;
         };
-        self.state.metrics.games_finished.inc();
+        self.core.metrics.games_finished.inc();
         tracing::info!(?result, reason = reason.as_str(), "game over");
         let v = self.next_v();
         self.broadcast(&ServerMessage::GameOver {

@@ -41,7 +41,7 @@ impl TableActor {
         }
         self.presence = now;
         let v = self.next_v();
-        let claim_at = self.claim_at(self.state.time.now_ms());
+        let claim_at = self.claim_at(self.core.time.now_ms());
         let msg = ServerMessage::Presence {
             v,
             white: now.0,

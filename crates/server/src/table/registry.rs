@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use damka_protocol::{CreateTable, Options, Player, SeatChoice, Side, TableView};
 use draughts::{Rules, Variant};
@@ -11,9 +11,11 @@ use tracing::Instrument;
 
 use super::actor::TableActor;
 use super::game::LiveGame;
+use super::tournament::GameReport;
 use super::{COMMAND_QUEUE, Command};
-use crate::AppState;
+use crate::core::Core;
 use crate::error::AppError;
+use crate::placement::{Actor, Alone, Placement};
 use crate::random;
 use crate::room::Room;
 
@@ -30,13 +32,26 @@ pub struct TableHandle {
 }
 
 /// The open tables.
-#[derive(Default)]
 pub struct Tables {
+    /// What every table uses.
+    pub(super) core: Arc<Core>,
     /// By id. A std mutex: held only to look up, insert or remove, never across `.await`.
     map: Mutex<HashMap<String, TableHandle>>,
     /// Held while a guest's open tables are counted and they are seated at one more: see
     /// [`Tables::seat_within_limit`]. A std mutex: seating is synchronous (no `.await`).
     seating: Mutex<()>,
+    /// Where table actors run (set once at start-up: a cluster's leases; else alone).
+    placement: OnceLock<Arc<dyn Placement<Command>>>,
+    /// Where a tournament table reports its game's end (set once at start-up; weak, as
+    /// the tournaments hold the tables).
+    tournaments: OnceLock<Weak<dyn TournamentReports>>,
+}
+
+/// Where a tournament table's game end goes: the tournaments (a layer above the tables,
+/// which implements this).
+pub trait TournamentReports: Send + Sync {
+    /// A tournament game ended and its end is stored. Never waits.
+    fn game_over(&self, report: GameReport);
 }
 
 /// What a new table actor starts with.
@@ -65,6 +80,53 @@ pub struct TableSeed {
 }
 
 impl Tables {
+    /// No tables yet; actors run alone until [`Tables::place_with`].
+    pub fn new(core: Arc<Core>) -> Arc<Tables> {
+        Arc::new(Tables {
+            core,
+            map: Mutex::new(HashMap::new()),
+            seating: Mutex::new(()),
+            placement: OnceLock::new(),
+            tournaments: OnceLock::new(),
+        })
+    }
+
+    /// What every table uses.
+    pub fn core(&self) -> &Arc<Core> {
+        &self.core
+    }
+
+    /// Runs every table actor from now on through `placement` (a cluster node's leases).
+    pub fn place_with(&self, placement: Arc<dyn Placement<Command>>) {
+        if self.placement.set(placement).is_err() {
+            tracing::error!("table placement set twice");
+        }
+    }
+
+    /// Sends the ends of tournament games to `tournaments` from now on.
+    pub fn report_to(&self, tournaments: Weak<dyn TournamentReports>) {
+        if self.tournaments.set(tournaments).is_err() {
+            tracing::error!("tournament reports set twice");
+        }
+    }
+
+    /// A tournament game ended (its end is stored): tell the tournaments.
+    pub fn report(&self, report: GameReport) {
+        match self.tournaments.get().and_then(Weak::upgrade) {
+            Some(t) => t.game_over(report),
+            None => tracing::debug!(tournament = %report.tournament, "no tournaments to report to"),
+        }
+    }
+
+    fn placement(&self) -> &dyn Placement<Command> {
+        self.placement.get().map_or(&Alone, |p| p.as_ref())
+    }
+
+    /// A closed table's lease goes (in a cluster).
+    pub(super) fn released(&self, id: &str) {
+        self.placement().release(id);
+    }
+
     /// A table's handle.
     pub fn get(&self, id: &str) -> Option<TableHandle> {
         self.lock().get(id).cloned()
@@ -89,13 +151,12 @@ impl Tables {
     ///
     /// Fails with `invalid_options` or `too_many_tables`.
     pub fn create(
-        &self,
-        state: &AppState,
+        self: &Arc<Self>,
         room: &Arc<Room>,
         creator: Player,
         req: &CreateTable,
     ) -> Result<TableView, AppError> {
-        self.create_from(state, room, creator, req, None)
+        self.create_from(room, creator, req, None)
     }
 
     /// Open tables created from `ip`.
@@ -111,8 +172,7 @@ impl Tables {
     ///
     /// Fails with `invalid_options` or `too_many_tables`.
     pub fn create_from(
-        &self,
-        state: &AppState,
+        self: &Arc<Self>,
         room: &Arc<Room>,
         creator: Player,
         req: &CreateTable,
@@ -126,10 +186,10 @@ impl Tables {
             SeatChoice::Random => Side::Black,
         };
         let other = TableActor::second_seat(&creator, options.bot, options.local);
-        self.seat_within_limit(state, &creator.id, || {
+        self.seat_within_limit(&creator.id, || {
             // Counted under the seating lock too: two requests at once cannot both take
             // the address's last table.
-            let max = state.config.max_tables_per_address;
+            let max = self.core.config.max_tables_per_address;
             if let Some(ip) = ip
                 && max > 0
                 && self.created_from(ip) >= max
@@ -157,7 +217,7 @@ impl Tables {
                 epoch: None,
                 creator_ip: ip,
             };
-            let (handle, view) = spawn(state, seed)?;
+            let (handle, view) = spawn(self, seed)?;
             map.insert(id, handle);
             Ok(view)
         })?
@@ -173,23 +233,22 @@ impl Tables {
     /// Fails with `too_many_tables` (without running `seat`).
     pub fn seat_within_limit<R>(
         &self,
-        state: &AppState,
         guest_id: &str,
         seat: impl FnOnce() -> R,
     ) -> Result<R, AppError> {
         // Poisoning cannot leave anything half-done: the lock guards no data.
         let _seating = self.seating.lock().unwrap_or_else(|e| e.into_inner());
-        let max = state.config.max_tables_per_guest;
-        if max > 0 && state.rooms.seated_tables(guest_id) >= max {
+        let max = self.core.config.max_tables_per_guest;
+        if max > 0 && self.core.rooms.seated_tables(guest_id) >= max {
             return Err(AppError::TooManyTables(max));
         }
         Ok(seat())
     }
 
     /// Registers a restored table (start-up).
-    pub fn insert_restored(&self, state: &AppState, seed: TableSeed) -> Result<(), AppError> {
+    pub fn insert_restored(self: &Arc<Self>, seed: TableSeed) -> Result<(), AppError> {
         let id = seed.id.clone();
-        let (handle, _) = spawn(state, seed)?;
+        let (handle, _) = spawn(self, seed)?;
         self.lock().insert(id, handle);
         Ok(())
     }
@@ -200,34 +259,28 @@ impl Tables {
     }
 }
 
-/// Starts a table's actor on the task tracker; the room learns about the table at once.
-fn spawn(state: &AppState, seed: TableSeed) -> Result<(TableHandle, TableView), AppError> {
+/// Starts a table's actor on the task tracker, through the tables' placement; the room
+/// learns about the table at once.
+fn spawn(tables: &Arc<Tables>, seed: TableSeed) -> Result<(TableHandle, TableView), AppError> {
+    let core = &tables.core;
     let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
     let room_id = seed.room.config.id.clone();
     let span = tracing::info_span!("table", id = %seed.id, room = %room_id);
     let id = seed.id.clone();
     let epoch = seed.epoch;
     let creator_ip = seed.creator_ip;
-    let actor = TableActor::new(state.clone(), seed, tx.downgrade(), rx)?;
+    let actor = TableActor::new(tables.clone(), seed, tx.downgrade(), rx)?;
     let view = actor.table_view();
     actor.room().table_changed(view.clone(), true);
-    state.metrics.tables.inc();
-    match &state.cluster {
-        None => drop(state.tracker.spawn(actor.run().instrument(span))),
-        Some(cluster) => {
-            use crate::cluster::tables::{Lease, run_table};
-            let lease = epoch.map_or(Lease::New, Lease::Held);
-            let run = run_table(
-                cluster.clone(),
-                id,
-                room_id.clone(),
-                lease,
-                tx.clone(),
-                actor.run(),
-            );
-            drop(state.tracker.spawn(run.instrument(span)));
-        }
-    }
+    core.metrics.tables.inc();
+    let run = tables.placement().run(Actor {
+        id,
+        room: room_id.clone(),
+        epoch,
+        commands: tx.clone(),
+        run: Box::pin(actor.run()),
+    });
+    drop(core.tracker.spawn(run.instrument(span)));
     Ok((
         TableHandle {
             tx,

@@ -7,23 +7,25 @@
 //! A game whose stored moves already end it (its end was never stored) is marked over
 //! with that result, never resumed.
 
+use std::sync::Arc;
+
 use damka_protocol::table::PlayedMove;
 use damka_protocol::{ClockTimes, Options, TableTournament};
 use draughts::clock::Clock;
 use draughts::{Color, Game, Outcome, Position, Rules, Variant};
 
 use super::game::{Hold, LiveGame, side, to_u64};
-use super::registry::TableSeed;
-use crate::AppState;
+use super::registry::{TableSeed, Tables};
+use crate::core::Core;
 use damka_store::{DrawOfferRow, GameRow, MoveRow};
 
 /// Recreates the tables of all unfinished games; returns how many.
 ///
 /// Fails only if the store cannot be read; a game that cannot be replayed is logged and
 /// marked aborted.
-pub async fn restore_tables(state: &AppState) -> Result<usize, damka_store::StoreError> {
-    let rows = state.store.unfinished_games().await?;
-    restore_rows(state, rows, None).await
+pub async fn restore_tables(tables: &Arc<Tables>) -> Result<usize, damka_store::StoreError> {
+    let rows = tables.core().store.unfinished_games().await?;
+    restore_rows(tables, rows, None).await
 }
 
 /// In a cluster: recreates the tables this node now owns (`epochs`: table id → the
@@ -32,10 +34,11 @@ pub async fn restore_tables(state: &AppState) -> Result<usize, damka_store::Stor
 ///
 /// Fails only if the store cannot be read.
 pub async fn restore_owned(
-    state: &AppState,
+    tables: &Arc<Tables>,
     epochs: &std::collections::HashMap<String, i64>,
 ) -> Result<(usize, Vec<String>), damka_store::StoreError> {
-    let rows: Vec<GameRow> = state
+    let rows: Vec<GameRow> = tables
+        .core()
         .store
         .unfinished_games()
         .await?
@@ -47,15 +50,16 @@ pub async fn restore_owned(
         .filter(|t| !rows.iter().any(|r| &r.table_id == *t))
         .cloned()
         .collect();
-    let restored = restore_rows(state, rows, Some(epochs)).await?;
+    let restored = restore_rows(tables, rows, Some(epochs)).await?;
     Ok((restored, idle))
 }
 
 async fn restore_rows(
-    state: &AppState,
+    tables: &Arc<Tables>,
     rows: Vec<GameRow>,
     epochs: Option<&std::collections::HashMap<String, i64>>,
 ) -> Result<usize, damka_store::StoreError> {
+    let state = tables.core();
     let now = state.time.now_ms();
     let mut restored = 0;
     for row in rows {
@@ -72,17 +76,17 @@ async fn restore_rows(
             });
         let Some(room) = state.rooms.get(&row.room).cloned() else {
             abandon(state, &row, "its room no longer exists").await;
-            report(state, tournament.as_ref(), &row.id, None);
+            report(tables, tournament.as_ref(), &row.id, None);
             continue;
         };
-        if state.tables.get(&row.table_id).is_some() {
+        if tables.get(&row.table_id).is_some() {
             if epochs.is_some() {
                 // Taken over twice (a hand-over and a reap): it runs here already.
                 tracing::info!(table = %row.table_id, "table taken over already runs here");
                 continue;
             }
             abandon(state, &row, "its table already has another unfinished game").await;
-            report(state, tournament.as_ref(), &row.id, None);
+            report(tables, tournament.as_ref(), &row.id, None);
             continue;
         }
         let first_move = state.store.first_move_ms(&row.id).await?;
@@ -96,12 +100,12 @@ async fn restore_rows(
             Ok(Replayed::Playing(g)) => *g,
             Ok(Replayed::Over(outcome)) => {
                 finish_ended(state, &row, &moves, outcome).await;
-                report(state, tournament.as_ref(), &row.id, Some(outcome));
+                report(tables, tournament.as_ref(), &row.id, Some(outcome));
                 continue;
             }
             Err(why) => {
                 abandon(state, &row, &why).await;
-                report(state, tournament.as_ref(), &row.id, None);
+                report(tables, tournament.as_ref(), &row.id, None);
                 continue;
             }
         };
@@ -134,11 +138,11 @@ async fn restore_rows(
             epoch: epochs.and_then(|e| e.get(&row.table_id).copied()),
             creator_ip: None,
         };
-        match state.tables.insert_restored(state, seed) {
+        match tables.insert_restored(seed) {
             Ok(()) => restored += 1,
             Err(e) => {
                 abandon(state, &row, &e.to_string()).await;
-                report(state, tournament.as_ref(), &row.id, None);
+                report(tables, tournament.as_ref(), &row.id, None);
             }
         }
     }
@@ -149,7 +153,7 @@ async fn restore_rows(
 /// tournament also reads its games' ends from the store when it is restored, so this
 /// only matters for a tournament already running.
 fn report(
-    state: &AppState,
+    tables: &Tables,
     tournament: Option<&TableTournament>,
     game: &str,
     outcome: Option<Outcome>,
@@ -161,20 +165,17 @@ fn report(
         Some(o) => (super::game::result_of(o), super::game::reason_of(o)),
         None => (None, damka_protocol::EndReason::Aborted),
     };
-    state.tournaments.game_over(
-        state,
-        crate::tournament::GameReport {
-            tournament: t.id.clone(),
-            round: t.round,
-            game: game.to_owned(),
-            result,
-            reason: reason.as_str().to_owned(),
-        },
-    );
+    tables.report(super::GameReport {
+        tournament: t.id.clone(),
+        round: t.round,
+        game: game.to_owned(),
+        result,
+        reason: reason.as_str().to_owned(),
+    });
 }
 
 /// Marks a game that cannot be resumed as aborted, so it is not retried forever.
-async fn abandon(state: &AppState, row: &GameRow, why: &str) {
+async fn abandon(state: &Core, row: &GameRow, why: &str) {
     tracing::error!(game = %row.id, why, "cannot resume a game; marking it aborted");
     let end = damka_store::GameEnd {
         result: None,
@@ -188,7 +189,7 @@ async fn abandon(state: &AppState, row: &GameRow, why: &str) {
 }
 
 /// Stores the end of a game whose last stored move ended it, so it is never resumed.
-async fn finish_ended(state: &AppState, row: &GameRow, moves: &[MoveRow], outcome: Outcome) {
+async fn finish_ended(state: &Core, row: &GameRow, moves: &[MoveRow], outcome: Outcome) {
     tracing::warn!(game = %row.id, "the stored moves end the game: storing its end");
     let clock = moves.last().map_or(row.clock, |m| damka_store::ClockRow {
         white_ms: m.white_ms,

@@ -51,7 +51,7 @@ impl TableActor {
             self.game.as_ref().is_some_and(|g| g.playing()) && !self.plays_now(&guest.id);
         let from = self.room.shown_player(guest);
         let row = chat::new_row(&self.chat_scope(), &from, text, spectators);
-        self.state.store.save_chat(&row).await?;
+        self.core.store.save_chat(&row).await?;
         let msg = chat::message(&row);
         self.chat.push_back(msg.clone());
         while self.chat.len() > chat::HISTORY {
@@ -115,7 +115,7 @@ impl TableActor {
     /// Notes since when each player of the running game has been disconnected (the
     /// computer and a one-screen table's guest never count as gone).
     pub(super) fn update_gone(&mut self) {
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         let Some(g) = self.game.as_ref().filter(|g| g.playing()) else {
             self.gone_since = [None, None];
             return;
@@ -148,7 +148,7 @@ impl TableActor {
             [Some(t), None] | [None, Some(t)] => t,
             _ => return None,
         };
-        let due = since + self.state.config.claim_delay_ms(self.options.minutes);
+        let due = since + self.core.config.claim_delay_ms(self.options.minutes);
         Some(due.saturating_sub(now))
     }
 
@@ -159,7 +159,7 @@ impl TableActor {
     pub(super) async fn claim(&mut self, guest: &Player, draw: bool) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
         self.update_gone();
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         let opponent_gone = self.gone_since[color_index(me.other())].is_some()
             && self.gone_since[color_index(me)].is_none();
         match self.claim_at(now) {
@@ -219,7 +219,7 @@ impl TableActor {
         if self.options.local {
             return self.take_back(me).await;
         }
-        let every = self.state.config.draw_offer_plies;
+        let every = self.core.config.draw_offer_plies;
         let Some(game) = self.game.as_mut() else {
             return Ok(());
         };
@@ -282,7 +282,7 @@ impl TableActor {
     async fn take_back(&mut self, by: Color) -> Result<(), AppError> {
         let plies = self.takeback_plies(by)?;
         self.before_write()?;
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         let Some(g) = self.game.as_ref() else {
             return Ok(());
         };
@@ -306,7 +306,7 @@ impl TableActor {
         let ClockTimes { white, black } = clock_after;
         let id = g.id.clone();
         let stored = self
-            .state
+            .core
             .store
             .take_back(
                 &id,

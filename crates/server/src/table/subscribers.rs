@@ -168,7 +168,7 @@ impl Subscribers {
             }
             // The reserved slot: the session closes the socket with 1008.
             if s.tx
-                .try_send(Outgoing::Close(crate::ws::close::POLICY, "too slow"))
+                .try_send(Outgoing::Close(damka_protocol::close::POLICY, "too slow"))
                 .is_err()
             {
                 tracing::debug!(sub = s.id, "slow socket already gone");

@@ -13,9 +13,10 @@ use tokio_util::task::TaskTracker;
 
 use super::{Command, Outgoing, SOCKET_QUEUE, Tables};
 use crate::config::Config;
+use crate::core::Core;
+use crate::metrics;
 use crate::room::{Rooms, default_rooms};
 use crate::time::TimeSource;
-use crate::{AppState, Shared, metrics};
 use damka_store::Store;
 
 fn player(id: &str) -> Player {
@@ -45,27 +46,32 @@ fn json(out: Outgoing) -> serde_json::Value {
     }
 }
 
-/// A server state on a fresh SQLite file (no listener): remove the directory at the end.
-async fn test_state(name: &str, config: Config) -> (AppState, std::path::PathBuf) {
+/// The tables of a server on a fresh SQLite file (no listener): remove the directory at
+/// the end.
+async fn test_tables(name: &str, config: Config) -> (Arc<Tables>, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("damka_{name}_{}", std::process::id()));
     let url = format!("sqlite://{}/t.db", dir.display());
-    let state: AppState = Arc::new(Shared {
+    let core = Arc::new(Core {
         config,
         store: Store::connect(&url).await.expect("store"),
         rooms: Rooms::new(default_rooms()),
-        tables: Tables::default(),
-        tournaments: crate::tournament::Tournaments::default(),
         bots: crate::bots::Bots::new(1, std::time::Duration::from_millis(500)),
         metrics: metrics::Metrics::default(),
-        registry: prometheus_client::registry::Registry::default(),
         limits: crate::limits::Limits::default(),
         time: TimeSource::manual(),
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
-        static_dir: dir.clone(),
-        cluster: None,
     });
-    (state, dir)
+    (Tables::new(core), dir)
+}
+
+/// Stops the tables' actors and removes the directory.
+async fn stop(tables: &Tables, dir: std::path::PathBuf) {
+    let core = tables.core();
+    core.shutdown.cancel();
+    core.tracker.close();
+    core.tracker.wait().await;
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 fn create_request() -> CreateTable {
@@ -85,22 +91,19 @@ async fn a_second_seat_waits_for_the_first_to_be_counted() {
     let mut config = Config::defaults();
     config.manual_time = true;
     config.max_tables_per_guest = 1;
-    let (state, dir) = test_state("seat_limit_test", config).await;
-    let room = state.rooms.get("russian").expect("room").clone();
-    let view = state
-        .tables
-        .create(&state, &room, player("a"), &create_request())
+    let (tables, dir) = test_tables("seat_limit_test", config).await;
+    let room = tables.core().rooms.get("russian").expect("room").clone();
+    let view = tables
+        .create(&room, player("a"), &create_request())
         .expect("table");
     let mut with_b = view.clone();
     with_b.seats.black = Some(player("b"));
     // Guest b's second seat is requested while the first is being taken: it must wait
     // for the first to show in the room, then be refused.
     let second = std::thread::scope(|scope| {
-        let pending = state
-            .tables
-            .seat_within_limit(&state, "b", || {
-                let second =
-                    scope.spawn(|| state.tables.seat_within_limit(&state, "b", || ()).is_ok());
+        let pending = tables
+            .seat_within_limit("b", || {
+                let second = scope.spawn(|| tables.seat_within_limit("b", || ()).is_ok());
                 // Without the lock, the second request counts (zero tables) in this time.
                 std::thread::sleep(Duration::from_millis(100));
                 room.table_changed(with_b, false);
@@ -110,18 +113,14 @@ async fn a_second_seat_waits_for_the_first_to_be_counted() {
         pending.join().expect("no panic")
     });
     assert!(!second, "the second seat exceeds the limit of one table");
-    assert_eq!(state.rooms.seated_tables("b"), 1);
+    assert_eq!(tables.core().rooms.seated_tables("b"), 1);
     // And creating a table counts the same way.
     assert!(
-        state
-            .tables
-            .create(&state, &room, player("b"), &create_request())
+        tables
+            .create(&room, player("b"), &create_request())
             .is_err()
     );
-    state.shutdown.cancel();
-    state.tracker.close();
-    state.tracker.wait().await;
-    let _ = std::fs::remove_dir_all(dir);
+    stop(&tables, dir).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -129,33 +128,28 @@ async fn no_table_limit_per_guest_with_zero() {
     let mut config = Config::defaults();
     config.manual_time = true;
     config.max_tables_per_guest = 0;
-    let (state, dir) = test_state("no_seat_limit_test", config).await;
-    let room = state.rooms.get("russian").expect("room").clone();
+    let (tables, dir) = test_tables("no_seat_limit_test", config).await;
+    let room = tables.core().rooms.get("russian").expect("room").clone();
     // Far past the default of three: 0 lifts the limit (the load bench seats thousands).
     for _ in 0..5 {
-        state
-            .tables
-            .create(&state, &room, player("a"), &create_request())
+        tables
+            .create(&room, player("a"), &create_request())
             .expect("no limit");
     }
-    assert_eq!(state.rooms.seated_tables("a"), 5);
-    state.shutdown.cancel();
-    state.tracker.close();
-    state.tracker.wait().await;
-    let _ = std::fs::remove_dir_all(dir);
+    assert_eq!(tables.core().rooms.seated_tables("a"), 5);
+    stop(&tables, dir).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_queue_is_skipped_then_refreshed_with_state() {
     let mut config = Config::defaults();
     config.manual_time = true;
-    let (state, dir) = test_state("actor_test", config).await;
-    let room = state.rooms.get("russian").expect("room").clone();
-    let view = state
-        .tables
-        .create(&state, &room, player("a"), &create_request())
+    let (tables, dir) = test_tables("actor_test", config).await;
+    let room = tables.core().rooms.get("russian").expect("room").clone();
+    let view = tables
+        .create(&room, player("a"), &create_request())
         .expect("table");
-    let tx = state.tables.get(&view.id).expect("handle").tx;
+    let tx = tables.get(&view.id).expect("handle").tx;
     let (fast_sub, mut fast) = join(&tx, Some(player("b"))).await;
     let (_, mut slow) = join(&tx, None).await;
     // 200 sit/stand rounds: several hundred events, far more than a queue holds. The
@@ -265,10 +259,7 @@ async fn a_full_queue_is_skipped_then_refreshed_with_state() {
         matches!(rest.last(), Some(Outgoing::Close(1008, _))),
         "told to close with 1008"
     );
-    state.shutdown.cancel();
-    state.tracker.close();
-    state.tracker.wait().await;
-    let _ = std::fs::remove_dir_all(dir);
+    stop(&tables, dir).await;
 }
 
 // Takebacks at tournament tables are refused: `tests/it/tournaments.rs` plays a tournament

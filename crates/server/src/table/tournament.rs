@@ -13,11 +13,24 @@ use draughts::{Color, Game, Position, Reason, Rules, Variant};
 use super::actor::TableActor;
 use super::game::{LiveGame, to_i64};
 use super::registry::{TableSeed, Tables};
-use crate::AppState;
 use crate::error::AppError;
 use crate::room::Room;
-use crate::tournament::GameReport;
 use damka_store::{GameRow, NewGame};
+
+/// How a tournament game ended, as its table reports it once the end is stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameReport {
+    /// Tournament id.
+    pub tournament: String,
+    /// The round.
+    pub round: u32,
+    /// The game's id.
+    pub game: String,
+    /// The result (`None`: no result, e.g. a game the server had to abort).
+    pub result: Option<GameResult>,
+    /// The reason's wire name.
+    pub reason: String,
+}
 
 /// A tournament game to set up at a new table.
 #[derive(Debug, Clone)]
@@ -66,21 +79,20 @@ impl Tables {
     /// Fails if the room's variant is unknown to the engine.
     pub fn prepare_tournament_game(
         &self,
-        state: &AppState,
         room: &std::sync::Arc<Room>,
         spec: &TournamentGameSpec,
     ) -> Result<PreparedTable, AppError> {
         let variant = Variant::from_name(&room.config.variant)
             .ok_or_else(|| AppError::Internal("room with unknown variant".into()))?;
         let rules = Rules::new(variant);
-        let start = match state.config.test_start_fen.as_deref() {
+        let start = match self.core.config.test_start_fen.as_deref() {
             Some(fen) => Position::from_fen(rules, fen).unwrap_or_else(|_| Position::new(rules)),
             None => Position::new(rules),
         };
         let initial_fen = start.to_fen();
         let initial_ms = u64::from(spec.minutes) * 60_000;
-        let window = state.config.first_move_window().as_millis() as u64;
-        let now = state.time.now_ms();
+        let window = self.core.config.first_move_window().as_millis() as u64;
+        let now = self.core.time.now_ms();
         let started_at = crate::time::unix_ms();
         let bot = crate::bots::level_of(&spec.white)
             .or_else(|| crate::bots::level_of(&spec.black))
@@ -164,8 +176,11 @@ impl Tables {
     /// it, and the game's first-move window runs.
     ///
     /// Fails if the table cannot be made (unknown variant or options).
-    pub fn open_tournament_table(&self, state: &AppState, seed: TableSeed) -> Result<(), AppError> {
-        self.insert_restored(state, seed)
+    pub fn open_tournament_table(
+        self: &std::sync::Arc<Self>,
+        seed: TableSeed,
+    ) -> Result<(), AppError> {
+        self.insert_restored(seed)
     }
 }
 
@@ -206,16 +221,13 @@ impl TableActor {
         let (Some(t), Some(g)) = (&self.tournament, &self.game) else {
             return;
         };
-        self.state.tournaments.game_over(
-            &self.state,
-            GameReport {
-                tournament: t.id.clone(),
-                round: t.round,
-                game: g.id.clone(),
-                result,
-                reason: reason.as_str().to_owned(),
-            },
-        );
+        self.tables.report(GameReport {
+            tournament: t.id.clone(),
+            round: t.round,
+            game: g.id.clone(),
+            result,
+            reason: reason.as_str().to_owned(),
+        });
     }
 
     /// A player left the tournament: their running game here is resigned.

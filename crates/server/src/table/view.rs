@@ -51,7 +51,7 @@ impl TableActor {
 
     /// The full state as seen by `guest` (or a spectator without a session).
     pub fn state_for(&self, guest: Option<&Player>) -> State {
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         let you = guest.map(|g| You {
             id: g.id.clone(),
             seat: [Side::White, Side::Black]
@@ -98,7 +98,7 @@ impl TableActor {
             takeback_offer: None,
             chat: self.chat_for(guest),
             offer_limits: damka_protocol::table::OfferLimits {
-                plies: self.state.config.draw_offer_plies,
+                plies: self.core.config.draw_offer_plies,
                 ..Default::default()
             },
             ended_by: None,
@@ -129,7 +129,7 @@ impl TableActor {
             draw_offer: g.draw_offer.map(side),
             claim_at: self.claim_at(now),
             takeback_offer: g.takeback_offer.map(side),
-            offer_limits: g.offer_limits(self.state.config.draw_offer_plies),
+            offer_limits: g.offer_limits(self.core.config.draw_offer_plies),
             ended_by: g.ended_by.filter(|_| !g.playing()).map(side),
             counters: g.counters(),
             result: g.over.as_ref().and_then(result_of),

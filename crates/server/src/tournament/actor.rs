@@ -14,10 +14,12 @@ use tokio::sync::mpsc;
 
 use super::model::{BoardResult, Left, Tournament, creator_only, outcome_of};
 use super::standings::Outcome;
-use super::{Command, GameReport, TournamentHandle};
-use crate::AppState;
+use super::{Command, TournamentHandle, Tournaments};
+use crate::core::Core;
 use crate::error::AppError;
+use crate::placement::Actor;
 use crate::room::Room;
+use crate::table::{GameReport, Tables};
 use damka_store::{EntrantRow, TournamentWrite};
 
 /// How soon a change that could not be stored (a round, a result, the end) is tried
@@ -26,8 +28,12 @@ const RETRY: Duration = Duration::from_secs(2);
 
 /// The state of one tournament, owned by its task.
 pub struct TournamentActor {
-    /// Server-wide state.
-    pub(super) state: AppState,
+    /// What every tournament uses.
+    pub(super) core: Arc<Core>,
+    /// The tables its games are played at.
+    pub(super) tables: Arc<Tables>,
+    /// The registry it is listed in.
+    registry: Arc<Tournaments>,
     /// The room it is in.
     pub(super) room: Arc<Room>,
     /// The tournament.
@@ -59,13 +65,14 @@ pub struct TournamentActor {
 /// tournament's owner: `epoch` is the lease it holds (`None`: a new one, claimed first).
 /// `creator_ip` is the address it was created from (`None` when restored).
 pub fn spawn(
-    state: &AppState,
+    registry: &Arc<Tournaments>,
     room: Arc<Room>,
     t: Tournament,
     next_seq: i64,
     epoch: Option<i64>,
     creator_ip: Option<IpAddr>,
 ) -> TournamentHandle {
+    let state = registry.core().clone();
     let (tx, rx) = mpsc::channel(super::COMMAND_QUEUE);
     let snapshot = Arc::new(Mutex::new(Arc::new(t.clone())));
     let handle = TournamentHandle {
@@ -87,7 +94,9 @@ pub fn spawn(
     let span = tracing::info_span!("tournament", id = %t.id, room = %room.config.id);
     let id = t.id.clone();
     let actor = TournamentActor {
-        state: state.clone(),
+        core: state.clone(),
+        tables: registry.tables().clone(),
+        registry: registry.clone(),
         room,
         t,
         next_seq,
@@ -101,43 +110,30 @@ pub fn spawn(
         unstored: Vec::new(),
         rx,
     };
-    state.tournaments.insert(id.clone(), handle.clone());
-    match &state.cluster {
-        None => drop(
-            state
-                .tracker
-                .spawn(tracing::Instrument::instrument(actor.run(), span)),
-        ),
-        Some(cluster) => {
-            use crate::cluster::tables::{Lease, run_tournament};
-            let lease = epoch.map_or(Lease::New, Lease::Held);
-            let room = handle.room_id.clone();
-            let run = run_tournament(
-                cluster.clone(),
-                id,
-                room,
-                lease,
-                handle.tx.clone(),
-                actor.run(),
-            );
-            drop(
-                state
-                    .tracker
-                    .spawn(tracing::Instrument::instrument(run, span)),
-            );
-        }
-    }
+    registry.insert(id.clone(), handle.clone());
+    let run = registry.placement().run(Actor {
+        id,
+        room: handle.room_id.clone(),
+        epoch,
+        commands: handle.tx.clone(),
+        run: Box::pin(actor.run()),
+    });
+    drop(
+        state
+            .tracker
+            .spawn(tracing::Instrument::instrument(run, span)),
+    );
     handle
 }
 
 impl TournamentActor {
     async fn run(mut self) {
         let _registered = Registered {
-            state: self.state.clone(),
+            registry: self.registry.clone(),
             id: self.t.id.clone(),
         };
-        let shutdown = self.state.shutdown.clone();
-        let time = self.state.time.clone();
+        let shutdown = self.core.shutdown.clone();
+        let time = self.core.time.clone();
         // Resumed after a restart: results stored while nobody listened, then the next
         // round if one is due.
         self.reconcile().await;
@@ -223,7 +219,7 @@ impl TournamentActor {
             seq: self.next_seq,
             left_round: None,
         };
-        self.state
+        self.core
             .store
             .tournament_write(TournamentWrite::Join {
                 tournament: self.t.id.clone(),
@@ -249,7 +245,7 @@ impl TournamentActor {
                 from_round: i64::from(*from),
             },
         };
-        self.state.store.tournament_write(write).await?;
+        self.core.store.tournament_write(write).await?;
         self.t.leave(&player.id, &left);
         self.publish();
         if let Left::Withdrew {
@@ -258,7 +254,7 @@ impl TournamentActor {
         } = left
         {
             // The running game is resigned for them; its end comes back as a result.
-            if let Some(handle) = self.state.tables.get(&table) {
+            if let Some(handle) = self.tables.get(&table) {
                 let cmd = crate::table::Command::Forfeit {
                     game_id: game,
                     player_id: player.id.clone(),
@@ -299,19 +295,19 @@ impl TournamentActor {
         if self.t.status != TournamentStatus::Open {
             return;
         }
-        let now = self.state.time.now_ms();
+        let now = self.core.time.now_ms();
         if now >= self.open_until {
             tracing::info!("not started in time: cancelled");
             self.end(true).await;
             return;
         }
         let away_ms = self
-            .state
+            .core
             .config
             .tournament_creator_away_secs
             .saturating_mul(1000);
         let here = self
-            .state
+            .core
             .rooms
             .all()
             .iter()
@@ -347,10 +343,10 @@ impl TournamentActor {
             )));
         }
         // Its tables are its creator's: they count against the address's table cap.
-        let max = self.state.config.max_tables_per_address;
+        let max = self.core.config.max_tables_per_address;
         if let Some(ip) = self.creator_ip
             && max > 0
-            && self.state.tables.created_from(ip) + self.t.boards_per_round() > max
+            && self.tables.created_from(ip) + self.t.boards_per_round() > max
         {
             return Err(AppError::TooManyAddressTables(max));
         }
@@ -368,7 +364,7 @@ impl TournamentActor {
             .collect();
         let n = self.t.players.len() + computers.len();
         let now = crate::time::unix_ms();
-        self.state
+        self.core
             .store
             .tournament_write(TournamentWrite::Start {
                 tournament: self.t.id.clone(),
@@ -416,7 +412,7 @@ impl TournamentActor {
         };
         let outcome = outcome_of(report.result);
         let stored = self
-            .state
+            .core
             .store
             .tournament_write(TournamentWrite::Result {
                 tournament: self.t.id.clone(),
@@ -457,7 +453,7 @@ impl TournamentActor {
             .filter_map(|b| b.game.clone())
             .collect();
         for game in games {
-            match self.state.store.game(&game).await {
+            match self.core.store.game(&game).await {
                 Ok(Some(row)) if row.status == damka_protocol::GameStatus::Over => {
                     let reason = row.reason.unwrap_or(damka_protocol::EndReason::Aborted);
                     self.record(GameReport {
@@ -496,7 +492,7 @@ impl TournamentActor {
     async fn end(&mut self, cancelled: bool) {
         let now = crate::time::unix_ms();
         let stored = self
-            .state
+            .core
             .store
             .tournament_write(TournamentWrite::End {
                 tournament: self.t.id.clone(),
@@ -528,16 +524,16 @@ pub(super) fn stored_result(outcome: Outcome) -> damka_store::BoardResult {
 /// Removes a tournament from the registry when its task ends (not at shutdown: the
 /// server goes away with it, and the next start resumes it).
 struct Registered {
-    /// Server state (the registry).
-    state: AppState,
+    /// The registry.
+    registry: Arc<Tournaments>,
     /// Tournament id.
     id: String,
 }
 
 impl Drop for Registered {
     fn drop(&mut self) {
-        if !self.state.shutdown.is_cancelled() {
-            self.state.tournaments.remove(&self.id);
+        if !self.registry.core().shutdown.is_cancelled() {
+            self.registry.remove(&self.id);
         }
     }
 }

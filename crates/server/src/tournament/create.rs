@@ -7,8 +7,8 @@ use std::sync::Arc;
 use damka_protocol::Player;
 use damka_protocol::tournament::{CreateTournament, TournamentKind, TournamentView};
 
+use super::Tournaments;
 use super::model::{MIN_PLAYERS, Settings, Tournament};
-use crate::AppState;
 use crate::error::AppError;
 use crate::room::Room;
 use damka_store::{TournamentRow, TournamentWrite};
@@ -83,29 +83,30 @@ pub fn validate(req: &CreateTournament, now: i64, open_secs: u64) -> Result<Sett
 /// Fails with `invalid_options`, `too_many_tables` (too many tournaments of the guest,
 /// of the address or in the room) or a storage error.
 pub async fn create(
-    state: &AppState,
+    tournaments: &Arc<Tournaments>,
     room: &Arc<Room>,
     creator: Player,
     ip: IpAddr,
     req: &CreateTournament,
 ) -> Result<TournamentView, AppError> {
     let now = crate::time::unix_ms();
+    let state = tournaments.core();
     let settings = validate(req, now, state.config.tournament_open_secs)?;
-    if state.tournaments.created_by(&creator.id) >= PER_GUEST {
+    if tournaments.created_by(&creator.id) >= PER_GUEST {
         return Err(AppError::game(
             damka_protocol::ErrorCode::TooManyTables,
             format!("you already run {PER_GUEST} tournaments"),
         ));
     }
     let per_address = state.config.max_open_tournaments_per_address;
-    if per_address > 0 && state.tournaments.open_from(ip) >= per_address {
+    if per_address > 0 && tournaments.open_from(ip) >= per_address {
         tracing::info!(%ip, "tournament refused: too many open from one address");
         return Err(AppError::game(
             damka_protocol::ErrorCode::TooManyTables,
             format!("your address already has {per_address} tournaments waiting to start"),
         ));
     }
-    if state.tournaments.in_room(&room.config.id) >= PER_ROOM {
+    if tournaments.in_room(&room.config.id) >= PER_ROOM {
         return Err(AppError::game(
             damka_protocol::ErrorCode::TooManyTables,
             format!("this room already has {PER_ROOM} tournaments"),
@@ -141,6 +142,6 @@ pub async fn create(
     let view = t.view(now);
     room.tournament_changed(t.summary(now));
     tracing::info!(tournament = %t.id, room = %room.config.id, "tournament created");
-    super::actor::spawn(state, room.clone(), t, 2, None, Some(ip));
+    super::actor::spawn(tournaments, room.clone(), t, 2, None, Some(ip));
     Ok(view)
 }

@@ -26,32 +26,19 @@ pub mod standings;
 mod view;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use damka_protocol::{GameResult, Player};
+use damka_protocol::Player;
 use tokio::sync::{mpsc, oneshot};
 
 pub use create::{create, validate};
 pub use restore::{load, restore_one, restore_tournaments};
 
-use crate::AppState;
+use crate::core::Core;
 use crate::error::AppError;
+use crate::placement::Placement;
+use crate::table::{GameReport, Tables, TournamentReports};
 use model::Tournament;
-
-/// How a tournament game ended, as its table reports it once the end is stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameReport {
-    /// Tournament id.
-    pub tournament: String,
-    /// The round.
-    pub round: u32,
-    /// The game's id.
-    pub game: String,
-    /// The result (`None`: no result, e.g. a game the server had to abort).
-    pub result: Option<GameResult>,
-    /// The reason's wire name.
-    pub reason: String,
-}
 
 /// What a tournament's actor is asked to do.
 #[derive(Debug)]
@@ -124,13 +111,55 @@ impl TournamentHandle {
 }
 
 /// The tournaments not over, by id.
-#[derive(Default)]
 pub struct Tournaments {
+    /// What every tournament uses.
+    core: Arc<Core>,
+    /// The tables their games are played at.
+    tables: Arc<Tables>,
     /// By id. A std mutex: held only to look up, insert or remove, never across `.await`.
     map: Mutex<HashMap<String, TournamentHandle>>,
+    /// Where tournament actors run (set once at start-up: a cluster's leases; else alone).
+    placement: OnceLock<Arc<dyn Placement<Command>>>,
 }
 
 impl Tournaments {
+    /// No tournaments yet; the tables report their games' ends here from now on.
+    pub fn new(tables: Arc<Tables>) -> Arc<Tournaments> {
+        let tournaments = Arc::new(Tournaments {
+            core: tables.core().clone(),
+            tables,
+            map: Mutex::new(HashMap::new()),
+            placement: OnceLock::new(),
+        });
+        let weak = Arc::downgrade(&tournaments);
+        tournaments.tables.report_to(weak);
+        tournaments
+    }
+
+    /// Runs every tournament actor from now on through `placement` (a cluster node's
+    /// leases).
+    pub fn place_with(&self, placement: Arc<dyn Placement<Command>>) {
+        if self.placement.set(placement).is_err() {
+            tracing::error!("tournament placement set twice");
+        }
+    }
+
+    pub(crate) fn placement(&self) -> &dyn Placement<Command> {
+        self.placement
+            .get()
+            .map_or(&crate::placement::Alone, |p| p.as_ref())
+    }
+
+    /// The tables the games are played at.
+    pub fn tables(&self) -> &Arc<Tables> {
+        &self.tables
+    }
+
+    /// What every tournament uses.
+    pub fn core(&self) -> &Arc<Core> {
+        &self.core
+    }
+
     /// A running or open tournament.
     pub fn get(&self, id: &str) -> Option<TournamentHandle> {
         self.lock().get(id).cloned()
@@ -158,10 +187,24 @@ impl Tournaments {
         self.lock().values().filter(|h| h.room_id == room).count()
     }
 
+    pub(crate) fn insert(&self, id: String, handle: TournamentHandle) {
+        self.lock().insert(id, handle);
+    }
+    pub(crate) fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TournamentHandle>> {
+        // Every update is one insert or remove: a poisoned map is still consistent.
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl TournamentReports for Tournaments {
     /// A tournament game's end is stored: tell its tournament. Never waits: the report
     /// is queued (by a task when the queue is full). A report that finds no tournament
     /// is dropped; a tournament restored later reads its games' ends from the store.
-    pub fn game_over(&self, state: &AppState, report: GameReport) {
+    fn game_over(&self, report: GameReport) {
         let Some(handle) = self.get(&report.tournament) else {
             tracing::debug!(tournament = %report.tournament, "a game ended for a tournament that is not running here");
             return;
@@ -170,7 +213,7 @@ impl Tournaments {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(cmd)) => {
                 let tx = handle.tx.clone();
-                state.tracker.spawn(async move {
+                self.core.tracker.spawn(async move {
                     if tx.send(cmd).await.is_err() {
                         tracing::debug!("a tournament ended before a game's report");
                     }
@@ -180,18 +223,5 @@ impl Tournaments {
                 tracing::debug!("a tournament ended before a game's report");
             }
         }
-    }
-
-    fn insert(&self, id: String, handle: TournamentHandle) {
-        self.lock().insert(id, handle);
-    }
-
-    fn remove(&self, id: &str) {
-        self.lock().remove(id);
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TournamentHandle>> {
-        // Every update is one insert or remove: a poisoned map is still consistent.
-        self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -3,12 +3,15 @@
 //! if one is due), and each room lists its last finished tournaments; a finished
 //! tournament is read back whenever it is asked for.
 
+use std::sync::Arc;
+
 use damka_protocol::Player;
 use damka_protocol::tournament::TournamentStatus;
 
+use super::Tournaments;
 use super::model::{Board, BoardResult, Entrant, Round, Settings, Tournament};
 use super::standings::Outcome;
-use crate::AppState;
+use crate::core::Core;
 use crate::room::FINISHED_TOURNAMENTS_SHOWN;
 use damka_store::{EntrantRow, PairingRow, TournamentRow};
 
@@ -17,18 +20,23 @@ use damka_store::{EntrantRow, PairingRow, TournamentRow};
 ///
 /// Fails only if the store cannot be read; a tournament whose rows do not make sense is
 /// logged and left alone.
-pub async fn restore_tournaments(state: &AppState) -> Result<usize, damka_store::StoreError> {
+///
+/// With `resume_live` false (a cluster node) none is resumed here: a node resumes only
+/// the tournaments it owns (adopted or taken over: [`restore_one`]).
+pub async fn restore_tournaments(
+    tournaments: &Arc<Tournaments>,
+    resume_live: bool,
+) -> Result<usize, damka_store::StoreError> {
+    let state = tournaments.core();
     let now = crate::time::unix_ms();
     let mut resumed = 0;
-    // In a cluster a node resumes only the tournaments it owns (adopted or taken over:
-    // `restore_one`).
-    let live = if state.cluster.is_some() {
-        Vec::new()
-    } else {
+    let live = if resume_live {
         state.store.live_tournaments().await?
+    } else {
+        Vec::new()
     };
     for row in live {
-        if resume(state, &row, None).await? {
+        if resume(tournaments, &row, None).await? {
             resumed += 1;
         }
     }
@@ -51,15 +59,17 @@ pub async fn restore_tournaments(state: &AppState) -> Result<usize, damka_store:
 ///
 /// Fails only if the store cannot be read.
 pub async fn restore_one(
-    state: &AppState,
+    tournaments: &Arc<Tournaments>,
     id: &str,
     epoch: i64,
 ) -> Result<bool, damka_store::StoreError> {
-    if state.tournaments.get(id).is_some() {
+    if tournaments.get(id).is_some() {
         return Ok(true);
     }
-    match state.store.tournament(id).await? {
-        Some(row) if row.status != TournamentStatus::Over => resume(state, &row, Some(epoch)).await,
+    match tournaments.core().store.tournament(id).await? {
+        Some(row) if row.status != TournamentStatus::Over => {
+            resume(tournaments, &row, Some(epoch)).await
+        }
         _ => Ok(false),
     }
 }
@@ -67,10 +77,11 @@ pub async fn restore_one(
 /// Starts the actor of a stored tournament not over; `false` if its rows do not make
 /// sense or its room is gone.
 async fn resume(
-    state: &AppState,
+    tournaments: &Arc<Tournaments>,
     row: &TournamentRow,
     epoch: Option<i64>,
 ) -> Result<bool, damka_store::StoreError> {
+    let state = tournaments.core();
     let now = crate::time::unix_ms();
     let Some(room) = state.rooms.get(&row.room).cloned() else {
         tracing::error!(tournament = %row.id, "the room of a tournament is gone");
@@ -90,17 +101,14 @@ async fn resume(
     } else {
         room.tournament_loaded(t.summary(now));
     }
-    super::actor::spawn(state, room, t, next_seq, epoch, None);
+    super::actor::spawn(tournaments, room, t, next_seq, epoch, None);
     Ok(true)
 }
 
 /// A tournament read from the store (finished ones are not kept in memory).
 ///
 /// Fails on a database error.
-pub async fn load(
-    state: &AppState,
-    id: &str,
-) -> Result<Option<Tournament>, damka_store::StoreError> {
+pub async fn load(state: &Core, id: &str) -> Result<Option<Tournament>, damka_store::StoreError> {
     match state.store.tournament(id).await? {
         Some(row) => load_row(state, &row).await,
         None => Ok(None),
@@ -108,7 +116,7 @@ pub async fn load(
 }
 
 async fn load_row(
-    state: &AppState,
+    state: &Core,
     row: &TournamentRow,
 ) -> Result<Option<Tournament>, damka_store::StoreError> {
     let entrants = state.store.tournament_entrants(&row.id).await?;

@@ -37,7 +37,7 @@ impl TournamentActor {
                 continue;
             }
             let spec = TournamentGameSpec {
-                table_id: self.state.tables.fresh_id(),
+                table_id: self.tables.fresh_id(),
                 game_id: crate::random::token_base36(12),
                 tournament: TableTournament {
                     id: self.t.id.clone(),
@@ -49,18 +49,13 @@ impl TournamentActor {
                 increment: self.t.settings.increment,
                 creator_ip: self.creator_ip,
             };
-            let table =
-                match self
-                    .state
-                    .tables
-                    .prepare_tournament_game(&self.state, &self.room, &spec)
-                {
-                    Ok(t) => t,
-                    Err(e) => {
-                        tracing::error!(error = %e, "cannot prepare a tournament game");
-                        return false;
-                    }
-                };
+            let table = match self.tables.prepare_tournament_game(&self.room, &spec) {
+                Ok(t) => t,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot prepare a tournament game");
+                    return false;
+                }
+            };
             rows.push(PairingRow {
                 round,
                 board,
@@ -95,7 +90,7 @@ impl TournamentActor {
                 .iter()
                 .map(|p| Write::Game(Box::new(p.game.clone()))),
         );
-        if let Err(e) = self.state.store.write(Write::All(writes)).await {
+        if let Err(e) = self.core.store.write(Write::All(writes)).await {
             tracing::error!(error = %e, round = number, "cannot store a round; trying again");
             return false;
         }
@@ -104,11 +99,7 @@ impl TournamentActor {
         self.publish();
         for table in prepared {
             let id = table.seed.id.clone();
-            if let Err(e) = self
-                .state
-                .tables
-                .open_tournament_table(&self.state, table.seed)
-            {
+            if let Err(e) = self.tables.open_tournament_table(table.seed) {
                 tracing::error!(error = %e, %id, "cannot open a tournament table");
             }
         }

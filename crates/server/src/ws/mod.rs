@@ -34,34 +34,21 @@ const READ_BUFFER: usize = 1024;
 const WRITE_BUFFER: usize = 4 * 1024;
 
 /// Close codes of the protocol.
-pub mod close {
-    /// The table closed.
-    pub const NORMAL: u16 = 1000;
-    /// The server is shutting down.
-    pub const GOING_AWAY: u16 = 1001;
-    /// The client sent data of a kind the protocol does not take (a binary frame).
-    pub const UNSUPPORTED: u16 = 1003;
-    /// Policy: rate-limit abuse, oversize message, bad origin, too slow a reader.
-    pub const POLICY: u16 = 1008;
-    /// Internal error.
-    pub const INTERNAL: u16 = 1011;
-    /// The table is between nodes: reconnect in a moment.
-    pub const TRY_AGAIN: u16 = 1013;
-}
+pub use damka_protocol::close;
 
 /// Admits one more socket from `ip`: within the address's rate of socket opens
 /// (`--socket-opens-per-second`, a burst of five seconds' worth) and its count of open
 /// sockets (`--max-sockets-per-address`).
 ///
 /// Fails with `rate_limited` (opening too fast) or `too_many_connections`.
-pub fn admit(state: &crate::AppState, ip: std::net::IpAddr) -> Result<SocketPermit, AppError> {
-    let rate = state.config.socket_opens_per_second;
-    if !state.limits.socket_opens.take(ip, rate * 5.0, rate) {
+pub fn admit(state: &crate::app::AppState, ip: std::net::IpAddr) -> Result<SocketPermit, AppError> {
+    let rate = state.core.config.socket_opens_per_second;
+    if !state.core.limits.socket_opens.take(ip, rate * 5.0, rate) {
         tracing::info!(%ip, rate, "socket refused: opened too fast from one address");
         return Err(AppError::RateLimited);
     }
-    let max = state.config.max_sockets_per_address;
-    state.limits.open_socket(ip, max).ok_or_else(|| {
+    let max = state.core.config.max_sockets_per_address;
+    state.core.limits.open_socket(ip, max).ok_or_else(|| {
         tracing::info!(%ip, max, "socket refused: too many from one address");
         AppError::TooManyConnections(max)
     })

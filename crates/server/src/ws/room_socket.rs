@@ -19,11 +19,12 @@ use super::heartbeat::{Beat, Heartbeat};
 use super::inbound::{self, Inbound};
 use super::rate_limit::RateLimiter;
 use super::{close, error_frame, limit, origin_allowed, send_close, send_within};
-use crate::AppState;
+use crate::app::AppState;
 use crate::error::AppError;
-use crate::http::auth::guest_of;
-use crate::limits::{ClientIp, SocketPermit};
+use crate::limits::SocketPermit;
 use crate::room::Room;
+use crate::session::ClientIp;
+use crate::session::guest_of;
 
 /// Upgrades to a room socket (`404` for an unknown room, `429` when the address holds
 /// as many sockets as it may).
@@ -35,15 +36,16 @@ pub async fn upgrade(
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let room = state
+        .core
         .rooms
         .get(&room)
         .ok_or(AppError::NotFound("room"))?
         .clone();
     let permit = super::admit(&state, ip)?;
-    let origin_ok = origin_allowed(&headers, &state.config.allowed_origins);
-    let guest = guest_of(&state, &headers).await?;
+    let origin_ok = origin_allowed(&headers, &state.core.config.allowed_origins);
+    let guest = guest_of(&state.core, &headers).await?;
     let span = tracing::info_span!("room_socket", room = %room.config.id);
-    let tracker = state.tracker.clone();
+    let tracker = state.core.tracker.clone();
     Ok(limit(ws).on_upgrade(move |mut socket| {
         tracker.track_future(
             async move {
@@ -82,11 +84,11 @@ async fn chat(
 ) -> Result<(), AppError> {
     let guest = guest.ok_or(AppError::Unauthorized)?;
     let text = crate::chat::clean(text)?;
-    crate::chat::address_token(state, ip, &format!("room:{}", room.config.id))?;
+    crate::chat::address_token(&state.core.limits, ip, &format!("room:{}", room.config.id))?;
     room.chat_token(&guest.id)?;
     let from = room.shown_player(guest);
     let row = crate::chat::new_row(&format!("room:{}", room.config.id), &from, text, false);
-    state.store.save_chat(&row).await?;
+    state.core.store.save_chat(&row).await?;
     room.chat_posted(crate::chat::message(&row));
     Ok(())
 }
@@ -116,14 +118,14 @@ async fn session(
     ip: IpAddr,
     permit: SocketPermit,
 ) {
-    state.metrics.room_connections.inc();
+    state.core.metrics.room_connections.inc();
     let mut events = room.subscribe();
     room.socket_joined(true);
     if let Some(g) = &guest {
         room.person_socket(g, true);
     }
     let mut limiter = RateLimiter::default();
-    let period = Duration::from_millis(state.config.ws_ping_ms.max(10));
+    let period = Duration::from_millis(state.core.config.ws_ping_ms.max(10));
     let mut heartbeat = Heartbeat::new(period);
     // A send may take as long as a pong: a peer that stops reading is as dead as one
     // that stops answering.
@@ -133,7 +135,7 @@ async fn session(
     let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
     let mut alive = send_snapshot(&mut socket, &room, within).await;
     // One wait for shutdown for the whole session (see `table_socket`).
-    let shutdown = state.shutdown.cancelled();
+    let shutdown = state.core.shutdown.cancelled();
     tokio::pin!(shutdown);
     while alive {
         tokio::select! {
@@ -203,6 +205,6 @@ async fn session(
         room.person_socket(g, false);
     }
     room.socket_joined(false);
-    state.metrics.room_connections.dec();
+    state.core.metrics.room_connections.dec();
     drop(permit);
 }

@@ -20,11 +20,11 @@ use super::heartbeat::{Beat, Heartbeat};
 use super::inbound::{self, Inbound, ack_of};
 use super::rate_limit::RateLimiter;
 use super::{close, error_frame, limit, origin_allowed, send_all_within, send_close, send_within};
-use crate::AppState;
+use crate::app::AppState;
 use crate::cluster::link::RemoteConn;
 use crate::error::AppError;
-use crate::http::auth::guest_of;
-use crate::limits::ClientIp;
+use crate::session::ClientIp;
+use crate::session::guest_of;
 use crate::table::{Command, Outgoing, SOCKET_QUEUE, TableHandle};
 
 /// How long a socket waits for the owner of a table on another node to answer before it
@@ -50,15 +50,15 @@ pub async fn upgrade(
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let permit = super::admit(&state, ip)?;
-    let origin_ok = origin_allowed(&headers, &state.config.allowed_origins);
-    let guest = guest_of(&state, &headers).await?;
+    let origin_ok = origin_allowed(&headers, &state.core.config.allowed_origins);
+    let guest = guest_of(&state.core, &headers).await?;
     // The id comes from the URL: only a well-formed one is looked up or logged, so a
     // crafted id cannot forge log lines.
     let valid = valid_id(&id);
     let handle = if valid { state.tables.get(&id) } else { None };
     let logged_id = if valid { id.as_str() } else { "(invalid)" };
     let span = tracing::info_span!("table_socket", table = %logged_id, guest = guest.as_ref().map_or("", |g| g.id.as_str()));
-    let tracker = state.tracker.clone();
+    let tracker = state.core.tracker.clone();
     Ok(limit(ws).on_upgrade(move |mut socket| {
         tracker.track_future(
             async move {
@@ -67,7 +67,7 @@ pub async fn upgrade(
                     send_close(&mut socket, close::POLICY, "origin not allowed").await;
                     return;
                 }
-                state.metrics.table_connections.inc();
+                state.core.metrics.table_connections.inc();
                 let joined = match handle {
                     Some(handle) => join_local(handle, guest).await,
                     None if state.cluster.is_some() && valid => {
@@ -94,7 +94,7 @@ pub async fn upgrade(
                         send_close(&mut socket, close::TRY_AGAIN, "table moving").await
                     }
                 }
-                state.metrics.table_connections.dec();
+                state.core.metrics.table_connections.dec();
                 drop(permit);
             }
             .instrument(span),
@@ -233,8 +233,13 @@ struct From {
 fn address_limits(state: &AppState, from: &From, msg: &ClientMessage) -> Result<(), AppError> {
     match msg {
         ClientMessage::Sit { .. } | ClientMessage::Stand => {
-            let rate = state.config.seat_changes_per_second;
-            if state.limits.seat_changes.take(from.ip, rate * 5.0, rate) {
+            let rate = state.core.config.seat_changes_per_second;
+            if state
+                .core
+                .limits
+                .seat_changes
+                .take(from.ip, rate * 5.0, rate)
+            {
                 Ok(())
             } else {
                 Err(AppError::game(
@@ -243,7 +248,9 @@ fn address_limits(state: &AppState, from: &From, msg: &ClientMessage) -> Result<
                 ))
             }
         }
-        ClientMessage::Chat { .. } => crate::chat::address_token(state, from.ip, &from.scope),
+        ClientMessage::Chat { .. } => {
+            crate::chat::address_token(&state.core.limits, from.ip, &from.scope)
+        }
         _ => Ok(()),
     }
 }
@@ -256,7 +263,7 @@ async fn session(
     from: &From,
 ) {
     let mut limiter = RateLimiter::default();
-    let period = Duration::from_millis(state.config.ws_ping_ms.max(10));
+    let period = Duration::from_millis(state.core.config.ws_ping_ms.max(10));
     let mut heartbeat = Heartbeat::new(period);
     // A send may take as long as a pong: a peer that stops reading is as dead as one
     // that stops answering.
@@ -264,7 +271,7 @@ async fn session(
     let mut pings = tokio::time::interval(period);
     // One wait for shutdown for the whole session: a new one per turn of the loop would
     // register with the server-wide token (behind its lock) for every frame.
-    let shutdown = state.shutdown.cancelled();
+    let shutdown = state.core.shutdown.cancelled();
     tokio::pin!(shutdown);
     let mut alive = true;
     while alive {

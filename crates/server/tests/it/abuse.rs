@@ -51,7 +51,7 @@ async fn a_room_with_2000_tables_arrives_whole() {
     let real = s
         .create_table(&cookie, "russian", json!({"minutes": 5, "increment": 3}))
         .await;
-    let room = s.server.state.rooms.get("russian").unwrap().clone();
+    let room = s.server.state.core.rooms.get("russian").unwrap().clone();
     for i in 0..1999 {
         let mut v = real.clone();
         v["id"] = format!("tbulk{i:04}").into();
@@ -222,7 +222,7 @@ async fn one_address_holds_at_most_its_socket_cap() {
     drop(gone);
     let ip = "127.0.0.1".parse().unwrap();
     let deadline = Instant::now() + crate::common::ws::TIMEOUT;
-    while s.server.state.limits.sockets_of(ip) >= 5 {
+    while s.server.state.core.limits.sockets_of(ip) >= 5 {
         assert!(Instant::now() < deadline, "the closed socket is released");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -264,7 +264,7 @@ async fn guest_creation_is_rate_limited_per_address() {
         }
     }
     assert_eq!((created, refused), (30, 70));
-    assert_eq!(s.server.state.store.guest_count().await.unwrap(), 30);
+    assert_eq!(s.server.state.core.store.guest_count().await.unwrap(), 30);
     // The cookie's guest is returned even when the address is out of tokens.
     let r = request(&s.addr, "POST", "/api/guest", None, Some("{}"), &[]).await;
     assert_eq!(r.status, 429);
@@ -338,7 +338,7 @@ async fn idle_guests_expire_but_never_players_or_seated_ones(backend: Backend) {
     }
     let (recent, _) = s.guest("Recent").await;
     // The seen times so far are written...
-    damka_server::limits::sweep_guests(&s.server.state)
+    damka_server::sweep::sweep_guests(&s.server.state.core)
         .await
         .unwrap();
     // ...then everybody was last seen long ago...
@@ -348,7 +348,7 @@ async fn idle_guests_expire_but_never_players_or_seated_ones(backend: Backend) {
         s.http("GET", "/api/me", Some(&recent), None).await.status,
         200
     );
-    let sweep = damka_server::limits::sweep_guests(&s.server.state)
+    let sweep = damka_server::sweep::sweep_guests(&s.server.state.core)
         .await
         .unwrap();
     assert_eq!(sweep.expired, 1, "{sweep:?}");
@@ -361,7 +361,7 @@ async fn idle_guests_expire_but_never_players_or_seated_ones(backend: Backend) {
         assert_eq!(s.http("GET", "/api/me", Some(kept), None).await.status, 200);
     }
     // A second sweep finds nothing more (the kept ones were seen just now anyway).
-    let again = damka_server::limits::sweep_guests(&s.server.state)
+    let again = damka_server::sweep::sweep_guests(&s.server.state.core)
         .await
         .unwrap();
     assert_eq!(again.expired, 0);

@@ -187,7 +187,7 @@ async fn a_beginner_game_is_answered_beside_strong_tables_and_a_computer_tournam
         );
     }
     assert!(
-        s.server.state.bots.cuts() > 0,
+        s.server.state.core.bots.cuts() > 0,
         "the strong searches gave up their slot to the beginner's"
     );
     for task in attack {
@@ -396,7 +396,7 @@ async fn one_address_shares_a_chat_budget_and_chat_is_kept_bounded() {
     assert_eq!(chat_burst(&mut ws, "other", 3).await, (3, 0));
 
     // Bounded: the last ten of the room, nothing older than the maximum age.
-    let store = &s.server.state.store;
+    let store = &s.server.state.core.store;
     let old = damka_store::ChatRow {
         id: "ancient".into(),
         scope: "room:english".into(),

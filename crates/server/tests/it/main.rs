@@ -21,6 +21,7 @@ mod hardening;
 mod http_api;
 mod invitations;
 mod kill_restart;
+mod layers;
 mod log_forging;
 mod offer_limits;
 mod people;

@@ -210,7 +210,7 @@ impl TestServer {
 
     /// Moves the server's manual clock forward and lets the actors react.
     pub async fn advance(&self, ms: u64) {
-        self.server.state.time.advance(ms);
+        self.server.state.core.time.advance(ms);
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 

@@ -1,0 +1,36 @@
+//! The state the HTTP handlers and the socket sessions share: the [`Core`], the table and
+//! tournament registries, the cluster node (if any), the metrics registry and the web
+//! client's folder. The lower layers never see it: each holds only what it uses.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::cluster::Cluster;
+use crate::core::Core;
+use crate::table::Tables;
+use crate::tournament::Tournaments;
+
+/// What the handlers and sessions share.
+pub struct App {
+    /// What every part of the server shares.
+    pub core: Arc<Core>,
+    /// The open tables.
+    pub tables: Arc<Tables>,
+    /// The tournaments not over (each with its actor).
+    pub tournaments: Arc<Tournaments>,
+    /// This node's part of a cluster (`--cluster`); `None` on a single node.
+    pub cluster: Option<Arc<Cluster>>,
+    /// Every metric of the server, its store and its cluster node, for `/metrics`.
+    pub registry: prometheus_client::registry::Registry,
+    /// The web client's directory.
+    pub static_dir: PathBuf,
+}
+
+/// The shared state as handlers receive it.
+pub type AppState = Arc<App>;
+
+impl AsRef<Core> for AppState {
+    fn as_ref(&self) -> &Core {
+        &self.core
+    }
+}

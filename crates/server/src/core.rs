@@ -1,0 +1,40 @@
+//! The services every part of the server shares: the configuration, the store, the
+//! rooms, the computer's search threads, the metrics, the per-address limits, the clock,
+//! and the shutdown signal with the tracker of every task. Tables, tournaments, the
+//! cluster and the sockets each hold an `Arc<Core>` beside what is theirs; nothing here
+//! knows them.
+
+use damka_store::Store;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::bots::Bots;
+use crate::config::Config;
+use crate::limits::Limits;
+use crate::metrics::Metrics;
+use crate::room::Rooms;
+use crate::time::TimeSource;
+
+/// What every part of the server shares.
+pub struct Core {
+    /// The configuration.
+    pub config: Config,
+    /// The database.
+    pub store: Store,
+    /// The rooms.
+    pub rooms: Rooms,
+    /// Where the computer's searches run.
+    pub bots: Bots,
+    /// Metrics.
+    pub metrics: Metrics,
+    /// Per-address counters and rate limits, and the guests seen lately.
+    pub limits: Limits,
+    /// Monotonic time for clocks and timers.
+    pub time: TimeSource,
+    /// Cancelled when the server shuts down.
+    pub shutdown: CancellationToken,
+    /// Every spawned task that shutdown waits for. Three tasks are spawned outside it on
+    /// purpose: a node's lease loop and its NATS subscriber and publisher, which must
+    /// outlive the tables (they hand them over at a graceful stop and are stopped after).
+    pub tracker: TaskTracker,
+}

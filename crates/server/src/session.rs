@@ -1,0 +1,167 @@
+//! Who a request is from: the guest behind the `damka_session` cookie (a random token
+//! stored only as its SHA-256 hash, so a leaked database does not leak sessions), and the
+//! client's address (the TCP peer, or the last `X-Forwarded-For` entry behind a trusted
+//! proxy). Both HTTP handlers and socket upgrades ask here; the extractors work with any
+//! router state that can lend the [`Core`].
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::HeaderMap;
+use axum::http::request::Parts;
+use damka_protocol::Player;
+use sha2::{Digest, Sha256};
+
+use crate::config::Config;
+use crate::core::Core;
+use crate::error::AppError;
+use crate::random;
+
+/// Name of the session cookie.
+pub const COOKIE: &str = "damka_session";
+
+/// A one-year cookie lifetime, in seconds.
+const COOKIE_MAX_AGE: u64 = 365 * 24 * 3600;
+
+/// The address requests without a known peer are counted under (only tests that drive
+/// the router without a listener).
+const UNKNOWN: IpAddr = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+
+/// The hex SHA-256 of a session token.
+pub fn token_hash(token: &str) -> String {
+    random::hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// The session token from the request's cookies, if any.
+pub fn session_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE)
+        .map(|(_, value)| value.trim().to_owned())
+        .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The `Set-Cookie` value for a token (`Secure` when the server is told it is behind
+/// HTTPS).
+pub fn set_cookie(token: &str, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!("{COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={COOKIE_MAX_AGE}{secure}")
+}
+
+/// The guest behind the request's cookie, if any.
+///
+/// Fails only on a database error.
+pub async fn guest_of(core: &Core, headers: &HeaderMap) -> Result<Option<Player>, AppError> {
+    let Some(token) = session_token(headers) else {
+        return Ok(None);
+    };
+    let row = core.store.guest_by_token(&token_hash(&token)).await?;
+    if let Some(g) = &row {
+        core.limits.touch(&g.id);
+    }
+    Ok(row.map(|g| Player::guest(g.id, g.name)))
+}
+
+/// Extractor: the request's guest, or `401 unauthorized`.
+pub struct Guest(pub Player);
+
+impl<S: AsRef<Core> + Send + Sync> FromRequestParts<S> for Guest {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        guest_of(state.as_ref(), &parts.headers)
+            .await?
+            .map(Guest)
+            .ok_or(AppError::Unauthorized)
+    }
+}
+
+/// Extractor: the request's guest, if it has a session.
+pub struct MaybeGuest(pub Option<Player>);
+
+impl<S: AsRef<Core> + Send + Sync> FromRequestParts<S> for MaybeGuest {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        Ok(MaybeGuest(guest_of(state.as_ref(), &parts.headers).await?))
+    }
+}
+
+/// The client's address: the TCP peer, or with `trust_forwarded_for` the last valid
+/// `X-Forwarded-For` entry (the one the trusted proxy added).
+pub fn client_ip(config: &Config, parts: &Parts) -> IpAddr {
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(UNKNOWN, |c| c.0.ip());
+    if config.trust_forwarded_for {
+        forwarded_for(&parts.headers).unwrap_or(peer)
+    } else {
+        peer
+    }
+}
+
+/// The last address of the `X-Forwarded-For` headers, if it parses.
+fn forwarded_for(headers: &HeaderMap) -> Option<IpAddr> {
+    let last = headers.get_all("x-forwarded-for").iter().next_back()?;
+    last.to_str().ok()?.rsplit(',').next()?.trim().parse().ok()
+}
+
+/// Extractor: the client's address ([`client_ip`]).
+pub struct ClientIp(pub IpAddr);
+
+impl<S: AsRef<Core> + Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp(client_ip(&state.as_ref().config, parts)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_session_cookie_among_others() {
+        let token = "a".repeat(64);
+        let mut headers = HeaderMap::new();
+        let value = format!("theme=dark; {COOKIE}={token}; lang=pl");
+        headers.insert(axum::http::header::COOKIE, value.parse().expect("header"));
+        assert_eq!(session_token(&headers), Some(token));
+        headers.insert(
+            axum::http::header::COOKIE,
+            "damka_session=short".parse().expect("header"),
+        );
+        assert_eq!(session_token(&headers), None);
+    }
+
+    #[test]
+    fn hash_is_sha256_hex() {
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn forwarded_for_takes_the_last_entry() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            "x-forwarded-for",
+            "1.2.3.4, 10.0.0.9"
+                .parse()
+                .unwrap_or_else(|_| unreachable!()),
+        );
+        assert_eq!(forwarded_for(&h), "10.0.0.9".parse().ok());
+        h.insert(
+            "x-forwarded-for",
+            "junk".parse().unwrap_or_else(|_| unreachable!()),
+        );
+        assert_eq!(forwarded_for(&h), None);
+    }
+}

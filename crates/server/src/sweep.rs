@@ -1,0 +1,106 @@
+//! The server's periodic clean-ups, each a task that runs until shutdown: when guests
+//! were last seen is written and idle guests are deleted ([`guest_sweeper`]); the
+//! rate-limit maps forget whoever has been quiet ([`limits_pruner`]); chat beyond the
+//! history and age kept is deleted ([`chat_sweeper`]).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::core::Core;
+
+/// What one sweep did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Sweep {
+    /// Guests whose `seen` time was written.
+    pub seen: u64,
+    /// Guests deleted.
+    pub expired: u64,
+}
+
+/// Writes the `seen` times of the guests seen since the last sweep, then deletes the
+/// guests not seen for `guest_expiry_days` who never played a game and hold no seat.
+///
+/// Fails on a database error (the next sweep tries again).
+pub async fn sweep_guests(core: &Core) -> Result<Sweep, damka_store::StoreError> {
+    let now = crate::time::unix_ms();
+    let touched = core.limits.take_touched();
+    let seen = core.store.mark_guests_seen(&touched, now).await?;
+    let days = core.config.guest_expiry_days;
+    let mut sweep = Sweep { seen, expired: 0 };
+    core.limits
+        .prune_guest_buckets(core.config.guests_per_minute);
+    if days == 0 {
+        return Ok(sweep);
+    }
+    let age_ms = i64::try_from(days.saturating_mul(24 * 3600 * 1000)).unwrap_or(i64::MAX);
+    let cutoff = now.saturating_sub(age_ms);
+    let seated = core.rooms.seated_guests();
+    for id in core.store.idle_guests(cutoff, 1000).await? {
+        // Seen or seated since the query: not idle after all.
+        if seated.contains(&id) || core.limits.touched_contains(&id) {
+            continue;
+        }
+        sweep.expired += core.store.delete_idle_guest(&id, cutoff).await?;
+    }
+    if sweep.expired > 0 {
+        tracing::info!(expired = sweep.expired, "expired idle guests");
+    }
+    Ok(sweep)
+}
+
+/// How often the rate-limit maps forget the buckets that have refilled.
+pub const PRUNE_EVERY: Duration = Duration::from_secs(60);
+
+/// Prunes the per-address and per-person rate-limit maps (here and in every room)
+/// every [`PRUNE_EVERY`] until shutdown, so they hold only who was active lately.
+pub async fn limits_pruner(core: Arc<Core>) {
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + PRUNE_EVERY, PRUNE_EVERY);
+    loop {
+        tokio::select! {
+            () = core.shutdown.cancelled() => break,
+            _ = tick.tick() => {
+                core.limits.prune(core.config.guests_per_minute);
+                for room in core.rooms.all() {
+                    room.prune_limits();
+                }
+            }
+        }
+    }
+}
+
+/// Sweeps every `guest_sweep_secs` until shutdown.
+pub async fn guest_sweeper(core: Arc<Core>) {
+    let period = Duration::from_secs(core.config.guest_sweep_secs.max(1));
+    let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    loop {
+        tokio::select! {
+            () = core.shutdown.cancelled() => break,
+            _ = tick.tick() => {
+                if let Err(e) = sweep_guests(&core).await {
+                    tracing::warn!(error = %e, "guest sweep failed");
+                }
+            }
+        }
+    }
+}
+
+/// Deletes the chat beyond what is kept (`--chat-history` per room and table, none older
+/// than `--chat-max-age-days`) every `--chat-sweep-secs` until shutdown: one address can
+/// no longer fill the disk, and nobody's words are kept longer than the operator says.
+pub async fn chat_sweeper(core: Arc<Core>) {
+    let period = Duration::from_secs(core.config.chat_sweep_secs.max(1));
+    let mut tick = tokio::time::interval(period);
+    loop {
+        tokio::select! {
+            () = core.shutdown.cancelled() => break,
+            _ = tick.tick() => {
+                let age_ms = i64::from(core.config.chat_max_age_days) * 24 * 3600 * 1000;
+                let before = crate::time::unix_ms().saturating_sub(age_ms);
+                let keep = i64::from(core.config.chat_history);
+                if let Err(e) = core.store.prune_chat(keep, before).await {
+                    tracing::warn!(error = %e, "chat sweep failed");
+                }
+            }
+        }
+    }
+}
