@@ -7,7 +7,7 @@
 //! - [`server`]: start-up and graceful shutdown (used by `main` and the tests), wiring the
 //!   layers together; [`accept`]: the HTTP accept loop;
 //! - [`http`]: `fn app(state) -> Router` and one file per resource; [`ws`]: WebSocket
-//!   upgrades and one session task per socket; [`app`]: the state they share;
+//!   upgrades and one session task per socket; [`mod@app`]: the state they share;
 //! - [`cluster`]: several nodes on one PostgreSQL and NATS: leases, room facts, proxied
 //!   sockets; it places the table and tournament actors ([`placement`]);
 //! - [`tournament`]: one actor task per tournament, pairing and standings;

@@ -203,7 +203,7 @@ impl Limits {
         }
     }
 
-    /// Forgets every bucket that has refilled (see [`limits_pruner`]).
+    /// Forgets every bucket that has refilled (see [`crate::sweep::limits_pruner`]).
     pub fn prune(&self, guests_per_minute: u32) {
         self.prune_guest_buckets(guests_per_minute);
         self.socket_opens.prune();
