@@ -3,7 +3,7 @@
 loopback, black-box (raw HTTP and WebSocket, Python 3.11 standard library only; every
 loop is bounded in time and stops by itself).
 
-Usage: measure-abuse3.py HOST:PORT WHAT [--secs N]
+Usage: measure-abuse3.py HOST:PORT WHAT [--secs N] [--no-attack]
 
 WHAT, one of:
   computer     six level-3 tables at 15+10 from two guests of one address (answered at
@@ -12,7 +12,8 @@ WHAT, one of:
                first) and a third one a human table moving 5 times a second: the level-1
                reply times, aborted games, the tables the attack opened, the server's CPU,
                the human move round trip (move -> ack). --secs: the measuring window
-               (default 240; it also ends after 30 level-1 replies).
+               (default 240; the level-1 game stops after 30 replies, the rest goes on).
+               --no-attack: the same two games without the attack (the baseline).
   tournaments  10 guests of one address each try to create 2 open tournaments in one room;
                then a guest of another address tries one.
   chat         30 guests of one address, each with a room socket, chat as fast as the
@@ -42,6 +43,7 @@ process listening on PORT when it can be found.
 
 import base64
 import json
+import math
 import os
 import select
 import socket
@@ -287,6 +289,20 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def metric(addr, name):
+    """A counter of GET /metrics (the server's own bind), or None."""
+    try:
+        status, body, _ = http(addr, "GET", "/metrics")
+    except OSError:
+        return None
+    if status != 200 or not isinstance(body, bytes):
+        return None
+    for line in body.decode(errors="replace").splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return None
+
+
 def quantiles(xs):
     """p50, p90, p99, max of a list (nearest rank)."""
     if not xs:
@@ -294,7 +310,7 @@ def quantiles(xs):
     s = sorted(xs)
 
     def q(p):
-        return s[min(len(s) - 1, max(0, int(round(p * len(s) + 0.5)) - 1))]
+        return s[min(len(s) - 1, max(0, math.ceil(p * len(s)) - 1))]
 
     return q(0.5), q(0.9), q(0.99), s[-1]
 
@@ -410,7 +426,7 @@ def room_tables(addr):
     return len(tables), tour, bots
 
 
-def measure_computer(addr, secs=240.0, max_replies=30):
+def measure_computer(addr, secs=240.0, max_replies=30, attack=True):
     att, vic, hum = "127.0.1.2", "127.0.1.3", "127.0.1.4"
     pid = server_pid(addr)
     print(f"computer: server pid {pid}; load {load()}")
@@ -420,7 +436,7 @@ def measure_computer(addr, secs=240.0, max_replies=30):
     guests = [guest(addr, att) for _ in range(2)]
     opened = 0
     for cookie, gid in guests:
-        for _ in range(3):
+        for _ in range(3 if attack else 0):
             status, body, _ = http(
                 addr,
                 "POST",
@@ -451,9 +467,13 @@ def measure_computer(addr, secs=240.0, max_replies=30):
         "bot_level": 3,
     }
     (c1, _), (c2, _) = guests
-    status, body, _ = http(addr, "POST", f"/api/rooms/{ROOM}/tournaments", swiss, c1, att)
+    status, body, _ = (
+        http(addr, "POST", f"/api/rooms/{ROOM}/tournaments", swiss, c1, att) if attack else (0, {}, None)
+    )
     tid = body.get("id") if status == 201 else None
-    if tid is None:
+    if not attack:
+        print("computer: no attack (--no-attack): the baseline")
+    elif tid is None:
         print(f"computer: Swiss refused: {status} {error_code(body)}")
     else:
         status, body, _ = http(addr, "POST", f"/api/tournaments/{tid}/start", None, c1, att)
@@ -482,6 +502,7 @@ def measure_computer(addr, secs=240.0, max_replies=30):
     # The level-1 game and the human table, measured in the same window.
     stop_at = [time.time() + secs]
     cpu0, t0 = cpu_seconds(pid), time.time()
+    moves0 = metric(addr, "damka_moves_total")
     victim = {"replies": [], "games": [], "waiting": None}
     human = {"rtts": [], "errors": 0, "games": 0}
 
@@ -634,11 +655,12 @@ def measure_computer(addr, secs=240.0, max_replies=30):
     tv.start()
     th.start()
     tv.join(secs + 30)
-    # The human table is measured for at least a minute even when the level-1 game's
-    # replies came fast.
-    time.sleep(max(0.0, min(t0 + secs, t0 + 60) - time.time()))
+    # The window is the same whatever the level-1 game does: the human table and the
+    # CPU are measured for all of it.
+    time.sleep(max(0.0, t0 + secs - time.time()))
     took = time.time() - t0
     cpu1 = cpu_seconds(pid)
+    moves1 = metric(addr, "damka_moves_total")
     stop_at[0] = time.time()  # ends the human table's loop
     th.join(10)
     counts = room_tables(addr)
@@ -656,6 +678,8 @@ def measure_computer(addr, secs=240.0, max_replies=30):
         print(f"computer: server CPU {100 * (cpu1 - cpu0) / took:.0f}% (of one core; 2 cores = 200%)")
     else:
         print("computer: server CPU not read (pid not found)")
+    if moves0 is not None and moves1 is not None:
+        print(f"computer: moves stored by the server: {(moves1 - moves0) / took:.1f}/s (damka_moves_total)")
     print(
         f"computer: human move round trip (move -> ack): {fmt_q(human['rtts'], 'ms', 1000)}, "
         f"errors {human['errors']}, games {human['games']}"
@@ -1150,7 +1174,7 @@ def main():
         secs = float(sys.argv[sys.argv.index("--secs") + 1])
     print(f"{what}: against {addr} at {time.strftime('%H:%M:%S')}; load {load()}")
     if what == "computer":
-        measure_computer(addr, secs or 240.0)
+        measure_computer(addr, secs or 240.0, attack="--no-attack" not in sys.argv)
     elif what == "tournaments":
         measure_tournaments(addr)
     elif what == "chat":

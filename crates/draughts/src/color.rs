@@ -51,6 +51,109 @@ impl fmt::Display for Color {
     }
 }
 
+/// One value per side, as shakmaty keeps them: a clock's two times, two players, two
+/// flags. Indexed by [`Color`], so code never has to turn a colour into `0` or `1`.
+///
+/// ```
+/// use draughts::{ByColor, Color};
+/// let mut ready = ByColor::new_with(|_| false);
+/// ready[Color::Black] = true;
+/// assert_eq!(ready.find(|r| *r), Some(Color::Black));
+/// assert_eq!(ready.map(u8::from), ByColor { white: 0, black: 1 });
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct ByColor<T> {
+    /// White's.
+    pub white: T,
+    /// Black's.
+    pub black: T,
+}
+
+impl<T> ByColor<T> {
+    /// Each side's value from `init`.
+    pub fn new_with(mut init: impl FnMut(Color) -> T) -> ByColor<T> {
+        ByColor {
+            white: init(Color::White),
+            black: init(Color::Black),
+        }
+    }
+
+    /// The value of `color`.
+    pub const fn get(&self, color: Color) -> &T {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The value of `color`, to change.
+    pub fn get_mut(&mut self, color: Color) -> &mut T {
+        match color {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        }
+    }
+
+    /// Both values through `f`.
+    pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> ByColor<U> {
+        ByColor {
+            white: f(self.white),
+            black: f(self.black),
+        }
+    }
+
+    /// References to both values.
+    pub const fn as_ref(&self) -> ByColor<&T> {
+        ByColor {
+            white: &self.white,
+            black: &self.black,
+        }
+    }
+
+    /// The first side (White first) whose value satisfies `pred`.
+    pub fn find(&self, mut pred: impl FnMut(&T) -> bool) -> Option<Color> {
+        Color::ALL.into_iter().find(|c| pred(self.get(*c)))
+    }
+
+    /// Whether both values satisfy `pred`.
+    pub fn all(&self, mut pred: impl FnMut(&T) -> bool) -> bool {
+        pred(&self.white) && pred(&self.black)
+    }
+
+    /// Whether either value satisfies `pred`.
+    pub fn any(&self, mut pred: impl FnMut(&T) -> bool) -> bool {
+        pred(&self.white) || pred(&self.black)
+    }
+
+    /// Both values with their sides, White first.
+    pub fn iter(&self) -> impl Iterator<Item = (Color, &T)> {
+        [(Color::White, &self.white), (Color::Black, &self.black)].into_iter()
+    }
+
+    /// Both values with their sides, to change, White first.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (Color, &mut T)> {
+        [
+            (Color::White, &mut self.white),
+            (Color::Black, &mut self.black),
+        ]
+        .into_iter()
+    }
+}
+
+impl<T> std::ops::Index<Color> for ByColor<T> {
+    type Output = T;
+
+    fn index(&self, color: Color) -> &T {
+        self.get(color)
+    }
+}
+
+impl<T> std::ops::IndexMut<Color> for ByColor<T> {
+    fn index_mut(&mut self, color: Color) -> &mut T {
+        self.get_mut(color)
+    }
+}
+
 /// Error for a colour name that is neither `white` nor `black`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseColorError;

@@ -63,7 +63,7 @@ mod square;
 mod variant;
 
 pub use bitboard::Bitboard;
-pub use color::{Color, ParseColorError};
+pub use color::{ByColor, Color, ParseColorError};
 pub use draw::{Counter, DrawLimits};
 pub use fen::FenError;
 pub use game::{Game, ReplayError};

@@ -76,7 +76,8 @@ impl Player {
     }
 }
 
-/// Options of a table, fixed when it is created.
+/// Options of a table, fixed when it is created. The default is a 5-minute game without
+/// increment, from the start position, capturing compulsory, between people.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     /// Initial time per player, 1–15 minutes.
@@ -84,8 +85,10 @@ pub struct Options {
     /// Fischer increment per move, 0–10 seconds.
     pub increment: u32,
     /// Start every game from a few random opening plies.
+    #[serde(default)]
     pub random_opening: bool,
     /// Capturing is not compulsory (8x8 variants only).
+    #[serde(default)]
     pub capture_optional: bool,
     /// The computer's level (1–3) when the other seat is the built-in engine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -93,6 +96,19 @@ pub struct Options {
     /// One guest plays both sides on one screen.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub local: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            minutes: 5,
+            increment: 0,
+            random_opening: false,
+            capture_optional: false,
+            bot: None,
+            local: false,
+        }
+    }
 }
 
 /// The seat a table's creator asks for.
@@ -108,28 +124,17 @@ pub enum SeatChoice {
     Random,
 }
 
-/// Body of `POST /api/rooms/{room}/tables`.
+/// Body of `POST /api/rooms/{room}/tables`: the table's options (`minutes` and
+/// `increment` required; random opening, optional capture, the computer's level `bot`
+/// and `local` off by default) and the seat the creator takes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CreateTable {
-    /// Minutes per player.
-    pub minutes: u32,
-    /// Increment in seconds.
-    pub increment: u32,
-    /// Random opening on/off (default off).
-    #[serde(default)]
-    pub random_opening: bool,
-    /// Optional capture on/off (default off).
-    #[serde(default)]
-    pub capture_optional: bool,
+    /// The table's options, as the table will show them.
+    #[serde(flatten)]
+    pub options: Options,
     /// The seat the creator takes (default random).
     #[serde(default)]
     pub seat: SeatChoice,
-    /// Seat the computer at this level (1–3) in the other seat (default none).
-    #[serde(default)]
-    pub bot: Option<u8>,
-    /// One guest plays both sides on one screen (default off).
-    #[serde(default)]
-    pub local: bool,
 }
 
 /// Body of `POST /api/guest`.

@@ -6,6 +6,7 @@
 //! Clients render chat as text, never as markup; the server still removes what could
 //! hide or reorder text (see [`crate::text`]).
 
+use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
 use damka_protocol::{ChatMessage, Player};
@@ -90,6 +91,71 @@ pub fn clean(text: &str) -> Result<String, AppError> {
         )));
     }
     Ok(trimmed.to_owned())
+}
+
+/// A room's or a table's chat: its last messages (sent on connect) and each person's
+/// flood control there. The room and the table each hold one, so a message goes the same
+/// way in both: [`ChatLog::admit`] (cleaned, within the person's budget), stored, then
+/// [`ChatLog::record`] and sent.
+#[derive(Debug, Default)]
+pub struct ChatLog {
+    /// The last [`HISTORY`] messages, oldest first.
+    history: VecDeque<ChatMessage>,
+    /// Each person's flood control.
+    buckets: HashMap<String, Bucket>,
+}
+
+impl ChatLog {
+    /// A chat with `history` (read back from the store).
+    pub fn new(history: Vec<ChatMessage>) -> ChatLog {
+        let mut log = ChatLog::default();
+        for m in history {
+            log.record(m);
+        }
+        log
+    }
+
+    /// A message of `guest_id`, cleaned ([`clean`]) and within their budget; returns the
+    /// text to store.
+    ///
+    /// Fails with `bad_message` or `rate_limited`.
+    pub fn admit(&mut self, guest_id: &str, text: &str) -> Result<String, AppError> {
+        let text = clean(text)?;
+        self.buckets
+            .entry(guest_id.to_owned())
+            .or_default()
+            .take()?;
+        Ok(text)
+    }
+
+    /// A stored message joins the history (the oldest goes past [`HISTORY`]).
+    pub fn record(&mut self, msg: ChatMessage) {
+        self.history.push_back(msg);
+        while self.history.len() > HISTORY {
+            self.history.pop_front();
+        }
+    }
+
+    /// The last messages, oldest first.
+    pub fn history(&self) -> impl Iterator<Item = &ChatMessage> {
+        self.history.iter()
+    }
+
+    /// Whether nothing was said.
+    pub fn is_empty(&self) -> bool {
+        self.history.is_empty()
+    }
+
+    /// Forgets the buckets that have refilled (they behave exactly like new ones), so
+    /// the map holds only the people active lately.
+    pub fn prune(&mut self) {
+        self.buckets.retain(|_, b| !b.is_full());
+    }
+
+    /// Flood-control buckets held (one per person active lately).
+    pub fn buckets_held(&self) -> usize {
+        self.buckets.len()
+    }
 }
 
 /// One person's flood control in one room or table: a token bucket (chat's by default,

@@ -3,17 +3,18 @@
 use std::path::Path;
 
 use damka_protocol::Texts;
+use draughts::Variant;
 use serde::Deserialize;
 
-use super::defaults::{VARIANT_IDS, variant_texts};
+use super::defaults::{ROOM_ORDER, variant_texts};
 
 /// One room as configured.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoomConfig {
     /// Room id (URL-safe).
     pub id: String,
-    /// Variant id.
-    pub variant: String,
+    /// The variant played here.
+    pub variant: Variant,
     /// Names.
     pub names: Texts,
     /// One-line rules.
@@ -51,16 +52,16 @@ pub enum RoomsError {
 
 /// One room per variant, with ids equal to the variant ids.
 pub fn default_rooms() -> Vec<RoomConfig> {
-    VARIANT_IDS
-        .iter()
-        .filter_map(|&v| {
-            let (names, rules) = variant_texts(v)?;
-            Some(RoomConfig {
-                id: v.to_owned(),
-                variant: v.to_owned(),
+    ROOM_ORDER
+        .into_iter()
+        .map(|v| {
+            let (names, rules) = variant_texts(v);
+            RoomConfig {
+                id: v.name().to_owned(),
+                variant: v,
                 names,
                 rules,
-            })
+            }
         })
         .collect()
 }
@@ -91,14 +92,10 @@ pub fn parse_rooms(text: &str) -> Result<Vec<RoomConfig>, RoomsError> {
         if rooms.iter().any(|r| r.id == e.id) {
             return Err(invalid("duplicate id"));
         }
-        let variant = if e.variant == "english" {
-            "american".to_owned()
-        } else {
-            e.variant.clone()
-        };
-        let Some((names, rules)) = variant_texts(&variant) else {
+        let Some(variant) = Variant::from_name(&e.variant) else {
             return Err(invalid("unknown variant"));
         };
+        let (names, rules) = variant_texts(variant);
         rooms.push(RoomConfig {
             id: e.id,
             variant,
@@ -136,7 +133,7 @@ mod tests {
             r#"[{"id": "klub", "variant": "english", "names": {"pl": "Klub", "en": "Club"}}]"#,
         )
         .expect("valid");
-        assert_eq!(rooms[0].variant, "american");
+        assert_eq!(rooms[0].variant, Variant::American);
         assert_eq!(rooms[0].names.en, "Club");
         assert!(rooms[0].rules.pl.starts_with("Warcaby 8×8"));
         assert!(parse_rooms(r#"[{"id": "x", "variant": "chess"}]"#).is_err());

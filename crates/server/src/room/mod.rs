@@ -81,9 +81,7 @@ pub struct Room {
     /// Who is in the room.
     people: Mutex<people::People>,
     /// The room's last chat messages, oldest first.
-    chat: Mutex<std::collections::VecDeque<ChatMessage>>,
-    /// Each person's chat flood control in this room.
-    chat_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
+    chat: Mutex<crate::chat::ChatLog>,
     /// Each person's invitation flood control in this room.
     invite_limits: Mutex<std::collections::HashMap<String, crate::chat::Bucket>>,
     /// Each person's invitations received in this room (flood control per invitee).
@@ -125,8 +123,7 @@ impl Room {
             sockets: AtomicU32::new(0),
             presence_dirty: AtomicBool::new(false),
             people: Mutex::new(people::People::default()),
-            chat: Mutex::new(std::collections::VecDeque::new()),
-            chat_limits: Mutex::new(std::collections::HashMap::new()),
+            chat: Mutex::new(crate::chat::ChatLog::default()),
             invite_limits: Mutex::new(std::collections::HashMap::new()),
             invites_received: Mutex::new(std::collections::HashMap::new()),
             pending_tables: Mutex::new(HashMap::new()),
@@ -183,7 +180,7 @@ impl Room {
             name: c.names.pl.clone(),
             names: c.names.clone(),
             rules: c.rules.clone(),
-            variant: c.variant.clone(),
+            variant: c.variant.name().to_owned(),
             tables: u32::try_from(self.lock_tables().len()).unwrap_or(u32::MAX),
             players: self.players(),
         }
@@ -197,7 +194,7 @@ impl Room {
             name: c.names.pl.clone(),
             names: c.names.clone(),
             rules: c.rules.clone(),
-            variant: c.variant.clone(),
+            variant: c.variant.name().to_owned(),
             tables: self.tables(),
             players: self.players(),
         }
@@ -272,27 +269,25 @@ impl Room {
 
     /// The room's last chat messages.
     pub fn chat(&self) -> Vec<ChatMessage> {
-        lock(&self.chat).iter().cloned().collect()
+        lock(&self.chat).history().cloned().collect()
     }
 
     /// Sets the chat history (at start-up, from the store).
     pub fn set_chat(&self, messages: Vec<ChatMessage>) {
-        *lock(&self.chat) = messages.into();
+        *lock(&self.chat) = crate::chat::ChatLog::new(messages);
     }
 
-    /// Takes a chat token for `guest_id`.
+    /// A chat message of `guest_id`, cleaned and within their budget here: the text to
+    /// store ([`crate::chat::ChatLog::admit`]).
     ///
-    /// Fails with `rate_limited`.
-    pub fn chat_token(&self, guest_id: &str) -> Result<(), crate::error::AppError> {
-        lock(&self.chat_limits)
-            .entry(guest_id.to_owned())
-            .or_default()
-            .take()
+    /// Fails with `bad_message` or `rate_limited`.
+    pub fn chat_admit(&self, guest_id: &str, text: &str) -> Result<String, crate::error::AppError> {
+        lock(&self.chat).admit(guest_id, text)
     }
 
     /// Chat flood-control buckets held (per person).
     pub fn chat_limits_held(&self) -> usize {
-        lock(&self.chat_limits).len()
+        lock(&self.chat).buckets_held()
     }
 
     /// A stored chat message: kept in the history and sent to every room socket.
@@ -303,10 +298,8 @@ impl Room {
 
     fn chat_posted_here(&self, msg: ChatMessage) {
         let mut chat = lock(&self.chat);
-        chat.push_back(msg.clone());
-        while chat.len() > crate::chat::HISTORY {
-            chat.pop_front();
-        }
+        chat.record(msg.clone());
+        // Sent under the lock, like the history it joins.
         self.publish(&RoomServerMessage::Chat(msg));
     }
 
@@ -468,11 +461,8 @@ impl Room {
     /// Forgets the chat and invitation buckets that have refilled (they behave exactly
     /// like new ones), so the maps hold only the people active lately.
     pub fn prune_limits(&self) {
-        for map in [
-            &self.chat_limits,
-            &self.invite_limits,
-            &self.invites_received,
-        ] {
+        lock(&self.chat).prune();
+        for map in [&self.invite_limits, &self.invites_received] {
             lock(map).retain(|_, b| !b.is_full());
         }
     }

@@ -6,16 +6,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
+use damka_protocol::Options;
 use damka_protocol::table::ServerMessage;
-use damka_protocol::{Options, Player};
 use draughts::{Rules, Variant};
 use tokio::sync::mpsc;
 
 use super::Command;
 use super::computer::Thinking;
 use super::game::{Hold, LiveGame, to_i64};
+use super::presence::Presence;
 use super::registry::{TableSeed, Tables};
+use super::seating::Seating;
 use super::subscribers::{Outgoing, Subscribers};
+use crate::chat::ChatLog;
 use crate::core::Core;
 use crate::error::AppError;
 use crate::room::Room;
@@ -40,21 +43,17 @@ pub struct TableActor {
     pub(super) rules: Rules,
     /// Options.
     pub(super) options: Options,
-    /// Seated players, white then black.
-    pub(super) seats: [Option<Player>; 2],
-    /// Who pressed start, white then black.
-    pub(super) ready: [bool; 2],
+    /// Who sits where, and who pressed start.
+    pub(super) seating: Seating,
     /// The sockets.
     pub(super) subs: Subscribers,
     /// The current or last game.
     pub(super) game: Option<LiveGame>,
     /// Version of the last broadcast event.
     pub(super) v: u64,
-    /// Last presence broadcast (white connected, black connected, spectators).
-    pub(super) presence: (bool, bool, u32),
-    /// When a change in the spectator count alone is due to be announced: such changes
-    /// are coalesced, so a crowd arriving does not cost one broadcast per arrival.
-    pub(super) presence_due: Option<tokio::time::Instant>,
+    /// Who is connected as last announced, who of the players is away, and the people
+    /// reported to the room.
+    pub(super) presence: Presence,
     /// Since when the table has been empty (no socket, no game running), in server ms.
     empty_since: Option<u64>,
     /// The computer's search in progress, if any.
@@ -64,20 +63,13 @@ pub struct TableActor {
     pub(super) tx: mpsc::WeakSender<Command>,
     /// When to try again to store a game end that failed (not for an outage).
     pub(super) end_retry: Option<tokio::time::Instant>,
-    /// The last chat messages, oldest first.
-    pub(super) chat: std::collections::VecDeque<damka_protocol::ChatMessage>,
-    /// Each person's chat flood control here.
-    pub(super) chat_limits: std::collections::HashMap<String, crate::chat::Bucket>,
-    /// Since when each player of the running game (white, black) has been disconnected,
-    /// server ms (claims).
-    pub(super) gone_since: [Option<u64>; 2],
+    /// The table's chat: the last messages and each person's flood control.
+    pub(super) chat: ChatLog,
     /// The tournament whose game this table plays (no takebacks, no aborts, no other
     /// games; the result is reported to it).
     pub(super) tournament: Option<damka_protocol::TableTournament>,
     /// The address the table counts under (see [`TableSeed::creator_ip`]).
     pub(super) creator_ip: Option<std::net::IpAddr>,
-    /// The people last reported to the room.
-    pub(super) people_published: Vec<(Player, damka_protocol::Whereabouts)>,
     /// Commands.
     rx: mpsc::Receiver<Command>,
 }
@@ -92,8 +84,7 @@ impl TableActor {
         tx: mpsc::WeakSender<Command>,
         rx: mpsc::Receiver<Command>,
     ) -> Result<TableActor, AppError> {
-        let variant = Variant::from_name(&seed.room.config.variant)
-            .ok_or_else(|| AppError::Internal("room with unknown variant".into()))?;
+        let variant = seed.room.config.variant;
         let rules = Rules::with_capture_optional(variant, seed.options.capture_optional)
             .map_err(|e| AppError::InvalidOptions(e.to_string()))?;
         let core = tables.core().clone();
@@ -106,26 +97,20 @@ impl TableActor {
             variant,
             rules,
             options: seed.options,
-            seats: seed.seats,
-            ready: [false, false],
+            seating: Seating::new(seed.seats.white, seed.seats.black),
             subs: Subscribers::default(),
             game: seed.game,
             v: 0,
-            presence: (false, false, 0),
-            presence_due: None,
+            presence: Presence::default(),
             empty_since: None,
             thinking: None,
             tx,
             end_retry: None,
-            chat: seed.chat.into(),
-            chat_limits: std::collections::HashMap::new(),
-            gone_since: [None, None],
+            chat: ChatLog::new(seed.chat),
             tournament: seed.tournament,
             creator_ip: seed.creator_ip,
-            people_published: Vec::new(),
             rx,
         };
-        actor.bot_ready();
         actor.update_empty(now);
         Ok(actor)
     }
@@ -163,7 +148,7 @@ impl TableActor {
             };
             let close_at = self.empty_since.map(|t| t + grace);
             let stale = self.subs.any_stale();
-            let presence_due = self.presence_due;
+            let presence_due = self.presence.due();
             let storage_held = self
                 .game
                 .as_ref()
@@ -197,7 +182,6 @@ impl TableActor {
                 }
                 () = tokio::time::sleep(STALE_CHECK), if stale => {}
                 () = tokio::time::sleep_until(presence_due.unwrap_or_else(tokio::time::Instant::now)), if presence_due.is_some() => {
-                    self.presence_due = None;
                     self.announce_presence(None);
                 }
             }
@@ -270,12 +254,9 @@ impl TableActor {
             .game
             .as_ref()
             .is_some_and(|g| matches!(g.hold, Some(Hold::Restart { .. })));
-        if restart_hold {
-            let (white, black, _) = self.presence_now();
-            if white && black {
-                tracing::info!("both players are back: the clock runs again");
-                self.release_hold();
-            }
+        if restart_hold && self.presence_now().connected.all(|c| *c) {
+            tracing::info!("both players are back: the clock runs again");
+            self.release_hold();
         }
         self.maybe_think();
         self.publish_people();

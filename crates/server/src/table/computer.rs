@@ -13,6 +13,7 @@ use draughts::Color;
 
 use super::Command;
 use super::actor::TableActor;
+use super::moves::MoveRequest;
 use crate::bots::{self, SearchRequest};
 use crate::error::AppError;
 use crate::random;
@@ -35,20 +36,6 @@ impl Drop for Thinking {
 }
 
 impl TableActor {
-    /// Whether the player in this seat is the computer.
-    pub(super) fn is_bot_seat(&self, index: usize) -> bool {
-        self.seats[index].as_ref().is_some_and(Player::is_bot)
-    }
-
-    /// The computer is always ready (at once, and again after every game).
-    pub(super) fn bot_ready(&mut self) {
-        for i in 0..2 {
-            if self.is_bot_seat(i) {
-                self.ready[i] = true;
-            }
-        }
-    }
-
     /// Starts a search if the computer is to move and none runs for this ply.
     pub(super) fn maybe_think(&mut self) {
         let Some(game) = self.game.as_ref().filter(|g| g.playing()) else {
@@ -63,7 +50,7 @@ impl TableActor {
         // The computer against itself (a tournament's computer entrants paired together)
         // plays nobody's game: cheaply (the beginner's shallow search) and after every
         // person's search. Otherwise the search serves the person at the table.
-        let person = [&game.white, &game.black].into_iter().find(|p| !p.is_bot());
+        let person = game.players.iter().map(|(_, p)| p).find(|p| !p.is_bot());
         let (class, level, owner) = match person {
             Some(p) => (bots::Class::Person, level, p.id.clone()),
             None => (
@@ -167,10 +154,16 @@ impl TableActor {
         }
         // The same path as a person's move: checks, clock, store, then announce. If it
         // fails (the database is down), the next wake-up asks the computer again.
-        if let Err(e) = self
-            .play_as(by, 0, text, ply, None, 0, Instant::now())
-            .await
-        {
+        let req = MoveRequest {
+            by,
+            text,
+            ply,
+            sub: None,
+            ack: None,
+            lag_ms: 0,
+            received: Instant::now(),
+        };
+        if let Err(e) = self.play(req).await {
             tracing::warn!(error = %e, "the computer's move was not played");
         }
     }
@@ -178,7 +171,7 @@ impl TableActor {
     /// The colour a guest moves for: at a one-screen table, the side to move.
     pub(super) fn local_color(&self, guest: &Player) -> Option<Color> {
         let game = self.game.as_ref().filter(|g| g.playing())?;
-        (self.options.local && game.white.id == guest.id && game.black.id == guest.id)
+        (self.options.local && game.players.all(|p| p.id == guest.id))
             .then(|| game.position().turn())
     }
 

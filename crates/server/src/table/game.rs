@@ -1,14 +1,18 @@
 //! The game being played at a table: the engine's `Game` and `Clock`, the moves with their
-//! clock times, the first-move window and the draw offer. Pure and synchronous: the actor
+//! clock times, the first-move window and the offers. Pure and synchronous: the actor
 //! decides when to store and broadcast; this file decides what a timer means, and
-//! [`super::moves`] what a move means.
+//! [`super::moves`] what a move means. [`LiveGame::start`] is the one way a new game is
+//! made (at a table, or for a tournament's pairing).
 
-use damka_protocol::table::{OfferLimits, PlayedMove, SidePlies};
-use damka_protocol::{ClockView, CounterView, EndReason, GameResult, Player, Side};
+use damka_protocol::table::PlayedMove;
+use damka_protocol::{
+    ClockTimes, ClockView, CounterView, EndReason, GameResult, GameStatus, Options, Player, Side,
+};
 use draughts::clock::Clock;
-use draughts::{Color, Game, Outcome, Position, Reason};
+use draughts::{ByColor, Color, Game, Outcome, Position, Reason, Variant, random_opening};
 
-use damka_store::{ClockRow, DrawOfferRow, GameEnd};
+use super::offers::Offers;
+use damka_store::{ClockRow, GameEnd, GameRow, MoveRow, NewGame};
 
 thread_local! {
     /// A move list for [`LiveGame::legal`], one per thread.
@@ -20,10 +24,8 @@ thread_local! {
 pub struct LiveGame {
     /// Game id.
     pub id: String,
-    /// White player.
-    pub white: Player,
-    /// Black player.
-    pub black: Player,
+    /// The players.
+    pub players: ByColor<Player>,
     /// Position before ply 1.
     pub initial_fen: String,
     /// How many of the first plies were the random opening.
@@ -36,10 +38,8 @@ pub struct LiveGame {
     pub moves: Vec<PlayedMove>,
     /// `None` while playing, the outcome once over.
     pub over: Option<Outcome>,
-    /// The side whose draw offer is pending.
-    pub draw_offer: Option<Color>,
-    /// Ply count at each side's last draw offer (for the offer rate limit).
-    pub last_offer: [Option<u32>; 2],
+    /// The draw offer and takeback request, and when each side may make the next.
+    pub offers: Offers,
     /// While the first-move window applies and runs: when the pending first move's
     /// window closes (server ms).
     pub first_move_due: Option<u64>,
@@ -49,18 +49,130 @@ pub struct LiveGame {
     pub hold: Option<Hold>,
     /// While held in the first-move window: what was left of the window, ms.
     pub first_move_held: Option<u64>,
-    /// The side whose takeback request is pending (not stored: a restart forgets it).
-    pub takeback_offer: Option<Color>,
-    /// Ply count at each side's last takeback request (rate limit).
-    pub last_takeback: [Option<u32>; 2],
     /// Wall-clock start (Unix ms).
     pub started_at: i64,
     /// Each side's connection lag as of its last move (ms): the flag waits that much
     /// longer, so a move sent in time is judged by the clock's lag compensation instead.
-    pub lag_ms: [u64; 2],
+    pub lag_ms: ByColor<u64>,
     /// Once over: the side whose action ended the game (resigned, aborted, claimed it,
     /// accepted the draw), `None` for an end the server ruled. Not stored.
     pub ended_by: Option<Color>,
+}
+
+/// What a new game is: where, between whom, on what clock, from what position.
+pub struct GameStart {
+    /// The game's id.
+    pub id: String,
+    /// The table it is played at.
+    pub table_id: String,
+    /// The room.
+    pub room: String,
+    /// The variant.
+    pub variant: Variant,
+    /// The table's options (clock, random opening, optional capture).
+    pub options: Options,
+    /// The players.
+    pub players: ByColor<Player>,
+    /// The position before the first ply (the variant's start, or a test's).
+    pub position: Position,
+    /// The seed of the random opening, when the table plays one.
+    pub opening_seed: Option<u64>,
+    /// Server ms now: the first-move window runs from here.
+    pub now: u64,
+    /// The length of a first-move window, ms.
+    pub first_move_ms: u64,
+}
+
+impl LiveGame {
+    /// A new game and the rows to store for it (the game and its random-opening plies),
+    /// started now: the first-move window runs, the clock waits for the second mover's
+    /// first move.
+    pub fn start(s: GameStart) -> (LiveGame, NewGame) {
+        let initial_ms = u64::from(s.options.minutes) * 60_000;
+        let clock = Clock::new(initial_ms, u64::from(s.options.increment) * 1000);
+        let initial_fen = s.position.to_fen();
+        let rules = *s.position.rules();
+        let mut game = Game::new(s.position);
+        let mut moves = Vec::new();
+        let mut opening = Vec::new();
+        for m in s
+            .opening_seed
+            .map(|seed| random_opening(rules, seed))
+            .unwrap_or_default()
+        {
+            let pos = game.position();
+            let text = pos.move_to_string(&m);
+            let captures = m.captures().map(|sq| s.variant.square_name(sq)).collect();
+            if game.play(&m).is_err() {
+                break;
+            }
+            let ply = u32::try_from(moves.len() + 1).unwrap_or(u32::MAX);
+            opening.push(MoveRow {
+                ply: i64::from(ply),
+                mv: text.clone(),
+                fen_after: game.position().to_fen(),
+                white_ms: to_i64(initial_ms),
+                black_ms: to_i64(initial_ms),
+                used_ms: 0,
+            });
+            moves.push(PlayedMove {
+                ply,
+                mv: text,
+                captures,
+                clock: ClockTimes {
+                    white: initial_ms,
+                    black: initial_ms,
+                },
+            });
+        }
+        let opening_plies = u32::try_from(moves.len()).unwrap_or(u32::MAX);
+        let started_at = crate::time::unix_ms();
+        let row = GameRow {
+            id: s.id.clone(),
+            table_id: s.table_id,
+            room: s.room,
+            variant: s.variant.name().to_owned(),
+            minutes: i64::from(s.options.minutes),
+            increment_s: i64::from(s.options.increment),
+            random_opening: s.options.random_opening,
+            capture_optional: s.options.capture_optional,
+            white_id: s.players.white.id.clone(),
+            white_name: s.players.white.name.clone(),
+            black_id: s.players.black.id.clone(),
+            black_name: s.players.black.name.clone(),
+            initial_fen: initial_fen.clone(),
+            opening_plies: i64::from(opening_plies),
+            status: GameStatus::Playing,
+            result: None,
+            reason: None,
+            clock: ClockRow {
+                white_ms: to_i64(initial_ms),
+                black_ms: to_i64(initial_ms),
+                ply: i64::from(opening_plies),
+            },
+            started_at,
+            ended_at: None,
+        };
+        let live = LiveGame {
+            id: s.id,
+            players: s.players,
+            initial_fen,
+            opening_plies,
+            game,
+            clock,
+            moves,
+            over: None,
+            offers: Offers::default(),
+            first_move_due: Some(s.now + s.first_move_ms),
+            first_move_ms: s.first_move_ms,
+            hold: None,
+            first_move_held: None,
+            started_at,
+            lag_ms: ByColor::default(),
+            ended_by: None,
+        };
+        (live, NewGame { row, opening })
+    }
 }
 
 /// Why the server stops a running game's clock and first-move window for a while: the
@@ -85,20 +197,12 @@ pub fn side(color: Color) -> Side {
     }
 }
 
-/// The stored form of a draw offer: the standing offer's side and each side's ply count
-/// at its last offer.
-pub fn offer_row(offer: Option<Color>, last_offer: [Option<u32>; 2]) -> DrawOfferRow {
-    DrawOfferRow {
-        draw_offer: offer.map(side),
-        white_offer_ply: last_offer[0].map(i64::from),
-        black_offer_ply: last_offer[1].map(i64::from),
+/// The engine colour of a wire colour.
+pub fn color(side: Side) -> Color {
+    match side {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
     }
-}
-
-/// The plies played from which a side whose last offer was at `last` plies may offer
-/// again, one offer per `every` plies (0: it never offered).
-pub fn next_offer(last: Option<u32>, every: u32) -> u32 {
-    last.map_or(0, |l| l.saturating_add(every))
 }
 
 /// The wire result of an outcome.
@@ -152,21 +256,13 @@ impl LiveGame {
 
     /// The player of a colour.
     pub fn player(&self, color: Color) -> &Player {
-        match color {
-            Color::White => &self.white,
-            Color::Black => &self.black,
-        }
+        &self.players[color]
     }
 
-    /// The colour a guest plays, if they play this game.
+    /// The colour a guest plays, if they play this game (White first at a one-screen
+    /// table).
     pub fn color_of(&self, guest_id: &str) -> Option<Color> {
-        if self.white.id == guest_id {
-            Some(Color::White)
-        } else if self.black.id == guest_id {
-            Some(Color::Black)
-        } else {
-            None
-        }
+        self.players.find(|p| p.id == guest_id)
     }
 
     /// Whether both players have made their first move (abort no longer allowed).
@@ -269,8 +365,7 @@ impl LiveGame {
         }
         let running = self.clock.running()?;
         let left = self.clock.time_to_flag(now)?;
-        let grace =
-            self.lag_ms[side(running).index()].min(self.clock.lag_quota(running).quota_ms());
+        let grace = self.lag_ms[running].min(self.clock.lag_quota(running).quota_ms());
         Some(now + left + grace)
     }
 
@@ -283,26 +378,11 @@ impl LiveGame {
     pub fn end_by(&mut self, winner: Option<Color>, reason: Reason, by: Option<Color>, now: u64) {
         self.ended_by = by;
         self.clock.stop(now);
-        self.draw_offer = None;
-        self.takeback_offer = None;
+        self.offers.clear();
         self.first_move_due = None;
         self.first_move_held = None;
         self.hold = None;
         self.over = Some(Outcome { winner, reason });
-    }
-
-    /// When each side may next offer a draw or ask for a takeback, one of each per
-    /// `every` plies: the plies played from which it may (0 before its first).
-    pub fn offer_limits(&self, every: u32) -> OfferLimits {
-        let next = |last: [Option<u32>; 2]| SidePlies {
-            white: next_offer(last[0], every),
-            black: next_offer(last[1], every),
-        };
-        OfferLimits {
-            plies: every,
-            draw: next(self.last_offer),
-            takeback: next(self.last_takeback),
-        }
     }
 
     /// The clock snapshot to store: `(white_ms, black_ms, ply)`.
@@ -325,7 +405,7 @@ pub fn to_u64(ms: i64) -> u64 {
 mod tests {
     use super::*;
     use crate::table::moves::MoveCheck;
-    use draughts::{Rules, Variant};
+    use draughts::Rules;
 
     fn player(id: &str) -> Player {
         Player::guest(id, id)
@@ -338,24 +418,23 @@ mod tests {
         clock.start(Color::White, 0);
         LiveGame {
             id: "g".into(),
-            white: player("w"),
-            black: player("b"),
+            players: ByColor {
+                white: player("w"),
+                black: player("b"),
+            },
             initial_fen: start.to_fen(),
             opening_plies: 0,
             game: Game::new(start),
             clock,
             moves: Vec::new(),
             over: None,
-            draw_offer: None,
-            last_offer: [None, None],
+            offers: Offers::default(),
             first_move_due: None,
             first_move_ms: 30_000,
             hold: None,
             first_move_held: None,
-            takeback_offer: None,
-            last_takeback: [None, None],
             started_at: 0,
-            lag_ms: [0, 0],
+            lag_ms: ByColor::default(),
             ended_by: None,
         }
     }
@@ -364,10 +443,16 @@ mod tests {
     fn the_flag_waits_for_the_movers_lag() {
         let mut g = running_game();
         assert_eq!(g.deadline(0), Some(60_000));
-        g.lag_ms = [150, 0];
+        g.lag_ms = ByColor {
+            white: 150,
+            black: 0,
+        };
         assert_eq!(g.deadline(0), Some(60_150));
         // Within the quota only.
-        g.lag_ms = [100_000, 0];
+        g.lag_ms = ByColor {
+            white: 100_000,
+            black: 0,
+        };
         let quota = g.clock.lag_quota(Color::White).quota_ms();
         assert_eq!(g.deadline(0), Some(60_000 + quota));
     }

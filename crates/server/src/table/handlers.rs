@@ -8,8 +8,9 @@ use damka_protocol::{ErrorCode, Player, Side};
 use draughts::{Color, Reason};
 
 use super::actor::TableActor;
-use super::game::{Hold, next_offer, offer_row, side};
-use super::moves::MoveCheck;
+use super::game::{Hold, color, side};
+use super::moves::MoveRequest;
+use super::offers::next_offer;
 use crate::error::AppError;
 
 impl TableActor {
@@ -43,9 +44,21 @@ impl TableActor {
             (ClientMessage::Sit { seat }, Some(g)) => self.sit(g, seat),
             (ClientMessage::Stand, Some(g)) => self.stand(&g),
             (ClientMessage::Start, Some(g)) => self.start(&g).await,
-            (ClientMessage::Move { mv, ply, ack }, Some(g)) => {
-                self.play(sub, &g, &mv, ply, ack, lag_ms, received).await
-            }
+            (ClientMessage::Move { mv, ply, ack }, Some(g)) => match self.game_color(&g) {
+                Ok(by) => {
+                    let req = MoveRequest {
+                        by,
+                        text: &mv,
+                        ply,
+                        sub: Some(sub),
+                        ack,
+                        lag_ms,
+                        received,
+                    };
+                    self.play(req).await
+                }
+                Err(e) => Err(e),
+            },
             (ClientMessage::DrawOffer, Some(g)) => self.draw_offer(&g).await,
             (ClientMessage::DrawAccept, Some(g)) => self.draw_answer(&g, true).await,
             (ClientMessage::DrawDecline, Some(g)) => self.draw_answer(&g, false).await,
@@ -77,15 +90,6 @@ impl TableActor {
         self.reply(sub, &msg);
     }
 
-    /// The seat a guest holds here.
-    fn seat_of(&self, guest_id: &str) -> Option<Side> {
-        [Side::White, Side::Black].into_iter().find(|s| {
-            self.seats[s.index()]
-                .as_ref()
-                .is_some_and(|p| p.id == guest_id)
-        })
-    }
-
     fn game_playing(&self) -> bool {
         self.game.as_ref().is_some_and(|g| g.playing())
     }
@@ -108,6 +112,7 @@ impl TableActor {
     /// Fails with `not_seated` or `game_in_progress`.
     fn seat_between_games(&self, guest: &Player) -> Result<Side, AppError> {
         let seat = self
+            .seating
             .seat_of(&guest.id)
             .ok_or_else(|| AppError::game(ErrorCode::NotSeated, "you are not seated here"))?;
         self.between_games()?;
@@ -132,12 +137,12 @@ impl TableActor {
 
     fn sit(&mut self, guest: Player, seat: Side) -> Result<(), AppError> {
         self.between_games()?;
-        match &self.seats[seat.index()] {
+        match self.seating.player(color(seat)) {
             Some(p) if p.id == guest.id => return Ok(()),
             Some(_) => return Err(AppError::game(ErrorCode::SeatTaken, "that seat is taken")),
             None => {}
         }
-        match self.seat_of(&guest.id) {
+        match self.seating.seat_of(&guest.id) {
             // Changing seats at the same table: the guest's table count stays the same.
             Some(other) => {
                 self.vacate(other);
@@ -153,8 +158,7 @@ impl TableActor {
 
     /// Seats a guest in an empty seat and tells the table and the room.
     fn take_seat(&mut self, guest: Player, seat: Side) {
-        self.seats[seat.index()] = Some(guest.clone());
-        self.ready[seat.index()] = false;
+        self.seating.take(seat, guest.clone());
         let v = self.next_v();
         self.broadcast(&ServerMessage::Seated {
             v,
@@ -180,9 +184,7 @@ impl TableActor {
 
     /// Empties a seat and announces it.
     fn vacate(&mut self, seat: Side) {
-        self.seats[seat.index()] = None;
-        self.ready = [false, false];
-        self.bot_ready();
+        self.seating.vacate(seat);
         let v = self.next_v();
         self.broadcast(&ServerMessage::Stood { v, seat });
     }
@@ -196,110 +198,16 @@ impl TableActor {
             vec![seat]
         };
         for seat in seats {
-            if !self.ready[seat.index()] {
-                self.ready[seat.index()] = true;
+            if self.seating.set_ready(seat) {
                 let v = self.next_v();
                 self.broadcast(&ServerMessage::Ready { v, seat });
             }
         }
-        self.bot_ready();
-        if self.ready == [true, true] && self.seats.iter().all(Option::is_some) {
+        if self.seating.all_set() {
             self.start_game().await?;
         }
         self.publish();
         Ok(())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    async fn play(
-        &mut self,
-        sub: u64,
-        guest: &Player,
-        text: &str,
-        ply: u32,
-        ack: Option<serde_json::Value>,
-        lag_ms: u64,
-        received: Instant,
-    ) -> Result<(), AppError> {
-        let me = self.game_color(guest)?;
-        self.play_as(me, sub, text, ply, ack, lag_ms, received)
-            .await
-    }
-
-    /// Plays a move for `me` (a person's from socket `sub`, or the computer's): checked,
-    /// stored, then acknowledged and announced.
-    ///
-    /// Fails with `no_game`, `stale_ply`, `not_your_turn`, `illegal_move` or
-    /// `storage_unavailable`.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) async fn play_as(
-        &mut self,
-        me: Color,
-        sub: u64,
-        text: &str,
-        ply: u32,
-        ack: Option<serde_json::Value>,
-        lag_ms: u64,
-        received: Instant,
-    ) -> Result<(), AppError> {
-        let now = self.core.time.now_ms();
-        let Some(game) = self.game.as_ref() else {
-            return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
-        };
-        let mut check = game.check_move(me, text, ply, now, lag_ms)?;
-        if game.hold.is_some() && !matches!(check, MoveCheck::AlreadyPlayed) {
-            // A new move on a held clock: run it again first (or refuse at once while the
-            // database is down), and check the move against the running clock.
-            self.before_write()?;
-            let Some(game) = self.game.as_ref() else {
-                return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
-            };
-            check = game.check_move(me, text, ply, now, lag_ms)?;
-        }
-        let Some(game) = self.game.as_ref() else {
-            return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
-        };
-        match check {
-            MoveCheck::AlreadyPlayed => {
-                if let Some(ack) = ack {
-                    self.reply(sub, &ServerMessage::Ack { ack });
-                }
-                Ok(())
-            }
-            MoveCheck::Flagged(c) => {
-                self.finish(Some(c.other()), Reason::Timeout).await?;
-                Err(AppError::game(
-                    ErrorCode::NoGame,
-                    "your time ran out before the move",
-                ))
-            }
-            MoveCheck::New(prepared) => {
-                let game_id = game.id.clone();
-                // Durable first: the move is acknowledged and shown only once stored, and
-                // a move that ends the game is stored with the end.
-                let stored = match prepared.outcome {
-                    None => self.core.store.append_move(&game_id, &prepared.row).await,
-                    Some(o) => {
-                        let clock = damka_store::ClockRow {
-                            white_ms: prepared.row.white_ms,
-                            black_ms: prepared.row.black_ms,
-                            ply: prepared.row.ply,
-                        };
-                        let end = super::game::game_end(&o, clock);
-                        self.core
-                            .store
-                            .append_last_move(&game_id, &prepared.row, end)
-                            .await
-                    }
-                };
-                if let Err(e) = stored {
-                    self.storage_failed(&e, now);
-                    return Err(e.into());
-                }
-                self.commit_move(*prepared, sub, ack, received).await;
-                Ok(())
-            }
-        }
     }
 
     /// Before a player's action is stored: a restored game's clock runs again (the
@@ -356,25 +264,18 @@ impl TableActor {
         let Some(game) = self.game.as_mut() else {
             return Ok(());
         };
-        if game.draw_offer == Some(me.other()) || self.options.local {
+        if game.offers.draw == Some(me.other()) || self.options.local {
             // Offering while the opponent's offer stands is accepting it; at a one-screen
             // table the one guest speaks for both sides.
             return self.finish_by(None, Reason::Agreement, Some(me)).await;
         }
         let ply = game.ply();
-        if game.last_offer[color_index(me)].is_some_and(|last| ply < last + every) {
-            return Err(AppError::game(
-                ErrorCode::RateLimited,
-                format!("one draw offer per {every} plies"),
-            ));
-        }
-        let mut last_offer = game.last_offer;
-        last_offer[color_index(me)] = Some(ply);
+        let offers = game.offers.with_draw_offer(me, ply, every)?;
         // Stored before it is announced, so a restart keeps what the players saw.
         let stored = self
             .core
             .store
-            .save_draw_offer(&game.id, offer_row(Some(me), last_offer))
+            .save_draw_offer(&game.id, offers.row())
             .await;
         if let Err(e) = stored {
             self.storage_failed(&e, now);
@@ -383,8 +284,7 @@ impl TableActor {
         let Some(game) = self.game.as_mut() else {
             return Ok(());
         };
-        game.last_offer = last_offer;
-        game.draw_offer = Some(me);
+        game.offers = offers;
         let next = next_offer(Some(ply), every);
         let v = self.next_v();
         self.broadcast(&ServerMessage::DrawOffered {
@@ -401,7 +301,7 @@ impl TableActor {
         let Some(game) = self.game.as_ref() else {
             return Ok(());
         };
-        if game.draw_offer != Some(me.other()) {
+        if game.offers.draw != Some(me.other()) {
             return Err(AppError::BadMessage(
                 "there is no draw offer to answer".into(),
             ));
@@ -413,10 +313,12 @@ impl TableActor {
             let Some(game) = self.game.as_ref() else {
                 return Ok(());
             };
+            let mut offers = game.offers.clone();
+            offers.draw = None;
             let stored = self
                 .core
                 .store
-                .save_draw_offer(&game.id, offer_row(None, game.last_offer))
+                .save_draw_offer(&game.id, offers.row())
                 .await;
             if let Err(e) = stored {
                 self.storage_failed(&e, now);
@@ -425,15 +327,10 @@ impl TableActor {
             let Some(game) = self.game.as_mut() else {
                 return Ok(());
             };
-            game.draw_offer = None;
+            game.offers = offers;
             let v = self.next_v();
             self.broadcast(&ServerMessage::DrawDeclined { v, by: side(me) });
         }
         Ok(())
     }
-}
-
-/// 0 for white, 1 for black.
-pub(super) fn color_index(c: Color) -> usize {
-    side(c).index()
 }

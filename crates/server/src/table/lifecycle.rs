@@ -1,20 +1,16 @@
 //! Starting a game, applying a stored move, and ending a game. Each change is stored
 //! before it is announced.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use damka_protocol::table::{GameStarted, MovePlayed, ServerMessage};
-use damka_protocol::{ClockTimes, Seats};
-use draughts::clock::Clock;
-use draughts::{Color, Game, Position, Reason, random_opening};
+use damka_protocol::Seats;
+use damka_protocol::table::{GameStarted, ServerMessage};
+use draughts::{ByColor, Color, Position, Reason};
 
-use super::actor::{TableActor, encode};
-use super::game::{Hold, LiveGame, reason_of, result_of, side, to_i64};
-use super::moves::PreparedMove;
-use super::subscribers::Outgoing;
+use super::actor::TableActor;
+use super::game::{GameStart, Hold, LiveGame, reason_of, result_of, side};
 use crate::error::AppError;
-use crate::{random, time};
-use damka_store::{GameRow, MoveRow, NewGame};
+use crate::random;
 
 /// How soon a game end that could not be stored (and not for an outage) is tried again.
 const END_RETRY: Duration = Duration::from_secs(1);
@@ -23,137 +19,51 @@ impl TableActor {
     /// Both seated players are ready: start a game (colours swapped if the same two
     /// players played the previous game here), store it, then announce it.
     pub(super) async fn start_game(&mut self) -> Result<(), AppError> {
-        let (Some(mut white), Some(mut black)) = (self.seats[0].clone(), self.seats[1].clone())
-        else {
+        let Some((mut white, mut black)) = self.seating.both() else {
             return Ok(());
         };
         if let Some(prev) = self.game.as_ref()
-            && prev.white.id == white.id
-            && prev.black.id == black.id
+            && prev.players.white.id == white.id
+            && prev.players.black.id == black.id
         {
             std::mem::swap(&mut white, &mut black);
         }
         let now = self.core.time.now_ms();
-        let start = match self.core.config.test_start_fen.as_deref() {
+        let position = match self.core.config.test_start_fen.as_deref() {
             Some(fen) => {
                 Position::from_fen(self.rules, fen).unwrap_or_else(|_| Position::new(self.rules))
             }
             None => Position::new(self.rules),
         };
-        let initial_fen = start.to_fen();
-        let mut game = Game::new(start);
-        let initial_ms = u64::from(self.options.minutes) * 60_000;
-        let clock = Clock::new(initial_ms, u64::from(self.options.increment) * 1000);
-        let mut opening = Vec::new();
-        let mut opening_rows = Vec::new();
-        if self.options.random_opening {
-            for m in random_opening(self.rules, random::u64()) {
-                let pos = game.position();
-                let text = pos.move_to_string(&m);
-                let captures: Vec<String> = m
-                    .captures()
-                    .map(|sq| self.variant.square_name(sq))
-                    .collect();
-                if game.play(&m).is_err() {
-                    break;
-                }
-                opening_rows.push(MoveRow {
-                    ply: opening_rows.len() as i64 + 1,
-                    mv: text.clone(),
-                    fen_after: game.position().to_fen(),
-                    white_ms: to_i64(initial_ms),
-                    black_ms: to_i64(initial_ms),
-                    used_ms: 0,
-                });
-                opening.push((text, captures));
-            }
-        }
-        let id = random::token_base36(12);
-        let started_at = time::unix_ms();
-        let opening_plies = opening.len() as u32;
-        let row = GameRow {
-            id: id.clone(),
+        let (live, new) = LiveGame::start(GameStart {
+            id: random::token_base36(12),
             table_id: self.id.clone(),
             room: self.room.config.id.clone(),
-            variant: self.variant.name().to_owned(),
-            minutes: i64::from(self.options.minutes),
-            increment_s: i64::from(self.options.increment),
-            random_opening: self.options.random_opening,
-            capture_optional: self.options.capture_optional,
-            white_id: white.id.clone(),
-            white_name: white.name.clone(),
-            black_id: black.id.clone(),
-            black_name: black.name.clone(),
-            initial_fen: initial_fen.clone(),
-            opening_plies: i64::from(opening_plies),
-            status: damka_protocol::GameStatus::Playing,
-            result: None,
-            reason: None,
-            clock: damka_store::ClockRow {
-                white_ms: to_i64(initial_ms),
-                black_ms: to_i64(initial_ms),
-                ply: i64::from(opening_plies),
+            variant: self.variant,
+            options: self.options,
+            players: ByColor {
+                white: white.clone(),
+                black: black.clone(),
             },
-            started_at,
-            ended_at: None,
-        };
-        self.core
-            .store
-            .insert_game(&NewGame {
-                row,
-                opening: opening_rows,
-            })
-            .await?;
-        let moves = opening
-            .iter()
-            .enumerate()
-            .map(|(i, (text, captures))| damka_protocol::table::PlayedMove {
-                ply: i as u32 + 1,
-                mv: text.clone(),
-                captures: captures.clone(),
-                clock: ClockTimes {
-                    white: initial_ms,
-                    black: initial_ms,
-                },
-            })
-            .collect();
-        self.seats = [Some(white.clone()), Some(black.clone())];
-        self.ready = [false, false];
-        self.bot_ready();
-        let live = LiveGame {
-            id: id.clone(),
-            white: white.clone(),
-            black: black.clone(),
-            initial_fen: initial_fen.clone(),
-            opening_plies,
-            game,
-            clock,
-            moves,
-            over: None,
-            draw_offer: None,
-            last_offer: [None, None],
-            first_move_due: Some(now + self.first_move_window_ms()),
+            position,
+            opening_seed: self.options.random_opening.then(random::u64),
+            now,
             first_move_ms: self.first_move_window_ms(),
-            hold: None,
-            first_move_held: None,
-            takeback_offer: None,
-            last_takeback: [None, None],
-            started_at,
-            lag_ms: [0, 0],
-            ended_by: None,
-        };
+        });
+        self.core.store.insert_game(&new).await?;
+        self.seating.seat_game(white.clone(), black.clone());
         let event = GameStarted {
             v: self.next_v(),
-            id,
+            id: live.id.clone(),
             white: white.clone(),
             black: black.clone(),
             seats: Seats {
                 white: Some(white),
                 black: Some(black),
             },
-            initial_fen,
+            initial_fen: live.initial_fen.clone(),
             fen: live.position().to_fen(),
-            opening: opening.into_iter().map(|(t, _)| t).collect(),
+            opening: live.moves.iter().map(|m| m.mv.clone()).collect(),
             turn: side(live.position().turn()),
             legal: live.legal(),
             clock: live.clock_view(now),
@@ -162,7 +72,7 @@ impl TableActor {
         };
         let ended = live.game.outcome();
         self.game = Some(live);
-        self.gone_since = [None, None];
+        self.presence.game_started();
         self.core.metrics.games_started.inc();
         tracing::info!(game = %event.id, "game started");
         self.broadcast(&ServerMessage::GameStarted(Box::new(event)));
@@ -172,82 +82,6 @@ impl TableActor {
             self.finish(o.winner, o.reason).await?;
         }
         Ok(())
-    }
-
-    /// A move is stored (with the end of the game, if it ended it): apply it, acknowledge
-    /// it, announce it, and announce the end.
-    pub(super) async fn commit_move(
-        &mut self,
-        prepared: PreparedMove,
-        sub: u64,
-        ack: Option<serde_json::Value>,
-        received: Instant,
-    ) {
-        let now = self.core.time.now_ms();
-        let Some(game) = self.game.as_mut() else {
-            return;
-        };
-        let by = prepared.by;
-        let declined = game.draw_offer == Some(by.other());
-        // A move cancels a takeback request (announced as declined by the mover).
-        let takeback_cancelled = game.takeback_offer.take().is_some();
-        // The FEN was written once for the stored row: the event reuses it.
-        let (ply, text, captures, fen) = (
-            prepared.ply,
-            prepared.text.clone(),
-            prepared.captures.clone(),
-            prepared.row.fen_after.clone(),
-        );
-        game.commit(prepared);
-        if declined || game.draw_offer.is_some() && !game.playing() {
-            game.draw_offer = None;
-        }
-        let event = MovePlayed {
-            v: 0,
-            ply,
-            mv: text,
-            by: side(by),
-            captures,
-            fen,
-            turn: side(game.position().turn()),
-            clock: game.clock_view(now),
-            legal: game.legal(),
-            counters: game.counters(),
-            first_move_deadline: game.first_move_left(now),
-        };
-        let outcome = game.over;
-        // Everything serialised first, then queued in one burst: the mover's session
-        // finds the `ack` and the `move` together and writes them at once.
-        let ack = ack.and_then(|ack| encode(&ServerMessage::Ack { ack }));
-        let declined = declined.then(|| {
-            let v = self.next_v();
-            encode(&ServerMessage::DrawDeclined { v, by: side(by) })
-        });
-        let takeback_cancelled = takeback_cancelled.then(|| {
-            let v = self.next_v();
-            encode(&ServerMessage::TakebackDeclined { v, by: side(by) })
-        });
-        let event = MovePlayed {
-            v: self.next_v(),
-            ..event
-        };
-        let event = encode(&ServerMessage::Move(Box::new(event)));
-        if let Some(ack) = ack {
-            self.subs.send_to(sub, Outgoing::Text(ack));
-        }
-        for text in [declined, takeback_cancelled, Some(event)]
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            self.subs.broadcast(&text);
-        }
-        self.core.metrics.moves.inc();
-        self.core.metrics.move_latency.observe(received.elapsed());
-        self.refresh_room_copy();
-        if let Some(o) = outcome {
-            self.announce_end(result_of(&o), reason_of(&o), now);
-        }
     }
 
     /// Ends the running game now (resign, agreement, abort, timeout): stores the end,
@@ -375,7 +209,7 @@ impl TableActor {
         }
     }
 
-    fn announce_end(
+    pub(super) fn announce_end(
         &mut self,
         result: Option<damka_protocol::GameResult>,
         reason: damka_protocol::EndReason,

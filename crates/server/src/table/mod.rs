@@ -5,7 +5,10 @@
 //!   grace, shutdown flush);
 //! - `handlers`: what each client message does;
 //! - `lifecycle`: starting and ending games (stored before announced);
-//! - `game`: the engine-facing game state, pure and synchronous;
+//! - `moves`: a move's whole path (check, store, commit, announce);
+//! - `game`: the engine-facing game state, pure and synchronous, and the one game
+//!   constructor; `offers`: its draw offer and takeback request;
+//! - `seating`, `presence`: who sits where and is ready, who is connected;
 //! - `view`: the table, state and clock objects sent to clients;
 //! - `subscribers`: the sockets and their bounded queues;
 //! - `computer`: the computer's searches and moves, and one-screen tables;
@@ -18,9 +21,11 @@ mod game;
 mod handlers;
 mod lifecycle;
 mod moves;
+mod offers;
 mod presence;
 mod registry;
 mod restore;
+mod seating;
 mod social;
 mod subscribers;
 mod tournament;

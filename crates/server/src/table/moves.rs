@@ -1,15 +1,39 @@
-//! What a move message means for the game at a table: checked against the ply, the turn,
-//! the rules and the clock into a [`PreparedMove`] (nothing changed yet), which is applied
-//! with [`LiveGame::commit`] once it is stored.
+//! A move's whole path at a table, in the order it runs: [`TableActor::play`] checks the
+//! move against the ply, the turn, the rules and the clock into a [`PreparedMove`]
+//! (nothing changed yet: [`LiveGame::check_move`]), stores it (with the end of the game,
+//! when it ends it), and only then commits it ([`LiveGame::commit`]), acknowledges it and
+//! announces it.
 
-use damka_protocol::table::PlayedMove;
+use std::time::Instant;
+
+use damka_protocol::table::{MovePlayed, PlayedMove, ServerMessage};
 use damka_protocol::{ClockTimes, ErrorCode};
 use draughts::clock::Clock;
-use draughts::{Color, Game, Move, Outcome};
+use draughts::{Color, Game, Move, Outcome, Reason};
 
-use super::game::{LiveGame, side, to_i64, to_u64};
+use super::actor::{TableActor, encode};
+use super::game::{LiveGame, game_end, reason_of, result_of, side, to_i64, to_u64};
+use super::subscribers::Outgoing;
 use crate::error::AppError;
-use damka_store::MoveRow;
+use damka_store::{ClockRow, MoveRow};
+
+/// A move to play: whose, what, for which ply, and who asked.
+pub(super) struct MoveRequest<'a> {
+    /// The side that moves.
+    pub by: Color,
+    /// The move as sent.
+    pub text: &'a str,
+    /// The ply it is meant for (a resent move is played at most once).
+    pub ply: u32,
+    /// The socket it came from (`None`: the computer's).
+    pub sub: Option<u64>,
+    /// The id to acknowledge it with.
+    pub ack: Option<serde_json::Value>,
+    /// The sender's one-way network delay estimate, ms (lag compensation).
+    pub lag_ms: u64,
+    /// When the session received it (move latency metric).
+    pub received: Instant,
+}
 
 /// A move that passed every check, ready to be stored; [`LiveGame::commit`] applies it.
 pub struct PreparedMove {
@@ -182,10 +206,156 @@ impl LiveGame {
         });
         self.game = p.game;
         self.clock = p.clock;
-        self.lag_ms[side(p.by).index()] = p.lag_ms;
+        self.lag_ms[p.by] = p.lag_ms;
         self.first_move_due = p.first_move_due;
         if let Some(o) = p.outcome {
             self.over = Some(o);
         }
     }
+}
+
+impl TableActor {
+    /// Plays a move (a person's, or the computer's): checked, stored, then committed,
+    /// acknowledged and announced.
+    ///
+    /// Fails with `no_game`, `stale_ply`, `not_your_turn`, `illegal_move` or
+    /// `storage_unavailable`.
+    pub(super) async fn play(&mut self, req: MoveRequest<'_>) -> Result<(), AppError> {
+        let now = self.core.time.now_ms();
+        let check = |game: &LiveGame| game.check_move(req.by, req.text, req.ply, now, req.lag_ms);
+        let game = self.game.as_ref().ok_or_else(no_game)?;
+        let mut checked = check(game)?;
+        if game.hold.is_some() && !matches!(checked, MoveCheck::AlreadyPlayed) {
+            // A new move on a held clock: run it again first (or refuse at once while the
+            // database is down), and check the move against the running clock.
+            self.before_write()?;
+            checked = check(self.game.as_ref().ok_or_else(no_game)?)?;
+        }
+        match checked {
+            MoveCheck::AlreadyPlayed => {
+                if let (Some(sub), Some(ack)) = (req.sub, req.ack) {
+                    self.reply(sub, &ServerMessage::Ack { ack });
+                }
+                Ok(())
+            }
+            MoveCheck::Flagged(c) => {
+                self.finish(Some(c.other()), Reason::Timeout).await?;
+                Err(AppError::game(
+                    ErrorCode::NoGame,
+                    "your time ran out before the move",
+                ))
+            }
+            MoveCheck::New(prepared) => {
+                self.store_move(&prepared, now).await?;
+                self.commit_move(*prepared, req.sub, req.ack, req.received);
+                Ok(())
+            }
+        }
+    }
+
+    /// Durable first: a move is acknowledged and shown only once stored, and a move that
+    /// ends the game is stored with the end (one transaction).
+    ///
+    /// Fails with the store's error (a database outage holds the clock).
+    async fn store_move(&mut self, p: &PreparedMove, now: u64) -> Result<(), AppError> {
+        let game_id = &self.game.as_ref().ok_or_else(no_game)?.id;
+        let store = &self.core.store;
+        let stored = match &p.outcome {
+            None => store.append_move(game_id, &p.row).await,
+            Some(o) => {
+                let clock = ClockRow {
+                    white_ms: p.row.white_ms,
+                    black_ms: p.row.black_ms,
+                    ply: p.row.ply,
+                };
+                store
+                    .append_last_move(game_id, &p.row, game_end(o, clock))
+                    .await
+            }
+        };
+        if let Err(e) = stored {
+            self.storage_failed(&e, now);
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    /// A stored move: applied, acknowledged to its sender and announced to the table
+    /// (with the draw offer it declined, the takeback request it cancelled, and the end
+    /// of the game it ended).
+    fn commit_move(
+        &mut self,
+        prepared: PreparedMove,
+        sub: Option<u64>,
+        ack: Option<serde_json::Value>,
+        received: Instant,
+    ) {
+        let now = self.core.time.now_ms();
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        let by = prepared.by;
+        let withdrawn = game.offers.moved(by);
+        // The FEN was written once for the stored row: the event reuses it.
+        let (ply, text, captures, fen) = (
+            prepared.ply,
+            prepared.text.clone(),
+            prepared.captures.clone(),
+            prepared.row.fen_after.clone(),
+        );
+        game.commit(prepared);
+        if !game.playing() {
+            game.offers.clear();
+        }
+        let event = MovePlayed {
+            v: 0,
+            ply,
+            mv: text,
+            by: side(by),
+            captures,
+            fen,
+            turn: side(game.position().turn()),
+            clock: game.clock_view(now),
+            legal: game.legal(),
+            counters: game.counters(),
+            first_move_deadline: game.first_move_left(now),
+        };
+        let outcome = game.over;
+        // Everything serialised first, then queued in one burst: the mover's session
+        // finds the `ack` and the `move` together and writes them at once.
+        let ack = ack.and_then(|ack| encode(&ServerMessage::Ack { ack }));
+        let declined = withdrawn.draw_declined.then(|| {
+            let v = self.next_v();
+            encode(&ServerMessage::DrawDeclined { v, by: side(by) })
+        });
+        let takeback_cancelled = withdrawn.takeback_cancelled.then(|| {
+            let v = self.next_v();
+            encode(&ServerMessage::TakebackDeclined { v, by: side(by) })
+        });
+        let event = MovePlayed {
+            v: self.next_v(),
+            ..event
+        };
+        let event = encode(&ServerMessage::Move(Box::new(event)));
+        if let (Some(sub), Some(ack)) = (sub, ack) {
+            self.subs.send_to(sub, Outgoing::Text(ack));
+        }
+        for text in [declined, takeback_cancelled, Some(event)]
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            self.subs.broadcast(&text);
+        }
+        self.core.metrics.moves.inc();
+        self.core.metrics.move_latency.observe(received.elapsed());
+        self.refresh_room_copy();
+        if let Some(o) = outcome {
+            self.announce_end(result_of(&o), reason_of(&o), now);
+        }
+    }
+}
+
+fn no_game() -> AppError {
+    AppError::game(ErrorCode::NoGame, "no game is being played")
 }

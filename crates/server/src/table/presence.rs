@@ -1,17 +1,125 @@
-//! Who is at the table, as the sockets see it: which seated players are connected and how
-//! many spectators watch. Players arriving or leaving are announced at once; a changing
-//! spectator count is coalesced, so a crowd arriving does not cost one broadcast per
-//! arrival.
+//! Who is at the table, as the sockets and the room see it: which seated players are
+//! connected and how many spectators watch ([`Presence`]: a player arriving or leaving
+//! is announced at once, a changing spectator count is coalesced, so a crowd arriving
+//! does not cost one broadcast per arrival), since when a player of the running game has
+//! been away (claims), and the people reported to the room.
 
 use std::time::Duration;
 
-use damka_protocol::Side;
 use damka_protocol::table::ServerMessage;
+use damka_protocol::{Player, Whereabouts};
+use draughts::{ByColor, Color};
 
 use super::actor::{TableActor, encode};
 
 /// Longest delay before a change in the number of spectators is announced.
 const PRESENCE_COALESCE: Duration = Duration::from_millis(500);
+
+/// Who is connected: each seat's player, and the spectators.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Counts {
+    /// Each seated player is connected (or is the computer).
+    pub connected: ByColor<bool>,
+    /// Sockets of people who do not sit here.
+    pub spectators: u32,
+}
+
+/// What the table last said about who is here, and since when players are away.
+#[derive(Debug, Default)]
+pub(super) struct Presence {
+    /// As last announced.
+    shown: Counts,
+    /// When a change of the spectator count alone is due to be announced.
+    due: Option<tokio::time::Instant>,
+    /// Since when each player of the running game has been disconnected, server ms.
+    gone_since: ByColor<Option<u64>>,
+    /// The people last reported to the room.
+    people: Vec<(Player, Whereabouts)>,
+}
+
+/// What to do about a change of who is here.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Note {
+    /// A player came or went: announce now.
+    Now,
+    /// Only the spectator count changed: announce within [`PRESENCE_COALESCE`].
+    Later,
+    /// Nothing to say (or already due).
+    Nothing,
+}
+
+impl Presence {
+    /// Who is here changed to `now`: what to do about it.
+    pub(super) fn note(&mut self, now: Counts) -> Note {
+        if now.connected != self.shown.connected {
+            Note::Now
+        } else if now.spectators != self.shown.spectators && self.due.is_none() {
+            self.due = Some(tokio::time::Instant::now() + PRESENCE_COALESCE);
+            Note::Later
+        } else {
+            Note::Nothing
+        }
+    }
+
+    /// When a coalesced change is due to be announced.
+    pub(super) fn due(&self) -> Option<tokio::time::Instant> {
+        self.due
+    }
+
+    /// `now` is about to be announced; `false` if it is what was announced last.
+    pub(super) fn announce(&mut self, now: Counts) -> bool {
+        self.due = None;
+        if now == self.shown {
+            return false;
+        }
+        self.shown = now;
+        true
+    }
+
+    /// Notes who of the running game's players is connected now (`None`: no game being
+    /// played: nobody is away).
+    pub(super) fn players_connected(&mut self, connected: Option<ByColor<bool>>, now: u64) {
+        match connected {
+            None => self.gone_since = ByColor::default(),
+            Some(connected) => {
+                for (c, since) in self.gone_since.iter_mut() {
+                    if connected[c] {
+                        *since = None;
+                    } else {
+                        since.get_or_insert(now);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The player away and since when, if exactly one of them is.
+    pub(super) fn one_away(&self) -> Option<(Color, u64)> {
+        match (self.gone_since.white, self.gone_since.black) {
+            (Some(t), None) => Some((Color::White, t)),
+            (None, Some(t)) => Some((Color::Black, t)),
+            _ => None,
+        }
+    }
+
+    /// A game starts: nobody is away.
+    pub(super) fn game_started(&mut self) {
+        self.gone_since = ByColor::default();
+    }
+
+    /// Whether the room already has `now` as the table's people.
+    pub(super) fn people_unchanged<'a>(
+        &'a self,
+        now: impl Iterator<Item = (&'a Player, Whereabouts)>,
+    ) -> bool {
+        now.eq(self.people.iter().map(|(p, w)| (p, *w)))
+    }
+
+    /// The room was told `people` are here.
+    pub(super) fn people_reported(&mut self, people: Vec<(Player, Whereabouts)>) {
+        self.people = people;
+    }
+}
 
 impl TableActor {
     /// Broadcasts `presence` if who is connected changed, and updates the room.
@@ -24,10 +132,8 @@ impl TableActor {
     /// [`PRESENCE_COALESCE`].
     pub(super) fn presence_changed_except(&mut self, except: Option<u64>) {
         let now = self.presence_now();
-        if (now.0, now.1) != (self.presence.0, self.presence.1) {
+        if self.presence.note(now) == Note::Now {
             self.announce_presence(except);
-        } else if now.2 != self.presence.2 && self.presence_due.is_none() {
-            self.presence_due = Some(tokio::time::Instant::now() + PRESENCE_COALESCE);
         }
     }
 
@@ -36,17 +142,16 @@ impl TableActor {
     pub(super) fn announce_presence(&mut self, except: Option<u64>) {
         self.update_gone();
         let now = self.presence_now();
-        if now == self.presence {
+        if !self.presence.announce(now) {
             return;
         }
-        self.presence = now;
         let v = self.next_v();
         let claim_at = self.claim_at(self.core.time.now_ms());
         let msg = ServerMessage::Presence {
             v,
-            white: now.0,
-            black: now.1,
-            spectators: now.2,
+            white: now.connected.white,
+            black: now.connected.black,
+            spectators: now.spectators,
             claim_at,
         };
         if let Some(text) = encode(&msg) {
@@ -55,23 +160,33 @@ impl TableActor {
         self.publish();
     }
 
-    /// (white connected, black connected, spectators) as of now.
-    pub(super) fn presence_now(&self) -> (bool, bool, u32) {
-        let connected = |side: Side| {
-            self.seats[side.index()]
-                .as_ref()
+    /// Who is connected as of now.
+    pub(super) fn presence_now(&self) -> Counts {
+        let connected = ByColor::new_with(|c| {
+            self.seating
+                .player(c)
                 .is_some_and(|p| p.is_bot() || self.subs.has_guest(&p.id))
-        };
-        let seated = |id: &str| self.seats.iter().flatten().any(|p| p.id == id);
+        });
         let spectators = self
             .subs
             .iter()
-            .filter(|s| !s.guest.as_ref().is_some_and(|g| seated(&g.id)))
+            .filter(|s| !s.guest.as_ref().is_some_and(|g| self.seating.seated(&g.id)))
             .count();
-        (
-            connected(Side::White),
-            connected(Side::Black),
-            u32::try_from(spectators).unwrap_or(u32::MAX),
-        )
+        Counts {
+            connected,
+            spectators: u32::try_from(spectators).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Notes since when each player of the running game has been disconnected (the
+    /// computer and a one-screen table's guest never count as gone).
+    pub(super) fn update_gone(&mut self) {
+        let now = self.core.time.now_ms();
+        let connected = self.game.as_ref().filter(|g| g.playing()).map(|g| {
+            g.players
+                .as_ref()
+                .map(|p| p.is_bot() || self.subs.has_guest(&p.id))
+        });
+        self.presence.players_connected(connected, now);
     }
 }

@@ -5,12 +5,12 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use damka_protocol::{CreateTable, Options, Player, SeatChoice, Side, TableView};
-use draughts::{Rules, Variant};
+use draughts::{ByColor, Rules, Variant};
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
 use super::actor::TableActor;
-use super::game::LiveGame;
+use super::game::{LiveGame, color};
 use super::tournament::GameReport;
 use super::{COMMAND_QUEUE, Command};
 use crate::core::Core;
@@ -63,7 +63,7 @@ pub struct TableSeed {
     /// Options.
     pub options: Options,
     /// Seated players.
-    pub seats: [Option<Player>; 2],
+    pub seats: ByColor<Option<Player>>,
     /// A game in progress (restored at start-up).
     pub game: Option<LiveGame>,
     /// The table's last chat messages (restored at start-up).
@@ -178,7 +178,7 @@ impl Tables {
         req: &CreateTable,
         ip: Option<IpAddr>,
     ) -> Result<TableView, AppError> {
-        let options = validate_options(&room.config.variant, req)?;
+        let options = validate_options(room.config.variant, req)?;
         let seat = match req.seat {
             SeatChoice::White => Side::White,
             SeatChoice::Black => Side::Black,
@@ -196,9 +196,9 @@ impl Tables {
             {
                 return Err(AppError::TooManyAddressTables(max));
             }
-            let mut seats = [None, None];
-            seats[seat.index()] = Some(creator.clone());
-            seats[seat.other().index()] = other;
+            let mut seats = ByColor::default();
+            seats[color(seat)] = Some(creator.clone());
+            seats[color(seat.other())] = other;
             let mut map = self.lock();
             let id = loop {
                 let id = format!("t{}", random::token_base36(7));
@@ -294,29 +294,21 @@ fn spawn(tables: &Arc<Tables>, seed: TableSeed) -> Result<(TableHandle, TableVie
 /// Checks table options against the spec and the room's variant.
 ///
 /// Fails with `invalid_options`.
-pub fn validate_options(variant: &str, req: &CreateTable) -> Result<Options, AppError> {
-    if !(1..=15).contains(&req.minutes) {
+pub fn validate_options(variant: Variant, req: &CreateTable) -> Result<Options, AppError> {
+    let options = req.options;
+    if !(1..=15).contains(&options.minutes) {
         return Err(AppError::InvalidOptions("minutes must be 1 to 15".into()));
     }
-    if req.increment > 10 {
+    if options.increment > 10 {
         return Err(AppError::InvalidOptions(
             "increment must be 0 to 10 seconds".into(),
         ));
     }
-    let variant = Variant::from_name(variant)
-        .ok_or_else(|| AppError::Internal(format!("room with unknown variant {variant}")))?;
-    if Rules::with_capture_optional(variant, req.capture_optional).is_err() {
+    if Rules::with_capture_optional(variant, options.capture_optional).is_err() {
         return Err(AppError::InvalidOptions(
             "capture_optional is only allowed on 8x8 boards".into(),
         ));
     }
-    super::computer::check_seat_options(req.bot, req.local)?;
-    Ok(Options {
-        minutes: req.minutes,
-        increment: req.increment,
-        random_opening: req.random_opening,
-        capture_optional: req.capture_optional,
-        bot: req.bot,
-        local: req.local,
-    })
+    super::computer::check_seat_options(options.bot, options.local)?;
+    Ok(options)
 }

@@ -12,9 +12,10 @@ use std::sync::Arc;
 use damka_protocol::table::PlayedMove;
 use damka_protocol::{ClockTimes, Options, TableTournament};
 use draughts::clock::Clock;
-use draughts::{Color, Game, Outcome, Position, Rules, Variant};
+use draughts::{ByColor, Color, Game, Outcome, Position, Rules, Variant};
 
-use super::game::{Hold, LiveGame, side, to_u64};
+use super::game::{Hold, LiveGame, to_u64};
+use super::offers::{Offers, stored_side};
 use super::registry::{TableSeed, Tables};
 use crate::core::Core;
 use damka_store::{DrawOfferRow, GameRow, MoveRow};
@@ -122,7 +123,7 @@ async fn restore_rows(
                     .map(bot::Level::number),
                 local: row.white_id == row.black_id,
             },
-            seats: [Some(game.white.clone()), Some(game.black.clone())],
+            seats: game.players.clone().map(Some),
             game: Some(game),
             chat: state
                 .store
@@ -267,8 +268,6 @@ fn replay(
         _ => (row.clock.white_ms, row.clock.black_ms),
     };
     let opening_plies = u32::try_from(row.opening_plies).unwrap_or(0);
-    let last_offer = [offer.white_offer_ply, offer.black_offer_ply]
-        .map(|p| p.and_then(|p| u32::try_from(p).ok()));
     let ply = u32::try_from(last_ply).unwrap_or(0);
     let mut clock =
         Clock::with_remaining(initial_ms, increment_ms, to_u64(white_ms), to_u64(black_ms));
@@ -286,42 +285,38 @@ fn replay(
     });
     Ok(Replayed::Playing(Box::new(LiveGame {
         id: row.id.clone(),
-        white: crate::bots::stored_player(&row.white_id, &row.white_name),
-        black: crate::bots::stored_player(&row.black_id, &row.black_name),
+        players: ByColor {
+            white: crate::bots::stored_player(&row.white_id, &row.white_name),
+            black: crate::bots::stored_player(&row.black_id, &row.black_name),
+        },
         initial_fen: row.initial_fen.clone(),
         opening_plies,
         game,
         clock,
         moves: played,
         over: None,
-        draw_offer: standing_offer(offer, last_offer, &movers),
-        last_offer,
+        offers: Offers::restored(offer, standing_offer(offer, &movers)),
         first_move_due: None,
         first_move_ms: t.window_ms,
         hold: Some(Hold::Restart {
             until: t.now + t.grace_ms,
         }),
         first_move_held,
-        takeback_offer: None,
-        last_takeback: [None, None],
         started_at: row.started_at,
-        lag_ms: [0, 0],
+        lag_ms: ByColor::default(),
         ended_by: None,
     })))
 }
 
 /// The stored offer if it still stands: the other side has not moved since it was made
 /// (its move would have declined it).
-fn standing_offer(
-    offer: &DrawOfferRow,
-    last_offer: [Option<u32>; 2],
-    movers: &[Color],
-) -> Option<Color> {
-    let by = match offer.draw_offer? {
-        damka_protocol::Side::White => Color::White,
-        damka_protocol::Side::Black => Color::Black,
+fn standing_offer(offer: &DrawOfferRow, movers: &[Color]) -> Option<Color> {
+    let by = stored_side(offer)?;
+    let made_at = match by {
+        Color::White => offer.white_offer_ply,
+        Color::Black => offer.black_offer_ply,
     };
-    let made_at = usize::try_from(last_offer[side(by).index()]?).ok()?;
+    let made_at = usize::try_from(made_at?).ok()?;
     let since = movers.get(made_at..)?;
     (!since.contains(&by.other())).then_some(by)
 }
@@ -342,30 +337,20 @@ mod tests {
     fn an_offer_stands_until_the_other_side_moves() {
         use Color::{Black, White};
         let movers = [White, Black, White, Black, White];
-        let last = |w: Option<u32>, b: Option<u32>| [w, b];
         // White offered after 4 plies and then moved: still standing.
         let o = stored("white", Some(4), None);
-        assert_eq!(
-            standing_offer(&o, last(Some(4), None), &movers),
-            Some(White)
-        );
+        assert_eq!(standing_offer(&o, &movers), Some(White));
         // Offered after 3 plies (on Black's turn): Black's move at ply 4 declined it.
         let o = stored("white", Some(3), None);
-        assert_eq!(standing_offer(&o, last(Some(3), None), &movers), None);
+        assert_eq!(standing_offer(&o, &movers), None);
         // Black offered after all 5 plies: nobody has moved since.
         let o = stored("black", None, Some(5));
-        assert_eq!(
-            standing_offer(&o, last(None, Some(5)), &movers),
-            Some(Black)
-        );
+        assert_eq!(standing_offer(&o, &movers), Some(Black));
         // Nothing stored, a ply beyond the moves, or a bad side: no offer.
-        assert_eq!(
-            standing_offer(&DrawOfferRow::default(), [None, None], &movers),
-            None
-        );
+        assert_eq!(standing_offer(&DrawOfferRow::default(), &movers), None);
         let o = stored("black", None, Some(9));
-        assert_eq!(standing_offer(&o, last(None, Some(9)), &movers), None);
+        assert_eq!(standing_offer(&o, &movers), None);
         let o = stored("green", Some(4), Some(4));
-        assert_eq!(standing_offer(&o, last(Some(4), Some(4)), &movers), None);
+        assert_eq!(standing_offer(&o, &movers), None);
     }
 }

@@ -5,11 +5,10 @@
 use damka_protocol::table::ServerMessage;
 use damka_protocol::{ChatMessage, ClockTimes, ErrorCode, Player, Whereabouts};
 use draughts::clock::Clock;
-use draughts::{Color, Game, Position, Reason};
+use draughts::{ByColor, Color, Game, Position, Reason};
 
 use super::actor::{TableActor, encode};
 use super::game::side;
-use super::handlers::color_index;
 use crate::chat;
 use crate::error::AppError;
 
@@ -31,7 +30,7 @@ impl TableActor {
     pub(super) fn chat_for(&self, guest: Option<&Player>) -> Vec<ChatMessage> {
         let player = guest.is_some_and(|g| self.plays_now(&g.id));
         self.chat
-            .iter()
+            .history()
             .filter(|m| !(player && m.spectators))
             .cloned()
             .collect()
@@ -42,21 +41,14 @@ impl TableActor {
     ///
     /// Fails with `bad_message`, `rate_limited` or a storage error.
     pub(super) async fn chat(&mut self, guest: &Player, text: &str) -> Result<(), AppError> {
-        let text = chat::clean(text)?;
-        self.chat_limits
-            .entry(guest.id.clone())
-            .or_default()
-            .take()?;
+        let text = self.chat.admit(&guest.id, text)?;
         let spectators =
             self.game.as_ref().is_some_and(|g| g.playing()) && !self.plays_now(&guest.id);
         let from = self.room.shown_player(guest);
         let row = chat::new_row(&self.chat_scope(), &from, text, spectators);
         self.core.store.save_chat(&row).await?;
         let msg = chat::message(&row);
-        self.chat.push_back(msg.clone());
-        while self.chat.len() > chat::HISTORY {
-            self.chat.pop_front();
-        }
+        self.chat.record(msg.clone());
         let Some(text) = encode(&ServerMessage::Chat(msg)) else {
             return Ok(());
         };
@@ -79,16 +71,13 @@ impl TableActor {
     pub(super) fn publish_people(&mut self) {
         // Run after every wake-up of the table (every move): compared in place, and the
         // list built only when it changed.
-        if self
-            .people_now()
-            .eq(self.people_published.iter().map(|(p, w)| (p, *w)))
-        {
+        if self.presence.people_unchanged(self.people_now()) {
             return;
         }
         let at: Vec<(Player, Whereabouts)> =
             self.people_now().map(|(p, w)| (p.clone(), w)).collect();
         self.room.table_people(&self.id, at.clone());
-        self.people_published = at;
+        self.presence.people_reported(at);
     }
 
     /// The guests with a socket open here (each once, in joining order), and whether they
@@ -112,27 +101,6 @@ impl TableActor {
         })
     }
 
-    /// Notes since when each player of the running game has been disconnected (the
-    /// computer and a one-screen table's guest never count as gone).
-    pub(super) fn update_gone(&mut self) {
-        let now = self.core.time.now_ms();
-        let Some(g) = self.game.as_ref().filter(|g| g.playing()) else {
-            self.gone_since = [None, None];
-            return;
-        };
-        let connected = [Color::White, Color::Black].map(|c| {
-            let p = g.player(c);
-            p.is_bot() || self.subs.has_guest(&p.id)
-        });
-        for (i, connected) in connected.into_iter().enumerate() {
-            if connected {
-                self.gone_since[i] = None;
-            } else {
-                self.gone_since[i].get_or_insert(now);
-            }
-        }
-    }
-
     /// Ms until the connected player of the running game may claim against the
     /// disconnected one (0: now), or `None` (nobody gone, both gone, the first moves not
     /// made yet, a computer or one-screen table).
@@ -141,13 +109,10 @@ impl TableActor {
             .game
             .as_ref()
             .filter(|g| g.playing() && g.both_moved())?;
-        if self.options.local || g.white.is_bot() || g.black.is_bot() {
+        if self.options.local || g.players.any(Player::is_bot) {
             return None;
         }
-        let since = match self.gone_since {
-            [Some(t), None] | [None, Some(t)] => t,
-            _ => return None,
-        };
+        let (_, since) = self.presence.one_away()?;
         let due = since + self.core.config.claim_delay_ms(self.options.minutes);
         Some(due.saturating_sub(now))
     }
@@ -160,8 +125,10 @@ impl TableActor {
         let me = self.game_color(guest)?;
         self.update_gone();
         let now = self.core.time.now_ms();
-        let opponent_gone = self.gone_since[color_index(me.other())].is_some()
-            && self.gone_since[color_index(me)].is_none();
+        let opponent_gone = self
+            .presence
+            .one_away()
+            .is_some_and(|(c, _)| c == me.other());
         match self.claim_at(now) {
             Some(0) if opponent_gone => {}
             Some(ms) if opponent_gone => {
@@ -223,27 +190,20 @@ impl TableActor {
         let Some(game) = self.game.as_mut() else {
             return Ok(());
         };
-        if game.takeback_offer == Some(me.other()) {
+        if game.offers.takeback == Some(me.other()) {
             // Asking while the opponent's request stands is accepting it.
             return self.take_back(me.other()).await;
         }
-        if game.takeback_offer == Some(me) {
+        if game.offers.takeback == Some(me) {
             return Ok(());
         }
         let ply = game.ply();
-        if game.last_takeback[color_index(me)].is_some_and(|last| ply < last + every) {
-            return Err(AppError::game(
-                ErrorCode::RateLimited,
-                format!("one takeback request per {every} plies"),
-            ));
-        }
-        game.last_takeback[color_index(me)] = Some(ply);
-        game.takeback_offer = Some(me);
+        game.offers.ask_takeback(me, ply, every)?;
         let v = self.next_v();
         self.broadcast(&ServerMessage::TakebackOffered {
             v,
             by: side(me),
-            next: super::game::next_offer(Some(ply), every),
+            next: super::offers::next_offer(Some(ply), every),
         });
         Ok(())
     }
@@ -258,7 +218,7 @@ impl TableActor {
         accept: bool,
     ) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
-        if self.game.as_ref().and_then(|g| g.takeback_offer) != Some(me.other()) {
+        if self.game.as_ref().and_then(|g| g.offers.takeback) != Some(me.other()) {
             return Err(AppError::BadMessage(
                 "there is no takeback request to answer".into(),
             ));
@@ -267,7 +227,7 @@ impl TableActor {
             return self.take_back(me.other()).await;
         }
         if let Some(g) = self.game.as_mut() {
-            g.takeback_offer = None;
+            g.offers.takeback = None;
         }
         let v = self.next_v();
         self.broadcast(&ServerMessage::TakebackDeclined { v, by: side(me) });
@@ -330,9 +290,8 @@ impl TableActor {
         g.game = game;
         g.clock = clock;
         g.moves.truncate(keep_idx);
-        g.draw_offer = None;
-        g.takeback_offer = None;
-        g.lag_ms = [0, 0];
+        g.offers.clear();
+        g.lag_ms = ByColor::default();
         tracing::info!(game = %id, plies, "takeback");
         let v = self.next_v();
         self.broadcast(&ServerMessage::Takeback {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use damka_protocol::table::ClientMessage;
-use damka_protocol::{CreateTable, Player, SeatChoice, Side};
+use damka_protocol::{CreateTable, Options, Player, SeatChoice, Side};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -76,13 +76,8 @@ async fn stop(tables: &Tables, dir: std::path::PathBuf) {
 
 fn create_request() -> CreateTable {
     CreateTable {
-        minutes: 5,
-        increment: 0,
-        random_opening: false,
-        capture_optional: false,
+        options: Options::default(),
         seat: SeatChoice::White,
-        bot: None,
-        local: false,
     }
 }
 

@@ -7,15 +7,14 @@
 
 use damka_protocol::table::ClientMessage;
 use damka_protocol::{EndReason, ErrorCode, GameResult, Options, Player, TableTournament};
-use draughts::clock::Clock;
-use draughts::{Color, Game, Position, Reason, Rules, Variant};
+use draughts::{ByColor, Color, Position, Reason, Rules};
 
 use super::actor::TableActor;
-use super::game::{LiveGame, to_i64};
+use super::game::{GameStart, LiveGame};
 use super::registry::{TableSeed, Tables};
 use crate::error::AppError;
 use crate::room::Room;
-use damka_store::{GameRow, NewGame};
+use damka_store::NewGame;
 
 /// How a tournament game ended, as its table reports it once the end is stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,101 +74,54 @@ impl Tables {
 
     /// Builds the stored row and the table of a tournament game, started now (the
     /// first-move window runs from now). Nothing is stored or opened yet.
-    ///
-    /// Fails if the room's variant is unknown to the engine.
     pub fn prepare_tournament_game(
         &self,
         room: &std::sync::Arc<Room>,
         spec: &TournamentGameSpec,
-    ) -> Result<PreparedTable, AppError> {
-        let variant = Variant::from_name(&room.config.variant)
-            .ok_or_else(|| AppError::Internal("room with unknown variant".into()))?;
+    ) -> PreparedTable {
+        let variant = room.config.variant;
         let rules = Rules::new(variant);
-        let start = match self.core.config.test_start_fen.as_deref() {
+        let position = match self.core.config.test_start_fen.as_deref() {
             Some(fen) => Position::from_fen(rules, fen).unwrap_or_else(|_| Position::new(rules)),
             None => Position::new(rules),
         };
-        let initial_fen = start.to_fen();
-        let initial_ms = u64::from(spec.minutes) * 60_000;
-        let window = self.core.config.first_move_window().as_millis() as u64;
-        let now = self.core.time.now_ms();
-        let started_at = crate::time::unix_ms();
         let bot = crate::bots::level_of(&spec.white)
             .or_else(|| crate::bots::level_of(&spec.black))
             .map(bot::Level::number);
-        let row = GameRow {
+        let options = Options {
+            minutes: spec.minutes,
+            increment: spec.increment,
+            bot,
+            ..Options::default()
+        };
+        let players = ByColor {
+            white: spec.white.clone(),
+            black: spec.black.clone(),
+        };
+        let (live, game) = LiveGame::start(GameStart {
             id: spec.game_id.clone(),
             table_id: spec.table_id.clone(),
             room: room.config.id.clone(),
-            variant: variant.name().to_owned(),
-            minutes: i64::from(spec.minutes),
-            increment_s: i64::from(spec.increment),
-            random_opening: false,
-            capture_optional: false,
-            white_id: spec.white.id.clone(),
-            white_name: spec.white.name.clone(),
-            black_id: spec.black.id.clone(),
-            black_name: spec.black.name.clone(),
-            initial_fen: initial_fen.clone(),
-            opening_plies: 0,
-            status: damka_protocol::GameStatus::Playing,
-            result: None,
-            reason: None,
-            clock: damka_store::ClockRow {
-                white_ms: to_i64(initial_ms),
-                black_ms: to_i64(initial_ms),
-                ply: 0,
-            },
-            started_at,
-            ended_at: None,
-        };
-        let live = LiveGame {
-            id: spec.game_id.clone(),
-            white: spec.white.clone(),
-            black: spec.black.clone(),
-            initial_fen,
-            opening_plies: 0,
-            game: Game::new(start),
-            clock: Clock::new(initial_ms, u64::from(spec.increment) * 1000),
-            moves: Vec::new(),
-            over: None,
-            draw_offer: None,
-            last_offer: [None, None],
-            first_move_due: Some(now + window),
-            first_move_ms: window,
-            hold: None,
-            first_move_held: None,
-            takeback_offer: None,
-            last_takeback: [None, None],
-            started_at,
-            lag_ms: [0, 0],
-            ended_by: None,
-        };
+            variant,
+            options,
+            players: players.clone(),
+            position,
+            opening_seed: None,
+            now: self.core.time.now_ms(),
+            first_move_ms: self.core.config.first_move_window().as_millis() as u64,
+        });
         let seed = TableSeed {
             id: spec.table_id.clone(),
             room: room.clone(),
-            options: Options {
-                minutes: spec.minutes,
-                increment: spec.increment,
-                random_opening: false,
-                capture_optional: false,
-                bot,
-                local: false,
-            },
-            seats: [Some(spec.white.clone()), Some(spec.black.clone())],
+            options,
+            seats: players.map(Some),
             game: Some(live),
             chat: Vec::new(),
             tournament: Some(spec.tournament.clone()),
             epoch: None,
             creator_ip: spec.creator_ip,
         };
-        Ok(PreparedTable {
-            game: NewGame {
-                row,
-                opening: Vec::new(),
-            },
-            seed,
-        })
+        PreparedTable { game, seed }
     }
 
     /// Opens a tournament table whose game is stored: its actor starts, the room lists

@@ -1,9 +1,7 @@
 //! The objects a table shows: the public table view and the full `state`.
 
 use damka_protocol::table::{Paused, PresenceView, State, You};
-use damka_protocol::{
-    ClockView, GameStatus, GameSummary, Player, Ready, Seats, Side, TableStatus, TableView,
-};
+use damka_protocol::{ClockView, GameStatus, GameSummary, Player, Seats, TableStatus, TableView};
 
 use super::actor::TableActor;
 use super::game::{Hold, reason_of, result_of, side};
@@ -12,11 +10,7 @@ impl TableActor {
     /// Seats as the wire object.
     fn seats_view(&self) -> Seats {
         // Names as shown in the room: a look-alike of someone there is tagged.
-        let shown = |p: &Option<Player>| p.as_ref().map(|p| self.room.shown_player(p));
-        Seats {
-            white: shown(&self.seats[0]),
-            black: shown(&self.seats[1]),
-        }
+        self.seating.view(|p| self.room.shown_player(p))
     }
 
     /// The public table object (room lists, `GET /api/tables/{id}`, `state.table`).
@@ -39,11 +33,8 @@ impl TableActor {
             variant: self.variant.name().to_owned(),
             options: self.options,
             seats: self.seats_view(),
-            ready: Ready {
-                white: self.ready[0],
-                black: self.ready[1],
-            },
-            spectators: self.presence_now().2,
+            ready: self.seating.ready_view(),
+            spectators: self.presence_now().spectators,
             game,
             tournament: self.tournament.clone(),
         }
@@ -54,15 +45,13 @@ impl TableActor {
         let now = self.core.time.now_ms();
         let you = guest.map(|g| You {
             id: g.id.clone(),
-            seat: [Side::White, Side::Black]
-                .into_iter()
-                .find(|s| self.seats[s.index()].as_ref().is_some_and(|p| p.id == g.id)),
+            seat: self.seating.seat_of(&g.id),
         });
-        let (white, black, spectators) = self.presence_now();
+        let counts = self.presence_now();
         let presence = PresenceView {
-            white,
-            black,
-            spectators,
+            white: counts.connected.white,
+            black: counts.connected.black,
+            spectators: counts.spectators,
         };
         let table = self.table_view();
         let common = |status, initial_fen: String, fen| State {
@@ -114,8 +103,8 @@ impl TableActor {
         };
         State {
             game_id: Some(g.id.clone()),
-            white: Some(g.white.clone()),
-            black: Some(g.black.clone()),
+            white: Some(g.players.white.clone()),
+            black: Some(g.players.black.clone()),
             opening_plies: g.opening_plies,
             moves: g.moves.clone(),
             turn: side(g.position().turn()),
@@ -126,10 +115,10 @@ impl TableActor {
                 Hold::Restart { .. } => Paused::Restart,
                 Hold::Storage => Paused::Storage,
             }),
-            draw_offer: g.draw_offer.map(side),
+            draw_offer: g.offers.draw.map(side),
             claim_at: self.claim_at(now),
-            takeback_offer: g.takeback_offer.map(side),
-            offer_limits: g.offer_limits(self.core.config.draw_offer_plies),
+            takeback_offer: g.offers.takeback.map(side),
+            offer_limits: g.offers.limits(self.core.config.draw_offer_plies),
             ended_by: g.ended_by.filter(|_| !g.playing()).map(side),
             counters: g.counters(),
             result: g.over.as_ref().and_then(result_of),

@@ -49,13 +49,7 @@ impl TournamentActor {
                 increment: self.t.settings.increment,
                 creator_ip: self.creator_ip,
             };
-            let table = match self.tables.prepare_tournament_game(&self.room, &spec) {
-                Ok(t) => t,
-                Err(e) => {
-                    tracing::error!(error = %e, "cannot prepare a tournament game");
-                    return false;
-                }
-            };
+            let table = self.tables.prepare_tournament_game(&self.room, &spec);
             rows.push(PairingRow {
                 round,
                 board,
