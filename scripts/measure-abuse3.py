@@ -503,7 +503,7 @@ def measure_computer(addr, secs=240.0, max_replies=30, attack=True):
     stop_at = [time.time() + secs]
     cpu0, t0 = cpu_seconds(pid), time.time()
     moves0 = metric(addr, "damka_moves_total")
-    victim = {"replies": [], "games": [], "waiting": None}
+    victim = {"replies": [], "games": [], "waiting": None, "errors": []}
     human = {"rtts": [], "errors": 0, "games": 0}
 
     def level_one():
@@ -547,7 +547,12 @@ def measure_computer(addr, secs=240.0, max_replies=30, attack=True):
                     continue
                 if t == "game_started":
                     pending = not p.my_turn()
+                if t == "error":
+                    victim["errors"].append(m.get("code"))
                 if p.my_turn():
+                    # A person takes a moment (and the socket's limit is 10 messages a
+                    # second): the reply time is counted from our move, not this pause.
+                    time.sleep(0.25)
                     p.move()
                     asked = time.time()
                     pending = True
@@ -671,7 +676,7 @@ def measure_computer(addr, secs=240.0, max_replies=30, attack=True):
     print(f"computer: level-1 replies: {fmt_q(replies)}")
     print(f"computer: level-1 replies: {' '.join(f'{r:.2f}' for r in replies)}")
     print(
-        f"computer: level-1 games ended: {victim['games'] or 'none'}"
+        f"computer: level-1 games ended: {victim['games'] or 'none'}; errors {victim['errors'] or 'none'}"
         + (f"; last request unanswered for {victim['waiting']:.1f} s" if victim["waiting"] and len(replies) < max_replies else "")
     )
     if cpu0 is not None and cpu1 is not None:

@@ -360,7 +360,7 @@ pub struct TableView {
     pub game: Option<GameSummary>,
     /// The tournament whose game this table plays (absent at a casual table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tournament: Option<crate::tournament::TableTournament>,
+    pub tournament: Option<TableTournament>,
 }
 
 /// A text in Polish and English.
@@ -489,7 +489,7 @@ pub struct GameRecord {
     pub ended_at: Option<String>,
     /// The tournament and round it was played in (absent for a casual game).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tournament: Option<crate::tournament::TableTournament>,
+    pub tournament: Option<TableTournament>,
 }
 
 /// One line of `GET /api/rooms/{room}/games`.
@@ -556,4 +556,13 @@ pub struct Person {
     pub whereabouts: Whereabouts,
     /// The table they are at, if any (for `table` and `playing`).
     pub table: Option<String>,
+}
+
+/// Where a table belongs when it plays a tournament game (`table.tournament`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableTournament {
+    /// Tournament id.
+    pub id: String,
+    /// The round.
+    pub round: u32,
 }

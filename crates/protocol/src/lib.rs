@@ -27,4 +27,3 @@ pub mod tournament;
 
 pub use common::*;
 pub use error::{ErrorBody, ErrorCode, ErrorDetail};
-pub use tournament::TableTournament;

@@ -97,15 +97,6 @@ pub struct CreateTournament {
     pub name: Option<String>,
 }
 
-/// Where a table belongs when it plays a tournament game (`table.tournament`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TableTournament {
-    /// Tournament id.
-    pub id: String,
-    /// The round.
-    pub round: u32,
-}
-
 /// One board of a round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairingView {

@@ -17,7 +17,8 @@
 //! - [`core`]: the services every layer shares; [`room`]: rooms, their live table
 //!   lists and the fan-out to room sockets; [`bots`]: the computer's search threads;
 //!   [`chat`], [`names`], [`text`]: what people write; [`limits`]: per-address counters;
-//! - [`config`], [`metrics`], [`error`], [`time`], [`random`]: the ground floor.
+//! - [`config`], [`metrics`], [`error`], [`time`], [`random`], [`lock`]: the ground
+//!   floor.
 //!
 //! Concurrency: each table is owned by its actor; rooms and the registries are behind
 //! std mutexes held for a map lookup only, never across `.await`; every task is spawned
@@ -35,6 +36,7 @@ pub mod core;
 pub mod error;
 pub mod http;
 pub mod limits;
+pub mod lock;
 pub mod metrics;
 pub mod names;
 pub mod placement;

@@ -7,6 +7,7 @@
 //! while one machine can no longer exhaust the server's file descriptors, fill the guests
 //! table, or flood everyone's lobby with its churn.
 
+use crate::lock::lock;
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -133,11 +134,6 @@ impl Drop for SocketPermit {
             }
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Every update is one insert, change or remove: a poisoned map is still consistent.
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Limits {

@@ -25,12 +25,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use sqlx::Connection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
+use sqlx::{ConnectOptions, Connection};
 use tokio::sync::{RwLock, watch};
 
 use super::stats::StoreStats;
-use super::writer::open;
 
 /// How often the log is checkpointed while the writer commits.
 const EVERY: Duration = Duration::from_millis(250);
@@ -151,4 +150,15 @@ async fn passive(
             Err(e)
         }
     }
+}
+
+/// Opens a connection that does no automatic checkpoints.
+///
+/// Fails when the database cannot be opened.
+pub(super) async fn open(options: &SqliteConnectOptions) -> Result<SqliteConnection, sqlx::Error> {
+    let mut conn = options.connect().await?;
+    sqlx::query("PRAGMA wal_autocheckpoint = 0")
+        .execute(&mut conn)
+        .await?;
+    Ok(conn)
 }

@@ -1,5 +1,5 @@
 //! Tournaments: the tournament row, its entrants and its pairings with their results
-//! (migration 0006). Every change is a [`TournamentWrite`] inside a [`Write`], stored
+//! (migration 0006). Every change is a [`TournamentWrite`] inside a [`crate::Write`], stored
 //! before the tournament's actor applies and announces it; a round is stored together
 //! with its games (`Write::All`), so a round is never half there.
 
@@ -8,7 +8,6 @@ use sqlx::sqlite::SqliteConnection;
 
 use damka_protocol::tournament::{TournamentKind, TournamentStatus};
 
-use super::write::Write;
 use super::{Store, StoreError, on_pool};
 
 /// A stored tournament.
@@ -502,7 +501,7 @@ impl Store {
     ///
     /// Fails on a database error (and at once during an outage).
     pub async fn tournament_write(&self, write: TournamentWrite) -> Result<(), StoreError> {
-        self.write(Write::Tournament(Box::new(write))).await
+        self.write(write.into()).await
     }
 
     /// Tournaments not over yet (to resume them at start-up).

@@ -150,6 +150,12 @@ pub enum Write {
     },
 }
 
+impl From<super::tournaments::TournamentWrite> for Write {
+    fn from(write: super::tournaments::TournamentWrite) -> Write {
+        Write::Tournament(Box::new(write))
+    }
+}
+
 impl Write {
     /// The move row this write inserts, if any (a move, or the move that ends a game), with
     /// its game: a batch inserts all of them in one statement.

@@ -19,12 +19,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use sqlx::Connection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
-use sqlx::{ConnectOptions, Connection};
 use tokio::sync::{RwLock, mpsc, watch};
 
 use super::batch::{apply_sqlite_batch, commit_moves_sqlite};
-use super::checkpoint;
+use super::checkpoint::{self, open};
 use super::queue::{Job, MAX_BATCH, WriteQueue};
 use super::stats::StoreStats;
 use super::write::Write;
@@ -61,17 +61,6 @@ pub fn spawn(
     };
     tokio::spawn(writer.run(rx));
     queue
-}
-
-/// Opens a connection that does no automatic checkpoints.
-///
-/// Fails when the database cannot be opened.
-pub(super) async fn open(options: &SqliteConnectOptions) -> Result<SqliteConnection, sqlx::Error> {
-    let mut conn = options.connect().await?;
-    sqlx::query("PRAGMA wal_autocheckpoint = 0")
-        .execute(&mut conn)
-        .await?;
-    Ok(conn)
 }
 
 /// Opens the writer's connection: no automatic checkpoints, and a page cache that holds

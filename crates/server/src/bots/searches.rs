@@ -311,7 +311,7 @@ impl Core {
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         // Every update leaves the queue and the slot count consistent before it can
         // panic, so a poisoned lock is still usable.
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+        crate::lock::lock(&self.inner)
     }
 }
 

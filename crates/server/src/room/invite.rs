@@ -8,8 +8,9 @@
 use damka_protocol::room::{Invitation, RoomServerMessage};
 use damka_protocol::{ErrorCode, GameStatus, Player};
 
-use super::{Room, lock};
+use super::Room;
 use crate::error::AppError;
+use crate::lock::lock;
 use crate::{random, time};
 
 /// Invitations a person may send in a burst in one room.

@@ -20,6 +20,7 @@ mod invite;
 mod people;
 mod tournaments;
 
+use crate::lock::lock;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -303,17 +304,17 @@ impl Room {
         self.publish(&RoomServerMessage::Chat(msg));
     }
 
-    /// The `room` message a socket receives on connect.
-    pub fn snapshot(&self) -> RoomServerMessage {
+    /// The `room` message with `tables` (all, or the first page: `more`).
+    fn room_message(&self, tables: Vec<TableView>, more: bool) -> RoomServerMessage {
         let people = self.people();
         RoomServerMessage::Room {
             room: self.view(),
-            tables: self.tables(),
+            tables,
             players: u32::try_from(people.len()).unwrap_or(u32::MAX),
             people,
             chat: self.chat(),
             tournaments: self.tournaments(),
-            more: false,
+            more,
         }
     }
 
@@ -344,16 +345,7 @@ impl Room {
             let more = i < last;
             let msg = if i == 0 {
                 // People and chat come whole in the first page.
-                let people = self.people();
-                RoomServerMessage::Room {
-                    room: self.view(),
-                    tables,
-                    players: u32::try_from(people.len()).unwrap_or(u32::MAX),
-                    people,
-                    chat: self.chat(),
-                    tournaments: self.tournaments(),
-                    more,
-                }
+                self.room_message(tables, more)
             } else {
                 RoomServerMessage::RoomTables { tables, more }
             };
@@ -547,7 +539,7 @@ impl Room {
     fn lock_tables(&self) -> std::sync::MutexGuard<'_, HashMap<String, TableView>> {
         // A panic while holding this lock cannot leave a half-written map (every update is
         // one insert or remove), so a poisoned lock is still usable.
-        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+        crate::lock::lock(&self.tables)
     }
 }
 
@@ -621,10 +613,4 @@ pub async fn events_ticker(rooms: &Rooms, shutdown: &tokio_util::sync::Cancellat
             }
         }
     }
-}
-
-/// Locks a room mutex; every update under these locks is one whole change, so a
-/// poisoned lock is still consistent.
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }

@@ -5,7 +5,8 @@
 use damka_protocol::room::RoomServerMessage;
 use damka_protocol::tournament::{TournamentStatus, TournamentSummary};
 
-use super::{Room, lock};
+use super::Room;
+use crate::lock::lock;
 
 /// Finished tournaments a room keeps listing.
 pub const FINISHED_SHOWN: usize = 5;

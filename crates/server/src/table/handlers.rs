@@ -277,10 +277,7 @@ impl TableActor {
             .store
             .save_draw_offer(&game.id, offers.row())
             .await;
-        if let Err(e) = stored {
-            self.storage_failed(&e, now);
-            return Err(e.into());
-        }
+        self.stored(stored, now)?;
         let Some(game) = self.game.as_mut() else {
             return Ok(());
         };
@@ -320,10 +317,7 @@ impl TableActor {
                 .store
                 .save_draw_offer(&game.id, offers.row())
                 .await;
-            if let Err(e) = stored {
-                self.storage_failed(&e, now);
-                return Err(e.into());
-            }
+            self.stored(stored, now)?;
             let Some(game) = self.game.as_mut() else {
                 return Ok(());
             };

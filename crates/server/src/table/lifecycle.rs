@@ -118,11 +118,10 @@ impl TableActor {
         let end = super::game::game_end(&outcome, super::game::clock_row(&clock, now, game.ply()));
         let id = game.id.clone();
         let stored = self.core.store.finish_game(&id, end).await;
-        if let Err(e) = stored {
+        if let Err(e) = &stored {
             tracing::error!(error = %e, game = %id, "cannot store the end of a game; not announced");
-            self.storage_failed(&e, now);
-            return Err(e.into());
         }
+        self.stored(stored, now)?;
         if let Some(game) = self.game.as_mut() {
             game.end_by(winner, reason, by, now);
         }
@@ -170,6 +169,21 @@ impl TableActor {
             // Tried again later: on recovery for an outage, else after a while.
             self.end_retry = Some(tokio::time::Instant::now() + END_RETRY);
         }
+    }
+
+    /// The outcome of a write of this table, as the player's action sees it: a failure
+    /// holds the clock first if the database is out ([`Self::storage_failed`]).
+    ///
+    /// Fails with the store's error.
+    pub(super) fn stored<T>(
+        &mut self,
+        result: Result<T, damka_store::StoreError>,
+        now: u64,
+    ) -> Result<T, AppError> {
+        result.map_err(|e| {
+            self.storage_failed(&e, now);
+            e.into()
+        })
     }
 
     /// A write of this table failed: if the database is unavailable, hold the clock

@@ -273,10 +273,7 @@ impl TableActor {
                     .await
             }
         };
-        if let Err(e) = stored {
-            self.storage_failed(&e, now);
-            return Err(e.into());
-        }
+        self.stored(stored, now)?;
         Ok(())
     }
 

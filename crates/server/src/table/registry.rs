@@ -237,7 +237,7 @@ impl Tables {
         seat: impl FnOnce() -> R,
     ) -> Result<R, AppError> {
         // Poisoning cannot leave anything half-done: the lock guards no data.
-        let _seating = self.seating.lock().unwrap_or_else(|e| e.into_inner());
+        let _seating = crate::lock::lock(&self.seating);
         let max = self.core.config.max_tables_per_guest;
         if max > 0 && self.core.rooms.seated_tables(guest_id) >= max {
             return Err(AppError::TooManyTables(max));
@@ -255,7 +255,7 @@ impl Tables {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TableHandle>> {
         // Every update is a single insert or remove: a poisoned map is still consistent.
-        self.map.lock().unwrap_or_else(|e| e.into_inner())
+        crate::lock::lock(&self.map)
     }
 }
 

@@ -277,10 +277,7 @@ impl TableActor {
                 },
             )
             .await;
-        if let Err(e) = stored {
-            self.storage_failed(&e, now);
-            return Err(e.into());
-        }
+        self.stored(stored, now)?;
         let Some(g) = self.game.as_mut() else {
             return Ok(());
         };

@@ -206,7 +206,7 @@ impl TournamentActor {
 
     /// Makes the latest state visible to readers and tells the room.
     pub(super) fn publish(&mut self) {
-        *self.snapshot.lock().unwrap_or_else(|e| e.into_inner()) = Arc::new(self.t.clone());
+        *crate::lock::lock(&self.snapshot) = Arc::new(self.t.clone());
         self.room
             .tournament_changed(self.t.summary(crate::time::unix_ms()));
     }

@@ -87,10 +87,7 @@ pub struct TournamentHandle {
 impl TournamentHandle {
     /// The tournament as of its last change.
     pub fn snapshot(&self) -> Arc<Tournament> {
-        self.snapshot
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        crate::lock::lock(&self.snapshot).clone()
     }
 
     /// Asks the actor to do something and waits for the answer.
@@ -196,7 +193,7 @@ impl Tournaments {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TournamentHandle>> {
         // Every update is one insert or remove: a poisoned map is still consistent.
-        self.map.lock().unwrap_or_else(|e| e.into_inner())
+        crate::lock::lock(&self.map)
     }
 }
 
