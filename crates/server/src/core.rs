@@ -33,8 +33,12 @@ pub struct Core {
     pub time: TimeSource,
     /// Cancelled when the server shuts down.
     pub shutdown: CancellationToken,
-    /// Every spawned task that shutdown waits for. Three tasks are spawned outside it on
-    /// purpose: a node's lease loop and its NATS subscriber and publisher, which must
-    /// outlive the tables (they hand them over at a graceful stop and are stopped after).
+    /// Every spawned task that shutdown waits for: tables, tournaments, sockets, searches
+    /// and the periodic tasks. Some run outside it on purpose: the accept loop (shutdown
+    /// awaits it by itself), and a cluster node's lease loop, NATS publisher and
+    /// subscriber and the NATS bridges of its tables and tournaments, which must outlive
+    /// the actors (they hand them over at a graceful stop and are stopped after, by the
+    /// cluster's own token), plus short background releases of leases; the store's
+    /// writer tasks end when the store closes.
     pub tracker: TaskTracker,
 }

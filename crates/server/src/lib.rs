@@ -24,7 +24,8 @@
 //! std mutexes held for a map lookup only, never across `.await`; every task is spawned
 //! on one [`tokio_util::task::TaskTracker`] and watches one
 //! [`tokio_util::sync::CancellationToken`], so shutdown reaches all of them (except, on
-//! purpose, a cluster node's lease loop and NATS tasks: see [`core::Core::tracker`]).
+//! purpose, the accept loop and a cluster node's lease and NATS tasks: see
+//! [`core::Core::tracker`]).
 
 pub mod accept;
 pub mod app;

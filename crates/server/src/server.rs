@@ -293,7 +293,8 @@ impl RunningServer {
         tracing::info!("stopped");
     }
 
-    /// Waits until the server stops by itself (it does not, unless it fails).
+    /// Whether the server's accept loop has ended by itself (it does not, unless it
+    /// fails).
     pub fn is_finished(&self) -> bool {
         self.serve.is_finished()
     }
