@@ -3,7 +3,7 @@
 loopback, black-box (raw HTTP and WebSocket, Python 3.11 standard library only; every
 loop is bounded in time and stops by itself).
 
-Usage: measure-abuse3.py HOST:PORT WHAT [--secs N] [--no-attack]
+Usage: measure-abuse3.py HOST:PORT WHAT [--secs N] [--no-attack] [--no-human | --human-only]
 
 WHAT, one of:
   computer     six level-3 tables at 15+10 from two guests of one address (answered at
@@ -14,6 +14,10 @@ WHAT, one of:
                the human move round trip (move -> ack). --secs: the measuring window
                (default 240; the level-1 game stops after 30 replies, the rest goes on).
                --no-attack: the same two games without the attack (the baseline).
+               --no-human: without the human table; --human-only: only the human table
+               (no attack, no level-1 game). Run the two in separate processes at once to
+               keep this client's own work (its threads share one interpreter lock) out of
+               the human round trip.
   tournaments  10 guests of one address each try to create 2 open tournaments in one room;
                then a guest of another address tries one.
   chat         30 guests of one address, each with a room socket, chat as fast as the
@@ -426,7 +430,7 @@ def room_tables(addr):
     return len(tables), tour, bots
 
 
-def measure_computer(addr, secs=240.0, max_replies=30, attack=True):
+def measure_computer(addr, secs=240.0, max_replies=30, attack=True, human_table_on=True, level_one_on=True):
     att, vic, hum = "127.0.1.2", "127.0.1.3", "127.0.1.4"
     pid = server_pid(addr)
     print(f"computer: server pid {pid}; load {load()}")
@@ -655,8 +659,8 @@ def measure_computer(addr, secs=240.0, max_replies=30, attack=True):
             for p in players:
                 p.ws.close()
 
-    tv = threading.Thread(target=level_one, daemon=True)
-    th = threading.Thread(target=human_table, daemon=True)
+    tv = threading.Thread(target=level_one if level_one_on else (lambda: None), daemon=True)
+    th = threading.Thread(target=human_table if human_table_on else (lambda: None), daemon=True)
     tv.start()
     th.start()
     tv.join(secs + 30)
@@ -1179,7 +1183,14 @@ def main():
         secs = float(sys.argv[sys.argv.index("--secs") + 1])
     print(f"{what}: against {addr} at {time.strftime('%H:%M:%S')}; load {load()}")
     if what == "computer":
-        measure_computer(addr, secs or 240.0, attack="--no-attack" not in sys.argv)
+        only = "--human-only" in sys.argv
+        measure_computer(
+            addr,
+            secs or 240.0,
+            attack="--no-attack" not in sys.argv and not only,
+            human_table_on="--no-human" not in sys.argv,
+            level_one_on=not only,
+        )
     elif what == "tournaments":
         measure_tournaments(addr)
     elif what == "chat":
