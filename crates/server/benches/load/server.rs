@@ -112,6 +112,10 @@ impl Server {
             // a limit).
             .args(["--max-sockets-per-address", "0", "--guests-per-minute", "0"])
             .args(["--max-tables-per-address", "0"])
+            // Limits newer than some `--before-bin` builds: by environment, which an
+            // older binary ignores where it would refuse an unknown flag.
+            .env("DAMKA_SOCKET_OPENS_PER_SECOND", "0")
+            .env("DAMKA_SEAT_CHANGES_PER_SECOND", "0")
             .args(extra)
             .env_remove("DAMKA_ROOMS")
             // DAMKA_LOAD_SERVER_LOG: the server's RUST_LOG (default: warnings only).

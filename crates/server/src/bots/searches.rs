@@ -26,7 +26,7 @@ use tokio::sync::oneshot;
 
 use super::queue::{Class, FairQueue, Who};
 
-/// How often a waiting search looks for a running one to stop (only while it waits).
+/// How often the cutter looks for a running search to stop (only while searches wait).
 const CUT_POLL: Duration = Duration::from_millis(20);
 
 /// What one search needs: the game as it stands, the computer's clock, and whose it is.
@@ -91,6 +91,8 @@ struct Inner {
     free: usize,
     running: Vec<Running>,
     next_id: u64,
+    /// Whether the cutter task runs ([`Core::watch`]).
+    cutter: bool,
 }
 
 /// Where the computer's searches run.
@@ -128,6 +130,7 @@ impl Bots {
                     free: n,
                     running: Vec::new(),
                     next_id: 0,
+                    cutter: false,
                 }),
                 pending: AtomicUsize::new(0),
                 slice,
@@ -215,33 +218,61 @@ impl Core {
             );
             rx
         };
+        // A better search than a running one may have arrived: stop that one now; the
+        // slices of the same class are watched by the one cutter while anyone waits.
+        core.cut_for_waiters();
+        Core::watch(core);
         let mut waiting = Waiting { core, rx };
-        loop {
-            core.cut_for_waiters();
-            match tokio::time::timeout(CUT_POLL, &mut waiting.rx).await {
-                Ok(Ok(id)) => {
-                    // Granted: the slot is ours from here (the guard no longer frees it).
-                    waiting.rx = oneshot::channel().1;
-                    return Slot {
-                        core: core.clone(),
-                        id,
-                    };
+        match (&mut waiting.rx).await {
+            Ok(id) => {
+                // Granted: the slot is ours from here (the guard no longer frees it).
+                waiting.rx = oneshot::channel().1;
+                Slot {
+                    core: core.clone(),
+                    id,
                 }
-                Ok(Err(_)) => {
-                    // The queue dropped the waiter without a slot: cannot happen while
-                    // `Bots` lives; take a slot the plain way rather than hang.
-                    tracing::error!("a computer search lost its place in the queue");
-                    let mut inner = core.lock();
-                    inner.free = inner.free.saturating_sub(1);
-                    let id = inner.start(class, who.clone(), stop.clone());
-                    return Slot {
-                        core: core.clone(),
-                        id,
-                    };
+            }
+            Err(_) => {
+                // The queue dropped the waiter without a slot: cannot happen while `Bots`
+                // lives; take a slot the plain way rather than hang.
+                tracing::error!("a computer search lost its place in the queue");
+                let mut inner = core.lock();
+                inner.free = inner.free.saturating_sub(1);
+                let id = inner.start(class, who.clone(), stop.clone());
+                Slot {
+                    core: core.clone(),
+                    id,
                 }
-                Err(_) => continue,
             }
         }
+    }
+
+    /// Starts the cutter unless it runs: one task that, while searches wait, looks every
+    /// [`CUT_POLL`] for a running search whose slice is over (one timer for the whole
+    /// queue, however long it is).
+    fn watch(core: &Arc<Core>) {
+        {
+            let mut inner = core.lock();
+            if inner.cutter || inner.queue.is_empty() {
+                return;
+            }
+            inner.cutter = true;
+        }
+        let core = Arc::downgrade(core);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(CUT_POLL).await;
+                let Some(core) = core.upgrade() else {
+                    return;
+                };
+                core.cut_for_waiters();
+                let mut inner = core.lock();
+                if inner.queue.is_empty() {
+                    inner.cutter = false;
+                    return;
+                }
+            }
+        });
     }
 
     /// Stops as many running searches as there are searches waiting for them: those of
