@@ -86,7 +86,8 @@ export async function startServer(name, extraArgs = [], { databaseUrl } = {}) {
     child = spawn(bin, [
       '--bind', `127.0.0.1:${port}`,
       '--database-url', databaseUrl ?? `sqlite://${tmp}/damka.db`,
-      '--static-dir', path.join(REPO, 'static'),
+      // E2E_STATIC_DIR: another client (e.g. an older commit's, to see a new test fail).
+      '--static-dir', process.env.E2E_STATIC_DIR ?? path.join(REPO, 'static'),
       ...extraArgs,
     ], { stdio: ['ignore', out, out], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' } });
     const me = child;

@@ -203,6 +203,13 @@ pub struct TournamentView {
     /// Ended for want of players at its start time.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cancelled: bool,
+    /// During the break between two rounds: the next round as paired now (no tables
+    /// yet), else `None`. An addition to the contract.
+    #[serde(default)]
+    pub next_round: Option<RoundView>,
+    /// Milliseconds until that round's games start, as of sending (with `next_round`).
+    #[serde(default)]
+    pub next_round_in_ms: Option<u64>,
     /// Counts the tournament's changes (a client refetching knows whether it is newer).
     pub version: u64,
 }
