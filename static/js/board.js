@@ -196,10 +196,12 @@ export class Board {
    * Draws a position and its highlights.
    * @param {{pieces: Map<string, {color: string, king: boolean}>, path?: string[],
    *   targets?: Set<string>, movable?: Set<string>, last?: string[], captured?: string[],
-   *   pending?: string[], taking?: string[], slide?: {from: string, to: string}}} view
+   *   pending?: string[], taking?: string[], slide?: {from: string, to: string},
+   *   premove?: string[]} view
    *   `path` the squares entered so far (drawn in the path colour, with a line through
    *   them), `taking` the pieces jumped so far on that path, `slide` a piece that has just
-   *   moved from one square to the next (animated once)
+   *   moved from one square to the next (animated once), `premove` the squares of a move
+   *   queued during the opponent's turn
    */
   render(view) {
     this.view = view;
@@ -210,6 +212,7 @@ export class Board {
     const captured = new Set(view.captured ?? []);
     const pending = new Set(view.pending ?? []);
     const taking = new Set(view.taking ?? []);
+    const premove = new Set(view.premove ?? []);
     const slide = view.slide && this.cells.get(view.slide.from) && this.cells.get(view.slide.to) ? view.slide : null;
     for (const { name, g } of this.cells.values()) {
       const piece = view.pieces.get(name) ?? null;
@@ -221,6 +224,7 @@ export class Board {
       if (captured.has(name)) cls.push('captured');
       if (pending.has(name)) cls.push('pending');
       if (taking.has(name)) cls.push('taking');
+      if (premove.has(name)) cls.push('premove');
       g.setAttribute('class', cls.join(' '));
       g.setAttribute('aria-label', this.label(name, piece));
       const kids = [s('rect', { class: 'dark', width: CELL, height: CELL })];

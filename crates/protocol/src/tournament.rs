@@ -245,6 +245,9 @@ pub struct TournamentSummary {
     pub round: u32,
     /// Empty places filled by the computer.
     pub bots: bool,
+    /// The computer's level for those places (an addition).
+    #[serde(default = "one")]
+    pub bot_level: u8,
     /// When it starts (RFC 3339), if at a set time.
     pub starts_at: Option<String>,
     /// The leader (first in the standings) once a game has ended.
@@ -254,6 +257,11 @@ pub struct TournamentSummary {
     pub cancelled: bool,
     /// Counts the tournament's changes.
     pub version: u64,
+}
+
+/// The default computer level.
+fn one() -> u8 {
+    1
 }
 
 impl From<&TournamentView> for TournamentSummary {
@@ -276,6 +284,7 @@ impl From<&TournamentView> for TournamentSummary {
             total_rounds: t.total_rounds,
             round: t.round,
             bots: t.bots,
+            bot_level: t.bot_level,
             starts_at: t.starts_at.clone(),
             leader: t
                 .standings
