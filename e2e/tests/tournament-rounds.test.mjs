@@ -130,7 +130,7 @@ test('a break between rounds, the computer’s level, the standings explained, a
     await screenshot(alice.page, 'tournament-rounds-over-1366');
     await bob.page.goto(`${url}/#/tournament/${tid}`);
     await bob.page.locator('[data-winner]', { hasText: 'Alice, Bob i Carol dzielą pierwsze miejsce' }).waitFor();
-    await bob.page.locator('[data-standings-legend]', { hasText: 'Bh – Buchholz' }).waitFor();
+    await bob.page.locator('[data-standings-legend]', { hasText: 'SB – Sonneborn-Berger' }).waitFor();
     const width = await bob.page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 360, `the tournament page fits the phone (${width} px)`);
     await screenshot(bob.page, 'tournament-rounds-over-360');

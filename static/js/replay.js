@@ -63,7 +63,8 @@ export function mount(root, { id, ctx }) {
       btn('next', '›', at + 1, at === game.moves.length),
       btn('last', '»', game.moves.length, at === game.moves.length),
       h('a', { class: 'btn', href: api.pdnUrl(game.id), download: `damka-${game.id}.pdn`, 'data-action': 'pdn' }, t('replay.pdn')),
-      h('button', { class: 'btn', 'data-action': 'flip', 'aria-pressed': flipped ? 'true' : 'false', onclick: () => { flipped = !flipped; draw(); } }, '⇅ ', t('action.flip')),
+      // An icon (named for screen readers and on hover), so the row fits under the board.
+      h('button', { class: 'btn', 'data-action': 'flip', 'aria-pressed': flipped ? 'true' : 'false', 'aria-label': t('action.flip'), title: t('action.flip'), onclick: () => { flipped = !flipped; draw(); } }, '⇅'),
     );
     const rows = [];
     for (let i = 0; i < game.moves.length; i += 2) {

@@ -532,7 +532,7 @@ export function mount(root, { id, ctx }) {
           h('p', {}, t('table.missing_text')),
           h('p', {}, h('a', { class: 'btn primary', href: '#/', 'data-action': 'rooms' }, t('table.missing_back'))),
         ));
-        tablePage.classList.remove('live');
+        tablePage.className = 'missing-page';
         invites.close();
       } else {
         panels.status.textContent = page.online ? t('connecting') : t('offline');

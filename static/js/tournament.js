@@ -169,8 +169,7 @@ export function mount(root, { id, ctx }) {
           ))),
         )),
       // What the columns mean (their titles are never seen on a phone).
-      h('p', { class: 'legend meta', 'data-standings-legend': '' }, t('tournament.legend')),
-      h('p', { class: 'legend meta' }, t('tournament.scoring'), ' ', t(`tournament.tiebreaks.${x.kind}`)));
+      h('p', { class: 'legend meta', 'data-standings-legend': '' }, t('tournament.legend'), swiss ? ` ${t('tournament.legend_bh')}` : ''));
   }
 
   function drawPlayers(me) {
