@@ -51,6 +51,15 @@ test('one screen: a draw offer asks for a second click before the game ends', as
     await waitStatus(p.page, 'Black to move');
     await playAnyMove(p);
     await waitMoves(p.page, 2);
+    // Auto-turn (item 13): the side to move is at the bottom after each move.
+    const bottom = () => p.page.locator('.player-bar.bottom [data-player]').getAttribute('data-player');
+    assert.equal(await bottom(), 'white');
+    await press(p, p.page.locator('[data-action="autoflip"]'));
+    await playAnyMove(p);
+    await waitMoves(p.page, 3);
+    await p.page.locator('.player-bar.bottom [data-player="black"]').waitFor();
+    await press(p, p.page.locator('[data-action="autoflip"]'));
+    await p.page.locator('.player-bar.bottom [data-player="white"]').waitFor();
     await press(p, p.page.locator('[data-action="draw-offer"]'));
     await p.page.locator('[data-action="draw-offer"]', { hasText: 'Click again' }).waitFor();
     assert.equal(await p.page.locator('[data-banner]:visible').count(), 0, 'one click does not end the game');
@@ -223,6 +232,43 @@ test('square numbers contrast at least 4.5:1; muting a chat author is not a "×"
     assert.notEqual((await mute.textContent()).trim(), '×');
     assert.match(await mute.getAttribute('aria-label'), /Mute Alice/);
     await screenshot(bob.page, `details-numbers-chat-${id}`);
+    assert.deepEqual([alice.errors, bob.errors].flat(), []);
+  } finally {
+    await alice.context.close();
+    await bob.context.close();
+  }
+});
+
+test('item 13: a premove is played at once when legal; a live game can be looked back through', { timeout: 120_000 }, async () => {
+  const alice = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser);
+  try {
+    await startGame(alice, bob, env.server.url, 'international');
+    await waitStatus(alice.page, 'Your move');
+    await playMove(alice, '31-26');
+    await waitMoves(alice.page, 1);
+    // Bob's turn: Alice queues 26-21, then cancels it, then queues it again.
+    await press(alice, alice.page.locator('[data-square="26"]'));
+    await press(alice, alice.page.locator('[data-square="21"]'));
+    await waitStatus(alice.page, 'Premove: 26-21');
+    await press(alice, alice.page.locator('[data-action="premove-cancel"]'));
+    assert.equal(await alice.page.locator('.square.premove').count(), 0);
+    await press(alice, alice.page.locator('[data-square="26"]'));
+    await press(alice, alice.page.locator('[data-square="21"]'));
+    await alice.page.locator('[data-square="21"].premove').waitFor();
+    await playMove(bob, '18-22');
+    // Played as soon as it was legal, with no click.
+    await waitMoves(bob.page, 3);
+    assert.equal((await bob.page.locator('[data-moves] [data-ply]').allTextContents()).at(-1), '26-21');
+    // Bob looks back two plies: the position after 31-26, then back to the game.
+    await press(bob, bob.page.locator('[data-action="history-back"]'));
+    await press(bob, bob.page.locator('[data-action="history-back"]'));
+    await waitStatus(bob.page, 'Viewing the position after ply 1 of 3');
+    assert.equal(await bob.page.locator('[data-square="26"] [data-piece]').getAttribute('data-piece'), 'white-man');
+    assert.equal(await bob.page.locator('[data-square="22"] [data-piece]').count(), 0);
+    await press(bob, bob.page.locator('[data-action="history-live"]'));
+    await waitStatus(bob.page, 'Your move');
+    await bob.page.locator('[data-square="21"] [data-piece="white-man"]').waitFor();
     assert.deepEqual([alice.errors, bob.errors].flat(), []);
   } finally {
     await alice.context.close();
