@@ -6,9 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-if [[ ! -d node_modules/playwright-core ]]; then
-    npm ci --no-audit --no-fund
-fi
+# Chromium and the npm packages, if missing (also when this script is run on its own).
+../scripts/setup
 
 status=0
 echo "== client unit tests"

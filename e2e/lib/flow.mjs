@@ -187,7 +187,7 @@ export async function twoPlayerStory({ browser, url, variant, phone, tag, t }) {
       assert.equal(await B.locator('[data-banner]:visible').count(), 0, 'one click does not resign');
       await press(alice, A.locator('[data-action="resign"]'));
       await A.locator('[data-banner]:visible', { hasText: 'You lost' }).waitFor();
-      await B.locator('[data-banner]:visible', { hasText: 'Wygrałeś' }).waitFor();
+      await B.locator('[data-banner]:visible', { hasText: 'Wygrana' }).waitFor();
       // The result says who resigned (game_over.by): Alice, with Black in this game.
       assert.match(await B.locator('[data-status]').textContent(), /czarne się poddały/);
     });

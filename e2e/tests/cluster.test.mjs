@@ -75,6 +75,8 @@ test('a game goes on when the node that owns its table is killed', { timeout: 18
     await PC.locator(`[data-table="${id}"] [data-square]`).first().waitFor();
     await press(alice, PA.locator('[data-action="start"]'));
     await press(bob, PB.locator('[data-action="start"]'));
+    // (A click before Alice's page has heard the game start is lost: wait for it.)
+    await waitStatus(PA, 'Your move');
     await playMove(alice, 'c3-b4');
     await waitMoves(PB, 1);
     await playMove(bob, 'b6-a5');

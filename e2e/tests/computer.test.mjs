@@ -1,6 +1,6 @@
 // A visitor alone: one click from the home page to a game against the computer, played
-// to the end in the browser; the empty American room opens a game as Black against the
-// computer; two people play on one screen.
+// to the end in the browser; two people play on one screen. (The header's one click from
+// any page, and the American room left alone, are in details.test.mjs.)
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -44,23 +44,6 @@ test('a visitor plays a whole game against the computer at level 1', { timeout: 
     await press(p, p.page.locator('[data-action="replay"]'));
     await p.page.waitForURL(/#\/game\//);
     await p.page.locator('[data-square]').first().waitFor();
-    assert.deepEqual(p.errors, []);
-  } finally {
-    await p.context.close();
-  }
-});
-
-test('an American room with nobody to play with opens a game as Black against the computer', async () => {
-  const p = await newPlayer(env.browser, { autoplay: true });
-  try {
-    await p.page.goto(`${env.server.url}/#/room/american`);
-    await p.page.waitForURL(/#\/table\//);
-    await p.page.locator('[data-player="black"]', { hasText: '(you)' }).waitFor();
-    await p.page.locator('[data-status]', { hasText: 'Your move' }).waitFor();
-    // Only once per tab: back in the room, its table list shows.
-    await p.page.goto(`${env.server.url}/#/room/american`);
-    await p.page.locator('[data-tables-list] [data-table-id]').first().waitFor();
-    assert.match(p.page.url(), /#\/room\/american$/);
     assert.deepEqual(p.errors, []);
   } finally {
     await p.context.close();

@@ -166,7 +166,7 @@ test('a stale table link says the table is gone instead of reconnecting forever'
   const p = await newPlayer(env.browser);
   try {
     await p.page.goto(`${env.server.url}/#/table/nosuchtable`);
-    await p.page.locator('[data-status]', { hasText: 'This table no longer exists.' }).waitFor();
+    await p.page.locator('[data-missing]', { hasText: 'This table no longer exists' }).waitFor();
   } finally {
     await p.context.close();
   }

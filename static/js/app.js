@@ -12,6 +12,7 @@ import * as table from './table.js';
 import * as replay from './replay.js';
 import * as rules from './rules.js';
 import * as tournament from './tournament.js';
+import { playNow } from './playnow.js';
 
 const PAGES = { lobby, room, table, game: replay, rules, tournament };
 
@@ -55,11 +56,17 @@ function renderHeader() {
   const t = translator(app.lang);
   document.documentElement.lang = app.lang;
   replace(header,
-    h('a', { class: 'logo', href: href('lobby') }, h('span', { class: 'logo-mark', 'aria-hidden': 'true' }, '⛀'), ' Damka'),
+    h('a', { class: 'logo', href: href('lobby'), 'aria-label': 'Damka' }, h('span', { class: 'logo-mark', 'aria-hidden': 'true' }, '⛀'), h('span', { class: 'logo-text' }, ' Damka')),
     h('nav', { class: 'main-nav', 'aria-label': t('nav.main') },
       h('a', { href: href('lobby') }, t('nav.rooms')),
       h('a', { href: href('rules') }, t('nav.rules')),
     ),
+    // The seeds' promise: from any page, one click to a game against the computer
+    // (American checkers, the visitor with Black, which moves first).
+    h('button', {
+      class: 'btn small quick-bot', type: 'button', 'data-action': 'quick-bot',
+      title: t('nav.play_bot_hint'), 'aria-label': t('nav.play_bot'), onclick: quickBot,
+    }, t('nav.play_bot_short')),
     h('span', { class: 'me', 'data-me': '' }, app.me ? app.me.name : ''),
     h('div', { class: 'lang', role: 'group', 'aria-label': t('nav.language') },
       LANGUAGES.map((l) => h('button', {
@@ -71,6 +78,39 @@ function renderHeader() {
     ),
   );
 }
+
+let quickBusy = false;
+async function quickBot() {
+  if (quickBusy) return;
+  quickBusy = true;
+  try {
+    const rooms = await api.rooms();
+    const room = rooms.find((r) => r.variant === 'american') ?? rooms[0];
+    if (room) await playNow(ctx(), room.id, { level: 1 });
+  } catch {
+    // The page's own cards still offer the game; nothing to undo here.
+  } finally {
+    quickBusy = false;
+  }
+}
+
+/**
+ * A name cut with an ellipsis (`data-full-name`, playnow.js) shows whole for a few
+ * seconds when tapped or long-pressed; with a mouse its title shows on hover.
+ */
+let tip = null;
+function showFullName(ev) {
+  const el = ev.target.closest?.('[data-full-name]');
+  if (!el || el.scrollWidth <= el.clientWidth + 1) return;
+  if (ev.type === 'contextmenu') ev.preventDefault();
+  tip?.remove();
+  tip = h('div', { class: 'name-tip', role: 'status', 'data-name-tip': '' }, el.dataset.fullName);
+  document.body.append(tip);
+  const mine = tip;
+  setTimeout(() => mine.remove(), 4_000);
+}
+document.addEventListener('click', showFullName);
+document.addEventListener('contextmenu', showFullName);
 
 function setLanguage(lang) {
   if (lang === app.lang) return;

@@ -9,12 +9,42 @@ import { pieceName } from './fen.js';
 
 const CELL = 100;
 const MARGIN = 28;
-const ARROWS = {
-  ArrowUp: [0, -1],
-  ArrowDown: [0, 1],
-  ArrowLeft: [-1, 0],
-  ArrowRight: [1, 0],
-};
+const ARROWS = { ArrowUp: true, ArrowDown: true, ArrowLeft: true, ArrowRight: true };
+
+/**
+ * The square an arrow key moves the keyboard focus to, as the board is shown: Left and
+ * Right go to the next playing square of the same row, Up and Down to the row above or
+ * below, to its closest square (on a tie: to the right going up, to the left going down,
+ * so Up then Down comes back). So every playing square can be reached from any other.
+ * @param {{name: string, pos: {x: number, y: number}}[]} cells the squares as displayed
+ * @param {{x: number, y: number}} from
+ * @param {string} key `ArrowUp`, `ArrowDown`, `ArrowLeft` or `ArrowRight`
+ * @returns {string|null} the square's name, or null at the edge
+ */
+export function arrowTarget(cells, from, key) {
+  let best = null;
+  let bestScore = Infinity;
+  for (const { name, pos } of cells) {
+    const dx = pos.x - from.x;
+    const dy = pos.y - from.y;
+    let score;
+    if (key === 'ArrowLeft' || key === 'ArrowRight') {
+      if (dy !== 0 || (key === 'ArrowLeft' ? dx >= 0 : dx <= 0)) continue;
+      score = Math.abs(dx);
+    } else {
+      const up = key === 'ArrowUp';
+      if (up ? dy >= 0 : dy <= 0) continue;
+      // The nearest row first, then the nearest column, then the tie-break side.
+      const side = (up ? dx > 0 : dx < 0) ? 0 : 1;
+      score = Math.abs(dy) * 1000 + Math.abs(dx) * 2 + (dx === 0 ? 0 : side);
+    }
+    if (score < bestScore) {
+      bestScore = score;
+      best = name;
+    }
+  }
+  return best;
+}
 
 /** True when a variant's square names are algebraic (`c3`) rather than numbers. */
 export function isAlgebraic(squares) {
@@ -109,25 +139,10 @@ export class Board {
       this.activate(g.dataset.square);
       return;
     }
-    const dir = ARROWS[ev.key];
-    if (!dir) return;
+    if (!ARROWS[ev.key]) return;
     ev.preventDefault();
-    const from = this.cells.get(g.dataset.square).pos;
-    let best = null;
-    let bestScore = Infinity;
-    for (const { name, pos } of this.cells.values()) {
-      const dx = pos.x - from.x;
-      const dy = pos.y - from.y;
-      const along = dir[0] ? dx * dir[0] : dy * dir[1];
-      const across = dir[0] ? Math.abs(dy) : Math.abs(dx);
-      if (along <= 0) continue;
-      const score = along * 10 + across;
-      if (score < bestScore) {
-        bestScore = score;
-        best = name;
-      }
-    }
-    if (best) this.focus(best);
+    const to = arrowTarget([...this.cells.values()], this.cells.get(g.dataset.square).pos, ev.key);
+    if (to) this.focus(to);
   }
 
   /** Moves keyboard focus to a square (roving tabindex: one square in the tab order). */
@@ -181,10 +196,12 @@ export class Board {
    * Draws a position and its highlights.
    * @param {{pieces: Map<string, {color: string, king: boolean}>, path?: string[],
    *   targets?: Set<string>, movable?: Set<string>, last?: string[], captured?: string[],
-   *   pending?: string[], taking?: string[], slide?: {from: string, to: string}}} view
+   *   pending?: string[], taking?: string[], slide?: {from: string, to: string},
+   *   premove?: string[]} view
    *   `path` the squares entered so far (drawn in the path colour, with a line through
    *   them), `taking` the pieces jumped so far on that path, `slide` a piece that has just
-   *   moved from one square to the next (animated once)
+   *   moved from one square to the next (animated once), `premove` the squares of a move
+   *   queued during the opponent's turn
    */
   render(view) {
     this.view = view;
@@ -195,6 +212,7 @@ export class Board {
     const captured = new Set(view.captured ?? []);
     const pending = new Set(view.pending ?? []);
     const taking = new Set(view.taking ?? []);
+    const premove = new Set(view.premove ?? []);
     const slide = view.slide && this.cells.get(view.slide.from) && this.cells.get(view.slide.to) ? view.slide : null;
     for (const { name, g } of this.cells.values()) {
       const piece = view.pieces.get(name) ?? null;
@@ -206,6 +224,7 @@ export class Board {
       if (captured.has(name)) cls.push('captured');
       if (pending.has(name)) cls.push('pending');
       if (taking.has(name)) cls.push('taking');
+      if (premove.has(name)) cls.push('premove');
       g.setAttribute('class', cls.join(' '));
       g.setAttribute('aria-label', this.label(name, piece));
       const kids = [s('rect', { class: 'dark', width: CELL, height: CELL })];

@@ -33,7 +33,9 @@ export function chatPanel({ t, title, kind, send, me }) {
         h('span', { class: 'chat-from' }, playerName(t, m.from) || '?'), ': ',
         h('span', { class: 'chat-text' }, m.text),
         m.from?.id && m.from.id !== mine
-          ? h('button', { class: 'btn ghost chat-mute', type: 'button', 'data-action': 'mute-person', title: t('chat.mute'), 'aria-label': t('chat.mute_who', { name: playerName(t, m.from) }), onclick: () => mute(m.from.id) }, '×')
+          // A word, not a "×": it hides this person's messages for this player, it
+          // deletes nothing.
+          ? h('button', { class: 'btn ghost chat-mute', type: 'button', 'data-action': 'mute-person', title: t('chat.mute'), 'aria-label': t('chat.mute_who', { name: playerName(t, m.from) }), onclick: () => mute(m.from.id) }, t('chat.mute_label'))
           : null,
       )));
     list.scrollTop = list.scrollHeight;

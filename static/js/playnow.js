@@ -146,6 +146,19 @@ export function playCard(ctx, { rooms, selected }) {
 }
 
 /**
+ * A name as one line that never widens the page: cut with an ellipsis by the CSS, the
+ * whole name in its title (hover) and in `data-full-name` (app.js shows it on a tap or
+ * a long press when it is cut).
+ * @param {Function} t
+ * @param {object} p a player
+ * @param {Record<string, unknown>} [attrs] more attributes (`class` is added to `name`)
+ */
+export function nameTag(t, p, attrs = {}) {
+  const text = playerName(t, p);
+  return h('span', { ...attrs, class: `name-cut ${attrs.class ?? ''}`.trim(), title: text, 'data-full-name': text }, text);
+}
+
+/**
  * A seated player's display name: the computer's is translated, with its level (and,
  * for a tournament's computer entrants `bot-N-k`, its number k).
  */

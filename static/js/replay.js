@@ -8,6 +8,7 @@ import { h, replace } from './dom.js';
 import { parseFen } from './fen.js';
 import { parseMove } from './moves.js';
 import { href } from './router.js';
+import { playerName } from './playnow.js';
 import { resultText } from './tableview.js';
 
 /** Mounts the replay page; returns its unmount function. */
@@ -21,8 +22,11 @@ export function mount(root, { id, ctx }) {
   const boardWrap = h('div', { class: 'board-wrap' });
   const controls = h('div', { class: 'actions replay-controls' });
   const list = h('ol', { class: 'move-list', 'data-moves': '' });
+  // The step buttons and the download sit right under the board, which is sized to
+  // leave room for them (1366x768 shows it all); the title goes beside it on a desktop.
   replace(root, h('div', { class: 'table-page replay-page', 'data-game': id },
-    h('div', { class: 'play' }, head, boardWrap, controls),
+    h('div', { class: 'replay-head-wrap' }, head),
+    h('div', { class: 'play' }, boardWrap, controls),
     h('aside', { class: 'side' }, h('section', { class: 'card moves' }, h('h3', {}, t('moves')), list)),
   ));
 
@@ -59,7 +63,8 @@ export function mount(root, { id, ctx }) {
       btn('next', '›', at + 1, at === game.moves.length),
       btn('last', '»', game.moves.length, at === game.moves.length),
       h('a', { class: 'btn', href: api.pdnUrl(game.id), download: `damka-${game.id}.pdn`, 'data-action': 'pdn' }, t('replay.pdn')),
-      h('button', { class: 'btn', 'data-action': 'flip', 'aria-pressed': flipped ? 'true' : 'false', onclick: () => { flipped = !flipped; draw(); } }, '⇅ ', t('action.flip')),
+      // An icon (named for screen readers and on hover), so the row fits under the board.
+      h('button', { class: 'btn', 'data-action': 'flip', 'aria-pressed': flipped ? 'true' : 'false', 'aria-label': t('action.flip'), title: t('action.flip'), onclick: () => { flipped = !flipped; draw(); } }, '⇅'),
     );
     const rows = [];
     for (let i = 0; i < game.moves.length; i += 2) {
@@ -94,7 +99,7 @@ export function mount(root, { id, ctx }) {
     board = new Board(variant, { label: (name) => name, title: t('replay.title') });
     boardWrap.replaceChildren(board.element);
     replace(head,
-      h('h1', {}, `${g.white?.name ?? '?'} – ${g.black?.name ?? '?'}`),
+      h('h1', {}, `${playerName(t, g.white) || '?'} – ${playerName(t, g.black) || '?'}`),
       h('p', { class: 'lead' }, `${t.pick(variant.names, variant.id)} · ${t('options.time', { minutes: g.options?.minutes, increment: g.options?.increment })} · ${resultText(t, g)}`),
       g.room ? h('a', { href: href('room', g.room) }, `← ${t('nav.back_room')}`) : null,
     );

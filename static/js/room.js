@@ -7,7 +7,7 @@ import { h, replace } from './dom.js';
 import { resultText } from './tableview.js';
 import { href } from './router.js';
 import { LiveSocket } from './socket.js';
-import { playCard, playerName, playNow } from './playnow.js';
+import { nameTag, playCard, playerName } from './playnow.js';
 import { addChat, applyPeople, sortPeople } from './chat.js';
 import { chatPanel } from './chatpanel.js';
 import { mutedIds } from './chat.js';
@@ -15,21 +15,6 @@ import { freeSeat, invitable, invitationCard, inviteButton, inviteTable, stillOp
 import * as sound from './sound.js';
 import { applyTournaments } from './tournaments.js';
 import { createTournamentForm, tournamentRows } from './tournamentlist.js';
-
-// The rules page of American draughts opens with a game as Black against the computer:
-// an American room with nobody to play with (no table with a free seat) does that, once
-// per browser tab.
-const AUTOPLAY_KEY = 'damka.autoplay';
-
-function autoplayOnce() {
-  try {
-    if (sessionStorage.getItem(AUTOPLAY_KEY)) return false;
-    sessionStorage.setItem(AUTOPLAY_KEY, 'done');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Mounts a room page; returns its unmount function. */
 export function mount(root, { id, ctx }) {
@@ -97,7 +82,7 @@ export function mount(root, { id, ctx }) {
     const canInvite = new Set(mine ? invitable(people, ctx.me?.id).map((p) => p.id) : []);
     replace(peopleList, sortPeople(people).map((p) =>
       h('li', { 'data-person': p.id, 'data-where': p.where },
-        p.table ? h('a', { href: href('table', p.table) }, playerName(t, p)) : h('span', {}, playerName(t, p)),
+        p.table ? h('a', { class: 'person', href: href('table', p.table) }, nameTag(t, p)) : h('span', { class: 'person' }, nameTag(t, p)),
         h('span', { class: 'where' }, t(`people.${p.where}`)),
         canInvite.has(p.id) ? inviteButton(t, p, (person) => invite(person, mine.id)) : null,
       )));
@@ -246,12 +231,9 @@ export function mount(root, { id, ctx }) {
           tables.clear();
           for (const tb of msg.tables ?? []) tables.set(tb.id, tb);
           renderForm();
+          // A game against the computer is one click away here (and from every page's
+          // header), never started for a visitor who came to see the room.
           if (!playBox.firstChild) replace(playBox, playCard(ctx, { rooms: [room] }));
-          // Nobody to play with (no table with a free seat): the computer plays at once.
-          const open = [...tables.values()].some((tb) => !tb.seats?.white || !tb.seats?.black);
-          if (room.variant === 'american' && !open && ctx.me && autoplayOnce()) {
-            playNow(ctx, id, { level: 1 }).catch(() => {});
-          }
           break;
         case 'room_tables':
           // The next page of a big room's snapshot.
@@ -303,7 +285,7 @@ function seatCell(t, tb, side, ctx) {
   const playing = tb.game?.status === 'playing';
   return h('span', { class: `seat ${side}` },
     h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
-    p ? h('span', { class: 'name', 'data-bot': p.bot ? String(p.bot) : null }, playerName(t, p), tb.ready?.[side] && !p.bot ? h('span', { class: 'badge ready' }, t('ready')) : null)
+    p ? h('span', { class: 'seat-who' }, nameTag(t, p, { class: 'name', 'data-bot': p.bot ? String(p.bot) : null }), tb.ready?.[side] && !p.bot ? h('span', { class: 'badge ready' }, t('ready')) : null)
       : playing ? h('span', { class: 'free' }, t('seat.free'))
         : h('a', { class: 'btn small', href: href('table', tb.id), 'data-action': 'sit', 'data-seat': side, 'aria-label': t(`sit.${side}`), onclick: () => ctx.setIntent(tb.id, side) }, t('sit')),
   );

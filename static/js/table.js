@@ -18,11 +18,14 @@ import { invitePanel } from './invitepanel.js';
 import { playPerson } from './playnow.js';
 import { LiveSocket } from './socket.js';
 import { applyMessage, canMove, isLocal, myColor, mySeat, nextPly, pendingAfterState } from './tablestate.js';
-import { renderPanels, tickClocks } from './tableview.js';
+import { bottomSide, renderPanels, tickClocks } from './tableview.js';
 import { watchTournament } from './tournamentwatch.js';
+import { myGame, nextPairing, winnerLine } from './tournaments.js';
+import { playerName } from './playnow.js';
 
 const CLOCK_TICK_MS = 100;
 const RESIGN_CONFIRM_MS = 4_000;
+const AUTOFLIP_KEY = 'damka.autoflip';
 const ACK_TIMEOUT_MS = 8_000;
 // Messages after which the position (and so any half-entered move) is new.
 const POSITION_CHANGES = new Set(['state', 'move', 'game_started', 'game_over']);
@@ -49,6 +52,23 @@ export function mount(root, { id, ctx }) {
     deadline: null,
     variantLoad: null,
     resignArmedUntil: 0,
+    // One screen: a draw needs a second click too (it ends the game at once there).
+    drawArmedUntil: 0,
+    // The first-move window in seconds, as the server gave it in this game (to say why
+    // a game was aborted).
+    windowS: null,
+    // A move queued during the opponent's turn: [from, to], played at once if legal.
+    premove: null,
+    premoveFrom: null,
+    // A past position of the live game shown on the board (plies from the start), or
+    // null for the live one; the positions after each move, by ply.
+    view: null,
+    fens: new Map(),
+    fensLoading: null,
+    // One screen: the board turns to the side to move after each move.
+    autoflip: storedAutoflip(),
+    // At a finished tournament table: the next pairing and its countdown.
+    next: null,
     resyncing: false,
     missing: false,
     intent: ctx.takeIntent?.(id) ?? null,
@@ -68,6 +88,7 @@ export function mount(root, { id, ctx }) {
   let nextAck = 1;
 
   const boardWrap = h('div', { class: 'board-wrap' });
+  const tablePage = h('div', { class: 'table-page live', 'data-table': id });
   const panels = {
     top: h('div', { class: 'player-bar top' }),
     bottom: h('div', { class: 'player-bar bottom' }),
@@ -95,7 +116,7 @@ export function mount(root, { id, ctx }) {
   boardWrap.append(panels.banner);
   replace(
     root,
-    h('div', { class: 'table-page live', 'data-table': id },
+    replace(tablePage,
       // The play column holds only the board and its two bars, so that it fits the
       // window's height; the status and the buttons sit beside it (below it on phones).
       h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom),
@@ -176,6 +197,18 @@ export function mount(root, { id, ctx }) {
       if (name && !page.muted) sound.play(name);
     }
     if (msg.clock || msg.t === 'state') page.clock = state.clock ? snapshot(state.clock, performance.now()) : null;
+    if (typeof msg.first_move_deadline === 'number' && (msg.t === 'game_started' || msg.t === 'state')) {
+      page.windowS = Math.max(page.windowS ?? 0, Math.round(msg.first_move_deadline / 1000)) || null;
+    }
+    if (msg.t === 'game_started' || (msg.t === 'state' && state.game_id !== before?.game_id)) {
+      page.windowS = typeof msg.first_move_deadline === 'number' ? Math.round(msg.first_move_deadline / 1000) : null;
+      page.fens = new Map();
+      page.fensLoading = null;
+      page.view = null;
+      page.premove = null;
+      page.premoveFrom = null;
+    }
+    if (msg.t === 'move' && msg.fen) page.fens.set(msg.ply, msg.fen);
     if (POSITION_CHANGES.has(msg.t)) {
       // A half-entered move belongs to the old position.
       page.path = [];
@@ -187,6 +220,11 @@ export function mount(root, { id, ctx }) {
     if (msg.t === 'state') afterState();
     startIfSeated();
     settlePending();
+    if (msg.t === 'game_over') {
+      page.premove = null;
+      page.premoveFrom = null;
+    }
+    playPremove();
     // The geometry is fetched once; events arriving meanwhile are applied and drawn
     // without a board, which appears when the fetch is done.
     page.variantLoad ??= loadVariant().then(draw);
@@ -290,7 +328,7 @@ export function mount(root, { id, ctx }) {
       return;
     }
     page.board = new Board(page.variant, {
-      title: t('board'),
+      title: t('board.keys'),
       onSquare: (sq) => onSquare(sq),
       label: (name, piece) =>
         piece ? t('square.piece', { name, piece: t(`piece.${piece.color}-${piece.king ? 'king' : 'man'}`) }) : t('square.empty', { name }),
@@ -300,6 +338,16 @@ export function mount(root, { id, ctx }) {
 
   function onSquare(sq) {
     const s = page.state;
+    // Looking at a past position: a click on the board is back to the game.
+    if (page.view != null) {
+      page.view = null;
+      draw();
+      return;
+    }
+    if (s && !page.pending && page.online && !canMove(s) && premoveAllowed(s)) {
+      premoveClick(s, sq);
+      return;
+    }
     if (!s || page.pending || !page.online || !canMove(s)) return;
     const { path, send: move } = clickSquare(s.legal, page.path, sq);
     page.hint = null;
@@ -310,20 +358,104 @@ export function mount(root, { id, ctx }) {
       if (piece && piece.color === s.turn && allCaptures && !movableFrom(s.legal).has(sq)) page.hint = t('status.capture_compulsory');
     }
     page.path = path;
-    if (move) {
-      const pending = { move, ply: nextPly(s), ack: nextAck++, acked: false };
-      page.pending = pending;
-      socket.send(moveMessage(pending));
-      // No answer in time: the connection is likely half-dead. A fresh one resends the
-      // move for the same ply, which the server applies at most once.
-      setTimeout(() => {
-        if (page.pending === pending && !pending.acked) socket.reconnect();
-      }, ACK_TIMEOUT_MS);
-    }
+    // No answer in time (sendMove): the connection is likely half-dead. A fresh one
+    // resends the move for the same ply, which the server applies at most once.
+    if (move) sendMove(s, move);
     draw();
   }
 
   const moveMessage = (p) => ({ t: 'move', move: p.move, ply: p.ply, ack: p.ack });
+
+  /** Sends a move of the player's (entered now, or a premove that became legal). */
+  function sendMove(s, move) {
+    const pending = { move, ply: nextPly(s), ack: nextAck++, acked: false };
+    page.pending = pending;
+    socket.send(moveMessage(pending));
+    setTimeout(() => {
+      if (page.pending === pending && !pending.acked) socket.reconnect();
+    }, ACK_TIMEOUT_MS);
+  }
+
+  /**
+   * Premoves: during the opponent's turn at a two-person (or computer) table the player
+   * may pick one of their pieces and a square; the client does not judge it (it knows no
+   * rules): when the turn comes, the one legal move from that piece to that square is
+   * played at once, otherwise the premove is dropped with a note.
+   */
+  function premoveAllowed(s) {
+    const me = myColor(s);
+    return s.status === 'playing' && !!me && !isLocal(s) && s.turn !== me;
+  }
+
+  function premoveClick(s, sq) {
+    const me = myColor(s);
+    const piece = parseFen(s.fen).pieces.get(sq);
+    page.hint = null;
+    if (page.premove) {
+      // A click on the queued move cancels it; anything else starts again.
+      page.premove = null;
+    }
+    if (page.premoveFrom && page.premoveFrom !== sq) {
+      page.premove = [page.premoveFrom, sq];
+      page.premoveFrom = null;
+    } else if (page.premoveFrom === sq || !piece || piece.color !== me) {
+      page.premoveFrom = null;
+    } else {
+      page.premoveFrom = sq;
+    }
+    draw();
+  }
+
+  /** Plays the queued premove if it is now the player's turn and it names one legal move. */
+  function playPremove() {
+    const s = page.state;
+    if (!page.premove || !s || !canMove(s) || page.pending || !page.online) return;
+    const [from, to] = page.premove;
+    page.premove = null;
+    page.premoveFrom = null;
+    const matches = s.legal.filter((m) => {
+      const sq = parseMove(m).squares;
+      return sq[0] === from && sq[sq.length - 1] === to;
+    });
+    if (matches.length === 1) {
+      page.path = [];
+      sendMove(s, matches[0]);
+    } else {
+      page.hint = t('premove.dropped', { move: `${from}-${to}` });
+    }
+  }
+
+  /** Shows the position after `at` plies of the live game (null: the live position). */
+  function viewAt(at) {
+    const s = page.state;
+    if (!s) return;
+    page.view = at == null || at >= s.moves.length ? null : Math.max(0, at);
+    page.premoveFrom = null;
+    if (page.view != null) loadFens(s);
+    draw();
+  }
+
+  /** The positions of moves this page did not see played (from `state`): the game record. */
+  function loadFens(s) {
+    const missing = s.moves.some((m) => !m.opening && !page.fens.has(m.ply)) || (s.opening_plies && !page.fens.has(s.opening_plies));
+    if (!missing || page.fensLoading || !s.game_id) return;
+    const game = s.game_id;
+    page.fensLoading = api.game(game).then((g) => {
+      if (page.state?.game_id !== game) return;
+      for (const m of g.moves) if (m.fen) page.fens.set(m.ply, m.fen);
+      page.fensLoading = null;
+      draw();
+    }, () => {
+      page.fensLoading = null;
+    });
+  }
+
+  /** The position shown while looking back: `null` when it is not known yet. */
+  function viewedFen(s) {
+    if (page.view === 0) return s.initial_fen ?? null;
+    const m = s.moves[page.view - 1];
+    return m ? page.fens.get(m.ply) ?? m.fen ?? null : null;
+  }
 
   function act(action, extra = {}) {
     if (action === 'flip') {
@@ -331,6 +463,35 @@ export function mount(root, { id, ctx }) {
       draw();
       return;
     }
+    if (action === 'autoflip') {
+      page.autoflip = !page.autoflip;
+      rememberAutoflip(page.autoflip);
+      draw();
+      return;
+    }
+    if (action === 'premove-cancel') {
+      page.premove = null;
+      page.premoveFrom = null;
+      draw();
+      return;
+    }
+    if (action.startsWith('history-')) {
+      const plies = page.state?.moves.length ?? 0;
+      const at = page.view ?? plies;
+      if (action === 'history-back') viewAt(at - 1);
+      else if (action === 'history-forward') viewAt(at + 1);
+      else if (action === 'history-to') viewAt(extra.at);
+      else viewAt(null);
+      return;
+    }
+    // On one screen a draw offer ends the game at once: a second click confirms it.
+    if (action === 'draw-offer' && isLocal(page.state) && !(performance.now() < page.drawArmedUntil)) {
+      page.drawArmedUntil = performance.now() + RESIGN_CONFIRM_MS;
+      draw();
+      setTimeout(draw, RESIGN_CONFIRM_MS);
+      return;
+    }
+    page.drawArmedUntil = 0;
     if (action === 'sound') {
       page.muted = !page.muted;
       sound.setMuted(page.muted);
@@ -365,19 +526,28 @@ export function mount(root, { id, ctx }) {
     const s = page.state;
     if (!s) {
       if (page.missing) {
-        replace(panels.status, t('table.missing'), ' ', h('a', { href: '#/' }, t('nav.rooms')));
+        // One message and the way back, instead of an empty board, cards and chats.
+        replace(tablePage, h('section', { class: 'card missing', 'data-missing': '', role: 'alert' },
+          h('h1', {}, t('table.missing_title')),
+          h('p', {}, t('table.missing_text')),
+          h('p', {}, h('a', { class: 'btn primary', href: '#/', 'data-action': 'rooms' }, t('table.missing_back'))),
+        ));
+        tablePage.className = 'missing-page';
+        invites.close();
       } else {
         panels.status.textContent = page.online ? t('connecting') : t('offline');
       }
       return;
     }
+    const past = page.view != null ? viewedFen(s) : null;
+    const viewing = page.view != null && !!past;
     const position = parseFen(s.fen).pieces;
-    let pieces = position;
-    const mine = canMove(s) && !page.pending && page.online;
-    const last = s.moves[s.moves.length - 1];
+    let pieces = viewing ? parseFen(past).pieces : position;
+    const mine = canMove(s) && !page.pending && page.online && !viewing;
+    const last = viewing ? s.moves[page.view - 1] : s.moves[s.moves.length - 1];
     // A capture being entered: the piece travels along the path, the pieces jumped so far
     // are marked (drawn from the geometry; the server still judges the move).
-    const entering = page.path.length > 1 && page.variant;
+    const entering = page.path.length > 1 && page.variant && !viewing;
     let taking = [];
     if (entering) {
       pieces = new Map(position);
@@ -389,8 +559,10 @@ export function mount(root, { id, ctx }) {
       taking = jumpedSquares(page.variant.squares, page.path, position);
     }
     if (page.board) {
-      // A one-screen table keeps one orientation for both players.
-      page.board.setFlipped((!isLocal(s) && myColor(s) === 'black') !== page.flipped);
+      // A one-screen table keeps one orientation for both players (unless they turn it
+      // after each move); a player with Black sees the board from Black's side.
+      page.board.setFlipped(bottomSide(page, s) === 'black');
+      page.board.element.classList.toggle('viewing', viewing);
       page.board.render({
         pieces,
         path: page.path,
@@ -401,9 +573,10 @@ export function mount(root, { id, ctx }) {
         last: last ? parseMove(last.move).squares : [],
         captured: last?.captures ?? [],
         pending: page.pending ? parseMove(page.pending.move).squares : [],
+        premove: page.premove ?? (page.premoveFrom ? [page.premoveFrom] : []),
       });
     }
-    renderPanels(panels, { t, page, state: s, pieces: position, act, redraw: draw });
+    renderPanels(panels, { t, page, state: s, pieces: viewing ? pieces : position, act, redraw: draw });
     drawChat();
     // A seated player waiting for an opponent may invite someone from the room.
     const seat = mySeat(s);
@@ -439,8 +612,11 @@ export function mount(root, { id, ctx }) {
     page.lowWas = lowNow;
     // The claim countdown changes every second: redraw the prompt when it does.
     const left = claimLeft(page.claim, performance.now());
-    if (left !== page.claimShown) {
+    // The next round's countdown (a finished tournament table) changes every second.
+    const nextLeft = page.next && !page.next.over ? Math.ceil((page.next.ms - (performance.now() - page.next.at)) / 1000) : null;
+    if (left !== page.claimShown || nextLeft !== page.nextShown) {
       page.claimShown = left;
+      page.nextShown = nextLeft;
       draw();
     }
   }
@@ -452,7 +628,62 @@ export function mount(root, { id, ctx }) {
     if (!tour || stopFollowing || !s.table.room || !mySeat(s)) return;
     stopFollowing = watchTournament(s.table.room, tour.id, (table) => {
       if (table !== id) ctx.go('table', table);
+    }, () => fetchNext(tour));
+    fetchNext(tour);
+  }
+
+  /**
+   * The player's next pairing once this game is over (the server pairs the next round
+   * at once and starts it after a break), or the tournament's end. Fetched again on
+   * each change of the tournament.
+   */
+  let fetching = null;
+  async function fetchNext(tour) {
+    if (fetching) return;
+    fetching = api.tournament(tour.id).then((x) => {
+      const s = page.state;
+      const me = s?.you?.id;
+      if (!s || !me || s.status !== 'over') {
+        page.next = null;
+      } else if (x.status === 'over') {
+        page.next = { over: `${t('tournament.over_line')} ${winnerLine(t, x) ?? ''}`.trim() };
+      } else {
+        const n = nextPairing(x, me);
+        const wasWaiting = !!page.next;
+        page.next = n ? {
+          number: n.round,
+          bye: n.bye,
+          color: n.color,
+          opponent: n.opponent ? playerName(t, n.opponent) : '',
+          ms: x.next_round_in_ms ?? 0,
+          at: performance.now(),
+        } : null;
+        // The break is over and the game is ready (a missed `tournament_game`, e.g. after
+        // a reconnect): off to it.
+        const game = !x.next_round ? myGame(x, me) : null;
+        if (wasWaiting && game && game.table !== id) ctx.go('table', game.table);
+      }
+      draw();
+    }, () => {}).finally(() => {
+      fetching = null;
     });
+  }
+
+  function storedAutoflip() {
+    try {
+      return localStorage.getItem(AUTOFLIP_KEY) === 'on';
+    } catch {
+      return false;
+    }
+  }
+
+  function rememberAutoflip(on) {
+    try {
+      if (on) localStorage.setItem(AUTOFLIP_KEY, 'on');
+      else localStorage.removeItem(AUTOFLIP_KEY);
+    } catch {
+      // Private mode: not remembered.
+    }
   }
 
   const timer = setInterval(() => {

@@ -4,9 +4,9 @@
 
 import { formatClock, isLow, remaining } from './clock.js';
 import { h, replace } from './dom.js';
-import { material } from './fen.js';
+import { material, parseFen } from './fen.js';
 import { href } from './router.js';
-import { playerName } from './playnow.js';
+import { nameTag, playerName } from './playnow.js';
 import { offerEvery, pliesUntilOffer, takebackPlies } from './offers.js';
 import { claimLeft } from './chat.js';
 import { canMove, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
@@ -15,8 +15,7 @@ const OTHER = { white: 'black', black: 'white' };
 
 /** Redraws every panel. */
 export function renderPanels(panels, { t, page, state: s, pieces, act, redraw }) {
-  // One screen for both players: White at the bottom, as the board is drawn.
-  const bottom = isLocal(s) ? 'white' : myColor(s) ?? 'white';
+  const bottom = bottomSide(page, s);
   const count = material(pieces);
   panels.clocks = {};
   panels.t = t;
@@ -30,13 +29,25 @@ export function renderPanels(panels, { t, page, state: s, pieces, act, redraw })
   panels.prompt.dataset.prompt = prompt?.kind ?? '';
   replace(panels.prompt, prompt?.content ?? []);
   replace(panels.actions, actionButtons(t, page, s, act, banner));
-  replace(panels.tools, tools(t, page, act));
+  replace(panels.tools, tools(t, page, act, s));
   replace(panels.info, info(t, page, s, act));
   replace(panels.counters, counters(t, s));
   panels.counters.hidden = s.status !== 'playing' || !s.counters.length;
-  replace(panels.moves, moveList(t, page, s));
+  replace(panels.moves, moveList(t, page, s, act));
   const list = panels.moves.querySelector('[data-moves]');
   if (list) list.scrollTop = list.scrollHeight;
+}
+
+/**
+ * The side shown at the bottom, as the board is drawn: the player's own (White for a
+ * spectator), White at a one-screen table, or there the side to move when the players
+ * turn the board after each move; the flip button turns it round.
+ */
+export function bottomSide(page, s) {
+  let side;
+  if (isLocal(s)) side = page.autoflip && s.status === 'playing' && s.turn ? s.turn : 'white';
+  else side = myColor(s) ?? 'white';
+  return page.flipped ? OTHER[side] : side;
 }
 
 /**
@@ -75,11 +86,15 @@ function playerBar(side, { t, page, s, count, act, panels }) {
   const player = playerOf(s, side);
   const me = s.you?.id && player?.id === s.you.id;
   const online = !!s.presence?.[side];
+  // A long name is cut with an ellipsis, never widening the page; the whole name is in
+  // its title (hover) and shows when tapped or long-pressed (app.js).
   const name = player
-    ? h('span', { class: 'name', 'data-bot': player.bot ? String(player.bot) : null },
+    ? h('span', { class: 'name-line' },
       player.bot ? h('span', { class: 'bot-mark', 'aria-hidden': 'true' }, '⚙ ') : null,
-      playerName(t, player), me ? h('span', { class: 'you' }, ` (${t('you')})`) : null)
+      nameTag(t, player, { class: 'name', 'data-bot': player.bot ? String(player.bot) : null }),
+      me ? h('span', { class: 'you' }, ` (${t('you')})`) : null)
     : h('span', { class: 'name free' }, t('seat.free'));
+  const thinking = player?.bot && s.status === 'playing' && s.turn === side;
   const clock = h('span', { class: 'clock', 'data-clock': side, role: 'timer', 'aria-label': t(`clock.${side}`) });
   panels.clocks[side] = clock;
   const canSit = !player && !mySeat(s) && s.status !== 'playing' && page.online;
@@ -91,6 +106,7 @@ function playerBar(side, { t, page, s, count, act, panels }) {
         player ? h('span', { class: `presence ${online ? 'on' : 'off'}`, 'data-presence': online ? 'on' : 'off' }, online ? t('presence.on') : t('presence.away')) : null,
         s.status === 'waiting' && s.ready[side] ? h('span', { class: 'badge ready' }, t('ready')) : null,
         s.status !== 'waiting' ? h('span', { class: 'count', 'data-count': side, title: t('pieces') }, t(`count.${side}`, { n: count[side] })) : null,
+        thinking ? h('span', { class: 'thinking', 'data-thinking': side }, t('bot.thinking')) : null,
       ),
     ),
     canSit ? h('button', { class: 'btn small', 'data-action': 'sit', 'data-seat': side, onclick: () => act('sit', { seat: side }) }, t(`sit.${side}`)) : null,
@@ -103,12 +119,17 @@ function statusText(t, page, s) {
   if (!page.online) return t('offline');
   if (page.pending) return t('status.sending', { move: page.pending.move });
   if (page.hint && s.status === 'playing') return page.hint;
+  if (page.view != null && s.status === 'playing') {
+    return page.view === 0 ? t('history.start') : t('history.viewing', { n: page.view, total: s.moves.length });
+  }
   if (s.status === 'over') return resultText(t, s);
   if (s.status === 'playing') {
     if (canMove(s)) {
       if (page.path.length > 1) return t('status.continue');
       return isLocal(s) ? t(`status.to_move.${s.turn}`) : t('status.your_move');
     }
+    if (page.premove) return t('premove.set', { move: page.premove.join('-') });
+    if (playerOf(s, s.turn)?.bot) return t('status.bot_thinking');
     // An opponent's draw offer is shown in the prompt beside the board.
     return t(`status.to_move.${s.turn}`);
   }
@@ -123,12 +144,52 @@ function statusText(t, page, s) {
  * (`ended_by` of the state, `by` of `game_over`): "White aborted the game", "Black won
  * (White resigned)".
  */
-export function resultText(t, s) {
+export function resultText(t, s, { windowS = null } = {}) {
   const by = s.ended_by ?? null;
-  if (!s.result && s.reason === 'aborted') return by ? t(`aborted_by.${by}`) : t('result.none');
+  if (!s.result && s.reason === 'aborted') {
+    if (by) return t(`aborted_by.${by}`);
+    // Nobody aborted it: the first-move window ran out (the side to move never moved).
+    const late = lateSide(s);
+    if (late) return t(`aborted.no_first_move.${late}`) + (windowS ? t('aborted.window', { s: windowS }) : '');
+    return t('result.none');
+  }
   const head = s.result ? t(`result.${s.result}`) : t('result.none');
   if (s.reason === 'resign' && by) return `${head} (${t(`resigned_by.${by}`)})`;
+  if (s.reason === 'no_moves') return `${head} (${t(`reason.${noMovesWhy(s)}`)})`;
   return s.reason ? `${head} (${t(`reason.${s.reason}`)})` : head;
+}
+
+/** The final position of a table state or a stored game, if known. */
+function finalFen(s) {
+  return s.fen ?? s.moves?.[s.moves.length - 1]?.fen ?? (s.moves?.length ? null : s.initial_fen) ?? null;
+}
+
+/**
+ * The side that did not make its first move in time in an aborted game (the server's
+ * first-move window), from who was to move when it ended; null when not known.
+ */
+function lateSide(s) {
+  const played = (s.moves ?? []).filter((m, i) => !(m.opening || i < (s.opening_plies ?? 0))).length;
+  if (played >= 2) return null;
+  if (s.turn === 'white' || s.turn === 'black') return s.turn;
+  const fen = finalFen(s);
+  try {
+    return fen ? parseFen(fen).turn : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `no_moves`: the loser had no pieces left (`no_pieces`) or none could move (`blocked`). */
+function noMovesWhy(s) {
+  const fen = finalFen(s);
+  const loser = s.result === 'white' ? 'black' : s.result === 'black' ? 'white' : null;
+  if (!fen || !loser) return 'no_moves';
+  try {
+    return material(parseFen(fen).pieces)[loser] === 0 ? 'no_pieces' : 'blocked';
+  } catch {
+    return 'no_moves';
+  }
 }
 
 function button(action, label, act, opts = {}) {
@@ -154,6 +215,10 @@ function actionButtons(t, page, s, act, bannerShown) {
       // No offer button.
     } else if (s.draw_offer && s.draw_offer !== color) {
       // Answered in the prompt beside the board.
+    } else if (isLocal(s)) {
+      // On one screen an offer is a draw at once: it asks for a second click first.
+      const armed = performance.now() < page.drawArmedUntil;
+      out.push(button('draw-offer', armed ? t('action.draw_confirm') : t('action.draw_offer'), act, { kind: armed ? 'armed-draw' : '' }));
     } else if (!s.draw_offer) {
       // The server allows one offer per N plies and says when: the button waits, and
       // says why.
@@ -175,6 +240,7 @@ function actionButtons(t, page, s, act, bannerShown) {
     const played = s.moves.filter((m) => !m.opening).length;
     if (played < 2 && !tournament) out.push(button('abort', t('action.abort'), act));
   }
+  if (live && s.status === 'playing' && page.premove) out.push(button('premove-cancel', t('action.premove_cancel'), act));
   if (page.error) out.push(h('p', { class: 'error', 'data-error': '', role: 'alert' }, page.error));
   return out;
 }
@@ -258,9 +324,18 @@ function promptFor(t, page, s, act) {
   return null;
 }
 
-/** Small switches: turn the board, sound on/off. */
-function tools(t, page, act) {
+/** Small switches: step through the moves, turn the board, sound on/off. */
+function tools(t, page, act, s) {
+  const plies = s.moves.length;
+  const at = page.view ?? plies;
+  const local = isLocal(s);
   return [
+    plies ? h('span', { class: 'history', role: 'group', 'aria-label': t('moves') },
+      h('button', { class: 'btn small', 'data-action': 'history-back', title: t('action.history_back'), 'aria-label': t('action.history_back'), disabled: at === 0, onclick: () => act('history-back') }, '‹'),
+      h('button', { class: 'btn small', 'data-action': 'history-forward', title: t('action.history_forward'), 'aria-label': t('action.history_forward'), disabled: page.view == null, onclick: () => act('history-forward') }, '›'),
+      page.view != null ? h('button', { class: 'btn small primary', 'data-action': 'history-live', onclick: () => act('history-live') }, t('action.history_live')) : null,
+    ) : null,
+    local ? h('button', { class: 'btn small', 'data-action': 'autoflip', 'aria-pressed': page.autoflip ? 'true' : 'false', title: t('action.autoflip'), 'aria-label': t('action.autoflip'), onclick: () => act('autoflip') }, '⟲', h('span', { class: 'tool-label' }, ` ${t('autoflip.label')}`)) : null,
     h('button', { class: 'btn small', 'data-action': 'flip', 'aria-pressed': page.flipped ? 'true' : 'false', title: t('action.flip'), 'aria-label': t('action.flip'), onclick: () => act('flip') }, '⇅', h('span', { class: 'tool-label' }, ` ${t('action.flip')}`)),
     h('button', {
       class: 'btn small', 'data-action': 'sound', 'aria-pressed': page.muted ? 'false' : 'true', 'data-muted': page.muted ? 'true' : 'false',
@@ -276,28 +351,47 @@ function renderBanner(el, t, page, s, act, redraw) {
   if (!show) return false;
   const seat = mySeat(s);
   const color = myColor(s);
-  let title = resultText(t, s);
+  let title = resultText(t, s, { windowS: page.windowS });
   if (!s.result && s.reason === 'aborted' && color && s.ended_by === color) title = t('banner.you_aborted');
+  else if (!s.result && s.reason === 'aborted') title = t('result.none');
   else if (color && s.result && s.result !== 'draw') title = s.result === color ? t('banner.won') : t('banner.lost');
   else if (color && s.result === 'draw') title = t('banner.draw');
   replace(el,
     h('p', { class: 'banner-title' }, title),
-    h('p', { class: 'banner-reason' }, bannerReason(t, s, title)),
+    h('p', { class: 'banner-reason' }, bannerReason(t, s, title, page)),
+    nextRound(t, page),
     h('div', { class: 'banner-actions' },
       s.table?.tournament
         ? h('a', { class: 'btn primary', href: href('tournament', s.table.tournament.id), 'data-action': 'tournament' }, t('tournament.back'))
         : seat && !s.ready[seat] && page.online ? button('start', t('action.again'), act, { kind: 'primary' }) : null,
       seat && s.ready[seat] ? h('span', { class: 'note' }, t('status.waiting_ready')) : null,
-      h('a', { class: 'btn', href: href('game', s.game_id), 'data-action': 'replay' }, t('action.replay')),
+      // An aborted game without a move has nothing to replay.
+      s.moves.length ? h('a', { class: 'btn', href: href('game', s.game_id), 'data-action': 'replay' }, t('action.replay')) : null,
       h('button', { class: 'btn ghost', 'aria-label': t('action.close'), onclick: () => { page.bannerHidden = s.game_id; redraw(); } }, '×'),
     ),
   );
   return true;
 }
 
+/**
+ * At a finished tournament table: the player's next pairing with the time left before
+ * it starts (the server's break between rounds), or the tournament's end.
+ */
+function nextRound(t, page) {
+  const n = page.next;
+  if (!n) return null;
+  if (n.over) return h('p', { class: 'next-round', 'data-next-round': 'over' }, n.over);
+  const left = Math.max(0, Math.ceil((n.ms - (performance.now() - n.at)) / 1000));
+  const what = n.bye
+    ? t('next.bye', { n: n.number })
+    : t('next.round', { n: n.number, color: t(`next.round.${n.color}`), name: n.opponent });
+  return h('p', { class: 'next-round', 'data-next-round': String(n.number), 'data-starts-in': String(left) },
+    h('strong', {}, what), ' · ', left > 0 ? t('next.starts_in', { s: left }) : t('next.starting'));
+}
+
 /** The line under the banner's title: what the title does not say already. */
-function bannerReason(t, s, title) {
-  const full = resultText(t, s);
+function bannerReason(t, s, title, page) {
+  const full = resultText(t, s, { windowS: page.windowS });
   if (title === full) return '';
   if (s.result === 'draw' && s.reason) {
     const reason = t(`reason.${s.reason}`);
@@ -347,7 +441,7 @@ function counters(t, s) {
   ];
 }
 
-function moveList(t, page, s) {
+function moveList(t, page, s, act) {
   const first = page.variant?.first ?? 'white';
   const rows = [];
   for (let i = 0; i < s.moves.length; i += 2) {
@@ -365,7 +459,18 @@ function moveList(t, page, s) {
     h('ol', { class: 'move-list', 'data-moves': '', 'aria-label': t('moves') }, rows),
   ];
 
+  // A move of a live game shows its position on the board (back to the game from the
+  // tools); the game goes on meanwhile.
   function cell(m, last) {
-    return h('span', { class: `mv${m.opening ? ' opening' : ''}${last ? ' last' : ''}`, 'data-ply': String(m.ply), title: m.opening ? t('opening') : null }, m.move);
+    const i = s.moves.indexOf(m) + 1;
+    const viewed = page.view === i;
+    return h('button', {
+      type: 'button',
+      class: `mv${m.opening ? ' opening' : ''}${last ? ' last' : ''}${viewed ? ' viewed' : ''}`,
+      'data-ply': String(m.ply),
+      'aria-current': viewed ? 'step' : null,
+      title: m.opening ? t('opening') : null,
+      onclick: () => act('history-to', { at: i }),
+    }, m.move);
   }
 }

@@ -7,10 +7,10 @@
 import * as api from './api.js';
 import { h, replace } from './dom.js';
 import { href } from './router.js';
-import { playerName } from './playnow.js';
+import { nameTag, playerName } from './playnow.js';
 import { LiveSocket } from './socket.js';
 import { tournamentState } from './tournamentlist.js';
-import { canJoin, canLeave, canStart, isIn, myGame, score, tiebreak, tournamentLabel } from './tournaments.js';
+import { canJoin, canLeave, canStart, isIn, myGame, nextPairing, score, tiebreak, tournamentLabel, winnerLine } from './tournaments.js';
 
 /** Mounts the tournament page; returns its unmount function. */
 export function mount(root, { id, ctx }) {
@@ -102,12 +102,16 @@ export function mount(root, { id, ctx }) {
       h('p', { class: 'meta' },
         t('tournament.created_by', { name: playerName(t, x.created_by) }), ' · ',
         t('tournament.places', { n: x.players.length, max: x.max_players }),
-        x.bots ? ` · ${t('tournament.with_bots')}` : '',
+        x.bots ? ` · ${t('tournament.with_bots', { n: x.bot_level ?? 1 })}` : '',
         ' · ', t('tournament.scoring'), ' ', note),
+      x.status === 'over' && winnerLine(t, x, (p) => playerName(t, p))
+        ? h('p', { class: 'winner', 'data-winner': '' }, winnerLine(t, x, (p) => playerName(t, p)))
+        : null,
+      x.next_round ? nextRoundNote(me) : null,
       mine
         ? h('a', { class: 'btn primary next-game', href: href('table', mine.table), 'data-next-game': mine.table },
           t('tournament.your_game', { round: mine.round, name: playerName(t, mine.opponent) }))
-        : x.status === 'running' && isIn(x, me) && !x.standings.some((l) => l.player.id === me && l.withdrawn)
+        : x.status === 'running' && !x.next_round && isIn(x, me) && !x.standings.some((l) => l.player.id === me && l.withdrawn)
           ? h('p', { class: 'note', 'data-waiting-round': '' },
             x.rounds[x.rounds.length - 1]?.bye?.id === me ? t('tournament.your_bye') : t('tournament.waiting_round'))
           : null,
@@ -121,6 +125,17 @@ export function mount(root, { id, ctx }) {
     drawStandings(me);
     drawPlayers(me);
     drawRounds(me);
+  }
+
+  /** The break between rounds: who plays whom next, and in how many seconds. */
+  function nextRoundNote(me) {
+    const left = Math.max(0, Math.ceil(((x.next_round_in_ms ?? 0) - (Date.now() - fetchedAt)) / 1000));
+    const n = nextPairing(x, me);
+    const what = n
+      ? (n.bye ? t('next.bye', { n: n.round }) : t('next.round', { n: n.round, color: t(`next.round.${n.color}`), name: playerName(t, n.opponent) }))
+      : t('tournament.round', { n: x.next_round.number });
+    return h('p', { class: 'next-round', 'data-next-round': String(x.next_round.number), 'data-starts-in': String(left) },
+      h('strong', {}, what), ' · ', left > 0 ? t('next.starts_in', { s: left }) : t('next.starting'));
   }
 
   function drawStandings(me) {
@@ -139,20 +154,22 @@ export function mount(root, { id, ctx }) {
             h('th', { scope: 'col', class: 'player' }, t('tournament.col.player')),
             h('th', { scope: 'col', title: t('tournament.col.points_long') }, t('tournament.col.points')),
             h('th', { scope: 'col', title: t('tournament.col.games_long') }, t('tournament.col.games')),
-            swiss ? h('th', { scope: 'col', title: 'Buchholz' }, 'Bh') : null,
-            h('th', { scope: 'col', title: 'Sonneborn-Berger' }, 'SB'),
+            swiss ? h('th', { scope: 'col', title: 'Buchholz' }, t('tournament.col.bh')) : null,
+            h('th', { scope: 'col', title: 'Sonneborn-Berger' }, t('tournament.col.sb')),
             h('th', { scope: 'col', title: t('tournament.col.wins_long') }, t('tournament.col.wins')),
           )),
           h('tbody', {}, x.standings.map((l) => h('tr', { class: l.player.id === me ? 'mine' : null, 'data-standing': l.player.id, 'data-points': String(l.points) },
             h('td', {}, String(l.rank)),
-            h('td', { class: 'player' }, playerName(t, l.player), l.withdrawn ? h('span', { class: 'meta' }, ` (${t('tournament.withdrawn')})`) : null),
+            h('td', { class: 'player' }, nameTag(t, l.player), l.withdrawn ? h('span', { class: 'meta' }, ` (${t('tournament.withdrawn')})`) : null),
             h('td', { class: 'points' }, String(l.points)),
             h('td', {}, String(l.games)),
             swiss ? h('td', {}, tiebreak(l.tiebreaks.buchholz)) : null,
             h('td', {}, tiebreak(l.tiebreaks.sonneborn_berger)),
             h('td', {}, tiebreak(l.tiebreaks.wins)),
           ))),
-        )));
+        )),
+      // What the columns mean (their titles are never seen on a phone).
+      h('p', { class: 'legend meta', 'data-standings-legend': '' }, t('tournament.legend'), swiss ? ` ${t('tournament.legend_bh')}` : ''));
   }
 
   function drawPlayers(me) {
@@ -161,7 +178,7 @@ export function mount(root, { id, ctx }) {
     replace(players,
       h('h2', {}, t('tournament.players')),
       h('ol', { class: 'entrants', 'data-entrants': '' }, x.players.map((p) =>
-        h('li', { class: p.id === me ? 'mine' : null, 'data-entrant': p.id }, playerName(t, p)))));
+        h('li', { class: p.id === me ? 'mine' : null, 'data-entrant': p.id }, nameTag(t, p)))));
   }
 
   function drawRounds(me) {
@@ -179,9 +196,9 @@ export function mount(root, { id, ctx }) {
             return h('li', { class: mineRow ? 'mine' : null, 'data-board': String(p.board) },
               h('span', { class: 'board-no' }, `${p.board}.`),
               h('span', { class: 'pair' },
-                h('span', { class: 'swatch white', 'aria-hidden': 'true' }), ' ', playerName(t, p.white),
+                h('span', { class: 'swatch white', 'aria-hidden': 'true' }), nameTag(t, p.white),
                 ' – ',
-                h('span', { class: 'swatch black', 'aria-hidden': 'true' }), ' ', playerName(t, p.black)),
+                h('span', { class: 'swatch black', 'aria-hidden': 'true' }), nameTag(t, p.black)),
               h('span', { class: 'outcome' },
                 s ? h('strong', { 'data-score': s }, s) : null,
                 p.reason === 'forfeit' ? h('span', { class: 'meta' }, ` ${t('tournament.forfeit')}`) : null,
@@ -196,7 +213,7 @@ export function mount(root, { id, ctx }) {
   load();
   // Start times count down.
   const ticker = setInterval(() => {
-    if (x?.status === 'open' && x.starts_in_ms != null) draw();
+    if ((x?.status === 'open' && x.starts_in_ms != null) || x?.next_round) draw();
   }, 1000);
   return () => {
     clearInterval(ticker);

@@ -36,7 +36,7 @@ export function tournamentRows(t, list, ctx, onError) {
       h('p', { class: 'meta' },
         `${t(`tournament.kind.${x.kind}`)} · ${x.minutes}+${x.increment} · `,
         h('span', { 'data-places': '' }, t('tournament.places', { n: x.players.length, max: x.max_players })),
-        x.bots ? ` · ${t('tournament.with_bots')}` : '',
+        x.bots ? ` · ${t('tournament.with_bots', { n: x.bot_level ?? 1 })}` : '',
         x.leader ? ` · ${t('tournament.leader', { name: playerName(t, x.leader) })}` : '',
       ),
       h('div', { class: 'tr-foot' },
@@ -65,17 +65,22 @@ export function createTournamentForm(t, roomId, ctx) {
     h('option', { value: 'at' }, t('tcreate.start.at')));
   const delay = h('input', { type: 'number', id: 'tn-delay', name: 'starts_in_minutes', min: '1', max: '1440', value: '10' });
   const bots = h('input', { type: 'checkbox', id: 'tn-bots', name: 'bots' });
+  const botLevel = h('select', { id: 'tn-bot-level', name: 'bot_level' },
+    [1, 2, 3].map((n) => h('option', { value: String(n) }, t(`bot.level.${n}`))));
   const msg = h('p', { class: 'form-msg', role: 'alert' });
   const roundsField = h('div', { class: 'field' }, h('label', { for: 'tn-rounds' }, t('tcreate.rounds')), rounds);
   const delayField = h('div', { class: 'field' }, h('label', { for: 'tn-delay' }, t('tcreate.minutes_until')), delay);
+  const levelField = h('div', { class: 'field' }, h('label', { for: 'tn-bot-level' }, t('tcreate.bot_level')), botLevel);
   const sync = () => {
     const swiss = kind.value === 'swiss';
     roundsField.hidden = !swiss;
     players.max = swiss ? '64' : '12';
     delayField.hidden = start.value !== 'at';
+    levelField.hidden = !bots.checked;
   };
   kind.addEventListener('change', sync);
   start.addEventListener('change', sync);
+  bots.addEventListener('change', sync);
   sync();
   const form = h('form', { class: 'create-form', 'data-form': 'create-tournament' },
     h('div', { class: 'field' }, h('label', { for: 'tn-kind' }, t('tcreate.kind')), kind),
@@ -87,6 +92,7 @@ export function createTournamentForm(t, roomId, ctx) {
     h('div', { class: 'field' }, h('label', { for: 'tn-start' }, t('tcreate.start')), start),
     delayField,
     h('div', { class: 'field check' }, bots, h('label', { for: 'tn-bots' }, t('tcreate.bots'))),
+    levelField,
     h('button', { class: 'btn primary', type: 'submit', 'data-action': 'create-tournament' }, t('tcreate.submit')),
     msg,
   );
@@ -102,6 +108,7 @@ export function createTournamentForm(t, roomId, ctx) {
         increment: Number(increment.value),
         starts_in_secs: start.value === 'at' ? Number(delay.value) * 60 : null,
         bots: bots.checked,
+        bot_level: Number(botLevel.value),
         name: name.value.trim() || null,
       });
       ctx.go('tournament', x.id);

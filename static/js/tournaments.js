@@ -100,3 +100,51 @@ export function countdown(ms) {
 export function tiebreak(v) {
   return Number.isInteger(v) ? String(v) : v.toFixed(1);
 }
+
+/**
+ * `me`'s pairing in the round about to start (`next_round`, during the server's break
+ * between rounds) as `{round, color, opponent, bye}`; `null` if not paired in it.
+ */
+export function nextPairing(x, me) {
+  const r = x?.next_round;
+  if (!r || !me) return null;
+  if (r.bye?.id === me) return { round: r.number, color: null, opponent: null, bye: true };
+  for (const p of r.pairings ?? []) {
+    if (p.white.id === me) return { round: r.number, color: 'white', opponent: p.black, bye: false };
+    if (p.black.id === me) return { round: r.number, color: 'black', opponent: p.white, bye: false };
+  }
+  return null;
+}
+
+const TIEBREAKS = { round_robin: ['sonneborn_berger', 'wins'], swiss: ['buchholz', 'sonneborn_berger', 'wins'] };
+
+/**
+ * The winner line of a finished tournament: the winner; or, with a tie on points at the
+ * top, who shares first place and which tie-break decided it (with the values); or that
+ * they share it, every tie-break being equal. `null` when there is nothing to say
+ * (not over, cancelled, no standings). `playerName` names a player.
+ */
+export function winnerLine(t, x, name = (p) => p.name) {
+  if (x?.status !== 'over' || x.cancelled || !x.standings?.length) return null;
+  const top = x.standings[0];
+  const tied = x.standings.filter((l) => l.points === top.points);
+  const list = (ls) => {
+    const names = ls.map((l) => name(l.player));
+    return names.length > 1 ? `${names.slice(0, -1).join(', ')}${t('winner.and')}${names.at(-1)}` : names[0];
+  };
+  if (tied.length === 1) return t('winner.one', { name: name(top.player), points: top.points });
+  const shared = tied.filter((l) => l.rank === top.rank);
+  if (shared.length === tied.length) return t('winner.shared', { names: list(tied), points: top.points });
+  // The first tie-break (in the system's order) on which the leader differs from the
+  // next of the tied players decided it.
+  const second = tied.find((l) => l.rank !== top.rank);
+  const key = TIEBREAKS[x.kind]?.find((k) => top.tiebreaks?.[k] !== second.tiebreaks?.[k]) ?? TIEBREAKS[x.kind]?.[0];
+  if (shared.length > 1) return t('winner.shared', { names: list(shared), points: top.points });
+  return t('winner.decided', {
+    names: list(tied),
+    points: top.points,
+    tiebreak: t(`tiebreak.${key}`),
+    name: name(top.player),
+    values: tied.map((l) => tiebreak(l.tiebreaks?.[key] ?? 0)).join(' – '),
+  });
+}

@@ -203,6 +203,13 @@ pub struct TournamentView {
     /// Ended for want of players at its start time.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cancelled: bool,
+    /// During the break between two rounds: the next round as paired now (no tables
+    /// yet), else `None`. An addition to the contract.
+    #[serde(default)]
+    pub next_round: Option<RoundView>,
+    /// Milliseconds until that round's games start, as of sending (with `next_round`).
+    #[serde(default)]
+    pub next_round_in_ms: Option<u64>,
     /// Counts the tournament's changes (a client refetching knows whether it is newer).
     pub version: u64,
 }
@@ -238,6 +245,9 @@ pub struct TournamentSummary {
     pub round: u32,
     /// Empty places filled by the computer.
     pub bots: bool,
+    /// The computer's level for those places (an addition).
+    #[serde(default = "one")]
+    pub bot_level: u8,
     /// When it starts (RFC 3339), if at a set time.
     pub starts_at: Option<String>,
     /// The leader (first in the standings) once a game has ended.
@@ -247,6 +257,11 @@ pub struct TournamentSummary {
     pub cancelled: bool,
     /// Counts the tournament's changes.
     pub version: u64,
+}
+
+/// The default computer level.
+fn one() -> u8 {
+    1
 }
 
 impl From<&TournamentView> for TournamentSummary {
@@ -269,6 +284,7 @@ impl From<&TournamentView> for TournamentSummary {
             total_rounds: t.total_rounds,
             round: t.round,
             bots: t.bots,
+            bot_level: t.bot_level,
             starts_at: t.starts_at.clone(),
             leader: t
                 .standings

@@ -2,7 +2,6 @@
 //! tournament registries, the cluster node (if any), the metrics registry and the web
 //! client's folder. The lower layers never see it: each holds only what it uses.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::cluster::Cluster;
@@ -22,8 +21,8 @@ pub struct App {
     pub cluster: Option<Arc<Cluster>>,
     /// Every metric of the server, its store and its cluster node, for `/metrics`.
     pub registry: prometheus_client::registry::Registry,
-    /// The web client's directory.
-    pub static_dir: PathBuf,
+    /// The web client's files (its directory and their version).
+    pub assets: Arc<crate::assets::Assets>,
 }
 
 /// The shared state as handlers receive it.

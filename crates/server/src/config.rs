@@ -113,6 +113,11 @@ pub struct Config {
     #[arg(long, env = "DAMKA_RESTART_GRACE_SECS", default_value_t = 20)]
     pub restart_grace_secs: u64,
 
+    /// Seconds between two rounds of a tournament: the players see their result and
+    /// their next pairing before the next round's games (and first-move windows) start.
+    #[arg(long, env = "DAMKA_ROUND_BREAK_SECS", default_value_t = 10)]
+    pub round_break_secs: u64,
+
     /// Test hook, not a flag: see [`damka_store::StoreOptions::sqlite_max_page_count`].
     #[arg(skip)]
     pub test_sqlite_max_page_count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
@@ -270,6 +275,11 @@ impl Config {
         secs * 1000
     }
 
+    /// The break between two rounds of a tournament.
+    pub fn round_break(&self) -> Duration {
+        Duration::from_secs(self.round_break_secs)
+    }
+
     /// How long a restored game waits for its players.
     pub fn restart_grace(&self) -> Duration {
         Duration::from_secs(self.restart_grace_secs)
@@ -317,6 +327,7 @@ impl fmt::Debug for Config {
             .field("bot_slice_ms", &self.bot_slice_ms)
             .field("db_acquire_timeout_ms", &self.db_acquire_timeout_ms)
             .field("restart_grace_secs", &self.restart_grace_secs)
+            .field("round_break_secs", &self.round_break_secs)
             .field("metrics_bind", &self.metrics_bind)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
             .field("max_sockets_per_address", &self.max_sockets_per_address)

@@ -8,6 +8,7 @@
 //!   layers together; [`accept`]: the HTTP accept loop;
 //! - [`http`]: `fn app(state) -> Router` and one file per resource; [`ws`]: WebSocket
 //!   upgrades and one session task per socket; [`mod@app`]: the state they share;
+//!   [`assets`]: the web client's files as one version (their cache-busting hash);
 //! - [`cluster`]: several nodes on one PostgreSQL and NATS: leases, room facts, proxied
 //!   sockets; it places the table and tournament actors ([`placement`]);
 //! - [`tournament`]: one actor task per tournament, pairing and standings;
@@ -29,6 +30,7 @@
 
 pub mod accept;
 pub mod app;
+pub mod assets;
 pub mod bots;
 pub mod chat;
 pub mod cluster;

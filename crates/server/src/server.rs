@@ -156,7 +156,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         tournaments.place_with(placed);
     }
     let state: AppState = Arc::new(App {
-        static_dir: static_dir(&core.config),
+        assets: Arc::new(crate::assets::Assets::new(static_dir(&core.config))),
         core: core.clone(),
         tables: tables.clone(),
         tournaments: tournaments.clone(),

@@ -22,7 +22,7 @@ const draw64 = [
 export default {
   index: {
     title: 'Zasady warcabów',
-    lead: 'Siedem odmian zasad, jedna sala. Wybierz odmianę, aby przeczytać jej pełne zasady.',
+    lead: 'Siedem odmian zasad, każda z własną salą. Wybierz odmianę, aby przeczytać jej pełne zasady.',
     compare: 'Porównanie odmian',
     common: 'Przy stole',
     commonText: [

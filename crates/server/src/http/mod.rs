@@ -1,5 +1,6 @@
 //! HTTP: the router and one file per resource.
 
+pub mod assets;
 pub mod games;
 pub mod guard;
 pub mod guest;
@@ -15,7 +16,8 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::routing::{any, get, post};
 use axum::{Router, middleware};
-use tower_http::services::ServeDir;
+use tower_http::CompressionLevel;
+use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
 
 use crate::app::AppState;
@@ -31,8 +33,11 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The whole application: API, sockets, metrics and the static web client.
 pub fn app(state: AppState) -> Router {
-    let static_files = ServeDir::new(&state.static_dir).append_index_html_on_directories(true);
     let router = Router::new()
+        // The web client (assets.rs): the page, its versioned files, any other file.
+        .route("/", get(assets::index))
+        .route("/index.html", get(assets::index))
+        .route("/v/{version}/{*path}", get(assets::versioned))
         .route("/api/guest", post(guest::create))
         .route("/api/me", get(guest::me))
         .route("/api/variants", get(variants::list))
@@ -63,8 +68,18 @@ pub fn app(state: AppState) -> Router {
         router
     };
     router
-        .fallback_service(static_files)
+        .fallback(assets::file)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        // gzip or brotli, as the browser asks, for the client's files and the API's
+        // JSON alike (not for sockets, images or tiny bodies: the default predicate). A
+        // middle quality: the files are compressed at every first visit, and level 5
+        // gets most of the gain (brotli's 11 is many times slower for a few per cent).
+        .layer(
+            CompressionLayer::new()
+                .gzip(true)
+                .br(true)
+                .quality(CompressionLevel::Precise(5)),
+        )
         .layer(middleware::from_fn_with_state(
             state.clone(),
             guard::same_site,

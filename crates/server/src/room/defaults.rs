@@ -16,8 +16,8 @@ pub fn variant_texts(variant: Variant) -> (Texts, Texts) {
         Variant::Russian => (
             "Warcaby rosyjskie",
             "Russian draughts",
-            "Warcaby 8×8: pionki biją do tyłu, damki dalekobieżne, dowolne bicie",
-            "8×8: men capture backward, flying kings, free choice of capture",
+            "Warcaby 8×8: pionki biją do tyłu, damki dalekobieżne, bicie obowiązkowe, wybór bicia dowolny",
+            "8×8: men capture backward, flying kings, capturing is compulsory, any capture may be chosen",
         ),
         Variant::Brazilian => (
             "Warcaby brazylijskie",

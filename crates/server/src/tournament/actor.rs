@@ -55,6 +55,10 @@ pub struct TournamentActor {
     pub(super) creator_ip: Option<IpAddr>,
     /// When to try again a change that could not be stored.
     retry: Option<tokio::time::Instant>,
+    /// When the break before the next round ends (server ms).
+    break_due: Option<u64>,
+    /// The round whose break is over (it is paired and started at once).
+    break_over: Option<u32>,
     /// Results whose storing failed, to try again.
     unstored: Vec<GameReport>,
     /// Commands.
@@ -107,6 +111,8 @@ pub fn spawn(
         creator_away_since: None,
         creator_ip,
         retry: None,
+        break_due: None,
+        break_over: None,
         unstored: Vec::new(),
         rx,
     };
@@ -144,6 +150,7 @@ impl TournamentActor {
             // While open: the deadline to start, and the next look for the creator.
             let open_due = open.then(|| self.open_until.min(self.creator_check));
             let retry = self.retry;
+            let break_due = self.break_due;
             tokio::select! {
                 biased;
                 () = shutdown.cancelled() => break,
@@ -161,6 +168,11 @@ impl TournamentActor {
                 () = tokio::time::sleep_until(retry.unwrap_or_else(tokio::time::Instant::now)), if retry.is_some() => {
                     self.retry = None;
                     self.on_retry().await;
+                }
+                () = time.sleep_until(break_due.unwrap_or(u64::MAX)), if break_due.is_some() => {
+                    self.break_due = None;
+                    self.break_over = Some(self.t.round() + 1);
+                    self.advance().await;
                 }
             }
         }
@@ -181,6 +193,10 @@ impl TournamentActor {
                 let left = self.leave(&player).await;
                 let creator = player.id == self.t.created_by.id;
                 drop(reply.send(left));
+                // During a break the next round is shown paired: without the leaver now.
+                if self.break_due.is_some() {
+                    self.show_next_round();
+                }
                 if self.t.status == TournamentStatus::Open && self.t.players.is_empty() {
                     tracing::info!("everyone left: cancelled");
                     self.end(true).await;
@@ -386,7 +402,9 @@ impl TournamentActor {
     }
 
     /// While the last round is complete: pair and start the next, or end the
-    /// tournament when there is none.
+    /// tournament when there is none. Between two rounds the players get a break
+    /// (`--round-break-secs`): the next round is shown paired meanwhile, and paired again
+    /// (the same way, unless someone left) and started when it ends.
     async fn advance(&mut self) {
         while self.t.status == TournamentStatus::Running && self.t.round_done() {
             match self.t.plan_round() {
@@ -395,6 +413,22 @@ impl TournamentActor {
                     return;
                 }
                 Some(planned) => {
+                    if self.break_due.is_some() {
+                        return;
+                    }
+                    let round_break = self.core.config.round_break();
+                    if planned.number > 1
+                        && !round_break.is_zero()
+                        && self.break_over != Some(planned.number)
+                    {
+                        let ms = u64::try_from(round_break.as_millis()).unwrap_or(u64::MAX);
+                        self.break_due = Some(self.core.time.now_ms().saturating_add(ms));
+                        self.show_next_round();
+                        return;
+                    }
+                    if self.t.next_round.is_some() {
+                        self.t.set_next_round(None);
+                    }
                     if !self.start_round(planned).await {
                         self.retry = Some(tokio::time::Instant::now() + RETRY);
                         return;
@@ -402,6 +436,21 @@ impl TournamentActor {
                 }
             }
         }
+    }
+
+    /// Publishes the next round as it would be paired now, with the time left until it
+    /// starts.
+    fn show_next_round(&mut self) {
+        let Some(due) = self.break_due else {
+            return;
+        };
+        let left = i64::try_from(due.saturating_sub(self.core.time.now_ms())).unwrap_or(0);
+        let next = self
+            .t
+            .plan_round()
+            .map(|p| (p, crate::time::unix_ms().saturating_add(left)));
+        self.t.set_next_round(next);
+        self.publish();
     }
 
     /// A game's end: stored as the board's result, then applied and announced.

@@ -116,6 +116,10 @@ pub struct Tournament {
     pub ended_at: Option<i64>,
     /// Ended for want of players.
     pub cancelled: bool,
+    /// The next round during the break before it (paired, not stored yet) and when its
+    /// games start (Unix ms); `None` otherwise. Paired again when it starts, so a player
+    /// who leaves meanwhile is not paired.
+    pub next_round: Option<(PlannedRound, i64)>,
     /// Counts changes (for clients; not stored, so it restarts at a restart, which a
     /// client sees as a change anyway).
     pub version: u64,
@@ -172,8 +176,15 @@ impl Tournament {
             started_at: None,
             ended_at: None,
             cancelled: false,
+            next_round: None,
             version: 1,
         }
+    }
+
+    /// Shows (or, with `None`, stops showing) the next round during the break before it.
+    pub fn set_next_round(&mut self, next: Option<(PlannedRound, i64)>) {
+        self.next_round = next;
+        self.version += 1;
     }
 
     /// A player's seed index.

@@ -193,6 +193,8 @@ pub fn build(
         started_at: row.started_at,
         ended_at: row.ended_at,
         cancelled: row.cancelled,
+        // A break is not stored: a restarted tournament gives the break again.
+        next_round: None,
         version: 1,
     })
 }

@@ -7,7 +7,7 @@ use damka_protocol::tournament::{
     TournamentSummary, TournamentView,
 };
 
-use super::model::Tournament;
+use super::model::{PlannedRound, Tournament};
 use super::standings::{self, Outcome};
 
 impl Tournament {
@@ -31,6 +31,30 @@ impl Tournament {
             .collect()
     }
 
+    /// The round about to start after the break, as paired now (no tables yet; a
+    /// forfeit shows its result).
+    fn next_round_view(&self, planned: &PlannedRound) -> RoundView {
+        let player = |i: usize| self.players[i].player.clone();
+        RoundView {
+            number: planned.number,
+            pairings: planned
+                .boards
+                .iter()
+                .enumerate()
+                .map(|(i, &(w, b, forfeit))| PairingView {
+                    board: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                    white: player(w),
+                    black: player(b),
+                    table: None,
+                    game: None,
+                    result: forfeit.and_then(game_result),
+                    reason: forfeit.map(|_| "forfeit".to_owned()),
+                })
+                .collect(),
+            bye: planned.bye.map(player),
+        }
+    }
+
     /// The whole tournament as sent to clients, as of `now` (Unix ms).
     pub fn view(&self, now: i64) -> TournamentView {
         let player = |i: usize| self.players[i].player.clone();
@@ -49,12 +73,7 @@ impl Tournament {
                         black: player(b.black),
                         table: b.table.clone(),
                         game: b.game.clone(),
-                        result: b.result.as_ref().and_then(|r| match r.outcome {
-                            Outcome::White => Some(GameResult::White),
-                            Outcome::Black => Some(GameResult::Black),
-                            Outcome::Draw => Some(GameResult::Draw),
-                            Outcome::Void => None,
-                        }),
+                        result: b.result.as_ref().and_then(|r| game_result(r.outcome)),
                         reason: b.result.as_ref().map(|r| r.reason.clone()),
                     })
                     .collect(),
@@ -90,6 +109,14 @@ impl Tournament {
                 .filter(|_| open)
                 .map(|at| u64::try_from(at - now).unwrap_or(0)),
             cancelled: self.cancelled,
+            next_round: self
+                .next_round
+                .as_ref()
+                .map(|(p, _)| self.next_round_view(p)),
+            next_round_in_ms: self
+                .next_round
+                .as_ref()
+                .map(|&(_, at)| u64::try_from(at - now).unwrap_or(0)),
             version: self.version,
         }
     }
@@ -97,5 +124,15 @@ impl Tournament {
     /// What the room shows.
     pub fn summary(&self, now: i64) -> TournamentSummary {
         TournamentSummary::from(&self.view(now))
+    }
+}
+
+/// A board's result on the wire (`None`: no result).
+fn game_result(outcome: Outcome) -> Option<GameResult> {
+    match outcome {
+        Outcome::White => Some(GameResult::White),
+        Outcome::Black => Some(GameResult::Black),
+        Outcome::Draw => Some(GameResult::Draw),
+        Outcome::Void => None,
     }
 }

@@ -213,6 +213,7 @@ async fn variants_health_metrics_and_static() {
             .header("content-type")
             .is_some_and(|t| t.starts_with("text/html"))
     );
+    client_files_are_compressed_and_cached(&s).await;
     // Oversized bodies are refused before they are parsed.
     let big = json!({"name": "x".repeat(10_000)});
     let r = s.http("POST", "/api/guest", None, Some(big)).await;
@@ -267,4 +268,69 @@ async fn the_cookie_is_secure_when_configured() {
     );
     s.stop().await;
     db.cleanup().await;
+}
+
+/// The web client's delivery (issue 22): the page points at a versioned copy of its
+/// files, is always revalidated (`304` when unchanged), and the versioned files are
+/// immutable; everything is compressed as the browser asks.
+async fn client_files_are_compressed_and_cached(s: &TestServer) {
+    use crate::common::http::request;
+    let index = request(&s.addr, "GET", "/", None, None, &[]).await;
+    assert_eq!(index.header("cache-control"), Some("no-cache"));
+    let etag = index.header("etag").expect("an ETag").to_owned();
+    let version = etag.trim_start_matches("W/").trim_matches('"').to_owned();
+    assert!(
+        index
+            .body
+            .contains(&format!("src=\"v/{version}/js/app.js\"")),
+        "{}",
+        index.body
+    );
+    let again = request(&s.addr, "GET", "/", None, None, &[("If-None-Match", &etag)]).await;
+    assert_eq!(again.status, 304);
+    let module = format!("/v/{version}/js/app.js");
+    for (encoding, want) in [
+        ("br", Some("br")),
+        ("gzip", Some("gzip")),
+        ("identity", None),
+    ] {
+        let r = request(
+            &s.addr,
+            "GET",
+            &module,
+            None,
+            None,
+            &[("Accept-Encoding", encoding)],
+        )
+        .await;
+        assert_eq!(r.status, 200);
+        assert_eq!(r.header("content-encoding"), want, "{encoding}");
+        assert_eq!(
+            r.header("cache-control"),
+            Some("public, max-age=31536000, immutable")
+        );
+    }
+    // Another version's URL is not cached as that version's.
+    let old = request(&s.addr, "GET", "/v/000000000000/js/app.js", None, None, &[]).await;
+    assert_eq!(
+        (old.status, old.header("cache-control")),
+        (200, Some("no-cache"))
+    );
+    // Files at their own URLs are revalidated.
+    let plain = request(&s.addr, "GET", "/js/app.js", None, None, &[]).await;
+    assert_eq!(
+        (plain.status, plain.header("cache-control")),
+        (200, Some("no-cache"))
+    );
+    // The API's JSON is compressed too.
+    let rooms = request(
+        &s.addr,
+        "GET",
+        "/api/variants",
+        None,
+        None,
+        &[("Accept-Encoding", "br")],
+    )
+    .await;
+    assert_eq!(rooms.header("content-encoding"), Some("br"));
 }

@@ -872,3 +872,92 @@ async fn two_computer_players_play_a_whole_game_on_their_clocks() {
     s.stop().await;
     db.cleanup().await;
 }
+
+/// The break between rounds (`--round-break-secs`): when a round's last game ends the
+/// next round is shown paired, with the time left, and nobody is sent to a table; when
+/// the break is over the games start, each with a whole first-move window.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rounds_are_separated_by_a_break() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    let mut c = config(&db);
+    c.round_break_secs = 10;
+    let s = TestServer::start(c).await;
+    let mut es = vec![
+        entrant(&s, "Ala").await,
+        entrant(&s, "Bolek").await,
+        entrant(&s, "Celina").await,
+    ];
+    let names = names_of(&es);
+    let t = create(
+        &s,
+        &es[0],
+        json!({"kind": "round_robin", "minutes": 5, "increment": 0, "max_players": 3}),
+    )
+    .await;
+    let id = t["id"].as_str().unwrap().to_owned();
+    act(&s, &es[1], &id, "join").await;
+    // The last place taken: round 1 starts at once, with no break before it.
+    let started = act(&s, &es[2], &id, "join").await;
+    assert!(started["next_round"].is_null(), "{started}");
+    let (r1, bye) = boards(&started, 1, &names);
+    let order: Vec<&'static str> = es.iter().map(|e| e.name).collect();
+    let index = |name: &str| order.iter().position(|n| *n == name).unwrap();
+    let (w, b) = (index(&r1[0].0), index(&r1[0].1));
+    let sitting_out = index(&bye.unwrap());
+    let tables = sent_to_tables(&mut es, &[w, b], 1).await;
+    let (mut ws, mut bs, _) = sit_down(&s, &tables[&w], &es[w], &es[b]).await;
+    end(&mut ws, &mut bs, "white").await;
+    // The round is over: round 2 is shown paired, ten seconds ahead; no table yet.
+    let mut t = tournament(&s, &id).await;
+    for _ in 0..100 {
+        if !t["next_round"].is_null() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        t = tournament(&s, &id).await;
+    }
+    assert_eq!(t["next_round"]["number"], 2, "{t}");
+    // (Counted on the wall clock, like a start time; the test's server clock is manual.)
+    let left = t["next_round_in_ms"].as_u64().unwrap();
+    assert!((8_000..=10_000).contains(&left), "{t}");
+    assert_eq!(
+        t["rounds"].as_array().unwrap().len(),
+        1,
+        "not stored yet: {t}"
+    );
+    let next = &t["next_round"]["pairings"][0];
+    assert!(next["table"].is_null(), "{t}");
+    let (w2, b2) = (
+        index(names[next["white"]["id"].as_str().unwrap()]),
+        index(names[next["black"]["id"].as_str().unwrap()]),
+    );
+    assert!(
+        [w2, b2].contains(&sitting_out),
+        "who sat out plays round 2: {t}"
+    );
+    for i in [w2, b2] {
+        let sent = tokio::time::timeout(
+            std::time::Duration::from_millis(300),
+            es[i].room.recv_t("tournament_game"),
+        )
+        .await;
+        assert!(sent.is_err(), "nobody is sent to a table during the break");
+    }
+    s.advance(9_000).await;
+    assert_eq!(tournament(&s, &id).await["next_round"]["number"], 2);
+    // The break is over: the same pairing, tables opened, players sent there, each
+    // first-move window whole.
+    s.advance(1_000).await;
+    let tables = sent_to_tables(&mut es, &[w2, b2], 2).await;
+    let (_ws2, _bs2, st) = sit_down(&s, &tables[&w2], &es[w2], &es[b2]).await;
+    assert_eq!(st["first_move_deadline"], 30_000, "{st}");
+    let t = tournament(&s, &id).await;
+    assert!(t["next_round"].is_null(), "{t}");
+    assert!(t["next_round_in_ms"].is_null(), "{t}");
+    assert_eq!(
+        boards(&t, 2, &names).0,
+        pairs(&[(es[w2].name, es[b2].name)])
+    );
+    s.stop().await;
+    db.cleanup().await;
+}

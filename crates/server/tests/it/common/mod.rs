@@ -181,6 +181,8 @@ pub fn config(db: &TestDb) -> Config {
     c.database_url = db.url.clone();
     c.manual_time = true;
     c.shutdown_timeout_secs = 5;
+    // Rounds follow each other at once (the break has its own test).
+    c.round_break_secs = 0;
     c
 }
 
