@@ -47,17 +47,28 @@ impl Side {
     }
 }
 
-/// A guest as others see it, or the computer in a seat (`bot` set).
+/// A guest or an account as others see it, or the computer in a seat (`bot` set).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
-    /// Stable guest id (`bot-N` for the computer at level N).
+    /// Stable player id (`bot-N` for the computer at level N); an account keeps the id
+    /// it had as a guest.
     pub id: String,
-    /// Display name.
+    /// Display name (an account's is its username).
     pub name: String,
     /// The computer's level (1–3) when this seat is the built-in engine; absent for a
     /// person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<u8>,
+    /// An account (absent for a guest).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub account: bool,
+    /// An account's rating (rounded) in the variant of where it is shown, when a variant
+    /// is known there (seats, a room's people, tournament players and standings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
+    /// That rating is provisional (RD 110 or more): shown with a "?".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
 }
 
 impl Player {
@@ -67,6 +78,26 @@ impl Player {
             id: id.into(),
             name: name.into(),
             bot: None,
+            account: false,
+            rating: None,
+            provisional: false,
+        }
+    }
+
+    /// A person with an account (no rating shown yet).
+    pub fn account(id: impl Into<String>, username: impl Into<String>) -> Player {
+        Player {
+            account: true,
+            ..Player::guest(id, username)
+        }
+    }
+
+    /// The same player without a rating (where no variant is known).
+    pub fn unrated(&self) -> Player {
+        Player {
+            rating: None,
+            provisional: false,
+            ..self.clone()
         }
     }
 
@@ -96,6 +127,14 @@ pub struct Options {
     /// One guest plays both sides on one screen.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub local: bool,
+    /// Rated: only accounts sit, and the game changes both players' ratings (never with
+    /// `bot`, `local`, `capture_optional` or `random_opening`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// The ratings welcome in the free seat of a rated table (the creator's own may be
+    /// outside it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<RatingRange>,
 }
 
 impl Default for Options {
@@ -107,7 +146,25 @@ impl Default for Options {
             capture_optional: false,
             bot: None,
             local: false,
+            rated: false,
+            rating_range: None,
         }
+    }
+}
+
+/// A range of ratings, both ends included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingRange {
+    /// The lowest rating welcome.
+    pub min: u32,
+    /// The highest.
+    pub max: u32,
+}
+
+impl RatingRange {
+    /// Whether a (rounded) rating is in the range.
+    pub fn contains(&self, rating: i32) -> bool {
+        i64::from(self.min) <= i64::from(rating) && i64::from(rating) <= i64::from(self.max)
     }
 }
 
@@ -490,6 +547,9 @@ pub struct GameRecord {
     /// The tournament and round it was played in (absent for a casual game).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<TableTournament>,
+    /// A rated game's rating changes (absent for a casual game or one without result).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<crate::account::GameRatings>,
 }
 
 /// One line of `GET /api/rooms/{room}/games`.

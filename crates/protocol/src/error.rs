@@ -44,6 +44,21 @@ pub enum ErrorCode {
     TooManyConnections,
     /// A cross-site request to a mutating endpoint (HTTP 403).
     Forbidden,
+    /// The username is taken (folded: case and look-alikes) (HTTP 409).
+    UsernameTaken,
+    /// A username that breaks the rules: 3–20 of `A-Z a-z 0-9 _ -`, not the computer's
+    /// (HTTP 400).
+    InvalidUsername,
+    /// A password of fewer than 8 or more than 128 characters, or the username (HTTP 400).
+    WeakPassword,
+    /// The player is an account already (HTTP 409).
+    AlreadyAccount,
+    /// A wrong username or password (the same for both, HTTP 401).
+    BadCredentials,
+    /// A guest at a rated table or tournament: only accounts play rated (HTTP 403).
+    RatedNeedsAccount,
+    /// A rating outside the free seat's range of a rated table (HTTP 403).
+    RatingOutOfRange,
 }
 
 impl ErrorCode {
@@ -68,6 +83,13 @@ impl ErrorCode {
             ErrorCode::StorageUnavailable => "storage_unavailable",
             ErrorCode::TooManyConnections => "too_many_connections",
             ErrorCode::Forbidden => "forbidden",
+            ErrorCode::UsernameTaken => "username_taken",
+            ErrorCode::InvalidUsername => "invalid_username",
+            ErrorCode::WeakPassword => "weak_password",
+            ErrorCode::AlreadyAccount => "already_account",
+            ErrorCode::BadCredentials => "bad_credentials",
+            ErrorCode::RatedNeedsAccount => "rated_needs_account",
+            ErrorCode::RatingOutOfRange => "rating_out_of_range",
         }
     }
 }

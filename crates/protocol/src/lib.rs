@@ -4,6 +4,7 @@
 //! The server serialises these types and its tests deserialise them, so a field renamed
 //! here is caught by both. Every type mirrors one object or message of the contract:
 //!
+//! - [`account`]: accounts, sessions, ratings, profiles and leaderboards;
 //! - [`close`]: the WebSocket close codes;
 //! - [`common`]: players, options, clocks, counters, tables, rooms, variants, games;
 //! - [`error`]: the error codes and the one error shape;
@@ -18,6 +19,7 @@
 //! assert!(matches!(msg, ClientMessage::Move { ply: 1, .. }));
 //! ```
 
+pub mod account;
 pub mod close;
 pub mod common;
 pub mod error;

@@ -291,6 +291,9 @@ pub enum ServerMessage {
         /// first-move window).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         by: Option<Side>,
+        /// Both players' rating changes, in a rated game with a result.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ratings: Option<crate::account::GameRatings>,
     },
     /// Who is connected changed.
     Presence {
@@ -491,6 +494,7 @@ mod tests {
                 running: None,
             },
             by: Some(Side::Black),
+            ratings: None,
         };
         assert_eq!(
             serde_json::to_value(&over).expect("json")["by"],

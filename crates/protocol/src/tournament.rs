@@ -95,6 +95,10 @@ pub struct CreateTournament {
     /// clock). An addition.
     #[serde(default)]
     pub name: Option<String>,
+    /// Rated: only accounts join (not with `bots`), every game is rated, and a Swiss
+    /// seeds by rating.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// One board of a round.
@@ -203,6 +207,9 @@ pub struct TournamentView {
     /// Ended for want of players at its start time.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cancelled: bool,
+    /// Rated (only accounts join; the games are rated).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
     /// During the break between two rounds: the next round as paired now (no tables
     /// yet), else `None`. An addition to the contract.
     #[serde(default)]

@@ -122,6 +122,15 @@ pub struct Config {
     #[arg(skip)]
     pub test_sqlite_max_page_count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 
+    /// Test hook (hidden): abort the process between a rated game's end and its ratings,
+    /// inside their one transaction ([`damka_store::StoreOptions::abort_before_ratings`]).
+    #[arg(long, hide = true)]
+    pub test_abort_before_ratings: bool,
+
+    /// An operator's command instead of the server (`damka account ...`).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// Separate address for `/metrics` (e.g. `127.0.0.1:9090`, reachable only by the
     /// monitoring). When set, the main port no longer serves `/metrics`; when not set,
     /// `/metrics` stays on the main port (keep it off the public internet at the proxy).
@@ -302,6 +311,47 @@ pub fn redact_url(url: &str) -> String {
         }
         None => url.to_owned(),
     }
+}
+
+/// What `damka` does instead of serving.
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum Command {
+    /// Operate on accounts (there is no e-mail: the operator resets passwords).
+    Account {
+        /// What to do.
+        #[command(subcommand)]
+        action: AccountAction,
+    },
+}
+
+/// `damka account ...`.
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum AccountAction {
+    /// Sets a new password and ends every session of the account. The password is read
+    /// from standard input (one line); with `--generate` a random one is made and
+    /// printed.
+    ResetPassword {
+        /// The username (any case).
+        username: String,
+        /// Make a random password and print it.
+        #[arg(long)]
+        generate: bool,
+    },
+    /// Disables an account: no sign-in, every session ends. Its games stay.
+    Disable {
+        /// The username (any case).
+        username: String,
+    },
+    /// Enables a disabled account again.
+    Enable {
+        /// The username (any case).
+        username: String,
+    },
+    /// Shows an account: its id, when it was made, whether it is disabled, its sessions.
+    Show {
+        /// The username (any case).
+        username: String,
+    },
 }
 
 impl fmt::Debug for Config {

@@ -8,6 +8,7 @@ use damka_store::Store;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::accounts::Passwords;
 use crate::bots::Bots;
 use crate::config::Config;
 use crate::limits::Limits;
@@ -29,6 +30,8 @@ pub struct Core {
     pub metrics: Metrics,
     /// Per-address counters and rate limits, and the guests seen lately.
     pub limits: Limits,
+    /// Password hashing, a few at a time.
+    pub passwords: Passwords,
     /// Monotonic time for clocks and timers.
     pub time: TimeSource,
     /// Cancelled when the server shuts down.

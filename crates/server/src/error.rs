@@ -29,6 +29,9 @@ pub enum AppError {
     /// Too many messages.
     #[error("too many messages; slow down")]
     RateLimited,
+    /// Too many attempts: try again in this many seconds (`Retry-After`).
+    #[error("too many attempts; try again in {0} s")]
+    RetryAfter(u64),
     /// Too many guests created from one address lately.
     #[error("too many new guests from your address; try again in a minute")]
     TooManyGuests,
@@ -84,7 +87,9 @@ impl AppError {
             AppError::InvalidName => ErrorCode::InvalidName,
             AppError::TooManyTables(_) => ErrorCode::TooManyTables,
             AppError::BadMessage(_) => ErrorCode::BadMessage,
-            AppError::RateLimited | AppError::TooManyGuests => ErrorCode::RateLimited,
+            AppError::RateLimited | AppError::TooManyGuests | AppError::RetryAfter(_) => {
+                ErrorCode::RateLimited
+            }
             AppError::TooManyAddressTables(_) => ErrorCode::TooManyTables,
             AppError::TooManyConnections(_) => ErrorCode::TooManyConnections,
             AppError::CrossSite => ErrorCode::Forbidden,
@@ -111,7 +116,11 @@ impl AppError {
             ErrorCode::TooManyTables | ErrorCode::RateLimited | ErrorCode::TooManyConnections => {
                 StatusCode::TOO_MANY_REQUESTS
             }
-            ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+            ErrorCode::Forbidden | ErrorCode::RatedNeedsAccount | ErrorCode::RatingOutOfRange => {
+                StatusCode::FORBIDDEN
+            }
+            ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
+            ErrorCode::UsernameTaken | ErrorCode::AlreadyAccount => StatusCode::CONFLICT,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::SeatTaken | ErrorCode::GameInProgress | ErrorCode::StalePly => {
@@ -149,7 +158,17 @@ impl IntoResponse for AppError {
                 message: self.client_message(),
             },
         };
-        (self.status(), Json(body)).into_response()
+        let retry = match self {
+            AppError::RetryAfter(secs) => Some(secs),
+            _ => None,
+        };
+        let mut response = (self.status(), Json(body)).into_response();
+        if let Some(secs) = retry {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
+        }
+        response
     }
 }
 

@@ -29,6 +29,7 @@
 //! [`core::Core::tracker`]).
 
 pub mod accept;
+pub mod accounts;
 pub mod app;
 pub mod assets;
 pub mod bots;
@@ -42,8 +43,10 @@ pub mod limits;
 pub mod lock;
 pub mod metrics;
 pub mod names;
+pub mod operator;
 pub mod placement;
 pub mod random;
+pub mod ratings;
 pub mod room;
 pub mod server;
 pub mod session;

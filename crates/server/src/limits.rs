@@ -37,6 +37,14 @@ pub struct Limits {
     pub renames: RateMap<String>,
     /// Renames per address.
     pub renames_from: RateMap<IpAddr>,
+    /// Password checks (sign-in, password change) per address.
+    pub sign_ins_from: RateMap<IpAddr>,
+    /// Password checks per username (folded), whoever tries.
+    pub sign_ins_of: RateMap<String>,
+    /// Accounts made per address.
+    pub accounts_from: RateMap<IpAddr>,
+    /// Position analyses (the analysis board) per address.
+    pub analyses_from: RateMap<IpAddr>,
 }
 
 /// Token buckets by key, each `burst` tokens refilled at `per_second`; a bucket that has
@@ -70,8 +78,30 @@ impl<K: std::hash::Hash + Eq> RateMap<K> {
     }
 
     fn take_at(&self, key: K, burst: f64, per_second: f64, now: Instant) -> bool {
+        self.take_or_wait_at(key, burst, per_second, now).is_ok()
+    }
+
+    /// [`RateMap::take`], or how long until a token is there (for `Retry-After`).
+    ///
+    /// Fails with that wait when the bucket is empty.
+    pub fn take_or_wait(
+        &self,
+        key: K,
+        burst: f64,
+        per_second: f64,
+    ) -> Result<(), std::time::Duration> {
+        self.take_or_wait_at(key, burst, per_second, Instant::now())
+    }
+
+    fn take_or_wait_at(
+        &self,
+        key: K,
+        burst: f64,
+        per_second: f64,
+        now: Instant,
+    ) -> Result<(), std::time::Duration> {
         if per_second <= 0.0 {
-            return true;
+            return Ok(());
         }
         let mut map = lock(&self.buckets);
         let b = map.entry(key).or_insert(RateBucket {
@@ -85,9 +115,11 @@ impl<K: std::hash::Hash + Eq> RateMap<K> {
         b.at = now;
         if b.tokens >= 1.0 {
             b.tokens -= 1.0;
-            true
+            Ok(())
         } else {
-            false
+            Err(std::time::Duration::from_secs_f64(
+                (1.0 - b.tokens) / b.per_second,
+            ))
         }
     }
 
@@ -207,6 +239,10 @@ impl Limits {
         self.chat.prune();
         self.renames.prune();
         self.renames_from.prune();
+        self.sign_ins_from.prune();
+        self.sign_ins_of.prune();
+        self.accounts_from.prune();
+        self.analyses_from.prune();
     }
 
     pub(crate) fn take_touched(&self) -> Vec<String> {

@@ -23,6 +23,18 @@ async fn main() -> std::process::ExitCode {
             .with_env_filter(filter)
             .init(),
     }
+    if let Some(damka_server::config::Command::Account { action }) = &config.command {
+        return match damka_server::operator::account(&config, action).await {
+            Ok(text) => {
+                println!("{text}");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("damka account: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     tracing::info!(?config, "starting");
     let server = match start(config).await {
         Ok(server) => server,

@@ -83,6 +83,11 @@ pub struct Metrics {
     pub flag_late: Timing,
     /// Sockets disconnected for not reading their events.
     pub lagging_dropped: Counter,
+    /// Passwords checked against a hash (sign-ins and password changes; an unknown
+    /// username is checked against a decoy hash and counts too).
+    pub password_checks: Counter,
+    /// Sign-ins refused (a wrong password or an unknown username).
+    pub sign_ins_refused: Counter,
 }
 
 impl Default for Metrics {
@@ -97,6 +102,8 @@ impl Default for Metrics {
             move_latency: Timing::new(&LATENCY_BUCKETS),
             flag_late: Timing::new(&FLAG_BUCKETS),
             lagging_dropped: Counter::default(),
+            password_checks: Counter::default(),
+            sign_ins_refused: Counter::default(),
         }
     }
 }
@@ -119,6 +126,16 @@ impl Metrics {
             "damka_games_started",
             "Games started",
             self.games_started.clone(),
+        );
+        registry.register(
+            "damka_password_checks",
+            "Passwords checked against an Argon2id hash (an unknown username against a decoy)",
+            self.password_checks.clone(),
+        );
+        registry.register(
+            "damka_sign_ins_refused",
+            "Sign-ins refused for a wrong username or password",
+            self.sign_ins_refused.clone(),
         );
         registry.register(
             "damka_games_finished",

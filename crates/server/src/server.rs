@@ -79,6 +79,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         StoreOptions {
             acquire_timeout: config.db_acquire_timeout(),
             sqlite_max_page_count: config.test_sqlite_max_page_count.clone(),
+            abort_before_ratings: config.test_abort_before_ratings,
             ..StoreOptions::default()
         },
     )
@@ -144,6 +145,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         bots,
         metrics,
         limits: crate::limits::Limits::default(),
+        passwords: crate::accounts::Passwords::default(),
         time,
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),

@@ -1,5 +1,6 @@
-//! Who a request is from: the guest behind the `damka_session` cookie (a random token
-//! stored only as its SHA-256 hash, so a leaked database does not leak sessions), and the
+//! Who a request is from: the guest or account behind the `damka_session` cookie (a
+//! random token stored only as its SHA-256 hash, so a leaked database does not leak
+//! sessions: a guest's own token, or one of an account's sessions), and the
 //! client's address (the TCP peer, or the last `X-Forwarded-For` entry behind a trusted
 //! proxy). Both HTTP handlers and socket upgrades ask here; the extractors work with any
 //! router state that can lend the [`Core`].
@@ -59,11 +60,17 @@ pub async fn guest_of(core: &Core, headers: &HeaderMap) -> Result<Option<Player>
     let Some(token) = session_token(headers) else {
         return Ok(None);
     };
-    let row = core.store.guest_by_token(&token_hash(&token)).await?;
+    let row = core.store.player_by_token(&token_hash(&token)).await?;
     if let Some(g) = &row {
         core.limits.touch(&g.id);
     }
-    Ok(row.map(|g| Player::guest(g.id, g.name)))
+    Ok(row.map(|g| {
+        if g.username.is_some() {
+            Player::account(g.id, g.name)
+        } else {
+            Player::guest(g.id, g.name)
+        }
+    }))
 }
 
 /// Extractor: the request's guest, or `401 unauthorized`.

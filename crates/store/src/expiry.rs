@@ -8,17 +8,19 @@ use super::{Store, StoreError, on_pool};
 /// Ids per `UPDATE ... IN (...)` statement.
 const CHUNK: usize = 500;
 
-/// Guests not seen since the cutoff who are no player of any game. The computer's seats
-/// (`bot-N`, migration 0004) are never idle: games refer to them.
+/// Guests not seen since the cutoff who are no player of any game and no account. The
+/// computer's seats (`bot-N`, migration 0004) are never idle: games refer to them.
 const IDLE: &str = "SELECT id FROM guests WHERE seen_at < $1 AND id NOT LIKE 'bot-%' \
      AND NOT EXISTS (SELECT 1 FROM games WHERE games.white_id = guests.id \
                                             OR games.black_id = guests.id) \
+     AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.player_id = guests.id) \
      ORDER BY seen_at LIMIT $2";
 
 /// Deletes one idle guest, checking again that it is idle.
 const DELETE: &str = "DELETE FROM guests WHERE id = $1 AND seen_at < $2 \
      AND id NOT LIKE 'bot-%' AND NOT EXISTS (SELECT 1 FROM games WHERE games.white_id = guests.id \
-                                            OR games.black_id = guests.id)";
+                                            OR games.black_id = guests.id) \
+     AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.player_id = guests.id)";
 
 impl Store {
     /// Sets `seen_at = now` for the guests in `ids`; returns how many rows changed.

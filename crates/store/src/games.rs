@@ -53,6 +53,8 @@ pub struct GameRow {
     pub random_opening: bool,
     /// Whether capturing was optional.
     pub capture_optional: bool,
+    /// Whether the game is rated (both players accounts; ratings change at its end).
+    pub rated: bool,
     /// White's guest id.
     pub white_id: String,
     /// White's name when the game started.
@@ -90,6 +92,7 @@ pub(crate) struct RawGame {
     increment_s: i64,
     random_opening: i64,
     capture_optional: i64,
+    rated: i64,
     white_id: String,
     white_name: String,
     black_id: String,
@@ -129,6 +132,7 @@ impl TryFrom<RawGame> for GameRow {
             increment_s: r.increment_s,
             random_opening: r.random_opening != 0,
             capture_optional: r.capture_optional != 0,
+            rated: r.rated != 0,
             white_id: r.white_id,
             white_name: r.white_name,
             black_id: r.black_id,
@@ -180,7 +184,7 @@ pub struct NewGame {
 }
 
 const GAME_COLUMNS: &str = "id, table_id, room, variant, minutes, increment_s, random_opening, \
-    capture_optional, white_id, white_name, black_id, black_name, initial_fen, opening_plies, \
+    capture_optional, rated, white_id, white_name, black_id, black_name, initial_fen, opening_plies, \
     status, result, reason, white_ms, black_ms, clock_ply, started_at, ended_at";
 
 impl Store {
@@ -354,6 +358,27 @@ impl Store {
             .map(|r| Ok((GameRow::try_from(r.game)?, r.plies)))
             .collect()
     }
+
+    /// A player's finished games (aborted ones left out), newest first, with their ply
+    /// counts.
+    ///
+    /// Fails on a database error.
+    pub async fn games_of_player(
+        &self,
+        player_id: &str,
+        limit: i64,
+    ) -> Result<Vec<(GameRow, i64)>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) \
+             AS plies FROM games WHERE (white_id = $1 OR black_id = $1) AND status = 'over' \
+             AND reason <> 'aborted' ORDER BY ended_at DESC LIMIT $2"
+        );
+        let rows = on_pool!(self, pool => sqlx::query_as::<_, GameListRow>(&sql)
+            .bind(player_id).bind(limit).fetch_all(pool).await)?;
+        rows.into_iter()
+            .map(|r| Ok((GameRow::try_from(r.game)?, r.plies)))
+            .collect()
+    }
 }
 
 /// How a game ended, as stored with it.
@@ -367,6 +392,8 @@ pub struct GameEnd {
     pub clock: ClockRow,
     /// Unix ms.
     pub ended_at: i64,
+    /// A rated game with a result: rate it in the same transaction.
+    pub rated: Option<super::RatedEnd>,
 }
 
 /// A game row with its ply count.

@@ -1,16 +1,8 @@
-//! Guests: an id, a display name and the SHA-256 hash of their session token.
+//! Guests: an id, a display name and the SHA-256 hash of their session token (read with
+//! an account's sessions: [`crate::Store::player_by_token`]).
 
 use super::write::Write;
-use super::{Store, StoreError, on_pool};
-
-/// A stored guest.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct GuestRow {
-    /// Guest id.
-    pub id: String,
-    /// Display name.
-    pub name: String,
-}
+use super::{Store, StoreError};
 
 impl Store {
     /// Stores a new guest.
@@ -30,13 +22,6 @@ impl Store {
             now,
         })
         .await
-    }
-
-    /// The guest whose token hashes to `token_hash`, if any.
-    pub async fn guest_by_token(&self, token_hash: &str) -> Result<Option<GuestRow>, StoreError> {
-        const SQL: &str = "SELECT id, name FROM guests WHERE token_hash = $1";
-        on_pool!(self, pool => sqlx::query_as::<_, GuestRow>(SQL)
-            .bind(token_hash).fetch_optional(pool).await)
     }
 
     /// Renames a guest.

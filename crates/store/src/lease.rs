@@ -86,6 +86,18 @@ impl Leases {
         Ok(owner(&self.pool, table).await?)
     }
 
+    /// The room of an owned table, if it has an owner.
+    ///
+    /// Fails on a database error.
+    pub async fn room_of(&self, table: &str) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar::<_, String>("SELECT room FROM table_owners WHERE table_id = $1")
+                .bind(table)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
     /// The tables `node` owns.
     ///
     /// Fails on a database error.

@@ -20,6 +20,7 @@
 //! or out of space, writes fail at once (no waiting for a pool timeout per write) until a
 //! probe write succeeds.
 
+mod accounts;
 mod batch;
 mod chat;
 mod checkpoint;
@@ -32,6 +33,7 @@ mod health;
 pub mod lease;
 mod pg_writer;
 mod queue;
+mod ratings;
 mod stats;
 mod tournaments;
 mod write;
@@ -48,13 +50,17 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
+pub use accounts::{AccountRow, AccountWrite, NewAccount, Secret, SessionPlayer};
 pub use chat::ChatRow;
 pub use error::StoreError;
 pub use games::{ClockRow, DrawOfferRow, GameEnd, GameRow, MoveRow, NewGame};
-pub use guests::GuestRow;
 pub use health::Breaker;
 pub use lease::Leases;
 pub use queue::WriteQueue;
+pub use ratings::{
+    BoardRow, HistoryPoint, RatedEnd, RatingChange, RatingChanges, RatingRow, RatingSlot,
+    ResultCounts,
+};
 pub use stats::StoreStats;
 pub use tournaments::{BoardResult, EntrantRow, PairingRow, TournamentRow, TournamentWrite};
 pub use write::Write;
@@ -93,6 +99,9 @@ pub struct StoreOptions {
     /// writer to start the log over (default 16,384: 64 MiB of 4 KiB pages), so a test
     /// can see the log start over without writing 64 MiB.
     pub sqlite_wal_limit_pages: Option<i64>,
+    /// Test hook: abort the process between a rated game's end and its ratings, inside
+    /// their one transaction (see `ratings.rs`).
+    pub abort_before_ratings: bool,
 }
 
 impl Default for StoreOptions {
@@ -101,6 +110,7 @@ impl Default for StoreOptions {
             acquire_timeout: Duration::from_secs(1),
             sqlite_max_page_count: None,
             sqlite_wal_limit_pages: None,
+            abort_before_ratings: false,
         }
     }
 }
@@ -136,6 +146,9 @@ impl Store {
     }
 
     async fn open(url: &str, options: StoreOptions) -> Result<Store, sqlx::Error> {
+        if options.abort_before_ratings {
+            ratings::set_abort_before_ratings(true);
+        }
         let store = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
                 .max_connections(16)

@@ -51,6 +51,8 @@ pub struct TournamentRow {
     pub ended_at: Option<i64>,
     /// Ended for want of players (or cancelled otherwise).
     pub cancelled: bool,
+    /// Rated: only accounts join, its games are rated, a Swiss seeds by rating.
+    pub rated: bool,
 }
 
 /// A tournament row as the database holds it.
@@ -75,6 +77,7 @@ struct RawTournament {
     started_at: Option<i64>,
     ended_at: Option<i64>,
     cancelled: i64,
+    rated: i64,
 }
 
 impl TryFrom<RawTournament> for TournamentRow {
@@ -104,6 +107,7 @@ impl TryFrom<RawTournament> for TournamentRow {
             started_at: r.started_at,
             ended_at: r.ended_at,
             cancelled: r.cancelled != 0,
+            rated: r.rated != 0,
         })
     }
 }
@@ -254,6 +258,9 @@ pub enum TournamentWrite {
         total_rounds: i64,
         /// Computer entrants added.
         computers: Vec<EntrantRow>,
+        /// New seeds (`seq`) of the entrants, by player id (a rated Swiss seeds by
+        /// rating at the start); empty: the joining order stays.
+        seeds: Vec<(String, i64)>,
     },
     /// A round's boards (the games go in the same transaction as `Write::Game`s).
     Round {
@@ -288,8 +295,8 @@ pub enum TournamentWrite {
 
 const INSERT_TOURNAMENT: &str = "INSERT INTO tournaments (id, room, name, kind, status, rounds, \
     total_rounds, minutes, increment_s, max_players, bots, bot_level, starts_at, created_by, \
-    created_by_name, created_at, started_at, ended_at, cancelled) VALUES ($1, $2, $3, $4, $5, \
-    $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)";
+    created_by_name, created_at, started_at, ended_at, cancelled, rated) VALUES ($1, $2, $3, \
+    $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)";
 
 const INSERT_ENTRANT: &str = "INSERT INTO tournament_players (tournament_id, player_id, name, \
     seq, left_round) VALUES ($1, $2, $3, $4, $5)";
@@ -319,7 +326,7 @@ const END: &str =
 
 const TOURNAMENT_COLUMNS: &str = "id, room, name, kind, status, rounds, total_rounds, minutes, \
     increment_s, max_players, bots, bot_level, starts_at, created_by, created_by_name, \
-    created_at, started_at, ended_at, cancelled";
+    created_at, started_at, ended_at, cancelled, rated";
 
 /// Applies a [`TournamentWrite`] to a connection of either backend.
 macro_rules! apply_tournament {
@@ -346,6 +353,7 @@ macro_rules! apply_tournament {
                     .bind(t.started_at)
                     .bind(t.ended_at)
                     .bind(i64::from(t.cancelled))
+                    .bind(i64::from(t.rated))
                     .execute(&mut *$conn)
                     .await?;
                 sqlx::query(INSERT_ENTRANT)
@@ -394,7 +402,19 @@ macro_rules! apply_tournament {
                 started_at,
                 total_rounds,
                 computers,
+                seeds,
             } => {
+                for (player, seq) in seeds {
+                    sqlx::query(
+                        "UPDATE tournament_players SET seq = $3 \
+                         WHERE tournament_id = $1 AND player_id = $2",
+                    )
+                    .bind(tournament)
+                    .bind(player)
+                    .bind(seq)
+                    .execute(&mut *$conn)
+                    .await?;
+                }
                 for c in computers {
                     sqlx::query(INSERT_COMPUTER)
                         .bind(&c.player_id)
@@ -489,7 +509,9 @@ impl TournamentWrite {
     pub(super) fn is_multi_statement(&self) -> bool {
         match self {
             TournamentWrite::Create(_) => true,
-            TournamentWrite::Start { computers, .. } => !computers.is_empty(),
+            TournamentWrite::Start {
+                computers, seeds, ..
+            } => !computers.is_empty() || !seeds.is_empty(),
             TournamentWrite::Round { boards, .. } => boards.len() > 1,
             _ => false,
         }

@@ -17,8 +17,8 @@ const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, \
 const INSERT_GAME: &str = "INSERT INTO games (id, table_id, room, variant, minutes, \
     increment_s, random_opening, capture_optional, white_id, white_name, black_id, black_name, \
     initial_fen, opening_plies, status, result, reason, white_ms, black_ms, clock_ply, \
-    started_at, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, \
-    $14, $15, $16, $17, $18, $19, $20, $21, $22)";
+    started_at, ended_at, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \
+    $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)";
 
 const FINISH_GAME: &str = "UPDATE games SET status = 'over', result = $2, reason = $3, \
     white_ms = $4, black_ms = $5, clock_ply = $6, ended_at = $7 WHERE id = $1";
@@ -139,6 +139,8 @@ pub enum Write {
     },
     /// A tournament's change (its entrants, rounds, results).
     Tournament(Box<super::tournaments::TournamentWrite>),
+    /// An account's change (creation, sessions, password, disabling).
+    Account(Box<super::accounts::AccountWrite>),
     /// Several writes in one transaction, in order (a tournament round and its games).
     All(Vec<Write>),
     /// A takeback: the moves after `keep_ply` go, the clock is as after `keep_ply`.
@@ -173,7 +175,9 @@ impl Write {
         match self {
             Write::Game(g) => !g.opening.is_empty(),
             Write::LastMove { .. } | Write::Probe | Write::Takeback { .. } | Write::All(_) => true,
+            Write::Finish { end, .. } => end.rated.is_some(),
             Write::Tournament(t) => t.is_multi_statement(),
+            Write::Account(a) => a.is_multi_statement(),
             _ => false,
         }
     }
@@ -195,9 +199,11 @@ macro_rules! insert_move {
     };
 }
 
-/// Marks a game over ([`GameEnd`]): the one statement a `Finish` and a `LastMove` share.
+/// Marks a game over ([`GameEnd`]), what a `Finish` and a `LastMove` share; a rated
+/// game with a result is rated in the same transaction (`$rate`: the backend's
+/// [`crate::ratings`] function).
 macro_rules! finish_game {
-    ($conn:expr, $game_id:expr, $end:expr) => {
+    ($conn:expr, $game_id:expr, $end:expr, $rate:path) => {
         sqlx::query(FINISH_GAME)
             .bind($game_id)
             .bind($end.result.map(GameResult::as_str))
@@ -208,15 +214,19 @@ macro_rules! finish_game {
             .bind($end.ended_at)
             .execute(&mut *$conn)
             .await?;
+        if let (Some(rated), Some(result)) = (&$end.rated, $end.result) {
+            $rate(&mut *$conn, $game_id, rated, result, $end.ended_at).await?;
+        }
     };
 }
 
 /// Applies a [`Write`] to a connection of either backend; with `$rows_done` the move
 /// row of a `Move` or `LastMove` is left out (the batch inserted it already).
 macro_rules! apply {
-    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $again:path, $rows_done:expr) => {
+    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $account:path, $rate:path, $again:path, $rows_done:expr) => {
         match $write {
             Write::Tournament(t) => $tournament(&mut *$conn, t).await?,
+            Write::Account(a) => $account(&mut *$conn, a).await?,
             Write::All(writes) => {
                 for w in writes {
                     // Recursion in an async fn goes through a box.
@@ -270,6 +280,7 @@ macro_rules! apply {
                     .bind(g.clock.ply)
                     .bind(g.started_at)
                     .bind(g.ended_at)
+                    .bind(i64::from(g.rated))
                     .execute(&mut *$conn)
                     .await?;
                 for m in &game.opening {
@@ -285,14 +296,14 @@ macro_rules! apply {
                 if !$rows_done {
                     insert_move!($conn, game_id, row);
                 }
-                finish_game!($conn, game_id, end);
+                finish_game!($conn, game_id, end, $rate);
             }
             Write::Probe => {
                 sqlx::query($probe).execute(&mut *$conn).await?;
                 sqlx::query(PROBE_CLEAN).execute(&mut *$conn).await?;
             }
             Write::Finish { game_id, end } => {
-                finish_game!($conn, game_id, end);
+                finish_game!($conn, game_id, end, $rate);
             }
             Write::DrawOffer { game_id, offer } => {
                 sqlx::query(SAVE_DRAW_OFFER)
@@ -372,6 +383,8 @@ pub(super) async fn apply_sqlite(
         conn,
         PROBE_SQLITE,
         super::tournaments::apply_sqlite,
+        super::accounts::apply_sqlite,
+        super::ratings::rate_sqlite,
         apply_sqlite,
         rows_done
     );
@@ -389,6 +402,8 @@ pub(super) async fn apply_postgres(
         conn,
         PROBE_POSTGRES,
         super::tournaments::apply_postgres,
+        super::accounts::apply_postgres,
+        super::ratings::rate_postgres,
         apply_postgres,
         rows_done
     );

@@ -197,6 +197,7 @@ mod tests {
                 increment_s: 0,
                 random_opening: false,
                 capture_optional: false,
+                rated: false,
                 white_id: "w".into(),
                 white_name: "W".into(),
                 black_id: "b".into(),

@@ -18,18 +18,16 @@ const ID_PREFIX: &str = "bot-";
 pub fn player(level: Level) -> Player {
     let n = level.number();
     Player {
-        id: format!("{ID_PREFIX}{n}"),
-        name: format!("Computer (level {n})"),
         bot: Some(n),
+        ..Player::guest(format!("{ID_PREFIX}{n}"), format!("Computer (level {n})"))
     }
 }
 
 /// A player as stored with a game: the computer when the id is one of its seats.
 pub fn stored_player(id: &str, name: &str) -> Player {
     Player {
-        id: id.to_owned(),
-        name: name.to_owned(),
         bot: level_of_id(id).map(Level::number),
+        ..Player::guest(id, name)
     }
 }
 
@@ -39,9 +37,11 @@ pub fn stored_player(id: &str, name: &str) -> Player {
 pub fn entrant(level: Level, k: u32) -> Player {
     let n = level.number();
     Player {
-        id: format!("{ID_PREFIX}{n}-{k}"),
-        name: format!("Computer (level {n}) #{k}"),
         bot: Some(n),
+        ..Player::guest(
+            format!("{ID_PREFIX}{n}-{k}"),
+            format!("Computer (level {n}) #{k}"),
+        )
     }
 }
 

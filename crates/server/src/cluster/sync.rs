@@ -522,6 +522,7 @@ mod tests {
                 capture_optional: false,
                 bot: None,
                 local: false,
+                ..Options::default()
             },
             seats: Seats {
                 white: Some(Player::guest(white, white)),

@@ -102,6 +102,11 @@ pub async fn show(
             id,
             round: u32::try_from(round).unwrap_or(0),
         });
+    let ratings = if g.rated {
+        game_ratings(&state, &g).await?
+    } else {
+        None
+    };
     Ok(Json(GameRecord {
         id: g.id.clone(),
         room: g.room.clone(),
@@ -113,6 +118,8 @@ pub async fn show(
             capture_optional: g.capture_optional,
             bot: white.bot.or(black.bot),
             local: g.white_id == g.black_id,
+            rated: g.rated,
+            rating_range: None,
         },
         white,
         black,
@@ -136,7 +143,30 @@ pub async fn show(
         started_at: rfc3339(g.started_at),
         ended_at: g.ended_at.map(rfc3339),
         tournament,
+        ratings,
     }))
+}
+
+/// A rated game's stored rating changes (rounded), if it has them.
+///
+/// Fails on a database error.
+async fn game_ratings(
+    state: &AppState,
+    g: &GameRow,
+) -> AppResult<Option<damka_protocol::account::GameRatings>> {
+    let changes = state.core.store.game_rating_changes(&g.id).await?;
+    let diff = |id: &str| {
+        changes
+            .iter()
+            .find(|(p, _, _)| p == id)
+            .map(|(_, before, after)| damka_protocol::account::RatingDiff {
+                before: crate::ratings::rounded(*before),
+                after: crate::ratings::rounded(*after),
+            })
+    };
+    Ok(diff(&g.white_id)
+        .zip(diff(&g.black_id))
+        .map(|(white, black)| damka_protocol::account::GameRatings { white, black }))
 }
 
 /// A stored game as PDN, written by the engine.
@@ -145,6 +175,24 @@ pub async fn pdn(
     Path(id): Path<String>,
 ) -> AppResult<impl IntoResponse> {
     let (g, moves) = stored(&state, &id).await?;
+    let record = pdn_record(&state, &g, &moves).await?;
+    Ok((
+        [
+            (CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                CONTENT_DISPOSITION,
+                format!("inline; filename=\"damka-{id}.pdn\""),
+            ),
+        ],
+        pdn::write(&record),
+    ))
+}
+
+/// A stored game as a PDN record (its moves checked by the engine, its tags).
+///
+/// Fails when the stored game cannot be replayed, or on a database error.
+pub async fn pdn_record(state: &AppState, g: &GameRow, moves: &[MoveRow]) -> AppResult<PdnGame> {
+    let id = &g.id;
     let variant = Variant::from_name(&g.variant)
         .ok_or_else(|| AppError::Internal(format!("stored game {id} has variant {}", g.variant)))?;
     let rules = Rules::with_capture_optional(variant, g.capture_optional)
@@ -153,7 +201,7 @@ pub async fn pdn(
         .map_err(|e| AppError::Internal(format!("stored game {id}: {e}")))?;
     let mut record = PdnGame::new(start.clone());
     let mut pos = start;
-    for m in &moves {
+    for m in moves {
         let mv = pos
             .parse_move(&m.mv)
             .map_err(|e| AppError::Internal(format!("stored game {id}, ply {}: {e}", m.ply)))?;
@@ -164,7 +212,7 @@ pub async fn pdn(
     }
     let date = rfc3339(g.started_at);
     // A tournament game names its tournament and round.
-    let tournament = state.core.store.tournament_of_game(&id).await?;
+    let tournament = state.core.store.tournament_of_game(id).await?;
     match &tournament {
         Some((tournament, _)) => {
             let name = state
@@ -204,14 +252,5 @@ pub async fn pdn(
             reason,
         });
     record.set_outcome(outcome.as_ref());
-    Ok((
-        [
-            (CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
-            (
-                CONTENT_DISPOSITION,
-                format!("inline; filename=\"damka-{id}.pdn\""),
-            ),
-        ],
-        pdn::write(&record),
-    ))
+    Ok(record)
 }

@@ -1,4 +1,5 @@
-//! `POST /api/guest` (create, or return and rename) and `GET /api/me`.
+//! `POST /api/guest` (create, or return and rename); `GET /api/me` is in
+//! [`super::account`].
 
 use axum::Json;
 use axum::body::Bytes;
@@ -11,7 +12,7 @@ use damka_protocol::{GuestRequest, Player};
 use crate::app::AppState;
 use crate::error::{AppError, AppResult};
 use crate::session::ClientIp;
-use crate::session::{Guest, guest_of, set_cookie, token_hash};
+use crate::session::{guest_of, set_cookie, token_hash};
 use crate::{random, time};
 
 /// Renames a guest may make in a row.
@@ -46,6 +47,10 @@ pub async fn create(
     let now = time::unix_ms();
     if let Some(mut guest) = guest_of(&state.core, &headers).await? {
         if let Some(name) = req.name {
+            if guest.account {
+                // An account's name is its username.
+                return Err(AppError::InvalidName);
+            }
             // A rename is a database write: a few in a row, then one every 20 s per
             // guest, and one a second per address for all its guests.
             let limits = &state.core.limits;
@@ -100,9 +105,4 @@ pub async fn create(
         Json(guest),
     )
         .into_response())
-}
-
-/// The session's guest.
-pub async fn me(Guest(guest): Guest) -> Json<Player> {
-    Json(guest)
 }

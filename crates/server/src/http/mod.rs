@@ -1,5 +1,6 @@
 //! HTTP: the router and one file per resource.
 
+pub mod account;
 pub mod assets;
 pub mod games;
 pub mod guard;
@@ -39,7 +40,16 @@ pub fn app(state: AppState) -> Router {
         .route("/index.html", get(assets::index))
         .route("/v/{version}/{*path}", get(assets::versioned))
         .route("/api/guest", post(guest::create))
-        .route("/api/me", get(guest::me))
+        .route("/api/me", get(account::me))
+        .route("/api/account", post(account::create))
+        .route("/api/account/password", post(account::change_password))
+        .route(
+            "/api/session",
+            post(account::sign_in).delete(account::sign_out),
+        )
+        .route("/api/players/{username}", get(account::profile))
+        .route("/api/players/{username}/pdn", get(account::games_pdn))
+        .route("/api/leaderboard/{variant}", get(account::leaderboard))
         .route("/api/variants", get(variants::list))
         .route("/api/rooms", get(rooms::list))
         .route("/api/rooms/{room}", get(rooms::show))

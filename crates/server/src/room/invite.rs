@@ -124,6 +124,7 @@ mod tests {
                 capture_optional: false,
                 bot: None,
                 local: false,
+                ..Options::default()
             },
             seats: Seats { white, black },
             ready: Ready {

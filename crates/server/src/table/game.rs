@@ -12,7 +12,7 @@ use draughts::clock::Clock;
 use draughts::{ByColor, Color, Game, Outcome, Position, Reason, Variant, random_opening};
 
 use super::offers::Offers;
-use damka_store::{ClockRow, GameEnd, GameRow, MoveRow, NewGame};
+use damka_store::{ClockRow, GameEnd, GameRow, MoveRow, NewGame, RatedEnd, RatingChanges};
 
 thread_local! {
     /// A move list for [`LiveGame::legal`], one per thread.
@@ -57,6 +57,10 @@ pub struct LiveGame {
     /// Once over: the side whose action ended the game (resigned, aborted, claimed it,
     /// accepted the draw), `None` for an end the server ruled. Not stored.
     pub ended_by: Option<Color>,
+    /// Rated: an end with a result changes both players' ratings (stored with the end).
+    pub rated: bool,
+    /// Once a rated game's end is stored: both players' rating changes.
+    pub ratings: Option<RatingChanges>,
 }
 
 /// What a new game is: where, between whom, on what clock, from what position.
@@ -136,6 +140,7 @@ impl LiveGame {
             increment_s: i64::from(s.options.increment),
             random_opening: s.options.random_opening,
             capture_optional: s.options.capture_optional,
+            rated: s.options.rated,
             white_id: s.players.white.id.clone(),
             white_name: s.players.white.name.clone(),
             black_id: s.players.black.id.clone(),
@@ -170,6 +175,8 @@ impl LiveGame {
             started_at,
             lag_ms: ByColor::default(),
             ended_by: None,
+            rated: s.options.rated,
+            ratings: None,
         };
         (live, NewGame { row, opening })
     }
@@ -228,17 +235,37 @@ pub fn clock_row(clock: &Clock, now: u64, ply: u32) -> ClockRow {
     }
 }
 
-/// How a game ended, to store: its outcome with the final clocks, now.
-pub fn game_end(outcome: &Outcome, clock: ClockRow) -> GameEnd {
+/// How a game ended, to store: its outcome with the final clocks, now; a rated game
+/// (`rated`: its variant and players) with a result is rated with it.
+pub fn game_end(outcome: &Outcome, clock: ClockRow, rated: Option<RatedEnd>) -> GameEnd {
+    let result = result_of(outcome);
     GameEnd {
-        result: result_of(outcome),
+        result,
         reason: reason_of(outcome),
         clock,
         ended_at: crate::time::unix_ms(),
+        rated: rated.filter(|_| result.is_some()),
     }
 }
 
 impl LiveGame {
+    /// How this game ended, to store (rated with it when the game is rated).
+    pub fn end_row(&self, outcome: &Outcome, clock: ClockRow) -> GameEnd {
+        let rated = self.rated.then(|| {
+            RatedEnd::new(
+                self.position().variant().name(),
+                &self.players.white.id,
+                &self.players.black.id,
+            )
+        });
+        game_end(outcome, clock, rated)
+    }
+
+    /// Notes the rating changes of a stored end (if it was rated).
+    pub fn stored_end(&mut self, end: &GameEnd) {
+        self.ratings = end.rated.as_ref().and_then(|r| r.slot.get());
+    }
+
     /// The current position.
     pub fn position(&self) -> &Position {
         self.game.position()
@@ -436,6 +463,8 @@ mod tests {
             started_at: 0,
             lag_ms: ByColor::default(),
             ended_by: None,
+            rated: false,
+            ratings: None,
         }
     }
 

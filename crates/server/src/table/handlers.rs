@@ -137,6 +137,7 @@ impl TableActor {
 
     fn sit(&mut self, guest: Player, seat: Side) -> Result<(), AppError> {
         self.between_games()?;
+        super::registry::may_sit(&self.options, &guest, true)?;
         match self.seating.player(color(seat)) {
             Some(p) if p.id == guest.id => return Ok(()),
             Some(_) => return Err(AppError::game(ErrorCode::SeatTaken, "that seat is taken")),

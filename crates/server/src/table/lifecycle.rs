@@ -115,14 +115,15 @@ impl TableActor {
         // The clock as it will be once stopped, without touching the live one yet.
         let mut clock = game.clock.clone();
         clock.stop(now);
-        let end = super::game::game_end(&outcome, super::game::clock_row(&clock, now, game.ply()));
+        let end = game.end_row(&outcome, super::game::clock_row(&clock, now, game.ply()));
         let id = game.id.clone();
-        let stored = self.core.store.finish_game(&id, end).await;
+        let stored = self.core.store.finish_game(&id, end.clone()).await;
         if let Err(e) = &stored {
             tracing::error!(error = %e, game = %id, "cannot store the end of a game; not announced");
         }
         self.stored(stored, now)?;
         if let Some(game) = self.game.as_mut() {
+            game.stored_end(&end);
             game.end_by(winner, reason, by, now);
         }
         self.announce_end(result_of(&outcome), reason_of(&outcome), now);
@@ -214,6 +215,26 @@ impl TableActor {
         self.resend_states();
     }
 
+    /// After a rated game: the players' new ratings in their seats (and in the finished
+    /// game's players), as the next `state` and the room's table list show them.
+    fn rerate(&mut self, changes: &damka_store::RatingChanges) {
+        for (c, change) in [
+            (Color::White, &changes.white),
+            (Color::Black, &changes.black),
+        ] {
+            let show = |p: &mut damka_protocol::Player| {
+                p.rating = Some(crate::ratings::rounded(change.after.rating));
+                p.provisional = change.after.provisional();
+            };
+            if let Some(game) = self.game.as_mut() {
+                let id = game.players[c].id.clone();
+                show(&mut game.players[c]);
+                self.seating.update(&id, show);
+                self.subs.update_guest(&id, show);
+            }
+        }
+    }
+
     /// Sends every socket a fresh `state` (the clock was held or released: no event
     /// says so).
     pub(super) fn resend_states(&mut self) {
@@ -229,15 +250,19 @@ impl TableActor {
         reason: damka_protocol::EndReason,
         now: u64,
     ) {
-        let Some((clock, by)) = self
+        let Some((clock, by, ratings)) = self
             .game
             .as_ref()
-            .map(|g| (g.clock_view(now), g.ended_by.map(side)))
+            .map(|g| (g.clock_view(now), g.ended_by.map(side), g.ratings))
         else {
             return;
         };
         self.core.metrics.games_finished.inc();
         tracing::info!(?result, reason = reason.as_str(), "game over");
+        if let Some(r) = &ratings {
+            self.rerate(r);
+        }
+        let ratings = ratings.as_ref().map(crate::ratings::wire_ratings);
         let v = self.next_v();
         self.broadcast(&ServerMessage::GameOver {
             v,
@@ -245,6 +270,7 @@ impl TableActor {
             reason,
             clock,
             by,
+            ratings,
         });
         self.publish();
         self.report_to_tournament(result, reason);

@@ -12,7 +12,7 @@ use draughts::clock::Clock;
 use draughts::{Color, Game, Move, Outcome, Reason};
 
 use super::actor::{TableActor, encode};
-use super::game::{LiveGame, game_end, reason_of, result_of, side, to_i64, to_u64};
+use super::game::{LiveGame, reason_of, result_of, side, to_i64, to_u64};
 use super::subscribers::Outgoing;
 use crate::error::AppError;
 use damka_store::{ClockRow, MoveRow};
@@ -258,22 +258,28 @@ impl TableActor {
     ///
     /// Fails with the store's error (a database outage holds the clock).
     async fn store_move(&mut self, p: &PreparedMove, now: u64) -> Result<(), AppError> {
-        let game_id = &self.game.as_ref().ok_or_else(no_game)?.id;
+        let game = self.game.as_ref().ok_or_else(no_game)?;
+        let game_id = &game.id;
         let store = &self.core.store;
-        let stored = match &p.outcome {
-            None => store.append_move(game_id, &p.row).await,
+        let (stored, end) = match &p.outcome {
+            None => (store.append_move(game_id, &p.row).await, None),
             Some(o) => {
                 let clock = ClockRow {
                     white_ms: p.row.white_ms,
                     black_ms: p.row.black_ms,
                     ply: p.row.ply,
                 };
-                store
-                    .append_last_move(game_id, &p.row, game_end(o, clock))
-                    .await
+                let end = game.end_row(o, clock);
+                (
+                    store.append_last_move(game_id, &p.row, end.clone()).await,
+                    Some(end),
+                )
             }
         };
         self.stored(stored, now)?;
+        if let (Some(game), Some(end)) = (self.game.as_mut(), end) {
+            game.stored_end(&end);
+        }
         Ok(())
     }
 

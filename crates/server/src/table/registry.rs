@@ -179,6 +179,8 @@ impl Tables {
         ip: Option<IpAddr>,
     ) -> Result<TableView, AppError> {
         let options = validate_options(room.config.variant, req)?;
+        // The creator's own rating may be outside the range it sets for the other seat.
+        may_sit(&options, &creator, false)?;
         let seat = match req.seat {
             SeatChoice::White => Side::White,
             SeatChoice::Black => Side::Black,
@@ -310,5 +312,57 @@ pub fn validate_options(variant: Variant, req: &CreateTable) -> Result<Options, 
         ));
     }
     super::computer::check_seat_options(options.bot, options.local)?;
+    if options.rated
+        && (options.bot.is_some()
+            || options.local
+            || options.capture_optional
+            || options.random_opening)
+    {
+        return Err(AppError::InvalidOptions(
+            "a rated game is between two people at two screens, capturing compulsory, \
+             from the start position"
+                .into(),
+        ));
+    }
+    if let Some(r) = options.rating_range {
+        if !options.rated {
+            return Err(AppError::InvalidOptions(
+                "a rating range is for a rated table".into(),
+            ));
+        }
+        if r.min > r.max || r.max > 4000 {
+            return Err(AppError::InvalidOptions(
+                "a rating range is min <= max <= 4000".into(),
+            ));
+        }
+    }
     Ok(options)
+}
+
+/// Whether `player` may sit at a table with `options` (in its free seat, when the
+/// range applies): a rated table takes accounts only, within its rating range.
+///
+/// Fails with `rated_needs_account` or `rating_out_of_range`.
+pub fn may_sit(options: &Options, player: &Player, range_applies: bool) -> Result<(), AppError> {
+    if !options.rated || player.is_bot() {
+        return Ok(());
+    }
+    if !player.account {
+        return Err(AppError::game(
+            damka_protocol::ErrorCode::RatedNeedsAccount,
+            "only accounts play rated games: sign up (it keeps your games) or sign in",
+        ));
+    }
+    if let (true, Some(range), Some(rating)) = (range_applies, options.rating_range, player.rating)
+        && !range.contains(rating)
+    {
+        return Err(AppError::game(
+            damka_protocol::ErrorCode::RatingOutOfRange,
+            format!(
+                "this seat is for ratings {} to {}; yours is {rating}",
+                range.min, range.max
+            ),
+        ));
+    }
+    Ok(())
 }

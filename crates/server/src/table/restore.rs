@@ -122,6 +122,8 @@ async fn restore_rows(
                     .or_else(|| crate::bots::level_of_id(&row.black_id))
                     .map(bot::Level::number),
                 local: row.white_id == row.black_id,
+                rated: row.rated,
+                rating_range: None,
             },
             seats: game.players.clone().map(Some),
             game: Some(game),
@@ -183,6 +185,7 @@ async fn abandon(state: &Core, row: &GameRow, why: &str) {
         reason: damka_protocol::EndReason::Aborted,
         clock: row.clock,
         ended_at: crate::time::unix_ms(),
+        rated: None,
     };
     if let Err(e) = state.store.finish_game(&row.id, end).await {
         tracing::error!(error = %e, game = %row.id, "cannot mark the game aborted");
@@ -197,7 +200,10 @@ async fn finish_ended(state: &Core, row: &GameRow, moves: &[MoveRow], outcome: O
         black_ms: m.black_ms,
         ply: m.ply,
     });
-    let end = super::game::game_end(&outcome, clock);
+    let rated = row
+        .rated
+        .then(|| damka_store::RatedEnd::new(&row.variant, &row.white_id, &row.black_id));
+    let end = super::game::game_end(&outcome, clock, rated);
     if let Err(e) = state.store.finish_game(&row.id, end).await {
         tracing::error!(error = %e, game = %row.id, "cannot store the end of the game");
     }
@@ -305,6 +311,8 @@ fn replay(
         started_at: row.started_at,
         lag_ms: ByColor::default(),
         ended_by: None,
+        rated: row.rated,
+        ratings: None,
     })))
 }
 

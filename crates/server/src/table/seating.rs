@@ -49,6 +49,18 @@ impl Seating {
         self.seat_of(guest_id).is_some()
     }
 
+    /// Changes how a seated player is shown (a new rating), wherever they sit.
+    pub(super) fn update(&mut self, guest_id: &str, f: impl Fn(&mut Player)) {
+        for p in [&mut self.seats.white, &mut self.seats.black]
+            .into_iter()
+            .flatten()
+        {
+            if p.id == guest_id {
+                f(p);
+            }
+        }
+    }
+
     /// Seats `guest` in `s` (not ready yet).
     pub(super) fn take(&mut self, s: Side, guest: Player) {
         self.seats[color(s)] = Some(guest);

@@ -83,6 +83,15 @@ impl Subscribers {
         self.list.is_empty()
     }
 
+    /// Changes how a guest is shown on each of its sockets (a new rating).
+    pub fn update_guest(&mut self, guest_id: &str, f: impl Fn(&mut Player)) {
+        for g in self.list.iter_mut().filter_map(|s| s.guest.as_mut()) {
+            if g.id == guest_id {
+                f(g);
+            }
+        }
+    }
+
     /// Whether the guest has a socket open here.
     pub fn has_guest(&self, guest_id: &str) -> bool {
         self.list

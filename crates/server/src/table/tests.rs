@@ -58,6 +58,7 @@ async fn test_tables(name: &str, config: Config) -> (Arc<Tables>, std::path::Pat
         bots: crate::bots::Bots::new(1, std::time::Duration::from_millis(500)),
         metrics: metrics::Metrics::default(),
         limits: crate::limits::Limits::default(),
+        passwords: crate::accounts::Passwords::default(),
         time: TimeSource::manual(),
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),

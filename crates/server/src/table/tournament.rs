@@ -48,6 +48,8 @@ pub struct TournamentGameSpec {
     pub minutes: u32,
     /// Increment, seconds.
     pub increment: u32,
+    /// A rated tournament's game.
+    pub rated: bool,
     /// The tournament creator's address: the table counts against its table cap.
     pub creator_ip: Option<std::net::IpAddr>,
 }
@@ -92,6 +94,7 @@ impl Tables {
             minutes: spec.minutes,
             increment: spec.increment,
             bot,
+            rated: spec.rated,
             ..Options::default()
         };
         let players = ByColor {

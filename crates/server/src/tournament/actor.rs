@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use damka_protocol::Player;
-use damka_protocol::tournament::TournamentStatus;
+use damka_protocol::tournament::{TournamentKind, TournamentStatus};
 use tokio::sync::mpsc;
 
 use super::model::{BoardResult, Left, Tournament, creator_only, outcome_of};
@@ -229,6 +229,8 @@ impl TournamentActor {
 
     async fn join(&mut self, player: Player) -> Result<(), AppError> {
         self.t.check_join(&player)?;
+        // Shown with its rating in the room's variant (an account's).
+        let player = crate::ratings::shown(&self.core, player, self.room.config.variant).await?;
         let entrant = EntrantRow {
             player_id: player.id.clone(),
             name: player.name.clone(),
@@ -380,6 +382,12 @@ impl TournamentActor {
             .collect();
         let n = self.t.players.len() + computers.len();
         let now = crate::time::unix_ms();
+        // A rated Swiss seeds by rating as of now (stored as the entrants' order).
+        let seeds = if self.t.settings.rated && self.t.settings.kind == TournamentKind::Swiss {
+            self.seed_by_rating().await?
+        } else {
+            Vec::new()
+        };
         self.core
             .store
             .tournament_write(TournamentWrite::Start {
@@ -387,6 +395,7 @@ impl TournamentActor {
                 started_at: now,
                 total_rounds: i64::from(self.t.rounds_for(n)),
                 computers: computers.clone(),
+                seeds,
             })
             .await?;
         self.next_seq += i64::try_from(computers.len()).unwrap_or(0);
@@ -399,6 +408,25 @@ impl TournamentActor {
         self.publish();
         self.advance().await;
         Ok(())
+    }
+
+    /// Orders the players by their ratings now, best first; returns each player's new
+    /// seed (`seq`, from 1) to store. On a storage failure nothing is reordered.
+    ///
+    /// Fails on a database error.
+    async fn seed_by_rating(&mut self) -> Result<Vec<(String, i64)>, AppError> {
+        let variant = self.room.config.variant;
+        for e in &mut self.t.players {
+            e.player = crate::ratings::shown(&self.core, e.player.clone(), variant).await?;
+        }
+        self.t.seed_by_rating();
+        Ok(self
+            .t
+            .players
+            .iter()
+            .zip(1..)
+            .map(|(e, seq)| (e.player.id.clone(), seq))
+            .collect())
     }
 
     /// While the last round is complete: pair and start the next, or end the

@@ -64,6 +64,9 @@ pub fn validate(req: &CreateTournament, now: i64, open_secs: u64) -> Result<Sett
     if name.as_ref().is_some_and(|n| n.chars().count() > 40) {
         return bad("a name has 1 to 40 characters");
     }
+    if req.rated && req.bots {
+        return bad("a rated tournament is played by accounts only: no computer places");
+    }
     Ok(Settings {
         kind: req.kind,
         rounds,
@@ -74,6 +77,7 @@ pub fn validate(req: &CreateTournament, now: i64, open_secs: u64) -> Result<Sett
         bot_level,
         starts_at,
         name,
+        rated: req.rated,
     })
 }
 
@@ -92,6 +96,13 @@ pub async fn create(
     let now = crate::time::unix_ms();
     let state = tournaments.core();
     let settings = validate(req, now, state.config.tournament_open_secs)?;
+    if settings.rated && !creator.account {
+        return Err(AppError::game(
+            damka_protocol::ErrorCode::RatedNeedsAccount,
+            "only accounts make rated tournaments: sign up (it keeps your games) or sign in",
+        ));
+    }
+    let creator = crate::ratings::shown(state, creator, room.config.variant).await?;
     if tournaments.created_by(&creator.id) >= PER_GUEST {
         return Err(AppError::game(
             damka_protocol::ErrorCode::TooManyTables,
@@ -133,6 +144,7 @@ pub async fn create(
         started_at: None,
         ended_at: None,
         cancelled: false,
+        rated: settings.rated,
     };
     state
         .store

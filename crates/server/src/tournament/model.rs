@@ -43,6 +43,8 @@ pub struct Settings {
     pub starts_at: Option<i64>,
     /// The name, if given.
     pub name: Option<String>,
+    /// Rated: accounts only, rated games, a Swiss seeded by rating.
+    pub rated: bool,
 }
 
 /// A player in the tournament.
@@ -217,7 +219,24 @@ impl Tournament {
         if self.is_full() {
             return Err(AppError::BadMessage("the tournament is full".into()));
         }
+        if self.settings.rated && !player.account {
+            return Err(AppError::game(
+                damka_protocol::ErrorCode::RatedNeedsAccount,
+                "only accounts play rated tournaments: sign up (it keeps your games) or sign in",
+            ));
+        }
         Ok(())
+    }
+
+    /// A rated Swiss's seeds: the players by rating, best first (the joining order
+    /// among equals). Returns the new order as old indices.
+    pub fn seed_by_rating(&mut self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.players.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.players[i].player.rating.unwrap_or(0)));
+        let old = std::mem::take(&mut self.players);
+        self.players = order.iter().map(|&i| old[i].clone()).collect();
+        self.version += 1;
+        order
     }
 
     /// Adds a player (after [`Tournament::check_join`]).

@@ -183,6 +183,7 @@ pub fn build(
             bot_level: u8::try_from(row.bot_level).ok()?,
             starts_at: row.starts_at,
             name: row.name.clone(),
+            rated: row.rated,
         },
         created_by: Player::guest(&row.created_by, &row.created_by_name),
         created_at: row.created_at,

@@ -47,6 +47,7 @@ impl TournamentActor {
                 black: black.clone(),
                 minutes: self.t.settings.minutes,
                 increment: self.t.settings.increment,
+                rated: self.t.settings.rated,
                 creator_ip: self.creator_ip,
             };
             let table = self.tables.prepare_tournament_game(&self.room, &spec);

@@ -109,6 +109,7 @@ impl Tournament {
                 .filter(|_| open)
                 .map(|at| u64::try_from(at - now).unwrap_or(0)),
             cancelled: self.cancelled,
+            rated: self.settings.rated,
             next_round: self
                 .next_round
                 .as_ref()

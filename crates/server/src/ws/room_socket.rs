@@ -43,7 +43,11 @@ pub async fn upgrade(
         .clone();
     let permit = super::admit(&state, ip)?;
     let origin_ok = origin_allowed(&headers, &state.core.config.allowed_origins);
-    let guest = guest_of(&state.core, &headers).await?;
+    let guest = match guest_of(&state.core, &headers).await? {
+        // Among the room's people with its rating in the room's variant.
+        Some(g) => Some(crate::ratings::shown(&state.core, g, room.config.variant).await?),
+        None => None,
+    };
     let span = tracing::info_span!("room_socket", room = %room.config.id);
     let tracker = state.core.tracker.clone();
     Ok(limit(ws).on_upgrade(move |mut socket| {

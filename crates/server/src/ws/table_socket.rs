@@ -56,6 +56,21 @@ pub async fn upgrade(
     // crafted id cannot forge log lines.
     let valid = valid_id(&id);
     let handle = if valid { state.tables.get(&id) } else { None };
+    // An account sits with its rating in the table's variant (the room's).
+    let room = match (&handle, &state.cluster) {
+        (Some(h), _) => Some(h.room_id.clone()),
+        (None, Some(cluster)) if valid && guest.as_ref().is_some_and(|g| g.account) => {
+            cluster.leases.room_of(&id).await?
+        }
+        _ => None,
+    };
+    let variant = room
+        .and_then(|r| state.core.rooms.get(&r).cloned())
+        .map(|r| r.config.variant);
+    let guest = match (guest, variant) {
+        (Some(g), Some(v)) => Some(crate::ratings::shown(&state.core, g, v).await?),
+        (g, _) => g,
+    };
     let logged_id = if valid { id.as_str() } else { "(invalid)" };
     let span = tracing::info_span!("table_socket", table = %logged_id, guest = guest.as_ref().map_or("", |g| g.id.as_str()));
     let tracker = state.core.tracker.clone();

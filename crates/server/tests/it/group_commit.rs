@@ -34,6 +34,7 @@ fn game(id: &str) -> NewGame {
             increment_s: 0,
             random_opening: false,
             capture_optional: false,
+            rated: false,
             white_id: "w".into(),
             white_name: "W".into(),
             black_id: "b".into(),

@@ -1,0 +1,233 @@
+//! Accounts as the server checks them: usernames (the rules, and the folded key that makes
+//! them unique case-insensitively and across look-alikes), passwords (the rules, and
+//! Argon2id hashes made and checked off the async threads, a few at a time), and the
+//! limits on password checks per address and per username.
+//!
+//! Argon2id with RustCrypto's `argon2` at the parameters OWASP recommends as a minimum
+//! for it: 19 MiB of memory, 2 passes, 1 lane ([`PARAMS`]); salts of 16 bytes from the
+//! operating system. A hash is a PHC string (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`),
+//! so stored hashes keep their parameters and a later change of [`PARAMS`] still checks
+//! them. Signing in with an unknown username checks the password against a hash made
+//! at start-up with the same parameters: the answer and its time are those of a wrong
+//! password.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use damka_protocol::ErrorCode;
+use tokio::sync::Semaphore;
+
+use crate::error::AppError;
+
+/// Memory (KiB), passes and lanes of every new hash.
+pub const PARAMS: (u32, u32, u32) = (19 * 1024, 2, 1);
+
+/// Password checks per address: a burst, then one per this many seconds.
+pub const SIGN_IN_BURST: f64 = 10.0;
+/// See [`SIGN_IN_BURST`].
+pub const SIGN_IN_PER_SECOND: f64 = 1.0 / 6.0;
+/// Password checks per username, from anywhere: a burst, then one per 30 s.
+pub const USERNAME_BURST: f64 = 5.0;
+/// See [`USERNAME_BURST`].
+pub const USERNAME_PER_SECOND: f64 = 1.0 / 30.0;
+/// Accounts made per address: a burst, then one a minute.
+pub const ACCOUNTS_BURST: f64 = 3.0;
+/// See [`ACCOUNTS_BURST`].
+pub const ACCOUNTS_PER_SECOND: f64 = 1.0 / 60.0;
+
+/// The Argon2id hasher with [`PARAMS`].
+fn argon2() -> Argon2<'static> {
+    let (m, t, p) = PARAMS;
+    #[allow(clippy::expect_used)]
+    let params = Params::new(m, t, p, None).expect("valid Argon2 parameters");
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+/// Hashing and checking passwords.
+pub struct Passwords {
+    /// At most this many hashes at once (each takes [`PARAMS`]'s memory and a core).
+    permits: Arc<Semaphore>,
+    /// A hash of a random password: checked for an unknown username.
+    decoy: String,
+}
+
+impl Default for Passwords {
+    fn default() -> Passwords {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        Passwords {
+            permits: Arc::new(Semaphore::new(cores)),
+            decoy: hash_now(&crate::random::session_token()),
+        }
+    }
+}
+
+/// Hashes a password with a fresh salt (blocking: tens of milliseconds).
+fn hash_now(password: &str) -> String {
+    let mut salt = [0u8; 16];
+    #[allow(clippy::expect_used)]
+    getrandom::fill(&mut salt).expect("the operating system's random generator failed");
+    #[allow(clippy::expect_used)]
+    let salt = SaltString::encode_b64(&salt).expect("16 bytes make a salt");
+    #[allow(clippy::expect_used)]
+    argon2()
+        .hash_password(password.as_bytes(), &salt)
+        .expect("hashing with valid parameters and salt")
+        .to_string()
+}
+
+/// Whether `password` matches a PHC string (blocking); a malformed stored hash never
+/// matches.
+fn verify_now(password: &str, phc: &str) -> bool {
+    match PasswordHash::new(phc) {
+        Ok(parsed) => argon2()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok(),
+        Err(e) => {
+            tracing::error!(error = %e, "a stored password hash cannot be read");
+            false
+        }
+    }
+}
+
+impl Passwords {
+    /// Hashes a password off the async threads.
+    ///
+    /// Fails only if the server is shutting down.
+    pub async fn hash(&self, password: &str) -> Result<String, AppError> {
+        let _permit = self.permit().await?;
+        let password = password.to_owned();
+        tokio::task::spawn_blocking(move || hash_now(&password))
+            .await
+            .map_err(|e| AppError::Internal(format!("password hashing failed: {e}")))
+    }
+
+    /// Checks a password against a stored hash, or (`None`: no such account) against the
+    /// decoy, so both take the same time.
+    ///
+    /// Fails only if the server is shutting down.
+    pub async fn verify(&self, password: &str, phc: Option<&str>) -> Result<bool, AppError> {
+        let _permit = self.permit().await?;
+        let real = phc.is_some();
+        let phc = phc.unwrap_or(&self.decoy).to_owned();
+        let password = password.to_owned();
+        let ok = tokio::task::spawn_blocking(move || verify_now(&password, &phc))
+            .await
+            .map_err(|e| AppError::Internal(format!("password check failed: {e}")))?;
+        Ok(ok && real)
+    }
+
+    async fn permit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, AppError> {
+        self.permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| AppError::Internal("shutting down".into()))
+    }
+}
+
+/// Checks a username: 3–20 of `A-Z a-z 0-9 _ -`, not the computer's name.
+///
+/// Fails with `invalid_username`.
+pub fn check_username(username: &str) -> Result<(), AppError> {
+    let ok = (3..=20).contains(&username.len())
+        && username
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && !crate::names::reserved(username);
+    if ok {
+        Ok(())
+    } else {
+        Err(AppError::game(
+            ErrorCode::InvalidUsername,
+            "a username has 3 to 20 letters, digits, '_' or '-' (and is not the computer's)",
+        ))
+    }
+}
+
+/// The username's key: folded as display names are compared (case, look-alikes such as
+/// `l`/`I`/`1` and `O`/`0`, `rn`/`m`), with `-` and `_` kept apart from each other only
+/// as separators.
+pub fn username_key(username: &str) -> String {
+    crate::names::fold(username)
+}
+
+/// Checks a new password: 8–128 characters, not the username (in any case).
+///
+/// Fails with `weak_password`.
+pub fn check_password(password: &str, username: &str) -> Result<(), AppError> {
+    let n = password.chars().count();
+    if !(8..=128).contains(&n) {
+        return Err(AppError::game(
+            ErrorCode::WeakPassword,
+            "a password has 8 to 128 characters",
+        ));
+    }
+    if password.to_lowercase() == username.to_lowercase() {
+        return Err(AppError::game(
+            ErrorCode::WeakPassword,
+            "the password cannot be the username",
+        ));
+    }
+    Ok(())
+}
+
+/// The answer to a wrong username or password: the same for both.
+pub fn bad_credentials() -> AppError {
+    AppError::game(ErrorCode::BadCredentials, "wrong username or password")
+}
+
+/// `429 rate_limited` with `Retry-After` (whole seconds, at least 1).
+pub fn retry_after(wait: Duration) -> AppError {
+    AppError::RetryAfter(wait.as_secs().max(1) + u64::from(wait.subsec_nanos() > 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames() {
+        for ok in ["bob", "Ala_Ma-Kota", "a1b", "x".repeat(20).as_str()] {
+            assert!(check_username(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "ab",
+            "x".repeat(21).as_str(),
+            "Ala Ma",
+            "Łukasz",
+            "bob!",
+            "Computer",
+        ] {
+            assert!(check_username(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn look_alike_usernames_share_a_key() {
+        assert_eq!(username_key("Bolek"), username_key("bolek"));
+        assert_eq!(username_key("Bolek"), username_key("BoIek"));
+        assert_eq!(username_key("Bolek"), username_key("B0lek"));
+        assert_eq!(username_key("modem"), username_key("rnodern"));
+        assert_ne!(username_key("Bolek"), username_key("Lolek"));
+    }
+
+    #[test]
+    fn passwords() {
+        assert!(check_password("correct horse", "bob").is_ok());
+        assert!(check_password("short", "bob").is_err());
+        assert!(check_password(&"x".repeat(129), "bob").is_err());
+        assert!(check_password("Bobby_Tables", "bobby_tables").is_err());
+    }
+
+    #[test]
+    fn a_hash_checks_its_password_only() {
+        let phc = hash_now("correct horse");
+        assert!(phc.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{phc}");
+        assert!(verify_now("correct horse", &phc));
+        assert!(!verify_now("correct horsE", &phc));
+        assert!(!verify_now("correct horse", "not a hash"));
+        assert_ne!(phc, hash_now("correct horse"), "salted");
+    }
+}

@@ -1,0 +1,445 @@
+//! Accounts and ratings over HTTP: `POST /api/account` (a guest becomes an account),
+//! `POST /api/session` and `DELETE /api/session` (signing in and out),
+//! `POST /api/account/password`, `GET /api/me`, `GET /api/players/{username}` (a profile)
+//! and its games as one PDN, and `GET /api/leaderboard/{variant}`.
+//!
+//! Nothing secret is logged: passwords never leave the request (their `Debug` hides them),
+//! hashes and tokens are stored hashed and never printed.
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE, SET_COOKIE};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use damka_protocol::account::{
+    AccountInfo, Credentials, HistoryPoint, Leaderboard, LeaderboardEntry, Me, PasswordChange,
+    Profile, Results,
+};
+use damka_protocol::{ErrorCode, GameListItem, Player};
+use damka_store::{AccountWrite, NewAccount, Secret, StoreError};
+use draughts::Variant;
+use serde::Deserialize;
+
+use crate::accounts::{self, bad_credentials, retry_after};
+use crate::app::AppState;
+use crate::error::{AppError, AppResult};
+use crate::session::{ClientIp, Guest, guest_of, session_token, set_cookie, token_hash};
+use crate::time::rfc3339;
+use crate::{random, ratings, time};
+
+/// Games listed on a profile.
+const RECENT: i64 = 20;
+
+/// Rating points kept for a profile's charts (all variants together).
+const HISTORY: i64 = 2000;
+
+/// Games in a player's PDN download, newest first.
+const PDN_GAMES: i64 = 1000;
+
+/// Players on a leaderboard.
+const BOARD: usize = 100;
+
+fn body<T>(json: Result<Json<T>, JsonRejection>) -> AppResult<T> {
+    json.map(|Json(t)| t)
+        .map_err(|e| AppError::BadMessage(e.body_text()))
+}
+
+/// What `GET /api/me` says about a player: an account with its ratings in every variant
+/// (1500? where it has not played rated), a guest with none.
+///
+/// Fails on a database error.
+async fn me_of(state: &AppState, player: &Player) -> AppResult<Me> {
+    let mut ratings = BTreeMap::new();
+    let account = if player.account {
+        let now = time::unix_ms();
+        let stored = state.core.store.ratings_of(&player.id).await?;
+        for v in Variant::ALL {
+            let w = stored
+                .iter()
+                .find(|r| r.variant == v.name())
+                .map_or_else(ratings::new_rating, |r| ratings::wire(r, now));
+            ratings.insert(v.name().to_owned(), w);
+        }
+        Some(AccountInfo {
+            username: player.name.clone(),
+        })
+    } else {
+        None
+    };
+    Ok(Me {
+        id: player.id.clone(),
+        name: player.name.clone(),
+        account,
+        ratings,
+    })
+}
+
+/// The session's player, with its account and ratings.
+pub async fn me(State(state): State<AppState>, Guest(player): Guest) -> AppResult<Json<Me>> {
+    Ok(Json(me_of(&state, &player).await?))
+}
+
+/// A response with a fresh session cookie.
+fn with_cookie(state: &AppState, status: StatusCode, token: &str, me: Me) -> Response {
+    (
+        status,
+        [(
+            SET_COOKIE,
+            set_cookie(token, state.core.config.secure_cookie),
+        )],
+        Json(me),
+    )
+        .into_response()
+}
+
+/// `POST /api/account`: the session's guest becomes an account with the same id (its
+/// games, seats and tournaments kept) and a fresh session; its name becomes the
+/// username.
+pub async fn create(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Guest(guest): Guest,
+    json: Result<Json<Credentials>, JsonRejection>,
+) -> AppResult<Response> {
+    let req = body(json)?;
+    if guest.account {
+        return Err(AppError::game(
+            ErrorCode::AlreadyAccount,
+            "you already have an account",
+        ));
+    }
+    accounts::check_username(&req.username)?;
+    accounts::check_password(&req.password, &req.username)?;
+    let limits = &state.core.limits;
+    limits
+        .accounts_from
+        .take_or_wait(ip, accounts::ACCOUNTS_BURST, accounts::ACCOUNTS_PER_SECOND)
+        .map_err(retry_after)?;
+    let key = accounts::username_key(&req.username);
+    let taken = || AppError::game(ErrorCode::UsernameTaken, "that username is taken");
+    if state.core.store.account_by_key(&key).await?.is_some() {
+        return Err(taken());
+    }
+    let hash = state.core.passwords.hash(&req.password).await?;
+    let token = random::session_token();
+    let write = AccountWrite::Create(NewAccount {
+        player_id: guest.id.clone(),
+        username: req.username.clone(),
+        username_key: key,
+        password_hash: Secret(hash),
+        session: Secret(token_hash(&token)),
+        now: time::unix_ms(),
+    });
+    match state.core.store.account_write(write).await {
+        Ok(()) => {}
+        // Another request took the name (or made this guest an account) meanwhile.
+        Err(StoreError::Conflict(_)) => {
+            return Err(match state.core.store.account_of(&guest.id).await? {
+                Some(_) => AppError::game(ErrorCode::AlreadyAccount, "you already have an account"),
+                None => taken(),
+            });
+        }
+        Err(e) => return Err(e.into()),
+    }
+    tracing::info!(player = %guest.id, "a guest became an account");
+    let player = Player::account(guest.id, req.username);
+    let me = me_of(&state, &player).await?;
+    Ok(with_cookie(&state, StatusCode::CREATED, &token, me))
+}
+
+/// `POST /api/session`: signs in with a fresh session (never the request's own token).
+/// A wrong password and an unknown (or disabled) username get the same `401` after the
+/// same work; attempts are limited per address and per username.
+pub async fn sign_in(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    json: Result<Json<Credentials>, JsonRejection>,
+) -> AppResult<Response> {
+    let req = body(json)?;
+    let key = accounts::username_key(&req.username);
+    let limits = &state.core.limits;
+    limits
+        .sign_ins_from
+        .take_or_wait(ip, accounts::SIGN_IN_BURST, accounts::SIGN_IN_PER_SECOND)
+        .map_err(retry_after)?;
+    limits
+        .sign_ins_of
+        .take_or_wait(
+            key.clone(),
+            accounts::USERNAME_BURST,
+            accounts::USERNAME_PER_SECOND,
+        )
+        .map_err(retry_after)?;
+    let account = state
+        .core
+        .store
+        .account_by_key(&key)
+        .await?
+        .filter(|a| !a.disabled);
+    let ok = state
+        .core
+        .passwords
+        .verify(
+            &req.password,
+            account.as_ref().map(|a| a.password_hash.expose()),
+        )
+        .await?;
+    state.core.metrics.password_checks.inc();
+    let Some(account) = account.filter(|_| ok) else {
+        state.core.metrics.sign_ins_refused.inc();
+        tracing::info!(%ip, "sign-in refused");
+        return Err(bad_credentials());
+    };
+    let token = random::session_token();
+    state
+        .core
+        .store
+        .account_write(AccountWrite::Session {
+            token_hash: Secret(token_hash(&token)),
+            player_id: account.player_id.clone(),
+            now: time::unix_ms(),
+        })
+        .await?;
+    tracing::info!(player = %account.player_id, "signed in");
+    let player = Player::account(account.player_id, account.username);
+    let me = me_of(&state, &player).await?;
+    Ok(with_cookie(&state, StatusCode::OK, &token, me))
+}
+
+/// Query of `DELETE /api/session`.
+#[derive(Deserialize)]
+pub struct SignOutQuery {
+    /// End every session of the account.
+    #[serde(default)]
+    all: bool,
+}
+
+/// `DELETE /api/session`: this session ends on the server (its token no longer works
+/// anywhere) and the cookie is cleared; `?all=true` ends every session of the account.
+pub async fn sign_out(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    query: Result<Query<SignOutQuery>, QueryRejection>,
+) -> AppResult<Response> {
+    let Query(q) = query.map_err(|e| AppError::BadMessage(e.body_text()))?;
+    let player = guest_of(&state.core, &headers)
+        .await?
+        .ok_or(AppError::Unauthorized)?;
+    let token = session_token(&headers).ok_or(AppError::Unauthorized)?;
+    let hash = Secret(token_hash(&token));
+    let write = if q.all && player.account {
+        AccountWrite::EndSessions {
+            player_id: player.id.clone(),
+            keep: None,
+        }
+    } else {
+        AccountWrite::EndSession { token_hash: hash }
+    };
+    state.core.store.account_write(write).await?;
+    tracing::info!(player = %player.id, all = q.all, "signed out");
+    let secure = if state.core.config.secure_cookie {
+        "; Secure"
+    } else {
+        ""
+    };
+    let clear = format!(
+        "{}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0{secure}",
+        crate::session::COOKIE
+    );
+    Ok((StatusCode::NO_CONTENT, [(SET_COOKIE, clear)]).into_response())
+}
+
+/// `POST /api/account/password`: a new password, given the old one; every other session
+/// of the account ends.
+pub async fn change_password(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Guest(player): Guest,
+    headers: HeaderMap,
+    json: Result<Json<PasswordChange>, JsonRejection>,
+) -> AppResult<StatusCode> {
+    let req = body(json)?;
+    let account = match player.account {
+        true => state.core.store.account_of(&player.id).await?,
+        false => None,
+    }
+    .ok_or(AppError::Unauthorized)?;
+    let limits = &state.core.limits;
+    limits
+        .sign_ins_from
+        .take_or_wait(ip, accounts::SIGN_IN_BURST, accounts::SIGN_IN_PER_SECOND)
+        .map_err(retry_after)?;
+    limits
+        .sign_ins_of
+        .take_or_wait(
+            accounts::username_key(&account.username),
+            accounts::USERNAME_BURST,
+            accounts::USERNAME_PER_SECOND,
+        )
+        .map_err(retry_after)?;
+    let ok = state
+        .core
+        .passwords
+        .verify(&req.old, Some(account.password_hash.expose()))
+        .await?;
+    state.core.metrics.password_checks.inc();
+    if !ok {
+        return Err(bad_credentials());
+    }
+    accounts::check_password(&req.new, &account.username)?;
+    let hash = state.core.passwords.hash(&req.new).await?;
+    let keep = session_token(&headers).map(|t| Secret(token_hash(&t)));
+    state
+        .core
+        .store
+        .account_write(AccountWrite::Password {
+            player_id: account.player_id.clone(),
+            password_hash: Secret(hash),
+            keep,
+        })
+        .await?;
+    tracing::info!(player = %account.player_id, "password changed; other sessions ended");
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The enabled account of a username, or `404`.
+///
+/// Fails with `not_found` or a database error.
+async fn account_named(state: &AppState, username: &str) -> AppResult<damka_store::AccountRow> {
+    if accounts::check_username(username).is_err() {
+        return Err(AppError::NotFound("player"));
+    }
+    state
+        .core
+        .store
+        .account_by_key(&accounts::username_key(username))
+        .await?
+        .filter(|a| !a.disabled)
+        .ok_or(AppError::NotFound("player"))
+}
+
+/// `GET /api/players/{username}`: an account's public profile (a guest has none).
+pub async fn profile(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+) -> AppResult<Json<Profile>> {
+    let account = account_named(&state, &username).await?;
+    let store = &state.core.store;
+    let id = &account.player_id;
+    let now = time::unix_ms();
+    let ratings = store
+        .ratings_of(id)
+        .await?
+        .iter()
+        .map(|r| (r.variant.clone(), ratings::wire(r, now)))
+        .collect();
+    let counts = store.result_counts(id).await?;
+    let n = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
+    let recent = store
+        .games_of_player(id, RECENT)
+        .await?
+        .into_iter()
+        .map(|(g, plies)| GameListItem {
+            id: g.id.clone(),
+            white: crate::bots::stored_player(&g.white_id, &g.white_name),
+            black: crate::bots::stored_player(&g.black_id, &g.black_name),
+            result: g.result,
+            reason: g.reason,
+            plies: u32::try_from(plies).unwrap_or(0),
+            ended_at: g.ended_at.map(rfc3339),
+        })
+        .collect();
+    let mut history: BTreeMap<String, Vec<HistoryPoint>> = BTreeMap::new();
+    for p in store.rating_history(id, HISTORY).await? {
+        history.entry(p.variant).or_default().push(HistoryPoint {
+            at: rfc3339(p.at),
+            rating: ratings::rounded(p.after),
+            game: Some(p.game_id),
+        });
+    }
+    Ok(Json(Profile {
+        id: id.clone(),
+        username: account.username,
+        joined: rfc3339(account.created_at),
+        ratings,
+        results: Results {
+            wins: n(counts.wins),
+            draws: n(counts.draws),
+            losses: n(counts.losses),
+            abandoned: n(counts.abandoned),
+        },
+        recent,
+        history,
+    }))
+}
+
+/// `GET /api/players/{username}/pdn`: the player's finished games (the latest 1,000) as
+/// one PDN file, newest first.
+pub async fn games_pdn(
+    State(state): State<AppState>,
+    Path(username): Path<String>,
+) -> AppResult<impl IntoResponse> {
+    let account = account_named(&state, &username).await?;
+    let store = &state.core.store;
+    let mut text = String::new();
+    for (g, _) in store.games_of_player(&account.player_id, PDN_GAMES).await? {
+        let moves = store.moves(&g.id).await?;
+        match super::games::pdn_record(&state, &g, &moves).await {
+            Ok(record) => {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&draughts::pdn::write(&record));
+            }
+            // One unreadable game does not take the others with it.
+            Err(e) => tracing::warn!(game = %g.id, error = %e, "a game left out of a PDN download"),
+        }
+    }
+    Ok((
+        [
+            (CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"damka-{}.pdn\"", account.username),
+            ),
+        ],
+        text,
+    ))
+}
+
+/// `GET /api/leaderboard/{variant}`: established accounts (not provisional as of now),
+/// best first, at most 100.
+pub async fn leaderboard(
+    State(state): State<AppState>,
+    Path(variant): Path<String>,
+) -> AppResult<Json<Leaderboard>> {
+    let v = Variant::from_name(&variant).ok_or(AppError::NotFound("variant"))?;
+    let now = time::unix_ms();
+    // Stored RDs only grow with time: read those under the line, then widen them to now
+    // and drop who became provisional since.
+    let rows = state
+        .core
+        .store
+        .leaderboard(v.name(), damka_rating::PROVISIONAL_RD, 3 * BOARD as i64)
+        .await?;
+    let players = rows
+        .iter()
+        .filter_map(|b| {
+            let w = ratings::wire(&b.rating, now);
+            (!w.provisional).then(|| LeaderboardEntry {
+                username: b.username.clone(),
+                rating: w.rating,
+                rd: w.rd,
+                games: w.games,
+            })
+        })
+        .take(BOARD)
+        .collect();
+    Ok(Json(Leaderboard {
+        variant: v.name().to_owned(),
+        players,
+    }))
+}

@@ -1,0 +1,72 @@
+//! Ratings as players see them: rounded for the wire, provisional while the RD is 110 or
+//! more, and an account's rating in the variant of where it is shown (seats, a room's
+//! people, tournament players). The Glicko-2 arithmetic is `damka_rating`'s; the update
+//! of a rated game is the store's (in the transaction that stores the game's end).
+
+use damka_protocol::Player;
+use damka_protocol::account::{GameRatings, RatingDiff, WireRating};
+use damka_store::{RatingChanges, RatingRow};
+use draughts::Variant;
+
+use crate::core::Core;
+use crate::error::AppError;
+
+/// A rating rounded for the wire.
+pub fn rounded(r: f64) -> i32 {
+    // Ratings stay within a few thousand: the cast cannot overflow.
+    #[allow(clippy::cast_possible_truncation)]
+    let r = r.round() as i32;
+    r
+}
+
+/// Rating changes as `game_over` shows them (rounded).
+pub fn wire_ratings(c: &RatingChanges) -> GameRatings {
+    let diff = |c: &damka_store::RatingChange| RatingDiff {
+        before: rounded(c.before.rating),
+        after: rounded(c.after.rating),
+    };
+    GameRatings {
+        white: diff(&c.white),
+        black: diff(&c.black),
+    }
+}
+
+/// A stored rating as it stands at `now` (Unix ms), for the wire.
+pub fn wire(row: &RatingRow, now: i64) -> WireRating {
+    let r = row.now(now);
+    WireRating {
+        rating: rounded(r.rating),
+        rd: rounded(r.rd),
+        games: u32::try_from(row.games).unwrap_or(u32::MAX),
+        provisional: r.provisional(),
+    }
+}
+
+/// A new account's rating in a variant it has not played rated.
+pub fn new_rating() -> WireRating {
+    let r = damka_rating::Rating::NEW;
+    WireRating {
+        rating: rounded(r.rating),
+        rd: rounded(r.rd),
+        games: 0,
+        provisional: true,
+    }
+}
+
+/// `player` as shown where `variant` is played: an account with its rating there (a new
+/// account's 1500?), anyone else as is.
+///
+/// Fails on a database error.
+pub async fn shown(core: &Core, player: Player, variant: Variant) -> Result<Player, AppError> {
+    if !player.account {
+        return Ok(player);
+    }
+    let row = core.store.rating_of(&player.id, variant.name()).await?;
+    let now = crate::time::unix_ms();
+    let w = row.map_or_else(new_rating, |r| wire(&r, now));
+    Ok(Player {
+        rating: Some(w.rating),
+        provisional: w.provisional,
+        ..player
+    })
+}
