@@ -3,7 +3,7 @@
 //! player's rating deviation (RD) grows with the time since their last rated game.
 //!
 //! Values are kept on the Glicko scale (rating 1500, RD 350) and converted to the
-//! Glicko-2 scale (μ, φ) only inside [`rate`]. Nothing is rounded here: the store keeps
+//! Glicko-2 scale (μ, φ) only inside [`Glicko2::rate`]. Nothing is rounded here: the store keeps
 //! the exact values, the wire shows them rounded.
 //!
 //! ```

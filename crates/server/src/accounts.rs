@@ -24,18 +24,20 @@ use crate::error::AppError;
 /// Memory (KiB), passes and lanes of every new hash.
 pub const PARAMS: (u32, u32, u32) = (19 * 1024, 2, 1);
 
-/// Password checks per address: a burst, then one per this many seconds.
-pub const SIGN_IN_BURST: f64 = 10.0;
+/// Password checks per address (a classroom behind one address signs in at once): a
+/// burst, then one per 2 s.
+pub const SIGN_IN_BURST: f64 = 30.0;
 /// See [`SIGN_IN_BURST`].
-pub const SIGN_IN_PER_SECOND: f64 = 1.0 / 6.0;
-/// Password checks per username, from anywhere: a burst, then one per 30 s.
+pub const SIGN_IN_PER_SECOND: f64 = 0.5;
+/// Password checks per username, from anywhere (the guard against guessing one
+/// account's password from many addresses): a burst, then one per 30 s.
 pub const USERNAME_BURST: f64 = 5.0;
 /// See [`USERNAME_BURST`].
 pub const USERNAME_PER_SECOND: f64 = 1.0 / 30.0;
-/// Accounts made per address: a burst, then one a minute.
-pub const ACCOUNTS_BURST: f64 = 3.0;
+/// Accounts made per address: a burst, then one per 6 s.
+pub const ACCOUNTS_BURST: f64 = 20.0;
 /// See [`ACCOUNTS_BURST`].
-pub const ACCOUNTS_PER_SECOND: f64 = 1.0 / 60.0;
+pub const ACCOUNTS_PER_SECOND: f64 = 1.0 / 6.0;
 
 /// The Argon2id hasher with [`PARAMS`].
 fn argon2() -> Argon2<'static> {
@@ -146,11 +148,12 @@ pub fn check_username(username: &str) -> Result<(), AppError> {
     }
 }
 
-/// The username's key: folded as display names are compared (case, look-alikes such as
-/// `l`/`I`/`1` and `O`/`0`, `rn`/`m`), with `-` and `_` kept apart from each other only
-/// as separators.
+/// The username's key: folded as display names are compared (the UTS #39 skeleton: `I`,
+/// `l` and `1` alike, `O` and `0`, `rn` and `m`; `-` and `_` as separators), and with a
+/// small `i` taken as an `l` too, so that the fold is also blind to case (`I` folds to
+/// `l` before it could be lower-cased to `i`).
 pub fn username_key(username: &str) -> String {
-    crate::names::fold(username)
+    crate::names::fold(username).replace('i', "l")
 }
 
 /// Checks a new password: 8–128 characters, not the username (in any case).
@@ -210,6 +213,8 @@ mod tests {
         assert_eq!(username_key("Bolek"), username_key("BoIek"));
         assert_eq!(username_key("Bolek"), username_key("B0lek"));
         assert_eq!(username_key("modem"), username_key("rnodern"));
+        assert_eq!(username_key("REKSIO"), username_key("reksio"));
+        assert_eq!(username_key("Ala_K"), username_key("ala-k"));
         assert_ne!(username_key("Bolek"), username_key("Lolek"));
     }
 

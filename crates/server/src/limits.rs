@@ -78,7 +78,16 @@ impl<K: std::hash::Hash + Eq> RateMap<K> {
     }
 
     fn take_at(&self, key: K, burst: f64, per_second: f64, now: Instant) -> bool {
-        self.take_or_wait_at(key, burst, per_second, now).is_ok()
+        self.take_or_wait_at(key, burst, per_second, now, true)
+            .is_ok()
+    }
+
+    /// Whether `key`'s bucket has a token, without taking it (take one with
+    /// [`RateMap::take`] once the attempt turned out to count: a failed sign-in).
+    ///
+    /// Fails with the wait until a token is there.
+    pub fn check(&self, key: K, burst: f64, per_second: f64) -> Result<(), std::time::Duration> {
+        self.take_or_wait_at(key, burst, per_second, Instant::now(), false)
     }
 
     /// [`RateMap::take`], or how long until a token is there (for `Retry-After`).
@@ -90,7 +99,7 @@ impl<K: std::hash::Hash + Eq> RateMap<K> {
         burst: f64,
         per_second: f64,
     ) -> Result<(), std::time::Duration> {
-        self.take_or_wait_at(key, burst, per_second, Instant::now())
+        self.take_or_wait_at(key, burst, per_second, Instant::now(), true)
     }
 
     fn take_or_wait_at(
@@ -99,6 +108,7 @@ impl<K: std::hash::Hash + Eq> RateMap<K> {
         burst: f64,
         per_second: f64,
         now: Instant,
+        consume: bool,
     ) -> Result<(), std::time::Duration> {
         if per_second <= 0.0 {
             return Ok(());
@@ -114,7 +124,9 @@ impl<K: std::hash::Hash + Eq> RateMap<K> {
         b.tokens = (b.tokens + elapsed * b.per_second).min(b.burst);
         b.at = now;
         if b.tokens >= 1.0 {
-            b.tokens -= 1.0;
+            if consume {
+                b.tokens -= 1.0;
+            }
             Ok(())
         } else {
             Err(std::time::Duration::from_secs_f64(

@@ -165,9 +165,11 @@ pub async fn sign_in(
         .sign_ins_from
         .take_or_wait(ip, accounts::SIGN_IN_BURST, accounts::SIGN_IN_PER_SECOND)
         .map_err(retry_after)?;
+    // A name's budget is spent by failures only: its owner signing in on a few devices
+    // is not held back.
     limits
         .sign_ins_of
-        .take_or_wait(
+        .check(
             key.clone(),
             accounts::USERNAME_BURST,
             accounts::USERNAME_PER_SECOND,
@@ -189,6 +191,9 @@ pub async fn sign_in(
         .await?;
     state.core.metrics.password_checks.inc();
     let Some(account) = account.filter(|_| ok) else {
+        limits
+            .sign_ins_of
+            .take(key, accounts::USERNAME_BURST, accounts::USERNAME_PER_SECOND);
         state.core.metrics.sign_ins_refused.inc();
         tracing::info!(%ip, "sign-in refused");
         return Err(bad_credentials());
@@ -272,10 +277,11 @@ pub async fn change_password(
         .sign_ins_from
         .take_or_wait(ip, accounts::SIGN_IN_BURST, accounts::SIGN_IN_PER_SECOND)
         .map_err(retry_after)?;
+    let key = accounts::username_key(&account.username);
     limits
         .sign_ins_of
-        .take_or_wait(
-            accounts::username_key(&account.username),
+        .check(
+            key.clone(),
             accounts::USERNAME_BURST,
             accounts::USERNAME_PER_SECOND,
         )
@@ -287,6 +293,9 @@ pub async fn change_password(
         .await?;
     state.core.metrics.password_checks.inc();
     if !ok {
+        limits
+            .sign_ins_of
+            .take(key, accounts::USERNAME_BURST, accounts::USERNAME_PER_SECOND);
         return Err(bad_credentials());
     }
     accounts::check_password(&req.new, &account.username)?;

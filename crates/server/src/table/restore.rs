@@ -98,7 +98,19 @@ async fn restore_rows(
             first_move_left: first_move.map(to_u64),
         };
         let game = match replay(&row, &moves, &offer, &timing) {
-            Ok(Replayed::Playing(g)) => *g,
+            Ok(Replayed::Playing(mut g)) => {
+                // A rated game's players are accounts: shown so, with their ratings.
+                if row.rated {
+                    for p in [&mut g.players.white, &mut g.players.black] {
+                        p.account = true;
+                        match crate::ratings::shown(state, p.clone(), room.config.variant).await {
+                            Ok(shown) => *p = shown,
+                            Err(e) => tracing::warn!(error = %e, "a restored player's rating"),
+                        }
+                    }
+                }
+                *g
+            }
             Ok(Replayed::Over(outcome)) => {
                 finish_ended(state, &row, &moves, outcome).await;
                 report(tables, tournament.as_ref(), &row.id, Some(outcome));

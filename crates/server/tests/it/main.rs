@@ -10,6 +10,8 @@ mod damka;
 
 mod abuse;
 mod abuse_round_three;
+mod accounts;
+mod accounts_restart;
 mod chat;
 mod claims_takeback;
 mod cluster;
