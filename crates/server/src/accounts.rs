@@ -235,4 +235,23 @@ mod tests {
         assert!(!verify_now("correct horse", "not a hash"));
         assert_ne!(phc, hash_now("correct horse"), "salted");
     }
+
+    /// The time of one Argon2id hash with our parameters (docs/operations.md):
+    /// `cargo test -p damka-server --release --lib hash_time -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a measurement"]
+    fn hash_time() {
+        let mut times: Vec<std::time::Duration> = (0..20)
+            .map(|_| {
+                let started = std::time::Instant::now();
+                std::hint::black_box(hash_now("correct horse battery"));
+                started.elapsed()
+            })
+            .collect();
+        times.sort();
+        println!(
+            "one Argon2id hash (m=19456 KiB, t=2, p=1): median {:?}, min {:?}, max {:?}",
+            times[10], times[0], times[19]
+        );
+    }
 }

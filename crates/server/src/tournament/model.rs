@@ -519,3 +519,43 @@ pub fn creator_only(t: &Tournament, player: &Player) -> Result<(), AppError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rated(id: &str, rating: i32) -> Player {
+        Player {
+            account: true,
+            rating: Some(rating),
+            ..Player::guest(id, id)
+        }
+    }
+
+    /// A rated Swiss seeds best first; equal ratings keep the joining order.
+    #[test]
+    fn a_rated_swiss_seeds_by_rating() {
+        let settings = Settings {
+            kind: TournamentKind::Swiss,
+            rounds: 3,
+            minutes: 5,
+            increment: 0,
+            max_players: 8,
+            bots: false,
+            bot_level: 1,
+            starts_at: None,
+            name: None,
+            rated: true,
+        };
+        let mut t = Tournament::new("t".into(), "russian".into(), settings, rated("a", 1400), 0);
+        for (id, r) in [("b", 1700), ("c", 1500), ("d", 1700)] {
+            t.check_join(&rated(id, r)).unwrap();
+            t.join(rated(id, r));
+        }
+        let version = t.version;
+        assert_eq!(t.seed_by_rating(), vec![1, 3, 2, 0]);
+        let order: Vec<&str> = t.players.iter().map(|e| e.player.id.as_str()).collect();
+        assert_eq!(order, ["b", "d", "c", "a"]);
+        assert!(t.version > version, "seeding is a change the players see");
+    }
+}

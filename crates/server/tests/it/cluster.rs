@@ -725,3 +725,100 @@ async fn an_invitation_crosses_nodes() {
     };
     assert_eq!(next["t"], "chat", "{next}");
 }
+
+/// A rated game between accounts made on different nodes, played through a third: the
+/// owner stores the end and both ratings once, every node then shows the same ratings,
+/// and the history holds one row per player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_across_nodes_updates_once() {
+    use damka_rating::{Glicko2, Outcome, Rating};
+    let Some(nodes) = Nodes::start(3).await else {
+        return;
+    };
+    let account = |i: usize, name: &'static str| {
+        let node = nodes.node(i);
+        async move {
+            let guest = node.guest(name).await;
+            let r = node
+                .http(
+                    "POST",
+                    "/api/account",
+                    Some(&guest),
+                    json!({"username": name, "password": "haslo haslo"}),
+                )
+                .await;
+            assert_eq!(r.status, 201, "{}", r.body);
+            r.cookie().expect("the account's cookie")
+        }
+    };
+    let ala = account(0, "Ala").await;
+    let bolek = account(2, "Bolek").await;
+    let r = nodes
+        .node(0)
+        .http(
+            "POST",
+            "/api/rooms/russian/tables",
+            Some(&ala),
+            json!({"minutes": 5, "increment": 0, "rated": true, "seat": "white"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let table = r.json()["id"].as_str().unwrap().to_owned();
+    // White's socket on node 1, Black's on node 2; the table lives on node 0.
+    let mut w = nodes.node(1).table_ws(&table, &ala).await;
+    assert_eq!(w.recv_t("state").await["you"]["seat"], "white");
+    let mut b = nodes.node(2).table_ws(&table, &bolek).await;
+    b.recv_t("state").await;
+    b.send(json!({"t": "sit", "seat": "black"})).await;
+    let seated = b.recv_t("seated").await;
+    assert_eq!(seated["player"]["rating"], 1500, "{seated}");
+    w.send(json!({"t": "start"})).await;
+    b.send(json!({"t": "start"})).await;
+    let started = w.recv_t("game_started").await;
+    b.recv_t("game_started").await;
+    let mv = started["legal"][0].as_str().unwrap();
+    w.send(json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
+        .await;
+    w.recv_t("ack").await;
+    let seen = b.recv_t("move").await;
+    let mv = seen["legal"][0].as_str().unwrap();
+    b.send(json!({"t": "move", "move": mv, "ply": 2, "ack": 2}))
+        .await;
+    b.recv_t("ack").await;
+    w.recv_t("move").await;
+    w.send(json!({"t": "resign"})).await;
+    let over = w.recv_t("game_over").await;
+    assert_eq!(b.recv_t("game_over").await, over);
+    let (wa, ba) = Glicko2::default().game(Rating::NEW, Rating::NEW, Outcome::Loss);
+    let round = |r: f64| r.round() as i64;
+    assert_eq!(
+        over["ratings"],
+        json!({"white": {"before": 1500, "after": round(wa.rating)},
+               "black": {"before": 1500, "after": round(ba.rating)}}),
+        "{over}"
+    );
+    // Every node reads the same ratings back.
+    for i in 0..3 {
+        let me = nodes
+            .node(i)
+            .http("GET", "/api/me", Some(&bolek), Value::Null)
+            .await
+            .json();
+        assert_eq!(me["ratings"]["russian"]["rating"], round(ba.rating), "{me}");
+        assert_eq!(me["ratings"]["russian"]["games"], 1, "node {i}: {me}");
+    }
+    // Once: one history row per player, one rated game each.
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(&nodes.db.url).await.unwrap();
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM rating_history")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(rows, 2);
+    let games: Vec<i64> =
+        sqlx::query_scalar("SELECT games::BIGINT FROM ratings WHERE variant = 'russian'")
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+    assert_eq!(games, vec![1, 1]);
+}
