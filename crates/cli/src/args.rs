@@ -1,103 +1,149 @@
-//! Hand-parsed options shared by the subcommands (few enough that a parser
-//! crate would not earn its place).
+//! The command line, parsed by clap: one struct per subcommand, the position's
+//! options shared.
 
 use crate::Failure;
+use clap::{Args, Parser, Subcommand};
 use draughts::{Position, Rules, Variant};
 
-/// The options of `perft`, `moves` and `play`.
-#[derive(Debug, Default)]
-pub(crate) struct Options {
-    /// `--variant`.
-    pub variant: Option<Variant>,
-    /// `--fen`.
+const VARIANTS: &str =
+    "Variants: american (english), russian, brazilian, spanish, italian, czech, international.";
+
+/// `draughts`: the rules engine and the computer opponent on the command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "draughts",
+    version,
+    after_help = VARIANTS,
+    arg_required_else_help = true
+)]
+pub(crate) struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Counts the move tree to a depth (the last line is the count alone).
+    Perft(PerftArgs),
+    /// Lists the legal moves, one per line.
+    Moves(MovesArgs),
+    /// Plays moves and prints the game's state as JSON.
+    Play(PlayArgs),
+    /// Replays every game of PDN files, one line per game.
+    Pdn(PdnArgs),
+    /// The computer's move for a position.
+    Think(ThinkArgs),
+    /// Speaks the Hub protocol of draughts GUIs on standard input and output.
+    Hub(HubArgs),
+}
+
+/// The position a command works on.
+#[derive(Debug, Args)]
+pub(crate) struct PositionArgs {
+    /// The variant.
+    #[arg(long, value_parser = variant, value_name = "VARIANT")]
+    pub variant: Variant,
+    /// The position (default: the start position).
+    #[arg(long)]
     pub fen: Option<String>,
-    /// `--depth`.
-    pub depth: Option<u32>,
-    /// `--divide`.
-    pub divide: bool,
-    /// `--json`.
-    pub json: bool,
-    /// `--capture-optional`.
+    /// Captures are optional (the variants that allow it as an option).
+    #[arg(long)]
     pub capture_optional: bool,
-    /// `--level` (think).
+}
+
+/// `draughts perft`.
+#[derive(Debug, Args)]
+#[command(after_help = VARIANTS)]
+pub(crate) struct PerftArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Plies to count.
+    #[arg(long)]
+    pub depth: u32,
+    /// One line per first move with its count, then the total.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// `draughts moves`.
+#[derive(Debug, Args)]
+#[command(after_help = VARIANTS)]
+pub(crate) struct MovesArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// JSON lines (move, from, to, path, captures, promotes).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `draughts play`.
+#[derive(Debug, Args)]
+#[command(after_help = VARIANTS)]
+pub(crate) struct PlayArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// The moves, in the variant's notation.
+    #[arg(value_name = "MOVE")]
+    pub moves: Vec<String>,
+}
+
+/// `draughts pdn`.
+#[derive(Debug, Args)]
+#[command(after_help = VARIANTS)]
+pub(crate) struct PdnArgs {
+    /// The variant of every game (default: each game's GameType tag, else international).
+    #[arg(long, value_parser = variant, value_name = "VARIANT")]
+    pub variant: Option<Variant>,
+    /// PDN files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+}
+
+/// `draughts think`: exactly one of `--level`, `--movetime`, `--depth`.
+#[derive(Debug, Args)]
+#[command(after_help = VARIANTS)]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["level", "movetime", "depth"])))]
+pub(crate) struct ThinkArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// The computer's level (1 beginner, 2 club, 3 full strength), on a clock.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub level: Option<u8>,
-    /// `--movetime` in milliseconds (think).
+    /// Search this long (milliseconds).
+    #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
-    /// `--seed` (think).
-    pub seed: Option<u64>,
-    /// `--remaining`: the clock for `--level`, in milliseconds (think).
+    /// Search to this depth.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// The clock left for `--level` (milliseconds; default a minute).
+    #[arg(long, value_name = "MS")]
     pub remaining: Option<u64>,
-    /// `--increment`: the clock's increment for `--level`, in milliseconds (think).
+    /// The clock's increment for `--level` (milliseconds).
+    #[arg(long, value_name = "MS")]
     pub increment: Option<u64>,
-    /// Everything that is not an option (moves for `play`).
-    pub positional: Vec<String>,
+    /// The seed of the beginner's choices.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The move, score, depth, nodes, time and line as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
-/// Parses `args`; `allowed` lists the flags the subcommand takes.
-pub(crate) fn parse(args: &[String], allowed: &[&str]) -> Result<Options, Failure> {
-    let mut opts = Options::default();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if !arg.starts_with("--") {
-            opts.positional.push(arg.clone());
-            continue;
-        }
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (arg.as_str(), None),
-        };
-        if !allowed.contains(&name) {
-            return Err(Failure::usage(format!("unknown option {name}")));
-        }
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| Failure::usage(format!("{name} needs a value")))
-        };
-        match name {
-            "--variant" => {
-                let v = value()?;
-                opts.variant = Some(
-                    Variant::from_name(&v)
-                        .ok_or_else(|| Failure::usage(format!("unknown variant {v:?}")))?,
-                );
-            }
-            "--fen" => opts.fen = Some(value()?),
-            "--depth" => {
-                let v = value()?;
-                opts.depth = Some(
-                    v.parse()
-                        .map_err(|_| Failure::usage(format!("invalid depth {v:?}")))?,
-                );
-            }
-            "--level" => opts.level = Some(number(name, &value()?)?),
-            "--movetime" => opts.movetime = Some(number(name, &value()?)?),
-            "--seed" => opts.seed = Some(number(name, &value()?)?),
-            "--remaining" => opts.remaining = Some(number(name, &value()?)?),
-            "--increment" => opts.increment = Some(number(name, &value()?)?),
-            "--divide" => opts.divide = true,
-            "--json" => opts.json = true,
-            "--capture-optional" => opts.capture_optional = true,
-            _ => return Err(Failure::usage(format!("unknown option {name}"))),
-        }
-    }
-    Ok(opts)
+/// `draughts hub`: no options (the protocol sets everything).
+#[derive(Debug, Args)]
+pub(crate) struct HubArgs {}
+
+/// A variant by name.
+fn variant(name: &str) -> Result<Variant, String> {
+    Variant::from_name(name).ok_or_else(|| format!("unknown variant {name:?}"))
 }
 
-/// A non-negative number given to option `name`.
-fn number<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, Failure> {
-    v.parse()
-        .map_err(|_| Failure::usage(format!("invalid {} {v:?}", &name[2..])))
-}
-
-impl Options {
+impl PositionArgs {
     /// The rules from `--variant` and `--capture-optional`.
     pub(crate) fn rules(&self) -> Result<Rules, Failure> {
-        let variant = self
-            .variant
-            .ok_or_else(|| Failure::usage("--variant is required"))?;
-        Rules::with_capture_optional(variant, self.capture_optional)
+        Rules::with_capture_optional(self.variant, self.capture_optional)
             .map_err(|e| Failure::usage(e.to_string()))
     }
 

@@ -9,8 +9,8 @@
 //! draughts hub
 //! ```
 //!
-//! Exit status: 0 on success, 1 for a bad position or an illegal move, 2 for
-//! bad arguments.
+//! Every subcommand answers `--help`. Exit status: 0 on success, 1 for a bad position or
+//! an illegal move, 2 for bad arguments.
 
 mod args;
 mod hub_cmd;
@@ -22,15 +22,8 @@ mod think_cmd;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:
-  draughts perft --variant V [--fen FEN] --depth N [--divide] [--capture-optional]
-  draughts moves --variant V [--fen FEN] [--json] [--capture-optional]
-  draughts play  --variant V [--fen FEN] [--capture-optional] MOVE...
-  draughts pdn   [--variant V] FILE...
-  draughts think --variant V [--fen FEN] (--level N [--remaining MS] [--increment MS] | --movetime MS | --depth D)
-                 [--seed S] [--json] [--capture-optional]
-  draughts hub   (the Hub protocol of draughts GUIs on stdin/stdout)
-Variants: american (english), russian, brazilian, spanish, italian, czech, international.";
+use args::Command;
+use clap::Parser;
 
 /// A failed command: the message and the exit status.
 pub(crate) struct Failure {
@@ -57,31 +50,19 @@ impl Failure {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((command, rest)) = args.split_first() else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let result = match command.as_str() {
-        "pdn" => return pdn_cmd::run(rest),
-        "hub" => return hub_cmd::run(rest),
-        "perft" => perft_cmd::run(rest),
-        "moves" => moves_cmd::run(rest),
-        "play" => play_cmd::run(rest),
-        "think" => think_cmd::run(rest),
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        other => Err(Failure::usage(format!("unknown command {other:?}"))),
+    let cli = args::Cli::parse();
+    let (name, result) = match cli.command {
+        Command::Pdn(a) => return pdn_cmd::run(&a),
+        Command::Hub(_) => return hub_cmd::run(&[]),
+        Command::Perft(a) => ("perft", perft_cmd::run(&a)),
+        Command::Moves(a) => ("moves", moves_cmd::run(&a)),
+        Command::Play(a) => ("play", play_cmd::run(&a)),
+        Command::Think(a) => ("think", think_cmd::run(&a)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("draughts {command}: {}", failure.message);
-            if failure.status == 2 {
-                eprintln!("{USAGE}");
-            }
+            eprintln!("draughts {name}: {}", failure.message);
             ExitCode::from(failure.status)
         }
     }

@@ -4,15 +4,8 @@ use crate::{Failure, args};
 use serde_json::json;
 
 /// Runs `moves` on its arguments.
-pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
-    let opts = args::parse(
-        args,
-        &["--variant", "--fen", "--json", "--capture-optional"],
-    )?;
-    if let Some(extra) = opts.positional.first() {
-        return Err(Failure::usage(format!("unexpected argument {extra:?}")));
-    }
-    let pos = opts.position()?;
+pub(crate) fn run(opts: &args::MovesArgs) -> Result<(), Failure> {
+    let pos = opts.position.position()?;
     let variant = pos.variant();
     for m in &pos.legal_moves() {
         let text = pos.move_to_string(m);

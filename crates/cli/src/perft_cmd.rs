@@ -4,24 +4,9 @@ use crate::{Failure, args};
 use draughts::{perft, perft_divide};
 
 /// Runs `perft` on its arguments.
-pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
-    let opts = args::parse(
-        args,
-        &[
-            "--variant",
-            "--fen",
-            "--depth",
-            "--divide",
-            "--capture-optional",
-        ],
-    )?;
-    if let Some(extra) = opts.positional.first() {
-        return Err(Failure::usage(format!("unexpected argument {extra:?}")));
-    }
-    let depth = opts
-        .depth
-        .ok_or_else(|| Failure::usage("--depth is required"))?;
-    let pos = opts.position()?;
+pub(crate) fn run(opts: &args::PerftArgs) -> Result<(), Failure> {
+    let depth = opts.depth;
+    let pos = opts.position.position()?;
     if opts.divide && depth > 0 {
         let mut total = 0;
         for (text, n) in perft_divide(&pos, depth) {

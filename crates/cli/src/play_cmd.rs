@@ -5,10 +5,9 @@ use draughts::Game;
 use serde_json::json;
 
 /// Runs `play` on its arguments.
-pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
-    let opts = args::parse(args, &["--variant", "--fen", "--capture-optional"])?;
-    let mut game = Game::new(opts.position()?);
-    for (i, text) in opts.positional.iter().enumerate() {
+pub(crate) fn run(opts: &args::PlayArgs) -> Result<(), Failure> {
+    let mut game = Game::new(opts.position.position()?);
+    for (i, text) in opts.moves.iter().enumerate() {
         let pos = game.position();
         let m = pos
             .parse_move(text)

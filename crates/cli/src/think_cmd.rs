@@ -10,41 +10,13 @@ use std::sync::atomic::AtomicBool;
 const DEFAULT_REMAINING_MS: u64 = 60_000;
 
 /// Runs `think` on its arguments.
-pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
-    let opts = args::parse(
-        args,
-        &[
-            "--variant",
-            "--fen",
-            "--level",
-            "--movetime",
-            "--depth",
-            "--seed",
-            "--remaining",
-            "--increment",
-            "--json",
-            "--capture-optional",
-        ],
-    )?;
-    if let Some(extra) = opts.positional.first() {
-        return Err(Failure::usage(format!("unexpected argument {extra:?}")));
-    }
-    let chosen = [
-        opts.level.is_some(),
-        opts.movetime.is_some(),
-        opts.depth.is_some(),
-    ];
-    if chosen.iter().filter(|&&c| c).count() != 1 {
-        return Err(Failure::usage(
-            "think needs exactly one of --level, --movetime, --depth",
-        ));
-    }
+pub(crate) fn run(opts: &args::ThinkArgs) -> Result<(), Failure> {
     if opts.level.is_none() && (opts.remaining.is_some() || opts.increment.is_some()) {
         return Err(Failure::usage(
             "--remaining and --increment go with --level",
         ));
     }
-    let pos = opts.position()?;
+    let pos = opts.position.position()?;
     let game = Game::new(pos.clone());
     let stop = AtomicBool::new(false);
     let result = if let Some(n) = opts.level {

@@ -210,3 +210,34 @@ fn pdn_is_dispatched() {
     let out = run(&["pdn", "--help"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+/// Every subcommand (and the tool itself) answers `--help` on standard output with
+/// status 0, naming its options.
+#[test]
+fn every_subcommand_answers_help() {
+    for (args, names) in [
+        (
+            &["--help"][..],
+            &["perft", "moves", "play", "pdn", "think", "hub"][..],
+        ),
+        (
+            &["perft", "--help"][..],
+            &["--depth", "--divide", "--variant"][..],
+        ),
+        (&["moves", "--help"][..], &["--json", "--fen"][..]),
+        (&["play", "--help"][..], &["MOVE", "--capture-optional"][..]),
+        (&["pdn", "--help"][..], &["FILE", "--variant"][..]),
+        (
+            &["think", "--help"][..],
+            &["--level", "--movetime", "--depth", "--seed"][..],
+        ),
+        (&["hub", "--help"][..], &["Hub protocol"][..]),
+    ] {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let text = String::from_utf8(out.stdout).expect("UTF-8 help");
+        for name in names {
+            assert!(text.contains(name), "{args:?} does not name {name}: {text}");
+        }
+    }
+}
