@@ -237,7 +237,8 @@ mod tests {
     }
 
     /// The time of one Argon2id hash with our parameters (docs/operations.md):
-    /// `cargo test -p damka-server --release --lib hash_time -- --ignored --nocapture`.
+    /// `cargo test -p damka-server --lib hash_time -- --ignored --nocapture` (the dev
+    /// profile builds argon2 and blake2 at opt-level 3, as the release build does).
     #[test]
     #[ignore = "a measurement"]
     fn hash_time() {
