@@ -253,7 +253,9 @@ test('the profile: ratings, the rating history as an SVG chart, results, recent 
   assert.match(await A.locator('[data-variant-rating="russian"]').textContent(), /1662\?1/);
   const chart = A.locator('[data-chart="russian"] svg');
   await chart.waitFor();
-  assert.match(await chart.locator('path.line').getAttribute('d'), /^M[\d.]+ [\d.]+$/);
+  // From every account's 1500 to the rating after the game.
+  assert.match(await chart.locator('path.line').getAttribute('d'), /^M[\d.]+ [\d.]+ L[\d.]+ [\d.]+$/);
+  assert.equal(await chart.locator('[data-start]').getAttribute('data-start'), '1500');
   assert.deepEqual(await chart.locator('[data-point]').evaluateAll((els) => els.map((e) => e.dataset.point)), ['1662']);
   // One rated win, the lost game against the computer.
   assert.equal(await A.locator('[data-result="wins"] dd').textContent(), '1');

@@ -3,7 +3,7 @@
 // unmount function that closes its sockets and timers.
 
 import * as api from './api.js';
-import { h, replace } from './dom.js';
+import { h, replace, s as svg } from './dom.js';
 import { LANGUAGES, pickLanguage, rememberLanguage, storedLanguage, translator } from './i18n.js';
 import { href, parseRoute } from './router.js';
 import * as lobby from './lobby.js';
@@ -117,7 +117,7 @@ function renderHeader() {
         app.accountOpen = !app.accountOpen;
         renderHeader();
       },
-    }, h('span', { class: 'account-icon', 'aria-hidden': 'true' }, '👤'),
+    }, personIcon(),
     h('span', { class: 'account-label' }, app.me?.account ? t('account.account') : t('account.sign_in_up'))),
     h('div', { class: 'lang', role: 'group', 'aria-label': t('nav.language') },
       LANGUAGES.map((l) => h('button', {
@@ -128,6 +128,13 @@ function renderHeader() {
       }, l.toUpperCase())),
     ),
   );
+}
+
+/** A head and shoulders (an emoji may have no font on the device). */
+function personIcon() {
+  return svg('svg', { class: 'account-icon', viewBox: '0 0 16 16', width: '16', height: '16', 'aria-hidden': 'true' },
+    svg('circle', { cx: '8', cy: '5', r: '3.2', fill: 'currentColor' }),
+    svg('path', { d: 'M1.8 15c0.4-3.6 3-5.6 6.2-5.6s5.8 2 6.2 5.6z', fill: 'currentColor' }));
 }
 
 let quickBusy = false;
