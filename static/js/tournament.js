@@ -103,6 +103,7 @@ export function mount(root, { id, ctx }) {
         t('tournament.created_by', { name: playerName(t, x.created_by) }), ' · ',
         t('tournament.places', { n: x.players.length, max: x.max_players }),
         x.bots ? ` · ${t('tournament.with_bots', { n: x.bot_level ?? 1 })}` : '',
+        x.rated ? [' · ', h('span', { class: 'badge rated', 'data-rated': '' }, t('option.rated'))] : null,
         ' · ', t('tournament.scoring'), ' ', note),
       x.status === 'over' && winnerLine(t, x, (p) => playerName(t, p))
         ? h('p', { class: 'winner', 'data-winner': '' }, winnerLine(t, x, (p) => playerName(t, p)))
