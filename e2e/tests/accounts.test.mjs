@@ -267,6 +267,8 @@ test('the profile: ratings, the rating history as an SVG chart, results, recent 
   await press(alice, A.locator('[data-recent] [data-game-id] a').first());
   await A.waitForURL(/#\/game\//);
   await waitMoves(A, 2);
+  // The replay of a rated game says what it did to the ratings.
+  assert.match(await A.locator('[data-replay-ratings]').textContent(), /Ala_K 1500 → 1662 \(\+162\) · Bolek_B 1500 → 1338 \(−162\)/);
   // A name nobody has.
   await A.goto(`${env.server.url}/#/player/Nobody_here`);
   await A.locator('[data-profile-missing]', { hasText: 'No player has this username' }).waitFor();
