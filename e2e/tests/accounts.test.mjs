@@ -302,5 +302,32 @@ test('the leaderboard lists established accounts, linked from the header and the
   await A.locator('[data-leaderboard-empty]').waitFor();
   // (The profile test's unknown name answered 404 on purpose.)
   assert.deepEqual(alice.errors.filter((e) => !/status of 404/.test(e)), []);
+});
+
+test('a rated tournament from the form: an account may, a guest is told why not', async () => {
+  const alice = people.alice;
+  const A = alice.page;
+  const guest = await newPlayer(env.browser);
+  await guest.page.goto(`${env.server.url}/#/room/russian`);
+  await press(guest, guest.page.locator('[data-action="new-tournament"]'));
+  const gform = guest.page.locator('[data-form="create-tournament"]');
+  assert.ok(await gform.locator('#tn-rated').isDisabled());
+  assert.match(await gform.locator('[data-rated-note]').textContent(), /Rated games are for accounts/);
+  await A.goto(`${env.server.url}/#/room/russian`);
+  await press(alice, A.locator('[data-action="new-tournament"]'));
+  const form = A.locator('[data-form="create-tournament"]');
+  // Not with the computer filling places.
+  await form.locator('#tn-bots').check();
+  assert.ok(await form.locator('#tn-rated').isDisabled());
+  await form.locator('#tn-bots').uncheck();
+  await form.locator('#tn-rated').check();
+  await press(alice, form.locator('[data-action="create-tournament"]'));
+  await A.waitForURL(/#\/tournament\//);
+  await A.locator('[data-tournament] [data-rated]', { hasText: 'Rated' }).waitFor();
+  // Its entrant shows with a rating.
+  await A.locator('[data-entrant] [data-rating]').waitFor();
+  const row = guest.page.locator('[data-tournament-id] [data-rated]');
+  await row.waitFor();
+  await guest.context.close();
   for (const p of Object.values(people)) await p.context.close().catch(() => {});
 });
