@@ -34,13 +34,14 @@ export function mount(root, { id, ctx }) {
       const board = await api.leaderboard(variant);
       if (gone) return;
       list.removeAttribute('aria-busy');
-      const me = ctx.me?.id;
+      // Rows are usernames: the player's own is marked.
+      const own = ctx.me?.account?.username ?? null;
       replace(list, board.players.length
         ? h('table', { class: 'leaderboard-table', 'data-leaderboard-list': variant },
           h('thead', {}, h('tr', {},
             h('th', { class: 'num' }, '#'), h('th', {}, t('leaderboard.player')),
             h('th', { class: 'num' }, t('profile.rating')), h('th', { class: 'num' }, t('profile.games')))),
-          h('tbody', {}, board.players.map((p, i) => h('tr', { 'data-leader': p.username, class: p.username === ctx.me?.account?.username || p.id === me ? 'mine' : null },
+          h('tbody', {}, board.players.map((p, i) => h('tr', { 'data-leader': p.username, class: p.username === own ? 'mine' : null },
             h('td', { class: 'num' }, String(i + 1)),
             h('td', { class: 'player' }, nameTag(t, { name: p.username, account: true }, { link: true })),
             h('td', { class: 'num', title: t('rating.rd', { rd: p.rd }) }, String(p.rating)),
