@@ -3,10 +3,12 @@
 
 /** An HTTP or network failure with the protocol's `code` (`network` when unreachable). */
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, retryAfter = null) {
     super(message || code);
     this.code = code;
     this.status = status;
+    // Seconds to wait before trying again (`Retry-After` of a `429`), when given.
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -36,7 +38,9 @@ async function request(method, path, body) {
   }
   if (!res.ok) {
     const e = data?.error;
-    throw new ApiError(e?.code ?? `http_${res.status}`, e?.message ?? res.statusText, res.status);
+    const wait = Number(res.headers.get('Retry-After'));
+    throw new ApiError(e?.code ?? `http_${res.status}`, e?.message ?? res.statusText, res.status,
+      Number.isFinite(wait) && wait > 0 ? wait : null);
   }
   return data;
 }
@@ -99,3 +103,23 @@ export const tournamentAction = (id, what) =>
   request('POST', `/api/tournaments/${encodeURIComponent(id)}/${what}`);
 /** The URL of a stored game's PDN. */
 export const pdnUrl = (id) => `/api/games/${encodeURIComponent(id)}/pdn`;
+
+/** The session's player with its account (`null` for a guest) and ratings. */
+export const me = () => request('GET', '/api/me');
+/**
+ * The guest becomes an account (same id, games kept) with a fresh session. Fails with
+ * `username_taken`, `invalid_username`, `weak_password`, `already_account`, `rate_limited`.
+ */
+export const signUp = (username, password) => request('POST', '/api/account', { username, password });
+/** Signs in (a fresh session). Fails with `bad_credentials` or `rate_limited`. */
+export const signIn = (username, password) => request('POST', '/api/session', { username, password });
+/** Ends this session, or every session of the account with `all`. */
+export const signOut = (all = false) => request('DELETE', `/api/session${all ? '?all=true' : ''}`);
+/** A new password (every other session ends). Fails with `bad_credentials`, `weak_password`. */
+export const changePassword = (old, nw) => request('POST', '/api/account/password', { old, new: nw });
+/** An account's public profile. */
+export const profile = (username) => request('GET', `/api/players/${encodeURIComponent(username)}`);
+/** The URL of all of an account's games as one PDN. */
+export const playerPdnUrl = (username) => `/api/players/${encodeURIComponent(username)}/pdn`;
+/** The established accounts of a variant, best first. */
+export const leaderboard = (variant) => request('GET', `/api/leaderboard/${encodeURIComponent(variant)}`);

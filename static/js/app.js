@@ -3,7 +3,7 @@
 // unmount function that closes its sockets and timers.
 
 import * as api from './api.js';
-import { h, replace } from './dom.js';
+import { h, replace, s as svg } from './dom.js';
 import { LANGUAGES, pickLanguage, rememberLanguage, storedLanguage, translator } from './i18n.js';
 import { href, parseRoute } from './router.js';
 import * as lobby from './lobby.js';
@@ -12,9 +12,12 @@ import * as table from './table.js';
 import * as replay from './replay.js';
 import * as rules from './rules.js';
 import * as tournament from './tournament.js';
+import * as profile from './profile.js';
+import * as leaderboard from './leaderboard.js';
 import { playNow } from './playnow.js';
+import { drawPanel } from './account.js';
 
-const PAGES = { lobby, room, table, game: replay, rules, tournament };
+const PAGES = { lobby, room, table, game: replay, rules, tournament, player: profile, leaderboard };
 
 const app = {
   lang: pickLanguage(storedLanguage(), navigator.languages ?? [navigator.language]),
@@ -23,16 +26,27 @@ const app = {
   // A seat chosen in a room's table list (or a game to start at once), acted on once the
   // table page has its state.
   intent: null,
+  // The account panel under the header is open.
+  accountOpen: false,
 };
 
 const header = document.querySelector('[data-header]');
 const main = document.querySelector('main');
+const accountBox = document.createElement('section');
+accountBox.className = 'account-panel';
+accountBox.dataset.accountPanel = '';
+accountBox.hidden = true;
+header.after(accountBox);
 
 function ctx() {
   const t = translator(app.lang);
   return {
     t,
-    me: app.me,
+    lang: app.lang,
+    // Read when used: signing up mid-game changes it under a mounted page.
+    get me() {
+      return app.me;
+    },
     setMe: (me) => {
       app.me = me;
       renderHeader();
@@ -55,11 +69,37 @@ function ctx() {
 function renderHeader() {
   const t = translator(app.lang);
   document.documentElement.lang = app.lang;
+  drawPanel(accountBox, app.accountOpen, {
+    t, lang: app.lang, me: app.me,
+    close: () => {
+      app.accountOpen = false;
+      renderHeader();
+    },
+    // The same player, now an account: nothing is reloaded, a game goes on.
+    onSignedUp: (me) => {
+      app.me = me;
+      app.accountOpen = false;
+      renderHeader();
+      // The page is mounted again (its sockets then speak for the account: a rated seat
+      // is open to it), except in the middle of the player's own game, which goes on
+      // untouched on the socket it has.
+      if (main.dataset.inGame !== 'true') route();
+    },
+    // Another player (signed in, or a fresh guest after signing out): the page is
+    // mounted again so that its sockets open with the new session.
+    onSwitched: (me) => {
+      app.me = me;
+      app.accountOpen = false;
+      renderHeader();
+      route();
+    },
+  });
   replace(header,
     h('a', { class: 'logo', href: href('lobby'), 'aria-label': 'Damka' }, h('span', { class: 'logo-mark', 'aria-hidden': 'true' }, '⛀'), h('span', { class: 'logo-text' }, ' Damka')),
     h('nav', { class: 'main-nav', 'aria-label': t('nav.main') },
       h('a', { href: href('lobby') }, t('nav.rooms')),
       h('a', { href: href('rules') }, t('nav.rules')),
+      h('a', { class: 'nav-wide', href: href('leaderboard'), 'data-link': 'leaderboard' }, t('nav.leaderboard')),
     ),
     // The seeds' promise: from any page, one click to a game against the computer
     // (American checkers, the visitor with Black, which moves first).
@@ -67,7 +107,18 @@ function renderHeader() {
       class: 'btn small quick-bot', type: 'button', 'data-action': 'quick-bot',
       title: t('nav.play_bot_hint'), 'aria-label': t('nav.play_bot'), onclick: quickBot,
     }, t('nav.play_bot_short')),
-    h('span', { class: 'me', 'data-me': '' }, app.me ? app.me.name : ''),
+    h('span', { class: 'me', 'data-me': '', 'data-account': app.me?.account ? 'account' : 'guest' }, app.me ? app.me.name : ''),
+    // Signing up or in for a guest, the account's own menu for an account.
+    h('button', {
+      class: `btn small account-btn${app.accountOpen ? ' on' : ''}`, type: 'button', 'data-action': 'account',
+      'aria-expanded': app.accountOpen ? 'true' : 'false',
+      'aria-label': app.me?.account ? t('account.menu', { name: app.me.name }) : t('account.sign_in_up'),
+      onclick: () => {
+        app.accountOpen = !app.accountOpen;
+        renderHeader();
+      },
+    }, personIcon(),
+    h('span', { class: 'account-label' }, app.me?.account ? t('account.account') : t('account.sign_in_up'))),
     h('div', { class: 'lang', role: 'group', 'aria-label': t('nav.language') },
       LANGUAGES.map((l) => h('button', {
         class: `btn small${l === app.lang ? ' on' : ''}`,
@@ -77,6 +128,13 @@ function renderHeader() {
       }, l.toUpperCase())),
     ),
   );
+}
+
+/** A head and shoulders (an emoji may have no font on the device). */
+function personIcon() {
+  return svg('svg', { class: 'account-icon', viewBox: '0 0 16 16', width: '16', height: '16', 'aria-hidden': 'true' },
+    svg('circle', { cx: '8', cy: '5', r: '3.2', fill: 'currentColor' }),
+    svg('path', { d: 'M1.8 15c0.4-3.6 3-5.6 6.2-5.6s5.8 2 6.2 5.6z', fill: 'currentColor' }));
 }
 
 let quickBusy = false;
@@ -127,6 +185,7 @@ function route() {
   const page = PAGES[name] ?? lobby;
   document.title = `Damka · ${translator(app.lang)(`title.${name}`)}`;
   main.dataset.page = name;
+  delete main.dataset.inGame;
   app.unmount = page.mount(main, { id, ctx: ctx() }) ?? null;
   main.focus({ preventScroll: true });
 }
@@ -135,6 +194,8 @@ async function start() {
   renderHeader();
   try {
     app.me = await api.ensureGuest();
+    // An account's ratings and username come with `/api/me`.
+    if (app.me?.account) app.me = await api.me();
   } catch {
     // Spectating works without a guest; acting will report `unauthorized`.
   }

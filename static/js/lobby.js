@@ -63,6 +63,12 @@ function roomCard(t, room) {
 /** The guest name form: shows the name and renames through `POST /api/guest`. */
 export function guestForm(ctx) {
   const { t } = ctx;
+  // An account's name is its username: nothing to rename, its profile instead.
+  if (ctx.me?.account) {
+    const name = ctx.me.account.username ?? ctx.me.name;
+    return h('p', { class: 'guest-form', 'data-signed-in': name },
+      t('account.signed_in_as'), ' ', h('a', { class: 'name-cut', href: href('player', name), title: name, 'data-full-name': name }, name));
+  }
   const input = h('input', {
     id: 'guest-name', name: 'name', value: ctx.me?.name ?? '', minlength: '2', maxlength: '24',
     autocomplete: 'nickname', required: true, 'data-guest-name': '',

@@ -5,6 +5,8 @@
 
 import * as api from './api.js';
 import { h } from './dom.js';
+import { ratingText } from './ratings.js';
+import { href } from './router.js';
 
 /** Clock presets offered for a game against the computer or on one screen. */
 export const PRESETS = ['3+2', '5+3', '10+5', '15+10'];
@@ -154,8 +156,19 @@ export function playCard(ctx, { rooms, selected }) {
  * @param {Record<string, unknown>} [attrs] more attributes (`class` is added to `name`)
  */
 export function nameTag(t, p, attrs = {}) {
+  const { link = false, ...rest } = attrs;
   const text = playerName(t, p);
-  return h('span', { ...attrs, class: `name-cut ${attrs.class ?? ''}`.trim(), title: text, 'data-full-name': text }, text);
+  // An account's name links to its profile where asked (never inside another link).
+  const tag = link && p?.account && !p.bot ? 'a' : 'span';
+  const name = h(tag, {
+    ...rest, class: `name-cut ${rest.class ?? ''}`.trim(), title: text, 'data-full-name': text,
+    href: tag === 'a' ? href('player', p.name) : null, 'data-profile-link': tag === 'a' ? p.name : null,
+  }, text);
+  const rating = ratingText(p);
+  if (!rating) return name;
+  // The rating never shrinks: the name gives way (ellipsis) before it does.
+  return h('span', { class: 'name-rated' }, name,
+    h('span', { class: 'rating', 'data-rating': rating, title: p.provisional ? t('rating.provisional') : t('rating.title') }, rating));
 }
 
 /**

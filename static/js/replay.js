@@ -9,6 +9,7 @@ import { parseFen } from './fen.js';
 import { parseMove } from './moves.js';
 import { href } from './router.js';
 import { playerName } from './playnow.js';
+import { changeText } from './ratings.js';
 import { resultText } from './tableview.js';
 
 /** Mounts the replay page; returns its unmount function. */
@@ -101,6 +102,9 @@ export function mount(root, { id, ctx }) {
     replace(head,
       h('h1', {}, `${playerName(t, g.white) || '?'} – ${playerName(t, g.black) || '?'}`),
       h('p', { class: 'lead' }, `${t.pick(variant.names, variant.id)} · ${t('options.time', { minutes: g.options?.minutes, increment: g.options?.increment })} · ${resultText(t, g)}`),
+      // A rated game: both players' rating changes (issue 23).
+      g.ratings ? h('p', { class: 'meta', 'data-replay-ratings': '' }, t('option.rated'), ': ',
+        ['white', 'black'].map((side, i) => [i ? ' · ' : '', `${playerName(t, g[side]) || '?'} ${changeText(g.ratings[side])}`])) : null,
       g.room ? h('a', { href: href('room', g.room) }, `← ${t('nav.back_room')}`) : null,
     );
     go(g.moves.length);

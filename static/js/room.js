@@ -82,7 +82,7 @@ export function mount(root, { id, ctx }) {
     const canInvite = new Set(mine ? invitable(people, ctx.me?.id).map((p) => p.id) : []);
     replace(peopleList, sortPeople(people).map((p) =>
       h('li', { 'data-person': p.id, 'data-where': p.where },
-        p.table ? h('a', { class: 'person', href: href('table', p.table) }, nameTag(t, p)) : h('span', { class: 'person' }, nameTag(t, p)),
+        p.table ? h('a', { class: 'person', href: href('table', p.table) }, nameTag(t, p)) : h('span', { class: 'person' }, nameTag(t, p, { link: true })),
         h('span', { class: 'where' }, t(`people.${p.where}`)),
         canInvite.has(p.id) ? inviteButton(t, p, (person) => invite(person, mine.id)) : null,
       )));
@@ -141,7 +141,8 @@ export function mount(root, { id, ctx }) {
     drawTournaments();
     if (room) {
       title.textContent = t.pick(room.names, room.name ?? id);
-      replace(rulesLine, t.pick(room.rules, ''), ' ', h('a', { href: href('rules', room.variant), 'data-link': 'rules' }, t('nav.rules_of')));
+      replace(rulesLine, t.pick(room.rules, ''), ' ', h('a', { href: href('rules', room.variant), 'data-link': 'rules' }, t('nav.rules_of')),
+        ' · ', h('a', { href: href('leaderboard', room.variant), 'data-link': 'leaderboard' }, t('nav.leaderboard_of')));
     }
     stats.textContent = online ? t('players_here', { n: players }) : t('offline');
     stats.classList.toggle('offline', !online);
@@ -265,7 +266,7 @@ export function mount(root, { id, ctx }) {
     } catch {
       // Without geometry the server still validates the option; offer it.
     }
-    replace(formBox, createForm(t, id, eightByEight, ctx));
+    replace(formBox, createForm(t, id, eightByEight, ctx, room.variant));
   }
 
   loadGames();
@@ -285,8 +286,9 @@ function seatCell(t, tb, side, ctx) {
   const playing = tb.game?.status === 'playing';
   return h('span', { class: `seat ${side}` },
     h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
-    p ? h('span', { class: 'seat-who' }, nameTag(t, p, { class: 'name', 'data-bot': p.bot ? String(p.bot) : null }), tb.ready?.[side] && !p.bot ? h('span', { class: 'badge ready' }, t('ready')) : null)
+    p ? h('span', { class: 'seat-who' }, nameTag(t, p, { class: 'name', link: true, 'data-bot': p.bot ? String(p.bot) : null }), tb.ready?.[side] && !p.bot ? h('span', { class: 'badge ready' }, t('ready')) : null)
       : playing ? h('span', { class: 'free' }, t('seat.free'))
+        : tb.options?.rated && !ctx.me?.account ? h('span', { class: 'free rated-note', 'data-rated-seat': side }, t('rated.accounts_only'))
         : h('a', { class: 'btn small', href: href('table', tb.id), 'data-action': 'sit', 'data-seat': side, 'aria-label': t(`sit.${side}`), onclick: () => ctx.setIntent(tb.id, side) }, t('sit')),
   );
 }
@@ -299,6 +301,8 @@ function tableRow(t, tb, ctx) {
     o.local ? t('option.local') : null,
     o.random_opening ? t('option.random_opening') : null,
     o.capture_optional ? t('option.capture_optional') : null,
+    o.rated ? t('option.rated') : null,
+    o.rated && o.rating_range ? t('option.range', { min: o.rating_range.min, max: o.rating_range.max }) : null,
   ].filter(Boolean);
   const g = tb.game;
   const state = g?.status === 'playing' ? t('table.playing', { ply: g.ply ?? 0 }) : g?.status === 'over' ? t('table.over') : t('table.waiting');
@@ -316,7 +320,7 @@ function tableRow(t, tb, ctx) {
   );
 }
 
-function createForm(t, roomId, eightByEight, ctx) {
+function createForm(t, roomId, eightByEight, ctx, variant) {
   const minutes = h('input', { type: 'number', id: 'opt-minutes', name: 'minutes', min: '1', max: '15', value: '5', required: true });
   const increment = h('input', { type: 'number', id: 'opt-increment', name: 'increment', min: '0', max: '10', value: '3', required: true });
   const random = h('input', { type: 'checkbox', id: 'opt-random', name: 'random_opening' });
@@ -324,11 +328,41 @@ function createForm(t, roomId, eightByEight, ctx) {
   const seat = h('select', { id: 'opt-seat', name: 'seat' },
     ['random', 'white', 'black'].map((v) => h('option', { value: v }, t(`seat.${v}`))),
   );
+  // Rated or casual (issue 23): rated is for accounts, from the start position with
+  // compulsory captures; the free seat may ask for a range of ratings.
+  const account = !!ctx.me?.account;
+  const casual = h('input', { type: 'radio', id: 'opt-casual', name: 'rated', value: 'casual', checked: true });
+  const rated = h('input', { type: 'radio', id: 'opt-rated', name: 'rated', value: 'rated', disabled: !account });
+  const min = h('input', { type: 'number', id: 'opt-min', name: 'rating_min', min: '0', max: '4000', step: '50', placeholder: '0' });
+  const max = h('input', { type: 'number', id: 'opt-max', name: 'rating_max', min: '0', max: '4000', step: '50', placeholder: '4000' });
+  const mine = ctx.me?.ratings?.[variant];
+  const rangeBox = h('fieldset', { class: 'range', 'data-rating-range': '', hidden: true },
+    h('legend', {}, t('create.range', { rating: mine ? String(mine.rating) : '—' })),
+    h('div', { class: 'range-fields' },
+      h('div', { class: 'field' }, h('label', { for: 'opt-min' }, t('create.range_min')), min),
+      h('div', { class: 'field' }, h('label', { for: 'opt-max' }, t('create.range_max')), max)));
+  const ratedNote = h('p', { class: 'meta', 'data-rated-note': '' }, account ? t('rated.rules') : t('rated.guest'));
+  const sync = () => {
+    const on = rated.checked;
+    for (const box of [random, optional]) {
+      box.disabled = on;
+      if (on) box.checked = false;
+    }
+    rangeBox.hidden = !on;
+  };
+  casual.addEventListener('change', sync);
+  rated.addEventListener('change', sync);
   const msg = h('p', { class: 'form-msg', role: 'alert' });
   const form = h('form', { class: 'create-form', 'data-form': 'create-table' },
     h('h2', {}, t('create.title')),
     h('div', { class: 'field' }, h('label', { for: 'opt-minutes' }, t('create.minutes')), minutes),
     h('div', { class: 'field' }, h('label', { for: 'opt-increment' }, t('create.increment')), increment),
+    h('fieldset', { class: 'kind', 'data-kind': '' },
+      h('legend', {}, t('create.kind')),
+      h('div', { class: 'field check' }, casual, h('label', { for: 'opt-casual' }, t('create.casual'))),
+      h('div', { class: 'field check' }, rated, h('label', { for: 'opt-rated' }, t('create.rated'))),
+      ratedNote),
+    rangeBox,
     h('div', { class: 'field check' }, random, h('label', { for: 'opt-random' }, t('option.random_opening'))),
     eightByEight ? h('div', { class: 'field check' }, optional, h('label', { for: 'opt-optional' }, t('option.capture_optional'))) : null,
     h('div', { class: 'field' }, h('label', { for: 'opt-seat' }, t('create.seat')), seat),
@@ -337,14 +371,21 @@ function createForm(t, roomId, eightByEight, ctx) {
   );
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
+    const options = {
+      minutes: Number(minutes.value),
+      increment: Number(increment.value),
+      random_opening: random.checked,
+      capture_optional: eightByEight && optional.checked,
+      seat: seat.value,
+    };
+    if (rated.checked) {
+      options.rated = true;
+      if (min.value !== '' || max.value !== '') {
+        options.rating_range = { min: Number(min.value || 0), max: Number(max.value || 4000) };
+      }
+    }
     try {
-      const table = await api.createTable(roomId, {
-        minutes: Number(minutes.value),
-        increment: Number(increment.value),
-        random_opening: random.checked,
-        capture_optional: eightByEight && optional.checked,
-        seat: seat.value,
-      });
+      const table = await api.createTable(roomId, options);
       ctx.go('table', table.id);
     } catch (err) {
       msg.textContent = t(`error.${err.code}`);

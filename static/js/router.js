@@ -1,5 +1,5 @@
 // Hash routing (`#/room/russian`, `#/table/ID`, `#/game/ID`, `#/tournament/ID`,
-// `#/rules/russian`): works
+// `#/rules/russian`, `#/player/USERNAME`, `#/leaderboard/russian`): works
 // when the server serves only static files plus the API, and survives a reload.
 
 /**
@@ -16,7 +16,10 @@ export function parseRoute(hash) {
     case 'table':
     case 'game':
     case 'tournament':
+    case 'player':
       return id ? { name, id } : { name: 'lobby', id: null };
+    case 'leaderboard':
+      return { name: 'leaderboard', id };
     case 'rules':
       return { name: 'rules', id };
     default:

@@ -40,6 +40,11 @@ const POSITION_CHANGES = new Set(['state', 'move', 'game_started', 'game_over'])
 export function mount(root, { id, ctx }) {
   const { t } = ctx;
   const page = {
+    // The viewer is an account (a rated table seats only accounts); read when drawn, so
+    // signing up at the table takes effect at once.
+    get account() {
+      return !!ctx.me?.account;
+    },
     state: null,
     variant: null,
     board: null,
@@ -218,6 +223,7 @@ export function mount(root, { id, ctx }) {
       page.deadline = typeof ms === 'number' ? { ms, at: performance.now() } : null;
     }
     if (msg.t === 'state') afterState();
+    if (msg.t === 'state') loadRatings(state);
     startIfSeated();
     settlePending();
     if (msg.t === 'game_over') {
@@ -229,6 +235,20 @@ export function mount(root, { id, ctx }) {
     // without a board, which appears when the fetch is done.
     page.variantLoad ??= loadVariant().then(draw);
     draw();
+  }
+
+  // A rated game's rating changes come with `game_over`; a page opened (or mounted
+  // again) after it reads them from the stored game, to show them on the banner.
+  function loadRatings(s) {
+    if (s.status !== 'over' || !s.game_id || s.ratings || !s.options?.rated || page.ratingsFor === s.game_id) return;
+    const gameId = s.game_id;
+    page.ratingsFor = gameId;
+    api.game(gameId).then((g) => {
+      if (g.ratings && page.state?.game_id === gameId && page.state.status === 'over') {
+        page.state.ratings = g.ratings;
+        draw();
+      }
+    }, () => {});
   }
 
   // When each player may offer again comes from the server (`offer_limits`); the client
@@ -524,6 +544,9 @@ export function mount(root, { id, ctx }) {
 
   function draw() {
     const s = page.state;
+    // Whether this viewer plays the game going on here: signing up then keeps the
+    // socket (and the game) as it is (app.js).
+    root.dataset.inGame = s?.status === 'playing' && mySeat(s) ? 'true' : 'false';
     if (!s) {
       if (page.missing) {
         // One message and the way back, instead of an empty board, cards and chats.

@@ -101,6 +101,7 @@ function applyEvent(s, msg) {
       s.result = null;
       s.reason = null;
       s.ended_by = null;
+      s.ratings = null;
       s.first_move_deadline = null;
       // A new game: nobody has offered anything yet.
       s.offer_limits = offerLimits({ plies: s.offer_limits?.plies });
@@ -142,6 +143,8 @@ function applyEvent(s, msg) {
       s.takeback_offer = null;
       s.first_move_deadline = null;
       s.ended_by = msg.by ?? null;
+      // A rated game's rating changes (issue 23).
+      s.ratings = msg.ratings ?? null;
       break;
     case 'presence':
       s.presence = { white: !!msg.white, black: !!msg.black, spectators: msg.spectators ?? 0 };

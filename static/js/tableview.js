@@ -7,6 +7,7 @@ import { h, replace } from './dom.js';
 import { material, parseFen } from './fen.js';
 import { href } from './router.js';
 import { nameTag, playerName } from './playnow.js';
+import { changeText } from './ratings.js';
 import { offerEvery, pliesUntilOffer, takebackPlies } from './offers.js';
 import { claimLeft } from './chat.js';
 import { canMove, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
@@ -109,7 +110,10 @@ function playerBar(side, { t, page, s, count, act, panels }) {
         thinking ? h('span', { class: 'thinking', 'data-thinking': side }, t('bot.thinking')) : null,
       ),
     ),
-    canSit ? h('button', { class: 'btn small', 'data-action': 'sit', 'data-seat': side, onclick: () => act('sit', { seat: side }) }, t(`sit.${side}`)) : null,
+    canSit && s.options?.rated && !page.account
+      // A guest at a rated table: why there is no Sit button.
+      ? h('span', { class: 'rated-note', 'data-rated-seat': side }, t('rated.sit_guest'))
+      : canSit ? h('button', { class: 'btn small', 'data-action': 'sit', 'data-seat': side, onclick: () => act('sit', { seat: side }) }, t(`sit.${side}`)) : null,
     clock,
   );
 }
@@ -359,6 +363,7 @@ function renderBanner(el, t, page, s, act, redraw) {
   replace(el,
     h('p', { class: 'banner-title' }, title),
     h('p', { class: 'banner-reason' }, bannerReason(t, s, title, page)),
+    ratingChanges(t, s),
     nextRound(t, page),
     h('div', { class: 'banner-actions' },
       s.table?.tournament
@@ -371,6 +376,22 @@ function renderBanner(el, t, page, s, act, redraw) {
     ),
   );
   return true;
+}
+
+/** A rated game's rating changes, one line per side: "White Ala: 1500 → 1662 (+162)". */
+function ratingChanges(t, s) {
+  const r = s.ratings;
+  if (!r || s.status !== 'over') return null;
+  return h('ul', { class: 'rating-changes', 'data-rating-changes': '' },
+    ['white', 'black'].map((side) => {
+      const d = r[side];
+      if (!d) return null;
+      const diff = d.after - d.before;
+      return h('li', { 'data-rating-change': side },
+        h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
+        h('span', { class: 'name-cut', title: playerName(t, playerOf(s, side)), 'data-full-name': playerName(t, playerOf(s, side)) }, playerName(t, playerOf(s, side)) || t(`seat.${side}`)),
+        h('span', { class: `change ${diff > 0 ? 'up' : diff < 0 ? 'down' : 'same'}` }, changeText(d)));
+    }));
 }
 
 /**
@@ -406,6 +427,8 @@ function info(t, page, s, act) {
   const flags = [
     o.random_opening ? t('option.random_opening') : null,
     o.capture_optional ? t('option.capture_optional') : null,
+    o.rated ? t('option.rated') : null,
+    o.rated && o.rating_range ? t('option.range', { min: o.rating_range.min, max: o.rating_range.max }) : null,
   ].filter(Boolean);
   return [
     h('h2', {}, variant ? t.pick(variant.names, variant.id) : t('table')),

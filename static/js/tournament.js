@@ -103,6 +103,7 @@ export function mount(root, { id, ctx }) {
         t('tournament.created_by', { name: playerName(t, x.created_by) }), ' · ',
         t('tournament.places', { n: x.players.length, max: x.max_players }),
         x.bots ? ` · ${t('tournament.with_bots', { n: x.bot_level ?? 1 })}` : '',
+        x.rated ? [' · ', h('span', { class: 'badge rated', 'data-rated': '' }, t('option.rated'))] : null,
         ' · ', t('tournament.scoring'), ' ', note),
       x.status === 'over' && winnerLine(t, x, (p) => playerName(t, p))
         ? h('p', { class: 'winner', 'data-winner': '' }, winnerLine(t, x, (p) => playerName(t, p)))
@@ -160,7 +161,7 @@ export function mount(root, { id, ctx }) {
           )),
           h('tbody', {}, x.standings.map((l) => h('tr', { class: l.player.id === me ? 'mine' : null, 'data-standing': l.player.id, 'data-points': String(l.points) },
             h('td', {}, String(l.rank)),
-            h('td', { class: 'player' }, nameTag(t, l.player), l.withdrawn ? h('span', { class: 'meta' }, ` (${t('tournament.withdrawn')})`) : null),
+            h('td', { class: 'player' }, nameTag(t, l.player, { link: true }), l.withdrawn ? h('span', { class: 'meta' }, ` (${t('tournament.withdrawn')})`) : null),
             h('td', { class: 'points' }, String(l.points)),
             h('td', {}, String(l.games)),
             swiss ? h('td', {}, tiebreak(l.tiebreaks.buchholz)) : null,
@@ -178,7 +179,7 @@ export function mount(root, { id, ctx }) {
     replace(players,
       h('h2', {}, t('tournament.players')),
       h('ol', { class: 'entrants', 'data-entrants': '' }, x.players.map((p) =>
-        h('li', { class: p.id === me ? 'mine' : null, 'data-entrant': p.id }, nameTag(t, p)))));
+        h('li', { class: p.id === me ? 'mine' : null, 'data-entrant': p.id }, nameTag(t, p, { link: true })))));
   }
 
   function drawRounds(me) {

@@ -37,6 +37,7 @@ export function tournamentRows(t, list, ctx, onError) {
         `${t(`tournament.kind.${x.kind}`)} · ${x.minutes}+${x.increment} · `,
         h('span', { 'data-places': '' }, t('tournament.places', { n: x.players.length, max: x.max_players })),
         x.bots ? ` · ${t('tournament.with_bots', { n: x.bot_level ?? 1 })}` : '',
+        x.rated ? h('span', { class: 'badge rated', 'data-rated': '' }, t('option.rated')) : null,
         x.leader ? ` · ${t('tournament.leader', { name: playerName(t, x.leader) })}` : '',
       ),
       h('div', { class: 'tr-foot' },
@@ -67,6 +68,10 @@ export function createTournamentForm(t, roomId, ctx) {
   const bots = h('input', { type: 'checkbox', id: 'tn-bots', name: 'bots' });
   const botLevel = h('select', { id: 'tn-bot-level', name: 'bot_level' },
     [1, 2, 3].map((n) => h('option', { value: String(n) }, t(`bot.level.${n}`))));
+  // Rated: accounts only, and never with the computer filling places.
+  const account = !!ctx.me?.account;
+  const rated = h('input', { type: 'checkbox', id: 'tn-rated', name: 'rated', disabled: !account });
+  const ratedNote = h('p', { class: 'meta', 'data-rated-note': '' });
   const msg = h('p', { class: 'form-msg', role: 'alert' });
   const roundsField = h('div', { class: 'field' }, h('label', { for: 'tn-rounds' }, t('tcreate.rounds')), rounds);
   const delayField = h('div', { class: 'field' }, h('label', { for: 'tn-delay' }, t('tcreate.minutes_until')), delay);
@@ -77,10 +82,17 @@ export function createTournamentForm(t, roomId, ctx) {
     players.max = swiss ? '64' : '12';
     delayField.hidden = start.value !== 'at';
     levelField.hidden = !bots.checked;
+    if (account) {
+      rated.disabled = bots.checked;
+      if (bots.checked) rated.checked = false;
+      bots.disabled = rated.checked;
+    }
+    ratedNote.textContent = !account ? t('rated.guest') : bots.checked ? t('rated.tournament_bots') : '';
   };
   kind.addEventListener('change', sync);
   start.addEventListener('change', sync);
   bots.addEventListener('change', sync);
+  rated.addEventListener('change', sync);
   sync();
   const form = h('form', { class: 'create-form', 'data-form': 'create-tournament' },
     h('div', { class: 'field' }, h('label', { for: 'tn-kind' }, t('tcreate.kind')), kind),
@@ -93,6 +105,8 @@ export function createTournamentForm(t, roomId, ctx) {
     delayField,
     h('div', { class: 'field check' }, bots, h('label', { for: 'tn-bots' }, t('tcreate.bots'))),
     levelField,
+    h('div', { class: 'field check' }, rated, h('label', { for: 'tn-rated' }, t('tcreate.rated'))),
+    ratedNote,
     h('button', { class: 'btn primary', type: 'submit', 'data-action': 'create-tournament' }, t('tcreate.submit')),
     msg,
   );
@@ -109,6 +123,7 @@ export function createTournamentForm(t, roomId, ctx) {
         starts_in_secs: start.value === 'at' ? Number(delay.value) * 60 : null,
         bots: bots.checked,
         bot_level: Number(botLevel.value),
+        rated: rated.checked,
         name: name.value.trim() || null,
       });
       ctx.go('tournament', x.id);

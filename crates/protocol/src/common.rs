@@ -616,6 +616,15 @@ pub struct Person {
     pub whereabouts: Whereabouts,
     /// The table they are at, if any (for `table` and `playing`).
     pub table: Option<String>,
+    /// An account (absent for a guest).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub account: bool,
+    /// An account's rating (rounded) in the room's variant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
+    /// That rating is provisional (shown with a "?").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
 }
 
 /// Where a table belongs when it plays a tournament game (`table.tournament`).

@@ -262,6 +262,9 @@ pub struct TournamentSummary {
     /// Ended for want of players.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cancelled: bool,
+    /// Rated (only accounts join; the games are rated), so that the room's list says so.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
     /// Counts the tournament's changes.
     pub version: u64,
 }
@@ -299,6 +302,7 @@ impl From<&TournamentView> for TournamentSummary {
                 .filter(|_| decided)
                 .map(|s| s.player.clone()),
             cancelled: t.cancelled,
+            rated: t.rated,
             version: t.version,
         }
     }
@@ -333,6 +337,29 @@ mod tests {
         assert_eq!(
             serde_json::to_value(TournamentStatus::Running).ok(),
             Some(serde_json::json!("running"))
+        );
+    }
+
+    #[test]
+    fn a_rated_tournament_says_so_in_its_summary() {
+        let view = |rated: bool| -> TournamentView {
+            serde_json::from_value(serde_json::json!({
+                "id": "x1", "room": "russian", "kind": "swiss", "status": "open",
+                "players": [], "rounds": [], "standings": [], "name": null,
+                "created_by": {"id": "a", "name": "Ala_K", "account": true},
+                "minutes": 5, "increment": 0, "max_players": 8, "total_rounds": 3,
+                "round": 0, "bots": false, "bot_level": 1, "starts_at": null,
+                "starts_in_ms": null, "rated": rated, "version": 1
+            }))
+            .unwrap_or_else(|e| panic!("{e}"))
+        };
+        let rated = serde_json::to_value(TournamentSummary::from(&view(true))).unwrap_or_default();
+        assert_eq!(rated["rated"], true, "{rated}");
+        let casual =
+            serde_json::to_value(TournamentSummary::from(&view(false))).unwrap_or_default();
+        assert!(
+            casual.get("rated").is_none(),
+            "as before for a casual one: {casual}"
         );
     }
 }

@@ -270,6 +270,9 @@ impl People {
             name,
             whereabouts,
             table,
+            account: e.player.account,
+            rating: e.player.rating,
+            provisional: e.player.provisional,
         })
     }
 }
@@ -277,6 +280,30 @@ impl People {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_account_shows_with_its_rating_a_guest_without() {
+        let mut p = People::default();
+        let ala = Player {
+            rating: Some(1662),
+            provisional: true,
+            ..Player::account("a1", "Ala_K")
+        };
+        p.socket(&ala, true);
+        p.socket(&Player::guest("b1", "Bolek"), true);
+        p.flush();
+        let list = p.list();
+        let ala = list.iter().find(|x| x.id == "a1").expect("Ala is listed");
+        assert!(ala.account && ala.provisional);
+        assert_eq!(ala.rating, Some(1662));
+        let bolek = list.iter().find(|x| x.id == "b1").expect("Bolek is listed");
+        let bolek = serde_json::to_value(bolek).expect("a person serialises");
+        assert_eq!(
+            bolek,
+            serde_json::json!({"id": "b1", "name": "Bolek", "where": "room", "table": null}),
+            "a guest's person is as before"
+        );
+    }
 
     #[test]
     fn people_move_between_room_table_and_game() {

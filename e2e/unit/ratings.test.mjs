@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { changeText, chartGeometry, ratingText, signed } from '../../static/js/ratings.js';
+
+test('a rating shows with a question mark while provisional, nothing without one', () => {
+  assert.equal(ratingText({ rating: 1523 }), '1523');
+  assert.equal(ratingText({ rating: 1500, provisional: true }), '1500?');
+  assert.equal(ratingText({ name: 'guest' }), '');
+  assert.equal(ratingText(null), '');
+});
+
+test('a rating change reads before → after (difference)', () => {
+  assert.equal(changeText({ before: 1500, after: 1662 }), '1500 → 1662 (+162)');
+  assert.equal(changeText({ before: 1500, after: 1338 }), '1500 → 1338 (−162)');
+  assert.equal(changeText({ before: 1500, after: 1500 }), '1500 → 1500 (±0)');
+  assert.equal(signed(3), '+3');
+});
+
+test('the chart spans the history left to right, higher ratings higher up', () => {
+  const g = chartGeometry([
+    { at: 'a', rating: 1500 }, { at: 'b', rating: 1662 }, { at: 'c', rating: 1600 },
+  ], { width: 300, height: 100, pad: 10 });
+  assert.equal(g.points.length, 3);
+  assert.equal(g.points[0].x, 10);
+  assert.equal(g.points[2].x, 290);
+  assert.ok(g.points[1].y < g.points[2].y && g.points[2].y < g.points[0].y);
+  assert.ok(g.min <= 1500 && g.max >= 1662);
+  assert.match(g.path, /^M10 [\d.]+ L150 [\d.]+ L290 [\d.]+$/);
+  for (const p of g.points) assert.ok(p.y >= 10 && p.y <= 90);
+});
+
+test('one point or none still makes a chart with a 100-point scale', () => {
+  const one = chartGeometry([{ at: 'a', rating: 1662 }], { width: 300, height: 100, pad: 10 });
+  assert.equal(one.points[0].x, 150);
+  assert.equal(one.max - one.min, 100);
+  const none = chartGeometry([]);
+  assert.equal(none.path, '');
+  assert.equal(none.ticks.length, 3);
+});
+
+test('profile and leaderboard routes', async () => {
+  const { href, parseRoute } = await import('../../static/js/router.js');
+  assert.deepEqual(parseRoute('#/player/Ala_K'), { name: 'player', id: 'Ala_K' });
+  assert.deepEqual(parseRoute('#/player'), { name: 'lobby', id: null });
+  assert.deepEqual(parseRoute('#/leaderboard/russian'), { name: 'leaderboard', id: 'russian' });
+  assert.deepEqual(parseRoute('#/leaderboard'), { name: 'leaderboard', id: null });
+  assert.equal(href('player', 'Ala_K'), '#/player/Ala_K');
+});

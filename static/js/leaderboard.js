@@ -1,0 +1,57 @@
+// The leaderboard of a variant (`#/leaderboard/{variant}`, issue 23): the established
+// accounts (not provisional), best first, each linking to its profile; a switch between
+// the seven variants.
+
+import * as api from './api.js';
+import { h, replace } from './dom.js';
+import { href } from './router.js';
+import { nameTag } from './playnow.js';
+
+/** Mounts the leaderboard page; returns its unmount function. */
+export function mount(root, { id, ctx }) {
+  const { t } = ctx;
+  let gone = false;
+  const list = h('div', { class: 'card', 'aria-busy': 'true' });
+  const tabs = h('nav', { class: 'variant-tabs', 'aria-label': t('leaderboard.variants') });
+  replace(root, h('section', { class: 'leaderboard', 'data-leaderboard': id ?? '' },
+    h('h1', {}, t('leaderboard.title')),
+    h('p', { class: 'lead' }, t('leaderboard.lead')),
+    tabs, list));
+  (async () => {
+    const variants = await api.variants().catch(() => []);
+    // Without a variant in the address: the player's best-played one, else American
+    // (the home page's default), else the first.
+    const ratings = ctx.me?.account ? (await api.me().catch(() => null))?.ratings : null;
+    const mine = Object.entries(ratings ?? {}).sort((a, b) => b[1].games - a[1].games)[0];
+    const variant = id ?? (mine?.[1].games ? mine[0] : null) ?? variants.find((v) => v.id === 'american')?.id ?? variants[0]?.id;
+    if (gone || !variant) return;
+    root.querySelector('[data-leaderboard]').dataset.leaderboard = variant;
+    replace(tabs, variants.map((v) => h('a', {
+      class: `btn small${v.id === variant ? ' on' : ''}`, href: href('leaderboard', v.id), 'data-variant': v.id,
+      'aria-current': v.id === variant ? 'page' : null,
+    }, t.pick(v.names, v.id))));
+    try {
+      const board = await api.leaderboard(variant);
+      if (gone) return;
+      list.removeAttribute('aria-busy');
+      // Rows are usernames: the player's own is marked.
+      const own = ctx.me?.account?.username ?? null;
+      replace(list, board.players.length
+        ? h('table', { class: 'leaderboard-table', 'data-leaderboard-list': variant },
+          h('thead', {}, h('tr', {},
+            h('th', { class: 'num' }, '#'), h('th', {}, t('leaderboard.player')),
+            h('th', { class: 'num' }, t('profile.rating')), h('th', { class: 'num' }, t('profile.games')))),
+          h('tbody', {}, board.players.map((p, i) => h('tr', { 'data-leader': p.username, class: p.username === own ? 'mine' : null },
+            h('td', { class: 'num' }, String(i + 1)),
+            h('td', { class: 'player' }, nameTag(t, { name: p.username, account: true }, { link: true })),
+            h('td', { class: 'num', title: t('rating.rd', { rd: p.rd }) }, String(p.rating)),
+            h('td', { class: 'num' }, String(p.games))))))
+        : h('p', { class: 'meta', 'data-leaderboard-empty': '' }, t('leaderboard.empty')));
+    } catch (err) {
+      if (!gone) replace(list, h('p', { class: 'error', role: 'alert' }, t(`error.${err.code}`)));
+    }
+  })();
+  return () => {
+    gone = true;
+  };
+}
