@@ -140,6 +140,33 @@ fn squares(variant: Variant) -> Vec<draughts::Square> {
     squares
 }
 
+/// The Hub position string of `pos` (the inverse of [`parse_position`]).
+pub(crate) fn position_text(pos: &Position) -> String {
+    let turn = if pos.turn() == draughts::Color::White {
+        'W'
+    } else {
+        'B'
+    };
+    let white = pos.pieces(draughts::Color::White);
+    let kings = pos.kings();
+    let occupied = pos.occupied();
+    std::iter::once(turn)
+        .chain(squares(pos.variant()).into_iter().map(|sq| {
+            match (
+                occupied.contains(sq),
+                white.contains(sq),
+                kings.contains(sq),
+            ) {
+                (false, _, _) => 'e',
+                (true, true, false) => 'w',
+                (true, true, true) => 'W',
+                (true, false, false) => 'b',
+                (true, false, true) => 'B',
+            }
+        }))
+        .collect()
+}
+
 /// A Hub position string (`W` or `B`, then `w b W B e` per square).
 fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
     let squares = squares(variant);
@@ -173,7 +200,7 @@ fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
 
 /// A move in Hub notation: `from-to`, or `fromxto` then `x` and each
 /// captured piece.
-fn move_text(pos: &Position, m: &Move) -> String {
+pub(crate) fn move_text(pos: &Position, m: &Move) -> String {
     let v = pos.variant();
     if !m.is_capture() {
         return format!("{}-{}", v.square_name(m.from()), v.square_name(m.to()));
@@ -188,7 +215,7 @@ fn move_text(pos: &Position, m: &Move) -> String {
 
 /// The legal move written `text` in Hub notation (captured pieces in any
 /// order); also the variant's own notation.
-fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+pub(crate) fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
     let legal = pos.legal_moves();
     if let Some(m) = legal.iter().find(|m| move_text(pos, m) == text) {
         return Ok(*m);

@@ -7,14 +7,21 @@
 //! draughts pdn   [--variant V] FILE...
 //! draughts think --variant V [--fen FEN] (--level N [--remaining MS] [--increment MS] | --movetime MS | --depth D) [--seed S] [--json]
 //! draughts hub
+//! draughts match --engine1 CMD --engine2 CMD [--variant V,...] [--movetime MS] [--openings N] ...
+//! draughts openings --variant V [--depth D]
+//! draughts bench [--variant V,...] [--movetime MS]
 //! ```
 //!
 //! Exit status: 0 on success, 1 for a bad position or an illegal move, 2 for
 //! bad arguments.
 
 mod args;
+mod bench_cmd;
 mod hub_cmd;
+mod match_cmd;
+mod match_stats;
 mod moves_cmd;
+mod openings;
 mod pdn_cmd;
 mod perft_cmd;
 mod play_cmd;
@@ -30,6 +37,10 @@ const USAGE: &str = "usage:
   draughts think --variant V [--fen FEN] (--level N [--remaining MS] [--increment MS] | --movetime MS | --depth D)
                  [--seed S] [--json] [--capture-optional]
   draughts hub   (the Hub protocol of draughts GUIs on stdin/stdout)
+  draughts match --engine1 CMD --engine2 CMD [--param1 N=V]... [--param2 N=V]... [--variant V[,V...]]
+                 [--movetime MS] [--openings N] [--max-plies N] [--elo0 E] [--elo1 E] [--alpha A] [--beta B]
+  draughts openings --variant V [--depth D]
+  draughts bench [--variant V[,V...]] [--movetime MS]
 Variants: american (english), russian, brazilian, spanish, italian, czech, international.";
 
 /// A failed command: the message and the exit status.
@@ -69,6 +80,9 @@ fn main() -> ExitCode {
         "moves" => moves_cmd::run(rest),
         "play" => play_cmd::run(rest),
         "think" => think_cmd::run(rest),
+        "match" => match_cmd::run(rest),
+        "bench" => bench_cmd::run(rest),
+        "openings" => openings::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

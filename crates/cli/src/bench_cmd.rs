@@ -1,0 +1,92 @@
+//! `draughts bench`: the search's speed and depth at a fixed time per
+//! position over a fixed set per variant (the start and the first three
+//! stored match openings with more than one legal move), a fresh engine (24 MiB table) per position.
+
+use crate::Failure;
+use bot::{Engine, Limits};
+use draughts::{Game, Position, Rules, Variant};
+use std::sync::atomic::AtomicBool;
+
+/// Positions per variant: the start and this many openings.
+const OPENINGS: usize = 3;
+
+/// The bench positions of `variant` as games from the start.
+fn games(variant: Variant) -> Result<Vec<Game>, Failure> {
+    let start = Position::new(Rules::new(variant));
+    let mut games = vec![Game::new(start.clone())];
+    for opening in crate::openings::load(variant).map_err(Failure::input)? {
+        let mut g = Game::new(start.clone());
+        for m in &opening {
+            g.play(m).map_err(|e| Failure::input(e.to_string()))?;
+        }
+        // A single legal move is answered without a search.
+        if g.position().legal_moves().len() > 1 {
+            games.push(g);
+        }
+        if games.len() > OPENINGS {
+            break;
+        }
+    }
+    Ok(games)
+}
+
+pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
+    let mut variants = Variant::ALL.to_vec();
+    let mut movetime = 1_000;
+    let mut it = args.iter();
+    while let Some(name) = it.next() {
+        let value = it
+            .next()
+            .ok_or_else(|| Failure::usage(format!("{name} needs a value")))?;
+        match name.as_str() {
+            "--variant" => {
+                variants = value
+                    .split(',')
+                    .map(|v| {
+                        Variant::from_name(v)
+                            .ok_or_else(|| Failure::usage(format!("unknown variant {v:?}")))
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
+            "--movetime" => {
+                movetime = value
+                    .parse()
+                    .map_err(|_| Failure::usage(format!("invalid movetime {value:?}")))?;
+            }
+            other => return Err(Failure::usage(format!("unknown option {other}"))),
+        }
+    }
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        movetime_ms: Some(movetime),
+        ..Limits::default()
+    };
+    let (mut all_nodes, mut all_ms) = (0u64, 0u64);
+    println!("variant        positions  nodes/s   mean depth  (depths)");
+    for variant in variants {
+        let (mut nodes, mut ms, mut depths) = (0u64, 0u64, Vec::new());
+        for game in games(variant)? {
+            let mut engine = Engine::new(20);
+            let r = engine
+                .search(&game, &limits, &stop)
+                .ok_or_else(|| Failure::input("no move"))?;
+            nodes += r.nodes;
+            ms += r.time_ms.max(1);
+            depths.push(r.depth);
+        }
+        let mean = f64::from(depths.iter().sum::<u32>()) / depths.len() as f64;
+        println!(
+            "{:<14} {:>9}  {:>8}  {mean:>10.2}  {depths:?}",
+            variant.name(),
+            depths.len(),
+            nodes * 1000 / ms
+        );
+        all_nodes += nodes;
+        all_ms += ms;
+    }
+    println!(
+        "total nodes {all_nodes} in {all_ms} ms: {} nodes/s",
+        all_nodes * 1000 / all_ms.max(1)
+    );
+    Ok(())
+}
