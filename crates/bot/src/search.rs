@@ -182,6 +182,11 @@ pub struct Engine {
     seldepth: usize,
 }
 
+/// Half-width of the first aspiration window (a man is 100).
+const ASPIRATION: i32 = 25;
+/// Past this half-width the window opens fully.
+const ASPIRATION_MAX: i32 = 400;
+
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 512;
 
@@ -405,34 +410,69 @@ impl Engine {
             self.can_abort = depth > 1;
             self.leaf_plies = 0;
             self.leaves = 0;
-            let mut alpha = -INF;
-            let beta = INF;
-            let mut iteration_best: Option<(Move, i32)> = None;
-            for i in 0..order.len() {
-                let m = order[i].0;
-                let d = depth as i32;
-                let score = if i == 0 {
-                    self.child_score(&pos, &draw, &m, d, alpha, beta, stop)
-                } else {
-                    let s = self.child_score(&pos, &draw, &m, d, alpha, alpha + 1, stop);
-                    if s > alpha && !self.aborted {
+            // Aspiration: from depth 4 the window is centred on the last
+            // score and widened (doubling) on a fail, down to the full width.
+            let mut delta = ASPIRATION;
+            let (mut low, mut high) = match best {
+                Some((_, s, _)) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
+                _ => (-INF, INF),
+            };
+            let mut iteration_best: Option<(Move, i32)>;
+            loop {
+                let mut alpha = low;
+                let beta = high;
+                let mut best_score = -INF;
+                iteration_best = None;
+                for i in 0..order.len() {
+                    let m = order[i].0;
+                    let d = depth as i32;
+                    let score = if i == 0 {
                         self.child_score(&pos, &draw, &m, d, alpha, beta, stop)
                     } else {
-                        s
+                        let s = self.child_score(&pos, &draw, &m, d, alpha, alpha + 1, stop);
+                        if s > alpha && s < beta && !self.aborted {
+                            self.child_score(&pos, &draw, &m, d, alpha, beta, stop)
+                        } else {
+                            s
+                        }
+                    };
+                    // An aborted iteration keeps only what it completed, and
+                    // never the first iteration's abort (it always finishes).
+                    if self.aborted && depth > 1 {
+                        break;
                     }
-                };
-                // An aborted iteration keeps only what it completed, and
-                // never the first iteration's abort (it always finishes).
+                    order[i].1 = score;
+                    best_score = best_score.max(score);
+                    if score > alpha {
+                        alpha = score;
+                        iteration_best = Some((m, score));
+                        // Best first for the next iteration.
+                        let entry = order.remove(i);
+                        order.insert(0, entry);
+                        if score >= beta {
+                            break;
+                        }
+                    }
+                }
                 if self.aborted && depth > 1 {
                     break;
                 }
-                order[i].1 = score;
-                if score > alpha {
-                    alpha = score;
-                    iteration_best = Some((m, score));
-                    // Best first for the next iteration.
-                    let entry = order.remove(i);
-                    order.insert(0, entry);
+                if best_score <= low && low > -INF {
+                    delta *= 2;
+                    low = if delta > ASPIRATION_MAX {
+                        -INF
+                    } else {
+                        (low - delta).max(-INF)
+                    };
+                } else if best_score >= high && high < INF {
+                    delta *= 2;
+                    high = if delta > ASPIRATION_MAX {
+                        INF
+                    } else {
+                        (high + delta).min(INF)
+                    };
+                } else {
+                    break;
                 }
             }
             if let Some((m, s)) = iteration_best {
