@@ -187,6 +187,14 @@ const ASPIRATION: i32 = 25;
 /// Past this half-width the window opens fully.
 const ASPIRATION_MAX: i32 = 400;
 
+/// ProbCut: from this depth, ...
+const PROBCUT_DEPTH: i32 = 6;
+/// ... the first moves (in order) searched this much shallower ...
+const PROBCUT_REDUCTION: i32 = 4;
+const PROBCUT_MOVES: usize = 3;
+/// ... must beat beta by this margin (a man is 100).
+const PROBCUT_MARGIN: i32 = 100;
+
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 512;
 
@@ -818,6 +826,44 @@ impl Engine {
         moves.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
         let scored = moves;
         let single = scored.len() == 1;
+        // ProbCut: at a non-PV node deep enough, a move whose shallow search
+        // (depth - 4) beats beta by a margin is taken to beat beta at full
+        // depth. (Null move is unsafe in draughts: zugzwang is common.)
+        if !pv_node
+            && !single
+            && *depth >= PROBCUT_DEPTH
+            && stand_pat.is_none()
+            && beta.abs() < WIN_BOUND - PROBCUT_MARGIN
+        {
+            let pc_beta = beta + PROBCUT_MARGIN;
+            for &(_, m) in scored.iter().take(PROBCUT_MOVES) {
+                let mut next = pos.clone();
+                next.play_unchecked(&m);
+                let next_draw = draw.after_move(pos, &m, &next);
+                let irreversible = m.is_capture() || !pos.kings().contains(m.from());
+                let len = self.path.len();
+                let child_irrev = if irreversible { len } else { irrev_from };
+                self.path.push(hash(&next));
+                let score = -self.node(
+                    &next,
+                    &next_draw,
+                    child_irrev,
+                    *depth - 1 - PROBCUT_REDUCTION,
+                    ply + 1,
+                    -pc_beta,
+                    -pc_beta + 1,
+                    threat_extended,
+                    stop,
+                );
+                self.path.truncate(len);
+                if self.aborted {
+                    return 0;
+                }
+                if score >= pc_beta {
+                    return beta;
+                }
+            }
+        }
         let original_alpha = *alpha;
         let mut best = stand_pat.unwrap_or(-INF);
         let mut best_move: Option<Move> = None;
@@ -856,9 +902,14 @@ impl Engine {
                     stop,
                 );
             } else {
-                if reduce {
-                    new_depth -= 1;
-                }
+                // Late moves at depth lose more: two plies from the eighth
+                // quiet move at depth 6 and more.
+                let reduction = match (reduce, i >= 8 && *depth >= 6) {
+                    (false, _) => 0,
+                    (true, false) => 1,
+                    (true, true) => 2,
+                };
+                new_depth -= reduction;
                 score = -self.node(
                     &next,
                     &next_draw,
@@ -870,8 +921,8 @@ impl Engine {
                     threat_extended,
                     stop,
                 );
-                if reduce && score > *alpha && !self.aborted {
-                    new_depth += 1;
+                if reduction > 0 && score > *alpha && !self.aborted {
+                    new_depth += reduction;
                     score = -self.node(
                         &next,
                         &next_draw,
@@ -917,6 +968,13 @@ impl Engine {
                             let d = (*depth).max(1);
                             let h = &mut self.history[history_index(side, &m)];
                             *h = (*h + d * d).min(1 << 20);
+                            // The quiet moves tried before it did not cut.
+                            for &(_, tried) in &scored[..i] {
+                                if !tried.is_capture() {
+                                    let h = &mut self.history[history_index(side, &tried)];
+                                    *h = (*h - d * d).max(-(1 << 20));
+                                }
+                            }
                         }
                         break;
                     }

@@ -1,5 +1,4 @@
-//! The transposition table: a fixed number of entries set per engine, in
-//! buckets of four.
+//! The transposition table: a fixed number of entries set per engine.
 
 use draughts::Move;
 
@@ -37,16 +36,10 @@ impl Entry {
     }
 }
 
-/// Entries per bucket: a key may sit in any of its bucket's slots.
-const WAYS: usize = 4;
-
-/// A table of `2^bits` entries in buckets of [`WAYS`]: a probe looks at the
-/// whole bucket; a store replaces the same key, else the slot of an older
-/// search, else the shallowest.
+/// A table of `2^bits` entries, one slot per index.
 #[derive(Debug, Clone)]
 pub(crate) struct Table {
     entries: Vec<Entry>,
-    /// Mask of a bucket's first index.
     mask: usize,
     age: u8,
 }
@@ -56,7 +49,7 @@ impl Table {
         let n = 1usize << bits.clamp(4, 26);
         Table {
             entries: vec![Entry::default(); n],
-            mask: (n - 1) & !(WAYS - 1),
+            mask: n - 1,
             age: 0,
         }
     }
@@ -71,83 +64,33 @@ impl Table {
         self.age = self.age.wrapping_add(1);
     }
 
-    fn bucket(&self, key: u64) -> usize {
-        // The low bits pick the bucket; the key is stored whole.
-        (key as usize).wrapping_mul(WAYS) & self.mask
-    }
-
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        self.entries[b..b + WAYS]
-            .iter()
-            .find(|e| e.key == key)
-            .copied()
+        let e = self.entries[key as usize & self.mask];
+        (e.key == key).then_some(e)
     }
 
     pub(crate) fn store(&mut self, key: u64, depth: i32, score: i32, bound: u8, m: Option<&Move>) {
         let age = self.age;
-        let b = self.bucket(key);
+        let slot = &mut self.entries[key as usize & self.mask];
         let depth = depth.clamp(-100, 100) as i8;
-        let bucket = &mut self.entries[b..b + WAYS];
-        let i = bucket.iter().position(|e| e.key == key).unwrap_or_else(|| {
-            // The victim: an entry of an older search first, then the
-            // shallowest.
-            (0..WAYS)
-                .min_by_key(|&i| {
-                    let e = &bucket[i];
-                    (e.age == age, e.depth)
-                })
-                .unwrap_or(0)
-        });
-        let slot = &mut bucket[i];
-        let same = slot.key == key;
-        let keep_move = same && m.is_none();
-        let (has_move, from, to, captures) = match m {
-            Some(m) => (true, m.from().bit(), m.to().bit(), m.captures().0),
-            None if keep_move => (slot.has_move, slot.from, slot.to, slot.captures),
-            None => (false, 0, 0, 0),
-        };
-        *slot = Entry {
-            key,
-            captures,
-            score: score.clamp(-32000, 32000) as i16,
-            depth,
-            bound,
-            from,
-            to,
-            age,
-            has_move,
-        };
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_bucket_keeps_four_keys_and_replaces_the_shallowest() {
-        let mut t = Table::new(8);
-        // Five keys in one bucket (same low bits).
-        let keys: Vec<u64> = (1..=5).map(|k| k << 32 | 0x10).collect();
-        for (d, &k) in keys[..4].iter().enumerate() {
-            t.store(k, d as i32 + 3, 7, EXACT, None);
+        if slot.key == key || slot.age != age || depth >= slot.depth {
+            let keep_move = slot.key == key && m.is_none();
+            let (has_move, from, to, captures) = match m {
+                Some(m) => (true, m.from().bit(), m.to().bit(), m.captures().0),
+                None if keep_move => (slot.has_move, slot.from, slot.to, slot.captures),
+                None => (false, 0, 0, 0),
+            };
+            *slot = Entry {
+                key,
+                captures,
+                score: score.clamp(-32000, 32000) as i16,
+                depth,
+                bound,
+                from,
+                to,
+                age,
+                has_move,
+            };
         }
-        for &k in &keys[..4] {
-            assert!(t.probe(k).is_some());
-        }
-        t.store(keys[4], 9, 7, EXACT, None);
-        assert!(t.probe(keys[4]).is_some());
-        // The shallowest (depth 3) went.
-        assert!(t.probe(keys[0]).is_none());
-        assert!(t.probe(keys[1]).is_some());
-        // Older searches' entries go first, whatever their depth.
-        t.new_search();
-        t.store(keys[0], 1, 7, EXACT, None);
-        assert!(t.probe(keys[0]).is_some());
-        assert_eq!(
-            keys[1..].iter().filter(|&&k| t.probe(k).is_some()).count(),
-            3
-        );
     }
 }
