@@ -1,5 +1,6 @@
-//! `draughts bench`: the search's speed and depth at a fixed time per
-//! position over a fixed set per variant (the start and the first three
+//! `draughts bench [--variant V,...] [--movetime MS | --depth D]`: the
+//! search's speed and depth at a fixed time per position (or its nodes to
+//! a fixed depth) over a fixed set per variant (the start and the first three
 //! stored match openings with more than one legal move), a fresh engine (24 MiB table) per position.
 
 use crate::Failure;
@@ -46,6 +47,7 @@ fn thread_cpu_ms() -> Option<u64> {
 pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
     let mut variants = Variant::ALL.to_vec();
     let mut movetime = 1_000;
+    let mut depth = None;
     let mut it = args.iter();
     while let Some(name) = it.next() {
         let value = it
@@ -66,16 +68,33 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
                     .parse()
                     .map_err(|_| Failure::usage(format!("invalid movetime {value:?}")))?;
             }
+            "--depth" => {
+                depth = Some(
+                    value
+                        .parse()
+                        .map_err(|_| Failure::usage(format!("invalid depth {value:?}")))?,
+                );
+            }
             other => return Err(Failure::usage(format!("unknown option {other}"))),
         }
     }
     let stop = AtomicBool::new(false);
-    let limits = Limits {
-        movetime_ms: Some(movetime),
-        ..Limits::default()
+    // A fixed depth counts the nodes the search needs to reach it (the
+    // same on any machine, whatever its load); else the time per position.
+    let limits = match depth {
+        Some(d) => Limits {
+            depth: Some(d),
+            ..Limits::default()
+        },
+        None => Limits {
+            movetime_ms: Some(movetime),
+            ..Limits::default()
+        },
     };
     let (mut all_nodes, mut all_ms, mut all_cpu) = (0u64, 0u64, 0u64);
-    println!("variant        positions  nodes/s(wall)  nodes/CPU-s  mean depth  (depths)");
+    println!(
+        "variant        positions        nodes  nodes/s(wall)  nodes/CPU-s  mean depth  (depths)"
+    );
     for variant in variants {
         let (mut nodes, mut ms, mut depths) = (0u64, 0u64, Vec::new());
         let cpu_before = thread_cpu_ms().unwrap_or(0);
@@ -94,7 +113,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
             .max(1);
         let mean = f64::from(depths.iter().sum::<u32>()) / depths.len() as f64;
         println!(
-            "{:<14} {:>9}  {:>13}  {:>11}  {mean:>10.2}  {depths:?}",
+            "{:<14} {:>9}  {nodes:>11}  {:>13}  {:>11}  {mean:>10.2}  {depths:?}",
             variant.name(),
             depths.len(),
             nodes * 1000 / ms,

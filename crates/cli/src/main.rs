@@ -9,7 +9,7 @@
 //! draughts hub
 //! draughts match --engine1 CMD --engine2 CMD [--variant V,...] [--movetime MS] [--openings N] ...
 //! draughts openings --variant V [--depth D]
-//! draughts bench [--variant V,...] [--movetime MS]
+//! draughts bench [--variant V,...] [--movetime MS | --depth D]
 //! ```
 //!
 //! Exit status: 0 on success, 1 for a bad position or an illegal move, 2 for
@@ -40,7 +40,7 @@ const USAGE: &str = "usage:
   draughts match --engine1 CMD --engine2 CMD [--param1 N=V]... [--param2 N=V]... [--variant V[,V...]]
                  [--movetime MS] [--openings N] [--max-plies N] [--elo0 E] [--elo1 E] [--alpha A] [--beta B]
   draughts openings --variant V [--depth D]
-  draughts bench [--variant V[,V...]] [--movetime MS]
+  draughts bench [--variant V[,V...]] [--movetime MS | --depth D]
 Variants: american (english), russian, brazilian, spanish, italian, czech, international.";
 
 /// A failed command: the message and the exit status.
