@@ -1,5 +1,8 @@
 //! `draughts hub`: the engine over the Hub protocol (version 2, the text
-//! protocol of Scan 3 and the Hub GUI) on stdin/stdout.
+//! protocol of Scan 3 and the Hub GUI) on stdin/stdout. docs/engine.md
+//! lists our choices: every `level` limit applies (`nodes=` too), `info`
+//! after each iteration with `mean-depth`, `go` always answered with
+//! `done`, pondering until `ponder-hit`, forced wins as `100 - plies/100`.
 //!
 //! Hub names 10x10 variants only; of ours, `normal` is International.
 //! As an extension the `variant` parameter also takes our wire ids

@@ -235,6 +235,14 @@ fn play_game(
     for m in opening {
         game.play(m).map_err(|e| format!("opening: {e}"))?;
     }
+    // Each game starts from an empty table, whichever engine won the last.
+    for engine in engines.iter_mut() {
+        if let Some(e) = engine
+            && e.send("new-game").is_err()
+        {
+            *engine = None;
+        }
+    }
     let first = variant.first_mover();
     loop {
         if let Some(o) = game.outcome() {
