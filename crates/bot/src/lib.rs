@@ -29,7 +29,7 @@ mod eval;
 mod search;
 mod tt;
 
-pub use search::{Engine, Limits, MAX_DEPTH, SearchResult, WIN, WIN_BOUND};
+pub use search::{Control, Engine, Limits, MAX_DEPTH, Progress, SearchResult, WIN, WIN_BOUND};
 
 use draughts::Game;
 use std::sync::atomic::AtomicBool;
@@ -66,6 +66,12 @@ impl Level {
     #[must_use]
     pub fn number(self) -> u8 {
         self as u8
+    }
+
+    /// The deepest iteration the level searches (plies).
+    #[must_use]
+    pub fn max_depth(self) -> u32 {
+        self.settings().depth
     }
 
     /// The level's search settings.

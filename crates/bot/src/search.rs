@@ -7,6 +7,7 @@
 use crate::eval::Eval;
 use crate::tt::{self, Table};
 use draughts::{DrawLimits, Game, Move, MoveList, Position};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -51,6 +52,33 @@ pub struct SearchResult {
     pub time_ms: u64,
     /// The expected line, starting with `mv`.
     pub pv: Vec<Move>,
+}
+
+/// What a search reports after each completed iteration (the Hub
+/// protocol's `info` lines).
+#[derive(Debug, Clone)]
+pub struct Progress {
+    /// The best move so far, its score, the iteration's depth, nodes and
+    /// time since the search began, and the principal variation.
+    pub result: SearchResult,
+    /// The mean ply of the iteration's leaves (where the evaluation was
+    /// called or the game ended), extensions and reductions included.
+    pub mean_depth: f64,
+}
+
+/// How a search is driven beyond its [`Limits`]: the stop flag, pondering
+/// and a report per iteration.
+pub struct Control<'a> {
+    /// Set by the caller to stop the search; it then answers with the last
+    /// completed iteration.
+    pub stop: &'a AtomicBool,
+    /// While set, the search pondering: no time, depth or node limit
+    /// applies; once cleared (the Hub's `ponder-hit`) the time limits count
+    /// from that moment. A search that ends while pondering waits for the
+    /// flag to clear or for `stop` before answering.
+    pub ponder: Option<Arc<AtomicBool>>,
+    /// Called after every completed iteration.
+    pub report: Option<&'a mut dyn FnMut(&Progress)>,
 }
 
 /// Zobrist keys: per (side, role) and bit, plus the side to move; a
@@ -138,6 +166,13 @@ pub struct Engine {
     nodes: u64,
     node_limit: u64,
     start: Instant,
+    /// When the time limits began to count (the start, or `ponder-hit`).
+    clock_start: Instant,
+    /// The pondering flag of the running search (see [`Control::ponder`]).
+    ponder: Option<Arc<AtomicBool>>,
+    /// Sum and count of the leaves' plies in the running iteration.
+    leaf_plies: u64,
+    leaves: u64,
     soft: Option<Duration>,
     hard: Option<Duration>,
     aborted: bool,
@@ -146,6 +181,19 @@ pub struct Engine {
     can_abort: bool,
     seldepth: usize,
 }
+
+/// Half-width of the first aspiration window (a man is 100).
+const ASPIRATION: i32 = 25;
+/// Past this half-width the window opens fully.
+const ASPIRATION_MAX: i32 = 400;
+
+/// ProbCut: from this depth, ...
+const PROBCUT_DEPTH: i32 = 6;
+/// ... the first moves (in order) searched this much shallower ...
+const PROBCUT_REDUCTION: i32 = 4;
+const PROBCUT_MOVES: usize = 3;
+/// ... must beat beta by this margin (a man is 100).
+const PROBCUT_MARGIN: i32 = 100;
 
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 512;
@@ -166,6 +214,10 @@ impl Engine {
             nodes: 0,
             node_limit: u64::MAX,
             start: Instant::now(),
+            clock_start: Instant::now(),
+            ponder: None,
+            leaf_plies: 0,
+            leaves: 0,
             soft: None,
             hard: None,
             aborted: false,
@@ -205,7 +257,26 @@ impl Engine {
         limits: &Limits,
         stop: &AtomicBool,
     ) -> Option<SearchResult> {
-        self.search_with(game, limits, stop, None)
+        let mut control = Control {
+            stop,
+            ponder: None,
+            report: None,
+        };
+        self.search_with(game, limits, &mut control, None)
+    }
+
+    /// Searches like [`Engine::search`] (or [`Engine::search_clock`] when
+    /// `clock` is given, with its cap in milliseconds), driven by `control`:
+    /// pondering and a report per iteration.
+    pub fn search_controlled(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        clock: Option<(crate::ClockLimits, u64)>,
+        control: &mut Control<'_>,
+    ) -> Option<SearchResult> {
+        let budget = clock.map(|(c, cap)| c.budget(cap));
+        self.search_with(game, limits, control, budget)
     }
 
     /// Searches the game's current position on a clock: the time
@@ -220,7 +291,12 @@ impl Engine {
         stop: &AtomicBool,
     ) -> Option<SearchResult> {
         let budget = clock.budget(cap_ms);
-        self.search_with(game, limits, stop, Some(budget))
+        let mut control = Control {
+            stop,
+            ponder: None,
+            report: None,
+        };
+        self.search_with(game, limits, &mut control, Some(budget))
     }
 
     /// Scores every root move with a full window at `depth` (for the
@@ -250,6 +326,8 @@ impl Engine {
 
     fn prepare(&mut self, game: &Game, limits: &Limits) {
         self.start = Instant::now();
+        self.clock_start = self.start;
+        self.ponder = None;
         self.nodes = 0;
         self.aborted = false;
         self.can_abort = false;
@@ -288,13 +366,15 @@ impl Engine {
         &mut self,
         game: &Game,
         limits: &Limits,
-        stop: &AtomicBool,
+        control: &mut Control<'_>,
         soft_hard: Option<(Duration, Duration)>,
     ) -> Option<SearchResult> {
         if game.outcome().is_some() {
             return None;
         }
+        let stop = control.stop;
         self.prepare(game, limits);
+        self.ponder = control.ponder.clone();
         if let Some((soft, hard)) = soft_hard {
             self.soft = Some(self.soft.map_or(soft, |s| s.min(soft)));
             self.hard = Some(self.hard.map_or(hard, |h| h.min(hard)));
@@ -305,6 +385,7 @@ impl Engine {
         generate(&pos, &mut moves);
         if moves.len() == 1 {
             let score = self.evaluate_now(&pos);
+            self.wait_while_pondering(stop);
             return Some(self.result(moves[0], score, 0, vec![moves[0]]));
         }
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -316,46 +397,90 @@ impl Engine {
         {
             order.swap(0, i);
         }
-        for depth in 1..=max_depth {
+        for depth in 1..=MAX_DEPTH {
+            let pondering = self.pondering();
+            if depth > max_depth && !pondering {
+                break;
+            }
             if depth > 1 {
-                if let Some(soft) = self.soft
-                    && self.start.elapsed() >= soft
-                {
+                if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                if stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit {
+                if !pondering
+                    && (self.nodes >= self.node_limit
+                        || self
+                            .soft
+                            .is_some_and(|soft| self.clock_start.elapsed() >= soft))
+                {
                     break;
                 }
             }
             self.can_abort = depth > 1;
-            let mut alpha = -INF;
-            let beta = INF;
-            let mut iteration_best: Option<(Move, i32)> = None;
-            for i in 0..order.len() {
-                let m = order[i].0;
-                let d = depth as i32;
-                let score = if i == 0 {
-                    self.child_score(&pos, &draw, &m, d, alpha, beta, stop)
-                } else {
-                    let s = self.child_score(&pos, &draw, &m, d, alpha, alpha + 1, stop);
-                    if s > alpha && !self.aborted {
+            self.leaf_plies = 0;
+            self.leaves = 0;
+            // Aspiration: from depth 4 the window is centred on the last
+            // score and widened (doubling) on a fail, down to the full width.
+            let mut delta = ASPIRATION;
+            let (mut low, mut high) = match best {
+                Some((_, s, _)) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
+                _ => (-INF, INF),
+            };
+            let mut iteration_best: Option<(Move, i32)>;
+            loop {
+                let mut alpha = low;
+                let beta = high;
+                let mut best_score = -INF;
+                iteration_best = None;
+                for i in 0..order.len() {
+                    let m = order[i].0;
+                    let d = depth as i32;
+                    let score = if i == 0 {
                         self.child_score(&pos, &draw, &m, d, alpha, beta, stop)
                     } else {
-                        s
+                        let s = self.child_score(&pos, &draw, &m, d, alpha, alpha + 1, stop);
+                        if s > alpha && s < beta && !self.aborted {
+                            self.child_score(&pos, &draw, &m, d, alpha, beta, stop)
+                        } else {
+                            s
+                        }
+                    };
+                    // An aborted iteration keeps only what it completed, and
+                    // never the first iteration's abort (it always finishes).
+                    if self.aborted && depth > 1 {
+                        break;
                     }
-                };
-                // An aborted iteration keeps only what it completed, and
-                // never the first iteration's abort (it always finishes).
+                    order[i].1 = score;
+                    best_score = best_score.max(score);
+                    if score > alpha {
+                        alpha = score;
+                        iteration_best = Some((m, score));
+                        // Best first for the next iteration.
+                        let entry = order.remove(i);
+                        order.insert(0, entry);
+                        if score >= beta {
+                            break;
+                        }
+                    }
+                }
                 if self.aborted && depth > 1 {
                     break;
                 }
-                order[i].1 = score;
-                if score > alpha {
-                    alpha = score;
-                    iteration_best = Some((m, score));
-                    // Best first for the next iteration.
-                    let entry = order.remove(i);
-                    order.insert(0, entry);
+                if best_score <= low && low > -INF {
+                    delta *= 2;
+                    low = if delta > ASPIRATION_MAX {
+                        -INF
+                    } else {
+                        (low - delta).max(-INF)
+                    };
+                } else if best_score >= high && high < INF {
+                    delta *= 2;
+                    high = if delta > ASPIRATION_MAX {
+                        INF
+                    } else {
+                        (high + delta).min(INF)
+                    };
+                } else {
+                    break;
                 }
             }
             if let Some((m, s)) = iteration_best {
@@ -380,6 +505,20 @@ impl Engine {
             if self.aborted && depth > 1 {
                 break;
             }
+            if let (Some(report), Some((m, s, d))) = (control.report.as_mut(), best)
+                && d == depth
+            {
+                let pv = self.pv_from_table(&pos, &draw, m);
+                let mean_depth = if self.leaves > 0 {
+                    self.leaf_plies as f64 / self.leaves as f64
+                } else {
+                    f64::from(depth)
+                };
+                report(&Progress {
+                    result: self.result(m, s, d, pv),
+                    mean_depth,
+                });
+            }
             // A forced win or loss found: deeper will not change it.
             if best.is_some_and(|(_, s, _)| s.abs() >= WIN_BOUND && depth >= 2) {
                 let plies = (WIN - best.map_or(0, |b| b.1.abs())) as u32;
@@ -389,9 +528,31 @@ impl Engine {
             }
             self.aborted = false;
         }
+        self.wait_while_pondering(stop);
         let (m, score, depth) = best.unwrap_or((moves[0], 0, 0));
         let pv = self.pv_from_table(&pos, &draw, m);
         Some(self.result(m, score, depth, pv))
+    }
+
+    /// Whether the search is pondering; the first look after the flag
+    /// cleared starts the time limits.
+    fn pondering(&mut self) -> bool {
+        match &self.ponder {
+            Some(flag) if flag.load(Ordering::Relaxed) => true,
+            Some(_) => {
+                self.ponder = None;
+                self.clock_start = Instant::now();
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// A search that ended while pondering waits for `ponder-hit` or `stop`.
+    fn wait_while_pondering(&mut self, stop: &AtomicBool) {
+        while self.pondering() && !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 
     fn result(&self, mv: Move, score: i32, depth: u32, pv: Vec<Move>) -> SearchResult {
@@ -476,12 +637,19 @@ impl Engine {
         if !self.can_abort {
             return;
         }
-        if self.nodes >= self.node_limit || stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return;
+        }
+        if self.ponder.is_some() && self.pondering() {
+            return;
+        }
+        if self.nodes >= self.node_limit {
             self.aborted = true;
             return;
         }
         if let Some(hard) = self.hard
-            && self.start.elapsed() >= hard
+            && self.clock_start.elapsed() >= hard
         {
             self.aborted = true;
         }
@@ -555,6 +723,12 @@ impl Engine {
         score
     }
 
+    /// Counts a leaf of the running iteration at `ply`.
+    fn leaf(&mut self, ply: usize) {
+        self.leaf_plies += ply as u64;
+        self.leaves += 1;
+    }
+
     /// Lists up to `ply`, built outside the recursive frames (a list is a
     /// 10 KiB array: built inline it would take that much stack per ply).
     #[inline(never)]
@@ -579,12 +753,15 @@ impl Engine {
         moves: &mut Vec<(i32, Move)>,
     ) -> i32 {
         if moves.is_empty() {
+            self.leaf(ply);
             return -(WIN - ply as i32);
         }
         if self.repeated(irrev_from) || draw.reached() {
+            self.leaf(ply);
             return 0;
         }
         if ply >= MAX_PLY - 1 {
+            self.leaf(ply);
             return self.evaluate_now(pos);
         }
         let pv_node = beta - *alpha > 1;
@@ -597,6 +774,7 @@ impl Engine {
             if has_capture {
                 // Optional captures: the side may stand pat or capture.
                 if eval >= beta {
+                    self.leaf(ply);
                     return eval;
                 }
                 moves.retain(|(_, m)| m.is_capture());
@@ -608,6 +786,7 @@ impl Engine {
                 threat_extended = true;
                 *depth = 1;
             } else {
+                self.leaf(ply);
                 return eval;
             }
         }
@@ -647,6 +826,44 @@ impl Engine {
         moves.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
         let scored = moves;
         let single = scored.len() == 1;
+        // ProbCut: at a non-PV node deep enough, a move whose shallow search
+        // (depth - 4) beats beta by a margin is taken to beat beta at full
+        // depth. (Null move is unsafe in draughts: zugzwang is common.)
+        if !pv_node
+            && !single
+            && *depth >= PROBCUT_DEPTH
+            && stand_pat.is_none()
+            && beta.abs() < WIN_BOUND - PROBCUT_MARGIN
+        {
+            let pc_beta = beta + PROBCUT_MARGIN;
+            for &(_, m) in scored.iter().take(PROBCUT_MOVES) {
+                let mut next = pos.clone();
+                next.play_unchecked(&m);
+                let next_draw = draw.after_move(pos, &m, &next);
+                let irreversible = m.is_capture() || !pos.kings().contains(m.from());
+                let len = self.path.len();
+                let child_irrev = if irreversible { len } else { irrev_from };
+                self.path.push(hash(&next));
+                let score = -self.node(
+                    &next,
+                    &next_draw,
+                    child_irrev,
+                    *depth - 1 - PROBCUT_REDUCTION,
+                    ply + 1,
+                    -pc_beta,
+                    -pc_beta + 1,
+                    threat_extended,
+                    stop,
+                );
+                self.path.truncate(len);
+                if self.aborted {
+                    return 0;
+                }
+                if score >= pc_beta {
+                    return beta;
+                }
+            }
+        }
         let original_alpha = *alpha;
         let mut best = stand_pat.unwrap_or(-INF);
         let mut best_move: Option<Move> = None;
@@ -685,9 +902,14 @@ impl Engine {
                     stop,
                 );
             } else {
-                if reduce {
-                    new_depth -= 1;
-                }
+                // Late moves at depth lose more: two plies from the eighth
+                // quiet move at depth 6 and more.
+                let reduction = match (reduce, i >= 8 && *depth >= 6) {
+                    (false, _) => 0,
+                    (true, false) => 1,
+                    (true, true) => 2,
+                };
+                new_depth -= reduction;
                 score = -self.node(
                     &next,
                     &next_draw,
@@ -699,8 +921,8 @@ impl Engine {
                     threat_extended,
                     stop,
                 );
-                if reduce && score > *alpha && !self.aborted {
-                    new_depth += 1;
+                if reduction > 0 && score > *alpha && !self.aborted {
+                    new_depth += reduction;
                     score = -self.node(
                         &next,
                         &next_draw,
@@ -746,6 +968,13 @@ impl Engine {
                             let d = (*depth).max(1);
                             let h = &mut self.history[history_index(side, &m)];
                             *h = (*h + d * d).min(1 << 20);
+                            // The quiet moves tried before it did not cut.
+                            for &(_, tried) in &scored[..i] {
+                                if !tried.is_capture() {
+                                    let h = &mut self.history[history_index(side, &tried)];
+                                    *h = (*h - d * d).max(-(1 << 20));
+                                }
+                            }
                         }
                         break;
                     }

@@ -37,6 +37,12 @@ pub(crate) enum Command {
     Think(ThinkArgs),
     /// Speaks the Hub protocol of draughts GUIs on standard input and output.
     Hub(HubArgs),
+    /// Plays two Hub engines against each other from balanced openings (docs/engine.md).
+    Match(MatchArgs),
+    /// Prints a variant's balanced openings (the stored sets were made with the defaults).
+    Openings(OpeningsArgs),
+    /// The search's speed and depth per variant over a fixed set of positions.
+    Bench(BenchArgs),
 }
 
 /// The position a command works on.
@@ -134,6 +140,81 @@ pub(crate) struct ThinkArgs {
 /// `draughts hub`: no options (the protocol sets everything).
 #[derive(Debug, Args)]
 pub(crate) struct HubArgs {}
+
+/// `draughts match`.
+#[derive(Debug, Args)]
+#[command(after_help = VARIANTS)]
+pub(crate) struct MatchArgs {
+    /// The first engine: a path and its arguments (`hub` when none is given).
+    #[arg(long, value_name = "CMD")]
+    pub engine1: String,
+    /// The second engine.
+    #[arg(long, value_name = "CMD")]
+    pub engine2: String,
+    /// A Hub parameter of the first engine (repeatable).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub param1: Vec<String>,
+    /// A Hub parameter of the second engine (repeatable).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub param2: Vec<String>,
+    /// The variants, comma-separated.
+    #[arg(long, value_parser = variant, value_delimiter = ',', value_name = "VARIANT",
+          default_value = "international")]
+    pub variant: Vec<Variant>,
+    /// Time per move (milliseconds).
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub movetime: u64,
+    /// Openings per variant (each played twice, colours swapped).
+    #[arg(long, default_value_t = 20)]
+    pub openings: usize,
+    /// A game this long is a draw.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// SPRT: the Elo of the null hypothesis.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub elo0: f64,
+    /// SPRT: the Elo of the alternative.
+    #[arg(long, default_value_t = 20.0, allow_negative_numbers = true)]
+    pub elo1: f64,
+    /// SPRT: the false-positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// SPRT: the false-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+}
+
+/// `draughts openings`.
+#[derive(Debug, Args)]
+#[command(after_help = VARIANTS)]
+pub(crate) struct OpeningsArgs {
+    /// The variant.
+    #[arg(long, value_parser = variant, value_name = "VARIANT")]
+    pub variant: Variant,
+    /// The depth each opening is scored at.
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+}
+
+/// `draughts bench`: a time per position, or the nodes to a fixed depth.
+#[derive(Debug, Args)]
+#[command(after_help = VARIANTS)]
+pub(crate) struct BenchArgs {
+    /// The variants, comma-separated (default: all).
+    #[arg(long, value_parser = variant, value_delimiter = ',', value_name = "VARIANT")]
+    pub variant: Vec<Variant>,
+    /// Time per position (milliseconds).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 1_000,
+        conflicts_with = "depth"
+    )]
+    pub movetime: u64,
+    /// Search every position to this depth instead (load-independent node counts).
+    #[arg(long)]
+    pub depth: Option<u32>,
+}
 
 /// A variant by name.
 fn variant(name: &str) -> Result<Variant, String> {

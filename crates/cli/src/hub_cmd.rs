@@ -1,5 +1,8 @@
 //! `draughts hub`: the engine over the Hub protocol (version 2, the text
-//! protocol of Scan 3 and the Hub GUI) on stdin/stdout.
+//! protocol of Scan 3 and the Hub GUI) on stdin/stdout. docs/engine.md
+//! lists our choices: every `level` limit applies (`nodes=` too), `info`
+//! after each iteration with `mean-depth`, `go` always answered with
+//! `done`, pondering until `ponder-hit`, forced wins as `100 - plies/100`.
 //!
 //! Hub names 10x10 variants only; of ours, `normal` is International.
 //! As an extension the `variant` parameter also takes our wire ids
@@ -9,7 +12,7 @@
 //! names (`c3-d4`, `c3xe5xd4` for a capture: start, end, then every
 //! captured piece).
 
-use bot::{ClockLimits, Engine, Limits};
+use bot::{ClockLimits, Control, Engine, Limits, Progress, SearchResult};
 use draughts::{Game, Move, Position, Rules, Variant};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -17,18 +20,73 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
-/// Transposition table of the Hub engine: 2^20 entries (24 MiB).
-const TT_BITS: u32 = 20;
+/// Default transposition table of the Hub engine, in MiB (`tt-size`).
+const TT_MIB: u64 = 24;
 /// Most time per move on a clock.
 const CAP_MS: u64 = 60_000;
+/// A forced win in `n` plies is reported as `WIN_MEN - n / 100` men (and a
+/// loss as its negation): 99.93 is a win in 7 plies. Other scores are kept
+/// within `EVAL_MEN`, so the two never meet (Scan reports wins the same way).
+const WIN_MEN: f64 = 100.0;
+/// The largest score that is not a forced win, in men.
+const EVAL_MEN: f64 = 89.99;
 
-/// The time or depth limit of the next search (`level`).
+/// The limits of the next search (`level`): every one given applies, and
+/// the search stops at the first one reached.
+#[derive(Debug, Clone, Copy, Default)]
+struct Level {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    move_time_ms: Option<u64>,
+    clock: Option<ClockLimits>,
+}
+
+impl Level {
+    /// The level of a `level` command's arguments (`infinite` or no
+    /// known argument: no limit).
+    fn parse(args: &[(String, String)]) -> Level {
+        let secs = |name: &str| {
+            arg(args, name)
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|s| s.is_finite())
+                .map(|s| (s.max(0.0) * 1000.0) as u64)
+        };
+        let clock = secs("time").map(|ms| {
+            let moves: u64 = arg(args, "moves").and_then(|v| v.parse().ok()).unwrap_or(0);
+            // x moves in y time: spread the time over the moves left.
+            let remaining = ms
+                .checked_div(moves)
+                .map_or(ms, |per_move| ms.min(per_move * 30));
+            ClockLimits {
+                remaining_ms: remaining,
+                increment_ms: secs("inc").unwrap_or(0),
+            }
+        });
+        Level {
+            depth: arg(args, "depth").and_then(|v| v.parse().ok()),
+            nodes: arg(args, "nodes").and_then(|v| v.parse().ok()),
+            move_time_ms: secs("move-time").map(|ms| ms.max(1)),
+            clock,
+        }
+    }
+}
+
+/// The settable parameters (`param` lines, `set-param`).
 #[derive(Debug, Clone, Copy)]
-enum Level {
-    Depth(u32),
-    MoveTime(u64),
-    Clock(ClockLimits),
-    Infinite,
+struct Params {
+    /// Transposition table size in MiB.
+    tt_mib: u64,
+    /// Strength: 3 is the full engine; 1 and 2 cap the depth as the
+    /// server's levels do.
+    strength: bot::Level,
+}
+
+impl Params {
+    /// The table's log2 entries (24 bytes each) within `tt_mib`.
+    fn tt_bits(self) -> u32 {
+        let entries = (self.tt_mib.max(1) << 20) / 24;
+        63 - entries.leading_zeros()
+    }
 }
 
 /// One line split into its command and `arg=value` pairs (flags have an
@@ -85,6 +143,33 @@ fn squares(variant: Variant) -> Vec<draughts::Square> {
     squares
 }
 
+/// The Hub position string of `pos` (the inverse of [`parse_position`]).
+pub(crate) fn position_text(pos: &Position) -> String {
+    let turn = if pos.turn() == draughts::Color::White {
+        'W'
+    } else {
+        'B'
+    };
+    let white = pos.pieces(draughts::Color::White);
+    let kings = pos.kings();
+    let occupied = pos.occupied();
+    std::iter::once(turn)
+        .chain(squares(pos.variant()).into_iter().map(|sq| {
+            match (
+                occupied.contains(sq),
+                white.contains(sq),
+                kings.contains(sq),
+            ) {
+                (false, _, _) => 'e',
+                (true, true, false) => 'w',
+                (true, true, true) => 'W',
+                (true, false, false) => 'b',
+                (true, false, true) => 'B',
+            }
+        }))
+        .collect()
+}
+
 /// A Hub position string (`W` or `B`, then `w b W B e` per square).
 fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
     let squares = squares(variant);
@@ -118,7 +203,7 @@ fn parse_position(variant: Variant, text: &str) -> Result<Position, String> {
 
 /// A move in Hub notation: `from-to`, or `fromxto` then `x` and each
 /// captured piece.
-fn move_text(pos: &Position, m: &Move) -> String {
+pub(crate) fn move_text(pos: &Position, m: &Move) -> String {
     let v = pos.variant();
     if !m.is_capture() {
         return format!("{}-{}", v.square_name(m.from()), v.square_name(m.to()));
@@ -133,7 +218,7 @@ fn move_text(pos: &Position, m: &Move) -> String {
 
 /// The legal move written `text` in Hub notation (captured pieces in any
 /// order); also the variant's own notation.
-fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+pub(crate) fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
     let legal = pos.legal_moves();
     if let Some(m) = legal.iter().find(|m| move_text(pos, m) == text) {
         return Ok(*m);
@@ -176,8 +261,14 @@ fn error(message: &str) {
 /// A running search: its thread hands the engine back.
 struct Running {
     stop: Arc<AtomicBool>,
+    /// Set while pondering; `ponder-hit` clears it.
+    ponder: Arc<AtomicBool>,
     thread: JoinHandle<Engine>,
 }
+
+/// Our variant ids offered by the `variant` parameter besides `normal`.
+const VARIANT_VALUES: &str =
+    "normal international american russian brazilian spanish italian czech";
 
 /// Runs the Hub loop until `quit` or the end of input.
 pub(crate) fn run(args: &[String]) -> ExitCode {
@@ -186,9 +277,16 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     }
     let mut variant = Variant::International;
+    let mut params = Params {
+        tt_mib: TT_MIB,
+        strength: bot::Level::Three,
+    };
     let mut game: Option<Game> = None;
-    let mut level = Level::MoveTime(1_000);
-    let mut engine = Some(Engine::new(TT_BITS));
+    let mut level = Level {
+        move_time_ms: Some(1_000),
+        ..Level::default()
+    };
+    let mut engine = Some(Engine::new(params.tt_bits()));
     let mut running: Option<Running> = None;
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
@@ -204,21 +302,44 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
             "" => {}
             "hub" => {
                 say(&format!(
-                    "id name=Damka version={} author=\"Damka contributors\"",
+                    "id name=Damka version={} author=\"Damka contributors\" country=International",
                     env!("CARGO_PKG_VERSION")
                 ));
-                say("param name=variant value=normal type=enum values=\"normal\"");
+                say(&format!(
+                    "param name=variant value=normal type=enum values=\"{VARIANT_VALUES}\""
+                ));
+                say(&format!(
+                    "param name=tt-size value={TT_MIB} type=int min=1 max=1536"
+                ));
+                say("param name=level value=3 type=int min=1 max=3");
                 say("wait");
             }
-            "set-param" if arg(&args, "name") == Some("variant") => {
-                match arg(&args, "value").and_then(hub_variant) {
-                    Some(v) => variant = v,
-                    None => error("unknown variant"),
+            "set-param" => {
+                let value = arg(&args, "value").unwrap_or("");
+                match arg(&args, "name") {
+                    Some("variant") => match hub_variant(value) {
+                        Some(v) => variant = v,
+                        None => error("unknown variant"),
+                    },
+                    Some("tt-size") => match value.parse::<u64>() {
+                        Ok(mib) if (1..=1536).contains(&mib) => {
+                            params.tt_mib = mib;
+                            if running.is_none() {
+                                engine = Some(Engine::new(params.tt_bits()));
+                            }
+                        }
+                        _ => error("tt-size is 1 to 1536 (MiB)"),
+                    },
+                    Some("level") => match value.parse().ok().and_then(bot::Level::from_number) {
+                        Some(l) => params.strength = l,
+                        None => error("level is 1, 2 or 3"),
+                    },
+                    _ => {} // unknown parameters are ignored
                 }
             }
             "init" => say("ready"),
             "ping" => say("pong"),
-            "new-game" if running.is_none() => engine = Some(Engine::new(TT_BITS)),
+            "new-game" if running.is_none() => engine = Some(Engine::new(params.tt_bits())),
             "pos" => match position(variant, &args) {
                 Ok(g) => game = Some(g),
                 Err(e) => {
@@ -226,54 +347,46 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     error(&e);
                 }
             },
-            "level" => {
-                let secs = |name: &str| {
-                    arg(&args, name)
-                        .and_then(|v| v.parse::<f64>().ok())
-                        .map(|s| (s.max(0.0) * 1000.0) as u64)
-                };
-                if let Some(d) = arg(&args, "depth").and_then(|v| v.parse().ok()) {
-                    level = Level::Depth(d);
-                } else if let Some(ms) = secs("move-time") {
-                    level = Level::MoveTime(ms.max(1));
-                } else if let Some(ms) = secs("time") {
-                    let moves: u64 = arg(&args, "moves")
-                        .and_then(|v| v.parse().ok())
-                        .unwrap_or(0);
-                    let inc = secs("inc").unwrap_or(0);
-                    // x moves in y time: spread the time over the moves left.
-                    let remaining = ms
-                        .checked_div(moves)
-                        .map_or(ms, |per_move| ms.min(per_move * 30));
-                    level = Level::Clock(ClockLimits {
-                        remaining_ms: remaining,
-                        increment_ms: inc,
-                    });
-                } else if args.iter().any(|(a, _)| a == "infinite") {
-                    level = Level::Infinite;
-                }
-            }
+            "level" => level = Level::parse(&args),
             "go" => {
                 // A search still running was stopped by the GUI (or is
                 // printing its answer): it answers, then this one starts.
                 if let Some(r) = running.take() {
                     r.stop.store(true, Ordering::Relaxed);
+                    r.ponder.store(false, Ordering::Relaxed);
                     engine = r.thread.join().ok();
                 }
                 let (Some(g), Some(e)) = (game.clone(), engine.take()) else {
+                    // The GUI waits for `done`: it always comes, without a
+                    // move when there is no position to search.
                     error("no position");
+                    say("done");
+                    if engine.is_none() {
+                        engine = Some(Engine::new(params.tt_bits()));
+                    }
                     continue;
                 };
                 let stop = Arc::new(AtomicBool::new(false));
-                let thread_stop = Arc::clone(&stop);
-                let lvl = level;
-                let thread = std::thread::spawn(move || search(e, &g, lvl, &thread_stop));
-                running = Some(Running { stop, thread });
+                let ponder = Arc::new(AtomicBool::new(args.iter().any(|(a, _)| a == "ponder")));
+                let (thread_stop, thread_ponder) = (Arc::clone(&stop), Arc::clone(&ponder));
+                let mut lvl = level;
+                let cap = params.strength.max_depth();
+                lvl.depth = Some(lvl.depth.map_or(cap, |d| d.min(cap)));
+                let thread =
+                    std::thread::spawn(move || search(e, &g, lvl, &thread_stop, thread_ponder));
+                running = Some(Running {
+                    stop,
+                    ponder,
+                    thread,
+                });
             }
-            "stop" | "ponder-hit" => {
-                if command == "stop"
-                    && let Some(r) = &running
-                {
+            "ponder-hit" => {
+                if let Some(r) = &running {
+                    r.ponder.store(false, Ordering::Relaxed);
+                }
+            }
+            "stop" => {
+                if let Some(r) = &running {
                     r.stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -313,25 +426,19 @@ fn position(variant: Variant, args: &[(String, String)]) -> Result<Game, String>
     Ok(game)
 }
 
-/// One search on its own thread; prints `info` and `done`.
-fn search(mut engine: Engine, game: &Game, level: Level, stop: &AtomicBool) -> Engine {
-    let mut limits = Limits::default();
-    let result = match level {
-        Level::Clock(clock) => engine.search_clock(game, clock, CAP_MS, &limits, stop),
-        other => {
-            match other {
-                Level::Depth(d) => limits.depth = Some(d),
-                Level::MoveTime(ms) => limits.movetime_ms = Some(ms),
-                _ => {}
-            }
-            engine.search(game, &limits, stop)
-        }
+/// A score in men for `info`: forced wins as `WIN_MEN - plies / 100`.
+fn hub_score(score: i32) -> String {
+    let men = if score.abs() >= bot::WIN_BOUND {
+        let plies = f64::from(bot::WIN - score.abs());
+        (WIN_MEN - plies / 100.0).copysign(f64::from(score))
+    } else {
+        (f64::from(score) / 100.0).clamp(-EVAL_MEN, EVAL_MEN)
     };
-    let Some(r) = result else {
-        error("no legal move");
-        return engine;
-    };
-    let pos = game.position();
+    format!("{men:.2}")
+}
+
+/// The `info` line of a search's progress.
+fn info_line(pos: &Position, r: &SearchResult, mean_depth: f64) -> String {
     let mut line_pos = pos.clone();
     let pv: Vec<String> =
         r.pv.iter()
@@ -347,17 +454,56 @@ fn search(mut engine: Engine, game: &Game, level: Level, stop: &AtomicBool) -> E
     } else {
         0.0
     };
-    say(&format!(
-        "info depth={} score={:.2} nodes={} time={secs:.3} nps={mnps:.2} pv=\"{}\"",
+    format!(
+        "info depth={} mean-depth={mean_depth:.1} score={} nodes={} time={secs:.3} nps={mnps:.2} pv=\"{}\"",
         r.depth,
-        f64::from(r.score) / 100.0,
+        hub_score(r.score),
         r.nodes,
         pv.join(" ")
-    ));
-    let ponder = pv
-        .get(1)
-        .map(|p| format!(" ponder={p}"))
-        .unwrap_or_default();
+    )
+}
+
+/// One search on its own thread; prints `info` after every iteration, then
+/// `done` (always, so a GUI waiting for it never hangs).
+fn search(
+    mut engine: Engine,
+    game: &Game,
+    level: Level,
+    stop: &AtomicBool,
+    ponder: Arc<AtomicBool>,
+) -> Engine {
+    let limits = Limits {
+        depth: level.depth,
+        movetime_ms: level.move_time_ms,
+        nodes: level.nodes,
+    };
+    let pos = game.position();
+    let mut reported = false;
+    let mut report = |p: &Progress| {
+        reported = true;
+        say(&info_line(pos, &p.result, p.mean_depth));
+    };
+    let mut control = Control {
+        stop,
+        ponder: Some(ponder),
+        report: Some(&mut report),
+    };
+    let clock = level.clock.map(|c| (c, CAP_MS));
+    let result = engine.search_controlled(game, &limits, clock, &mut control);
+    let Some(r) = result else {
+        error("no legal move");
+        say("done");
+        return engine;
+    };
+    if !reported {
+        say(&info_line(pos, &r, f64::from(r.depth)));
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(&r.mv);
+    let ponder =
+        r.pv.get(1)
+            .map(|p| format!(" ponder={}", move_text(&after, p)))
+            .unwrap_or_default();
     say(&format!("done move={}{ponder}", move_text(pos, &r.mv)));
     engine
 }

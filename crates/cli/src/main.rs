@@ -7,14 +7,21 @@
 //! draughts pdn   [--variant V] FILE...
 //! draughts think --variant V [--fen FEN] (--level N [--remaining MS] [--increment MS] | --movetime MS | --depth D) [--seed S] [--json]
 //! draughts hub
+//! draughts match --engine1 CMD --engine2 CMD [--variant V,...] [--movetime MS] [--openings N] ...
+//! draughts openings --variant V [--depth D]
+//! draughts bench [--variant V,...] [--movetime MS | --depth D]
 //! ```
 //!
 //! Every subcommand answers `--help`. Exit status: 0 on success, 1 for a bad position or
 //! an illegal move, 2 for bad arguments.
 
 mod args;
+mod bench_cmd;
 mod hub_cmd;
+mod match_cmd;
+mod match_stats;
 mod moves_cmd;
+mod openings;
 mod pdn_cmd;
 mod perft_cmd;
 mod play_cmd;
@@ -58,6 +65,9 @@ fn main() -> ExitCode {
         Command::Moves(a) => ("moves", moves_cmd::run(&a)),
         Command::Play(a) => ("play", play_cmd::run(&a)),
         Command::Think(a) => ("think", think_cmd::run(&a)),
+        Command::Match(a) => ("match", match_cmd::run(&a)),
+        Command::Openings(a) => ("openings", openings::run(&a)),
+        Command::Bench(a) => ("bench", bench_cmd::run(&a)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -232,6 +232,12 @@ fn every_subcommand_answers_help() {
             &["--level", "--movetime", "--depth", "--seed"][..],
         ),
         (&["hub", "--help"][..], &["Hub protocol"][..]),
+        (
+            &["match", "--help"][..],
+            &["--engine1", "--movetime", "--elo1"][..],
+        ),
+        (&["openings", "--help"][..], &["--variant", "--depth"][..]),
+        (&["bench", "--help"][..], &["--movetime", "--depth"][..]),
     ] {
         let out = run(args);
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));

@@ -1,0 +1,358 @@
+//! `draughts match`: two Hub engines play each other at a fixed time per
+//! move from the stored balanced openings (each opening twice, colours
+//! swapped), adjudicated by our rules crate: an illegal or missing move
+//! loses, the game ends by the rules (no move, threefold repetition, the
+//! variant's move limits) or, past `--max-plies`, as a draw.
+//!
+//! ```text
+//! draughts match --engine1 CMD --engine2 CMD [--param1 NAME=VALUE]... [--param2 NAME=VALUE]...
+//!                [--variant V[,V...]] [--movetime MS] [--openings N] [--max-plies N]
+//!                [--elo0 E] [--elo1 E] [--alpha A] [--beta B]
+//! ```
+//!
+//! An engine command is a path and its arguments (`hub` when none is given).
+
+use crate::Failure;
+use crate::args::MatchArgs;
+use crate::hub_cmd::{move_text, parse_move, position_text};
+use crate::match_stats::{Tally, Verdict, elo};
+use draughts::{Color, Game, Position, Rules, Variant};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How long an engine may take beyond the move time before it loses.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// The match's settings.
+#[derive(Debug, Clone)]
+struct Settings {
+    engines: [Vec<String>; 2],
+    params: [Vec<(String, String)>; 2],
+    variants: Vec<Variant>,
+    movetime_ms: u64,
+    openings: usize,
+    max_plies: usize,
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+}
+
+/// The settings from the command line.
+fn parse(a: &MatchArgs) -> Result<Settings, Failure> {
+    let finite = |name: &str, x: f64| -> Result<f64, Failure> {
+        Some(x)
+            .filter(|x| x.is_finite() && *x >= -10_000.0)
+            .ok_or_else(|| Failure::usage(format!("invalid {name} {x}")))
+    };
+    let engine = |cmd: &str| -> Vec<String> {
+        let mut cmd: Vec<String> = cmd.split_whitespace().map(String::from).collect();
+        if cmd.len() == 1 {
+            cmd.push("hub".into());
+        }
+        cmd
+    };
+    let params = |name: &str, list: &[String]| -> Result<Vec<(String, String)>, Failure> {
+        list.iter()
+            .map(|p| {
+                p.split_once('=')
+                    .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                    .ok_or_else(|| Failure::usage(format!("--{name} takes NAME=VALUE")))
+            })
+            .collect()
+    };
+    let s = Settings {
+        engines: [engine(&a.engine1), engine(&a.engine2)],
+        params: [params("param1", &a.param1)?, params("param2", &a.param2)?],
+        variants: a.variant.clone(),
+        movetime_ms: a.movetime.max(1),
+        openings: a.openings.max(1),
+        max_plies: a.max_plies.max(1),
+        elo0: finite("elo0", a.elo0)?,
+        elo1: finite("elo1", a.elo1)?,
+        alpha: finite("alpha", a.alpha)?.clamp(1e-6, 0.5),
+        beta: finite("beta", a.beta)?.clamp(1e-6, 0.5),
+    };
+    if s.engines.iter().any(Vec::is_empty) {
+        return Err(Failure::usage("--engine1 and --engine2 name a command"));
+    }
+    Ok(s)
+}
+
+/// A Hub engine process; its lines arrive through a channel so a missing
+/// answer can time out.
+struct HubEngine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl HubEngine {
+    /// Starts `cmd` and sets it up for `variant`.
+    fn start(
+        cmd: &[String],
+        params: &[(String, String)],
+        variant: Variant,
+    ) -> Result<HubEngine, String> {
+        let mut child = Command::new(&cmd[0])
+            .args(&cmd[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{}: {e}", cmd[0]))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = HubEngine {
+            child,
+            stdin,
+            lines,
+        };
+        e.send("hub")?;
+        e.until("wait", GRACE)?;
+        let name = if variant == Variant::International {
+            "normal"
+        } else {
+            variant.name()
+        };
+        e.send(&format!("set-param name=variant value={name}"))?;
+        for (n, v) in params {
+            e.send(&format!("set-param name={n} value=\"{v}\""))?;
+        }
+        e.send("init")?;
+        e.until("ready", Duration::from_secs(60))?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| format!("the engine's input: {e}"))
+    }
+
+    /// The first line starting with `prefix` within `wait`.
+    fn until(&mut self, prefix: &str, wait: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => return Ok(line),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => return Err(format!("no {prefix} in time")),
+                Err(RecvTimeoutError::Disconnected) => return Err("the engine exited".into()),
+            }
+        }
+    }
+
+    /// The engine's move in `game` (whose moves all come from the start).
+    fn think(&mut self, game: &Game, movetime_ms: u64) -> Result<String, String> {
+        let moves: Vec<String> = {
+            let mut pos = game.initial().clone();
+            game.moves()
+                .iter()
+                .map(|m| {
+                    let t = move_text(&pos, m);
+                    pos.play_unchecked(m);
+                    t
+                })
+                .collect()
+        };
+        self.send(&format!(
+            "pos pos={} moves=\"{}\"",
+            position_text(game.initial()),
+            moves.join(" ")
+        ))?;
+        self.send(&format!("level move-time={}", movetime_ms as f64 / 1000.0))?;
+        self.send("go think")?;
+        let done = self.until("done", Duration::from_millis(movetime_ms) + GRACE)?;
+        done.split_whitespace()
+            .find_map(|t| t.strip_prefix("move="))
+            .map(String::from)
+            .ok_or_else(|| format!("no move in {done:?}"))
+    }
+}
+
+impl Drop for HubEngine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        std::thread::sleep(Duration::from_millis(20));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// How a game ended for the engine playing the first mover.
+enum End {
+    FirstWins(String),
+    SecondWins(String),
+    Draw(String),
+}
+
+/// Plays one game: `engines[0]` moves first. Engines that fail are
+/// dropped (so restarted for the next game).
+fn play_game(
+    engines: &mut [Option<HubEngine>; 2],
+    settings: &Settings,
+    order: [usize; 2],
+    variant: Variant,
+    opening: &[draughts::Move],
+) -> Result<End, String> {
+    let mut game = Game::new(Position::new(Rules::new(variant)));
+    for m in opening {
+        game.play(m).map_err(|e| format!("opening: {e}"))?;
+    }
+    // Each game starts from an empty table, whichever engine won the last.
+    for engine in engines.iter_mut() {
+        if let Some(e) = engine
+            && e.send("new-game").is_err()
+        {
+            *engine = None;
+        }
+    }
+    let first = variant.first_mover();
+    loop {
+        if let Some(o) = game.outcome() {
+            let reason = format!("{:?}", o.reason);
+            return Ok(match o.winner {
+                None => End::Draw(reason),
+                Some(c) if c == first => End::FirstWins(reason),
+                Some(_) => End::SecondWins(reason),
+            });
+        }
+        if game.moves().len() >= settings.max_plies {
+            return Ok(End::Draw(format!("{} plies", settings.max_plies)));
+        }
+        let to_move = game.position().turn();
+        let side = usize::from(to_move != first);
+        let who = order[side];
+        if engines[who].is_none() {
+            engines[who] = Some(HubEngine::start(
+                &settings.engines[who],
+                &settings.params[who],
+                variant,
+            )?);
+        }
+        let engine = engines[who].as_mut().ok_or("no engine")?;
+        let lost = |why: String| {
+            if side == 0 {
+                End::SecondWins(why)
+            } else {
+                End::FirstWins(why)
+            }
+        };
+        let text = match engine.think(&game, settings.movetime_ms) {
+            Ok(t) => t,
+            Err(e) => {
+                engines[who] = None;
+                return Ok(lost(format!("engine{}: {e}", who + 1)));
+            }
+        };
+        let played = parse_move(game.position(), &text)
+            .and_then(|m| game.play(&m).map_err(|e| format!("{e}")));
+        if let Err(e) = played {
+            engines[who] = None;
+            return Ok(lost(format!("engine{} illegal move {text}: {e}", who + 1)));
+        }
+    }
+}
+
+/// The summary line of a tally (engine1's point of view).
+fn summary(t: &Tally, s: &Settings) -> String {
+    let score = t.score();
+    let err = t.error_95();
+    let (verdict, lo, hi) = t.sprt(s.elo0, s.elo1, s.alpha, s.beta);
+    let verdict = match verdict {
+        Verdict::H1 => "H1 accepted (engine1 stronger by elo1)",
+        Verdict::H0 => "H0 accepted (not stronger by elo1)",
+        Verdict::Continue => "continue (no verdict yet)",
+    };
+    format!(
+        "{} games: +{} ={} -{}  score {:.1}% ± {:.1}% (95%)  elo {:+.0} [{:+.0}, {:+.0}]\n  SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {:.2}, {:.2}): {verdict}",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        score * 100.0,
+        err * 100.0,
+        elo(score),
+        elo(score - err),
+        elo(score + err),
+        s.elo0,
+        s.elo1,
+        s.alpha,
+        s.beta,
+        t.llr(s.elo0, s.elo1),
+        lo,
+        hi,
+    )
+}
+
+/// Runs the match and prints every game and the totals.
+pub(crate) fn run(args: &MatchArgs) -> Result<(), Failure> {
+    let settings = parse(args)?;
+    let mut total = Tally::default();
+    for &variant in &settings.variants {
+        let openings = crate::openings::load(variant).map_err(Failure::input)?;
+        let mut engines: [Option<HubEngine>; 2] = [None, None];
+        let mut tally = Tally::default();
+        let n = settings.openings.min(openings.len());
+        for (i, opening) in openings.iter().take(n).enumerate() {
+            for swap in [false, true] {
+                // order[side]: which engine plays the first mover (side 0).
+                let order = if swap { [1, 0] } else { [0, 1] };
+                let end = play_game(&mut engines, &settings, order, variant, opening)
+                    .map_err(Failure::input)?;
+                let (result, why, first_won) = match &end {
+                    End::FirstWins(w) => ("1-0", w, Some(true)),
+                    End::SecondWins(w) => ("0-1", w, Some(false)),
+                    End::Draw(w) => ("draw", w, None),
+                };
+                match first_won {
+                    None => tally.draws += 1,
+                    Some(f) if f == (order[0] == 0) => tally.wins += 1,
+                    Some(_) => tally.losses += 1,
+                }
+                let mut pos = Position::new(Rules::new(variant));
+                let opening_text: Vec<String> = opening
+                    .iter()
+                    .map(|m| {
+                        let t = pos.move_to_string(m);
+                        pos.play_unchecked(m);
+                        t
+                    })
+                    .collect();
+                let first = if variant.first_mover() == Color::White {
+                    "white"
+                } else {
+                    "black"
+                };
+                println!(
+                    "{variant} opening {} ({}), engine{} {first}: {result} ({why})  [+{} ={} -{}]",
+                    i + 1,
+                    opening_text.join(" "),
+                    order[0] + 1,
+                    tally.wins,
+                    tally.draws,
+                    tally.losses,
+                );
+            }
+        }
+        println!("{variant}: {}", summary(&tally, &settings));
+        total.add(tally);
+    }
+    if settings.variants.len() > 1 {
+        println!("all variants: {}", summary(&total, &settings));
+    }
+    Ok(())
+}

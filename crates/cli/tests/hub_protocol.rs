@@ -1,0 +1,284 @@
+//! `draughts hub` as GUIs and match tools use it (issue 24): node limits,
+//! several limits at once, `done` after an error, `info` per iteration,
+//! pondering, the win score and the declared parameters.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+const START: &str = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+
+/// A `draughts hub` process; its lines arrive through a channel so a test
+/// can wait for one with a timeout.
+struct Hub {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Hub {
+    fn start() -> Hub {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_draughts"))
+            .arg("hub")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut hub = Hub {
+            child,
+            stdin,
+            lines,
+        };
+        hub.send("hub");
+        hub.until("wait", 10);
+        hub.send("init");
+        hub.until("ready", 10);
+        hub
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Lines up to and including the first starting with `prefix`; panics
+    /// after `secs` seconds.
+    fn until(&mut self, prefix: &str, secs: u64) -> Vec<String> {
+        self.within(prefix, Duration::from_secs(secs))
+            .unwrap_or_else(|seen| panic!("no {prefix:?} within {secs} s: {seen:?}"))
+    }
+
+    /// Lines up to the first starting with `prefix`, or the lines seen when
+    /// `wait` runs out.
+    fn within(&mut self, prefix: &str, wait: Duration) -> Result<Vec<String>, Vec<String>> {
+        let deadline = Instant::now() + wait;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let found = line.starts_with(prefix);
+                    seen.push(line);
+                    if found {
+                        return Ok(seen);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(seen),
+                Err(RecvTimeoutError::Disconnected) => panic!("the engine exited: {seen:?}"),
+            }
+        }
+    }
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let _ = self.child.wait();
+    }
+}
+
+/// The value of `name=` in a line.
+fn field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+    line.split_whitespace()
+        .find_map(|t| t.strip_prefix(name)?.strip_prefix('='))
+}
+
+fn infos(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("info")).collect()
+}
+
+fn number(line: &str, name: &str) -> f64 {
+    field(line, name)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{name}= in {line}"))
+}
+
+#[test]
+fn a_node_limit_is_applied() {
+    let mut hub = Hub::start();
+    hub.send(&format!("pos pos={START}"));
+    hub.send("level nodes=3000");
+    hub.send("go think");
+    let lines = hub.until("done", 30);
+    let last = infos(&lines).pop().expect("info").clone();
+    let nodes = number(&last, "nodes");
+    // Checked every 512 nodes; the default (1 s) would visit far more.
+    assert!(nodes <= 3_600.0, "{last}");
+    // Same count, same search: deterministic.
+    hub.send("new-game");
+    hub.send(&format!("pos pos={START}"));
+    hub.send("go think");
+    let again = hub.until("done", 30);
+    assert_eq!(lines.last(), again.last());
+}
+
+#[test]
+fn every_limit_given_applies() {
+    let mut hub = Hub::start();
+    hub.send(&format!("pos pos={START}"));
+    // The depth is reached long before the time.
+    hub.send("level depth=3 move-time=30");
+    let t = Instant::now();
+    hub.send("go think");
+    let lines = hub.until("done", 20);
+    assert!(t.elapsed() < Duration::from_secs(10), "{lines:?}");
+    let depths: Vec<f64> = infos(&lines).iter().map(|l| number(l, "depth")).collect();
+    assert_eq!(depths.last(), Some(&3.0), "{lines:?}");
+    // The time is reached long before the depth.
+    hub.send("level move-time=0.2 depth=60");
+    let t = Instant::now();
+    hub.send("go think");
+    let lines = hub.until("done", 20);
+    assert!(t.elapsed() < Duration::from_millis(1_500), "{lines:?}");
+    // And a node limit with a depth.
+    hub.send("level depth=60 nodes=2000");
+    hub.send("go think");
+    let lines = hub.until("done", 20);
+    let last = infos(&lines).pop().expect("info").clone();
+    assert!(number(&last, "nodes") <= 2_600.0, "{last}");
+}
+
+#[test]
+fn go_is_answered_with_done_after_an_error() {
+    let mut hub = Hub::start();
+    hub.send("pos pos=Xbad");
+    hub.until("error", 10);
+    hub.send("level depth=2");
+    hub.send("go think");
+    let lines = hub.until("done", 10);
+    assert!(lines[0].starts_with("error message="), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("done"));
+    // And the engine still plays afterwards.
+    hub.send(&format!("pos pos={START}"));
+    hub.send("go think");
+    let lines = hub.until("done", 20);
+    assert!(field(lines.last().expect("done"), "move").is_some());
+}
+
+#[test]
+fn analysis_reports_every_iteration_before_stop() {
+    let mut hub = Hub::start();
+    hub.send(&format!("pos pos={START}"));
+    hub.send("level infinite");
+    hub.send("go analyze");
+    // Several iterations are reported while the search runs.
+    let mut seen = Vec::new();
+    while infos(&seen).len() < 3 {
+        seen.extend(hub.until("info", 20));
+    }
+    assert!(!seen.iter().any(|l| l.starts_with("done")), "{seen:?}");
+    for (i, l) in infos(&seen).iter().enumerate() {
+        assert_eq!(number(l, "depth"), (i + 1) as f64, "{l}");
+        let mean = number(l, "mean-depth");
+        assert!(mean >= 1.0, "{l}");
+    }
+    hub.send("stop");
+    hub.until("done", 10);
+}
+
+#[test]
+fn ponder_runs_until_ponder_hit_then_on_the_clock() {
+    let mut hub = Hub::start();
+    hub.send(&format!("pos pos={START} moves=\"32-28\""));
+    hub.send("level move-time=0.3");
+    hub.send("go ponder");
+    // Far beyond the move time: still pondering, reporting iterations.
+    let seen = match hub.within("done", Duration::from_millis(1_500)) {
+        Ok(lines) => panic!("answered while pondering: {lines:?}"),
+        Err(seen) => seen,
+    };
+    assert!(!infos(&seen).is_empty(), "{seen:?}");
+    let t = Instant::now();
+    hub.send("ponder-hit");
+    let lines = hub.until("done", 10);
+    // Then the move time counts from the hit.
+    let waited = t.elapsed();
+    assert!(
+        waited < Duration::from_millis(1_200),
+        "{waited:?} {lines:?}"
+    );
+    assert!(field(lines.last().expect("done"), "move").is_some());
+    // A ponder search stopped answers at once too.
+    hub.send("go ponder");
+    assert!(hub.within("done", Duration::from_millis(800)).is_err());
+    hub.send("stop");
+    hub.until("done", 10);
+}
+
+#[test]
+fn a_forced_win_has_its_own_score() {
+    let mut hub = Hub::start();
+    // The shot 49-44 wins: a forced win, reported as 100 - plies / 100.
+    let mut squares = vec!['e'; 50];
+    for (n, c) in [
+        (42, 'w'),
+        (49, 'w'),
+        (47, 'w'),
+        (5, 'W'),
+        (27, 'b'),
+        (40, 'b'),
+    ] {
+        squares[n - 1] = c;
+    }
+    let pos: String = std::iter::once('W').chain(squares).collect();
+    hub.send(&format!("pos pos={pos}"));
+    hub.send("level depth=15");
+    hub.send("go think");
+    let lines = hub.until("done", 30);
+    let last = infos(&lines).pop().expect("info").clone();
+    let score = number(&last, "score");
+    assert!(score > 99.0 && score < 100.0, "{last}");
+    // An ordinary position stays under 90 men.
+    hub.send(&format!("pos pos={START}"));
+    hub.send("level depth=4");
+    hub.send("go think");
+    let lines = hub.until("done", 30);
+    for l in infos(&lines) {
+        assert!(number(l, "score").abs() < 90.0, "{l}");
+    }
+}
+
+#[test]
+fn id_and_parameters_are_declared_and_set() {
+    let mut hub = Hub::start();
+    hub.send("hub");
+    let init = hub.until("wait", 10);
+    let id = &init[0];
+    assert!(id.starts_with("id name=Damka"), "{id}");
+    assert!(field(id, "country").is_some(), "{id}");
+    for name in ["variant", "tt-size", "level"] {
+        assert!(
+            init.iter()
+                .any(|l| l.starts_with(&format!("param name={name} "))),
+            "{name}: {init:?}"
+        );
+    }
+    hub.send("set-param name=tt-size value=2");
+    hub.send("set-param name=tt-size value=0");
+    hub.until("error", 10);
+    // Level 1 searches two plies at most.
+    hub.send("set-param name=level value=1");
+    hub.send("set-param name=level value=7");
+    hub.until("error", 10);
+    hub.send("init");
+    hub.until("ready", 10);
+    hub.send(&format!("pos pos={START}"));
+    hub.send("level move-time=0.5");
+    hub.send("go think");
+    let lines = hub.until("done", 10);
+    let last = infos(&lines).pop().expect("info").clone();
+    assert!(number(&last, "depth") <= 2.0, "{last}");
+}

@@ -1,0 +1,106 @@
+//! `draughts match`: a tiny match of the engine against itself, and an
+//! engine that plays illegal moves losing every game.
+
+use std::process::Command;
+
+fn draughts() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_draughts"))
+}
+
+/// The `+W =D -L` of a summary line.
+fn tally(line: &str) -> (u32, u32, u32) {
+    let mut it = line
+        .split_whitespace()
+        .skip_while(|t| !t.starts_with('+'))
+        .take(3)
+        .map(|t| t[1..].parse::<u32>().expect("count"));
+    (
+        it.next().expect("wins"),
+        it.next().expect("draws"),
+        it.next().expect("losses"),
+    )
+}
+
+#[test]
+fn a_tiny_match_of_the_engine_against_itself() {
+    let me = env!("CARGO_BIN_EXE_draughts");
+    let out = draughts()
+        .args([
+            "match",
+            "--engine1",
+            me,
+            "--engine2",
+            me,
+            "--variant",
+            "russian,american",
+            "--movetime",
+            "10",
+            "--openings",
+            "1",
+            "--max-plies",
+            "80",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let games: Vec<&str> = text.lines().filter(|l| l.contains(" opening ")).collect();
+    assert_eq!(games.len(), 4, "{text}");
+    // Colours swapped on the opening.
+    assert!(
+        games[0].contains("engine1") && games[1].contains("engine2"),
+        "{text}"
+    );
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("all variants: 4 games"))
+        .expect("totals");
+    let (w, d, l) = tally(summary);
+    assert_eq!(w + d + l, 4, "{summary}");
+    assert!(summary.contains("± "), "{summary}");
+    assert!(text.contains("SPRT elo0=0 elo1=20"), "{text}");
+}
+
+#[test]
+fn an_engine_playing_illegal_moves_loses_every_game() {
+    let dir = std::env::temp_dir().join(format!("damka-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("bad-engine.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in\n hub) echo wait;;\n init) echo ready;;\n go*) echo 'done move=1-2';;\n quit) exit 0;;\nesac; done\n",
+    )
+    .expect("script");
+    let me = env!("CARGO_BIN_EXE_draughts");
+    let bad = format!("/bin/sh {}", script.display());
+    let out = draughts()
+        .args([
+            "match",
+            "--engine1",
+            me,
+            "--engine2",
+            &bad,
+            "--variant",
+            "international",
+            "--movetime",
+            "10",
+            "--openings",
+            "2",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(
+        text.matches("engine2 illegal move 1-2").count(),
+        4,
+        "{text}"
+    );
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("international: 4 games"))
+        .expect("summary");
+    assert_eq!(tally(summary), (4, 0, 0), "{summary}");
+    assert!(summary.contains("score 100.0%"), "{summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
