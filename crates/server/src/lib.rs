@@ -30,6 +30,7 @@
 
 pub mod accept;
 pub mod accounts;
+pub mod analysis;
 pub mod app;
 pub mod assets;
 pub mod bots;
