@@ -12,9 +12,10 @@ import * as table from './table.js';
 import * as replay from './replay.js';
 import * as rules from './rules.js';
 import * as tournament from './tournament.js';
+import * as analyse from './analyse.js';
 import { playNow } from './playnow.js';
 
-const PAGES = { lobby, room, table, game: replay, rules, tournament };
+const PAGES = { lobby, room, table, game: replay, rules, tournament, analyse };
 
 const app = {
   lang: pickLanguage(storedLanguage(), navigator.languages ?? [navigator.language]),
@@ -123,11 +124,12 @@ function setLanguage(lang) {
 function route() {
   app.unmount?.();
   app.unmount = null;
-  const { name, id } = parseRoute(location.hash);
+  const r = parseRoute(location.hash);
+  const { name, id } = r;
   const page = PAGES[name] ?? lobby;
   document.title = `Damka · ${translator(app.lang)(`title.${name}`)}`;
   main.dataset.page = name;
-  app.unmount = page.mount(main, { id, ctx: ctx() }) ?? null;
+  app.unmount = page.mount(main, { id, route: r, ctx: ctx() }) ?? null;
   main.focus({ preventScroll: true });
 }
 
