@@ -49,11 +49,13 @@ export function mount(root, { route, ctx }) {
   const variantSelect = h('select', { 'data-variant-select': '', 'aria-label': t('analyse.variant'), onchange: () => setVariant(variantSelect.value, null) });
   const fenInput = h('input', { type: 'text', class: 'fen-input', 'data-fen-input': '', 'aria-label': 'FEN', spellcheck: 'false', autocomplete: 'off' });
   const out = h('section', { class: 'card analysis-result', 'data-analyse-result': '', 'aria-live': 'polite' });
-  replace(root, h('div', { class: 'table-page analyse-page' },
+  // Laid out as a replay: the board on the left, the head, the engine's answer and the
+  // editor beside it on a desktop; one column on a phone.
+  replace(root, h('div', { class: 'table-page replay-page analyse-page' },
     h('div', { class: 'replay-head-wrap' }, h('section', { class: 'replay-head' },
       h('h1', {}, t('analyse.title')), h('p', { class: 'lead' }, t('analyse.lead')))),
-    h('div', { class: 'play' }, boardWrap, out),
-    h('aside', { class: 'side' }, h('section', { class: 'card editor' },
+    h('div', { class: 'play' }, boardWrap),
+    h('aside', { class: 'side' }, out, h('section', { class: 'card editor' },
       h('h3', {}, t('analyse.setup')),
       h('label', {}, t('analyse.variant'), ' ', variantSelect),
       tools,
