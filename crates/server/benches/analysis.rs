@@ -6,6 +6,12 @@
 //! each one as the server does (every position searched alone to the budget, one after the
 //! other: one search thread), and prints the wall time per game and per position, the
 //! nodes per second and the mean depth reached. Figures in `docs/performance.md`.
+//!
+//! `-- --fit G` instead plays `G` games per variant of the engine against itself to the
+//! end (a small budget, a seeded random move in the first plies only, at most 300 plies),
+//! records each position's score for White and the game's result, and fits the scale of
+//! the logistic curve `E(s) = 1 / (1 + e^(-s / scale))` by maximum likelihood (a grid
+//! from 20 to 400): the constant of `analysis/judge.rs`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
@@ -33,6 +39,11 @@ fn main() {
     let plies = arg("--plies", 60) as usize;
     let games = arg("--games", 2);
     let stop = AtomicBool::new(false);
+    let fit_games = arg("--fit", 0);
+    if fit_games > 0 {
+        fit(fit_games, &stop);
+        return;
+    }
     println!(
         "budget {} per position, {games} games of up to {plies} plies per variant",
         budget.describe()
@@ -100,4 +111,97 @@ fn make_game(variant: Variant, plies: usize, seed: u64, stop: &AtomicBool) -> Ga
         game.play(&mv).unwrap();
     }
     game
+}
+
+/// Self-play to the end, then the scale that best explains the results.
+fn fit(games: u64, stop: &AtomicBool) {
+    let budget = Budget {
+        nodes: 20_000,
+        depth: 24,
+    };
+    let mut all: Vec<(f64, f64)> = Vec::new();
+    for variant in Variant::ALL {
+        let mut samples = Vec::new();
+        let (mut w, mut d, mut l) = (0, 0, 0);
+        for g in 0..games {
+            let mut game = Game::new(Position::new(Rules::new(variant)));
+            let mut rng = (g + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut scores = Vec::new();
+            while game.outcome().is_none() && game.moves().len() < 300 {
+                let found = search_position(&game, budget, stop);
+                let white = match found.value {
+                    damka_server::analysis::Value::Score(s) => f64::from(s),
+                    damka_server::analysis::Value::Win(c) => {
+                        if c == draughts::Color::White {
+                            3000.0
+                        } else {
+                            -3000.0
+                        }
+                    }
+                };
+                if game.moves().len() >= 8 {
+                    scores.push(white);
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let legal = game.position().legal_moves();
+                let mv = if game.moves().len() < 6 && rng % 2 == 0 {
+                    legal[(rng % legal.len() as u64) as usize]
+                } else {
+                    found.best.unwrap()
+                };
+                game.play(&mv).unwrap();
+            }
+            let result = match game.outcome().and_then(|o| o.winner) {
+                Some(draughts::Color::White) => {
+                    w += 1;
+                    1.0
+                }
+                Some(draughts::Color::Black) => {
+                    l += 1;
+                    0.0
+                }
+                None => {
+                    d += 1;
+                    0.5
+                }
+            };
+            samples.extend(
+                scores
+                    .into_iter()
+                    .filter(|s| s.abs() < 2000.0)
+                    .map(|s| (s, result)),
+            );
+        }
+        let (scale, ll) = best_scale(&samples);
+        println!(
+            "{:<14} games {games} (+{w} ={d} -{l}), {} positions, scale {scale:.0} (log-likelihood {ll:.1})",
+            variant.name(),
+            samples.len()
+        );
+        all.extend(samples);
+    }
+    let (scale, _) = best_scale(&all);
+    println!("all variants: {} positions, scale {scale:.0}", all.len());
+}
+
+/// The scale of the curve that gives the results the highest likelihood (a draw counts as
+/// half a win and half a loss).
+fn best_scale(samples: &[(f64, f64)]) -> (f64, f64) {
+    let mut best = (0.0, f64::NEG_INFINITY);
+    for step in 20..=400 {
+        let scale = f64::from(step);
+        let ll: f64 = samples
+            .iter()
+            .map(|&(s, r)| {
+                let e = (1.0 / (1.0 + (-s / scale).exp())).clamp(1e-9, 1.0 - 1e-9);
+                r * e.ln() + (1.0 - r) * (1.0 - e).ln()
+            })
+            .sum();
+        if ll > best.1 {
+            best = (scale, ll);
+        }
+    }
+    best
 }

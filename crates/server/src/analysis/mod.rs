@@ -33,7 +33,7 @@ use crate::core::Core;
 use crate::error::{AppError, AppResult};
 use crate::time::unix_ms;
 
-pub use judge::Judgement;
+pub use judge::{Judgement, Value};
 pub use pdn::annotations;
 pub use search::{Budget, Searched, search as search_position};
 
