@@ -347,3 +347,37 @@ both_backends!(
     one_job_per_game_under_concurrent_requests,
     a_restart_mid_job_finishes_the_job,
 );
+
+/// Two servers on one PostgreSQL database (as two nodes of a cluster share it): asked on
+/// both at once, the game gets one job, run by exactly one of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_one_job() {
+    if crate::common::postgres_url().is_none() {
+        return;
+    }
+    let db = TestDb::new(Backend::Postgres).await;
+    let a = TestServer::start(test_config(&db)).await;
+    let b = TestServer::start(test_config(&db)).await;
+    let moves = ["32-28", "19-23", "28x19", "14x23"]
+        .map(String::from)
+        .to_vec();
+    let game = store_game(&a, Variant::International, &moves, 4).await;
+    let (ca, _) = a.guest("Ala").await;
+    let (cb, _) = b.guest("Bolek").await;
+    let path = format!("/api/games/{game}/analysis");
+    let (ra, rb) = tokio::join!(
+        a.http("POST", &path, Some(&ca), None),
+        b.http("POST", &path, Some(&cb), None)
+    );
+    assert_eq!((ra.status, rb.status), (202, 202));
+    let done = wait_done(&b, &game).await;
+    assert_eq!(done["plies"].as_array().unwrap().len(), 4);
+    // Both nodes look again (a poll) before counting.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let runs = a.server.state.analyses.runs() + b.server.state.analyses.runs();
+    assert_eq!(runs, 1, "one node ran the job");
+    assert_eq!(wait_done(&a, &game).await, done);
+    a.server.shutdown().await;
+    b.server.shutdown().await;
+    db.cleanup().await;
+}
