@@ -36,9 +36,9 @@ pub struct Annotation {
     pub comment: Option<String>,
 }
 
-/// [`write`] with an annotation after each move: `notes[i]` goes with ply `i + 1` (missing
+/// [`write()`] with an annotation after each move: `notes[i]` goes with ply `i + 1` (missing
 /// ones are none). A second mover's move after a comment is numbered again (`12...`).
-/// [`super::read`] reads the game back as [`write`] wrote it.
+/// [`super::read`] reads the game back as [`write()`] wrote it.
 pub fn write_annotated(game: &PdnGame, notes: &[Annotation]) -> String {
     let variant = game.variant();
     let mut out = String::new();

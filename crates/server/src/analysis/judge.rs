@@ -63,11 +63,11 @@ impl Value {
 /// How bad a move was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Judgement {
-    /// Gave away at least [`INACCURACY`] of the expected result.
+    /// Gave away at least `INACCURACY` (0.05) of the expected result.
     Inaccuracy,
-    /// At least [`MISTAKE`].
+    /// At least `MISTAKE` (0.10).
     Mistake,
-    /// At least [`BLUNDER`].
+    /// At least `BLUNDER` (0.15).
     Blunder,
 }
 
