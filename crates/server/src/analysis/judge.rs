@@ -13,7 +13,9 @@ use draughts::Color;
 /// result of 0.75 (`100 / ln 3`). Chosen, not fitted on self-play: a man up is a clear
 /// advantage in every variant but often not a win against good defence (many draughts
 /// endings a man up are drawn, more so with flying kings), so the curve is not as steep as
-/// chess engines' (lichess: a pawn is about 0.59). `docs/protocol.md` says how to refit.
+/// chess engines' (lichess: a pawn is about 0.59). A first fit on our own self-play
+/// (`cargo bench -p damka-server --bench analysis -- --fit 8`, too few games to trust)
+/// gave a flatter curve still (about 300): see `docs/performance.md#analysis`.
 pub const SCALE: f64 = 91.0;
 
 /// Lost expected result (0 to 1) from which a move is an inaccuracy.
