@@ -123,3 +123,12 @@ export const profile = (username) => request('GET', `/api/players/${encodeURICom
 export const playerPdnUrl = (username) => `/api/players/${encodeURIComponent(username)}/pdn`;
 /** The established accounts of a variant, best first. */
 export const leaderboard = (variant) => request('GET', `/api/leaderboard/${encodeURIComponent(variant)}`);
+/** Asks for a finished game's analysis: `{status}` (the same job every time). */
+export const requestAnalysis = (id) => request('POST', `/api/games/${encodeURIComponent(id)}/analysis`);
+/** A game's analysis as it stands: `{status, plies, accuracy}`. */
+export const analysis = (id) => request('GET', `/api/games/${encodeURIComponent(id)}/analysis`);
+/** One position's analysis: `{best, eval|win, pv, depth}`. */
+export const analysePosition = (variant, fen) =>
+  request('GET', `/api/analyse?variant=${encodeURIComponent(variant)}&fen=${encodeURIComponent(fen)}`);
+/** The URL of a stored game's PDN with its analysis. */
+export const annotatedPdnUrl = (id) => `${pdnUrl(id)}?annotate=true`;

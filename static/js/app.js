@@ -14,10 +14,11 @@ import * as rules from './rules.js';
 import * as tournament from './tournament.js';
 import * as profile from './profile.js';
 import * as leaderboard from './leaderboard.js';
+import * as analyse from './analyse.js';
 import { playNow } from './playnow.js';
 import { drawPanel } from './account.js';
 
-const PAGES = { lobby, room, table, game: replay, rules, tournament, player: profile, leaderboard };
+const PAGES = { lobby, room, table, game: replay, rules, tournament, player: profile, leaderboard, analyse };
 
 const app = {
   lang: pickLanguage(storedLanguage(), navigator.languages ?? [navigator.language]),
@@ -181,12 +182,13 @@ function setLanguage(lang) {
 function route() {
   app.unmount?.();
   app.unmount = null;
-  const { name, id } = parseRoute(location.hash);
+  const r = parseRoute(location.hash);
+  const { name, id } = r;
   const page = PAGES[name] ?? lobby;
   document.title = `Damka · ${translator(app.lang)(`title.${name}`)}`;
   main.dataset.page = name;
   delete main.dataset.inGame;
-  app.unmount = page.mount(main, { id, ctx: ctx() }) ?? null;
+  app.unmount = page.mount(main, { id, route: r, ctx: ctx() }) ?? null;
   main.focus({ preventScroll: true });
 }
 

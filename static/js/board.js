@@ -197,11 +197,12 @@ export class Board {
    * @param {{pieces: Map<string, {color: string, king: boolean}>, path?: string[],
    *   targets?: Set<string>, movable?: Set<string>, last?: string[], captured?: string[],
    *   pending?: string[], taking?: string[], slide?: {from: string, to: string},
-   *   premove?: string[]} view
+   *   premove?: string[], arrow?: string[]} view
    *   `path` the squares entered so far (drawn in the path colour, with a line through
    *   them), `taking` the pieces jumped so far on that path, `slide` a piece that has just
    *   moved from one square to the next (animated once), `premove` the squares of a move
-   *   queued during the opponent's turn
+   *   queued during the opponent's turn, `arrow` a move's squares to draw as an arrow
+   *   from its first to its last (the engine's best move)
    */
   render(view) {
     this.view = view;
@@ -251,9 +252,49 @@ export class Board {
     const line = (view.path ?? []).map((name) => this.cells.get(name)?.pos).filter(Boolean);
     this.overlay.replaceChildren(...(line.length > 1
       ? [s('polyline', { class: 'path-line', points: line.map((p) => `${p.x * CELL + CELL / 2},${p.y * CELL + CELL / 2}`).join(' ') })]
-      : []));
+      : []), ...this.arrow(view.arrow));
   }
 }
+
+/**
+ * An arrow's points from one square's centre towards another's: the shaft ends where the
+ * head begins, so the head's tip lands just short of the centre. Pure geometry.
+ * @returns {{shaft: number[], head: number[][]}|null} null for no length
+ */
+export function arrowGeometry(from, to, cell = CELL) {
+  const x1 = from.x * cell + cell / 2;
+  const y1 = from.y * cell + cell / 2;
+  const x2 = to.x * cell + cell / 2;
+  const y2 = to.y * cell + cell / 2;
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  if (len < 1) return null;
+  const ux = (x2 - x1) / len;
+  const uy = (y2 - y1) / len;
+  const tipX = x2 - ux * cell * 0.12;
+  const tipY = y2 - uy * cell * 0.12;
+  const back = cell * 0.38;
+  const wide = cell * 0.22;
+  const bx = tipX - ux * back;
+  const by = tipY - uy * back;
+  return {
+    shaft: [x1, y1, bx, by],
+    head: [[tipX, tipY], [bx - uy * wide, by + ux * wide], [bx + uy * wide, by - ux * wide]],
+  };
+}
+
+Board.prototype.arrow = function arrow(squares) {
+  if (!squares || squares.length < 2) return [];
+  const from = this.cells.get(squares[0])?.pos;
+  const to = this.cells.get(squares[squares.length - 1])?.pos;
+  if (!from || !to) return [];
+  const g = arrowGeometry(from, to);
+  if (!g) return [];
+  const [x1, y1, x2, y2] = g.shaft;
+  return [s('g', { class: 'best-arrow', 'data-arrow': `${squares[0]}-${squares[squares.length - 1]}` },
+    s('line', { x1, y1, x2, y2 }),
+    s('polygon', { points: g.head.map((p) => p.join(',')).join(' ') }),
+  )];
+};
 
 function drawPiece(piece) {
   const kids = [

@@ -1,13 +1,16 @@
 // The replay page of a stored game: step through the moves, jump to any move, download
 // the PDN. Every stored move carries the position after it, so stepping is just drawing
-// the right FEN: no rules in the browser.
+// the right FEN: no rules in the browser. A finished game can be analysed: the evaluation
+// graph under the board, the engine's best move as an arrow, the mistakes with the better
+// move, the annotated PDN; any shown position opens on the analysis board.
 
 import * as api from './api.js';
 import { Board } from './board.js';
 import { h, replace } from './dom.js';
 import { parseFen } from './fen.js';
 import { parseMove } from './moves.js';
-import { href } from './router.js';
+import { analyseHref, href } from './router.js';
+import { evalGraph, evalText } from './evalgraph.js';
 import { playerName } from './playnow.js';
 import { changeText } from './ratings.js';
 import { resultText } from './tableview.js';
@@ -19,6 +22,11 @@ export function mount(root, { id, ctx }) {
   let board = null;
   let at = 0; // number of moves played on the shown position
   let flipped = false;
+  let analysis = null; // the game's analysis once asked for: {status, plies, accuracy}
+  let poll = null;
+  let gone = false;
+  const SUFFIX = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+  const analysisBox = h('section', { class: 'card analysis', 'data-analysis': '' });
   const head = h('section', { class: 'replay-head' }, h('h1', {}, t('replay.title')));
   const boardWrap = h('div', { class: 'board-wrap' });
   const controls = h('div', { class: 'actions replay-controls' });
@@ -27,7 +35,7 @@ export function mount(root, { id, ctx }) {
   // leave room for them (1366x768 shows it all); the title goes beside it on a desktop.
   replace(root, h('div', { class: 'table-page replay-page', 'data-game': id },
     h('div', { class: 'replay-head-wrap' }, head),
-    h('div', { class: 'play' }, boardWrap, controls),
+    h('div', { class: 'play' }, boardWrap, controls, analysisBox),
     h('aside', { class: 'side' }, h('section', { class: 'card moves' }, h('h3', {}, t('moves')), list)),
   ));
 
@@ -51,9 +59,12 @@ export function mount(root, { id, ctx }) {
     const move = game.moves[at - 1];
     const fen = move ? move.fen : game.initial_fen;
     board.setFlipped(flipped);
+    const done = analysis?.status === 'done' ? analysis.plies : null;
+    const best = done?.[at]?.best;
     board.render({
       pieces: parseFen(fen).pieces,
       last: move ? parseMove(move.move).squares : [],
+      arrow: best ? parseMove(best).squares : null,
     });
     const btn = (action, label, target, disabled) =>
       h('button', { class: 'btn', 'data-action': action, 'aria-label': t(`replay.${action}`), disabled, onclick: () => go(target) }, label);
@@ -72,17 +83,95 @@ export function mount(root, { id, ctx }) {
       rows.push(h('li', {}, h('span', { class: 'no' }, `${i / 2 + 1}.`), cell(i), i + 1 < game.moves.length ? cell(i + 1) : null));
     }
     replace(list, rows);
+    drawAnalysis(fen);
+  }
+
+  // The analysis card: the button, the progress, or the graph and what it found.
+  function drawAnalysis(fen) {
+    const board = h('a', { class: 'btn small', href: analyseHref(game.variant, fen), 'data-action': 'analyse-board' }, t('analysis.board_here'));
+    if (!game.ended_at) {
+      replace(analysisBox);
+      return;
+    }
+    if (!analysis || analysis.error) {
+      replace(analysisBox,
+        h('div', { class: 'actions' },
+          h('button', { class: 'btn primary', 'data-action': 'analyse', onclick: ask }, t('analysis.analyse')),
+          board),
+        analysis?.error ? h('p', { class: 'error', role: 'alert' }, t(`error.${analysis.error}`)) : null,
+      );
+      analysisBox.dataset.analysis = analysis?.error ? 'error' : 'none';
+      return;
+    }
+    analysisBox.dataset.analysis = analysis.status;
+    if (analysis.status !== 'done') {
+      replace(analysisBox, h('p', { class: 'lead', role: 'status' }, t(`analysis.${analysis.status}`)), h('div', { class: 'actions' }, board));
+      return;
+    }
+    const plies = analysis.plies;
+    const shown = plies[at - 1];
+    const next = plies[at];
+    const judged = plies.filter((p) => p.judgement);
+    replace(analysisBox,
+      evalGraph(plies, at, go, t('analysis.graph')),
+      h('p', { class: 'eval-now', 'data-eval': shown ? evalText(t, shown) : '' },
+        shown ? h('strong', {}, evalText(t, shown)) : null,
+        next?.best ? ` · ${t('analysis.best')}: ` : null,
+        next?.best ? h('span', { class: 'mono', 'data-best': next.best }, next.best) : null,
+        next?.pv?.length > 1 ? h('span', { class: 'pv' }, ` (${next.pv.slice(0, 6).join(' ')})`) : null),
+      analysis.accuracy
+        ? h('p', { class: 'accuracy' }, t('analysis.accuracy', { white: analysis.accuracy.white, black: analysis.accuracy.black }))
+        : null,
+      h('h3', {}, t('analysis.mistakes')),
+      judged.length
+        ? h('ul', { class: 'mistakes', 'data-mistakes': String(judged.length) }, judged.map((p) =>
+          h('li', {}, h('button', { class: `mv ${p.judgement}`, 'data-ply': String(p.ply), onclick: () => go(p.ply) },
+            `${Math.ceil(p.ply / 2)}${p.ply % 2 ? '.' : '…'} ${p.move}${SUFFIX[p.judgement]}`),
+          ' ', t(`analysis.${p.judgement}`), p.best ? ` · ${t('analysis.better')}: ` : null,
+          p.best ? h('span', { class: 'mono' }, p.best) : null)))
+        : h('p', { class: 'muted' }, t('analysis.none')),
+      h('div', { class: 'actions' },
+        h('a', { class: 'btn small', href: api.annotatedPdnUrl(game.id), download: `damka-${game.id}-analysis.pdn`, 'data-action': 'annotated-pdn' }, t('analysis.pdn')),
+        board),
+    );
+  }
+
+  async function ask() {
+    try {
+      analysis = await api.requestAnalysis(game.id);
+    } catch (err) {
+      analysis = { error: err.code };
+    }
+    draw();
+    follow();
+  }
+
+  // Polls a job until it is done.
+  function follow() {
+    clearTimeout(poll);
+    if (gone || !analysis || analysis.error || analysis.status === 'done') return;
+    poll = setTimeout(async () => {
+      try {
+        analysis = await api.analysis(game.id);
+      } catch {
+        // Tried again at the next turn.
+      }
+      if (gone) return;
+      draw();
+      follow();
+    }, 1000);
   }
 
   function cell(i) {
     const m = game.moves[i];
     const opening = i < (game.opening_plies ?? 0);
+    const judgement = analysis?.status === 'done' ? analysis.plies[i]?.judgement : null;
     return h('button', {
-      class: `mv${i === at - 1 ? ' last' : ''}${opening ? ' opening' : ''}`,
+      class: `mv${i === at - 1 ? ' last' : ''}${opening ? ' opening' : ''}${judgement ? ` ${judgement}` : ''}`,
       'data-ply': String(m.ply),
       'aria-current': i === at - 1 ? 'step' : null,
       onclick: () => go(i + 1),
-    }, m.move, typeof m.used_ms === 'number'
+    }, m.move, judgement ? h('span', { class: 'judgement' }, SUFFIX[judgement]) : null, typeof m.used_ms === 'number'
       ? h('span', { class: 'used', 'data-used-ms': String(m.used_ms), title: t('replay.used', { s: formatUsed(m.used_ms) }) }, formatUsed(m.used_ms))
       : null);
   }
@@ -107,10 +196,22 @@ export function mount(root, { id, ctx }) {
         ['white', 'black'].map((side, i) => [i ? ' · ' : '', `${playerName(t, g[side]) || '?'} ${changeText(g.ratings[side])}`])) : null,
       g.room ? h('a', { href: href('room', g.room) }, `← ${t('nav.back_room')}`) : null,
     );
+    if (g.ended_at) {
+      try {
+        analysis = await api.analysis(g.id);
+      } catch {
+        analysis = null; // never asked for
+      }
+    }
     go(g.moves.length);
+    follow();
   }).catch((err) => {
     replace(head, h('h1', {}, t('replay.title')), h('p', { class: 'error', role: 'alert' }, t(`error.${err.code}`)));
   });
 
-  return () => document.removeEventListener('keydown', onKey);
+  return () => {
+    gone = true;
+    clearTimeout(poll);
+    document.removeEventListener('keydown', onKey);
+  };
 }

@@ -8,7 +8,8 @@
  * @returns {{name: string, id: string|null}}
  */
 export function parseRoute(hash) {
-  const path = String(hash ?? '').replace(/^#/, '').replace(/^\/+|\/+$/g, '');
+  const [rawPath, search] = String(hash ?? '').replace(/^#/, '').split('?');
+  const path = rawPath.replace(/^\/+|\/+$/g, '');
   const [name, ...rest] = path.split('/');
   const id = rest.length ? decodeURIComponent(rest.join('/')) : null;
   switch (name) {
@@ -22,6 +23,11 @@ export function parseRoute(hash) {
       return { name: 'leaderboard', id };
     case 'rules':
       return { name: 'rules', id };
+    case 'analyse': {
+      // The analysis board: `#/analyse?variant=russian&fen=W:W...:B...`.
+      const q = new URLSearchParams(search ?? '');
+      return { name: 'analyse', id: null, variant: q.get('variant'), fen: q.get('fen') };
+    }
     default:
       return { name: 'lobby', id: null };
   }
@@ -31,4 +37,13 @@ export function parseRoute(hash) {
 export function href(name, id) {
   if (name === 'lobby') return '#/';
   return id == null ? `#/${name}` : `#/${name}/${encodeURIComponent(id)}`;
+}
+
+/** The hash of the analysis board on a position. */
+export function analyseHref(variant, fen) {
+  const q = new URLSearchParams();
+  if (variant) q.set('variant', variant);
+  if (fen) q.set('fen', fen);
+  const text = q.toString();
+  return text ? `#/analyse?${text}` : '#/analyse';
 }

@@ -5,6 +5,7 @@
 //! here is caught by both. Every type mirrors one object or message of the contract:
 //!
 //! - [`account`]: accounts, sessions, ratings, profiles and leaderboards;
+//! - [`analysis`]: analysis of finished games and of positions;
 //! - [`close`]: the WebSocket close codes;
 //! - [`common`]: players, options, clocks, counters, tables, rooms, variants, games;
 //! - [`error`]: the error codes and the one error shape;
@@ -20,6 +21,7 @@
 //! ```
 
 pub mod account;
+pub mod analysis;
 pub mod close;
 pub mod common;
 pub mod error;

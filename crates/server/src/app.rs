@@ -17,6 +17,8 @@ pub struct App {
     pub tables: Arc<Tables>,
     /// The tournaments not over (each with its actor).
     pub tournaments: Arc<Tournaments>,
+    /// Analyses of games and positions.
+    pub analyses: Arc<crate::analysis::Analyses>,
     /// This node's part of a cluster (`--cluster`); `None` on a single node.
     pub cluster: Option<Arc<Cluster>>,
     /// Every metric of the server, its store and its cluster node, for `/metrics`.

@@ -232,6 +232,56 @@ pub struct Config {
     #[arg(long, env = "DAMKA_NATS_PREFIX", default_value = "damka")]
     pub nats_prefix: String,
 
+    /// Nodes searched per position of a game's analysis (with `--analysis-depth`, never a
+    /// time, so results are the same on any machine and under any load).
+    #[arg(long, env = "DAMKA_ANALYSIS_NODES", default_value_t = 200_000)]
+    pub analysis_nodes: u64,
+
+    /// Nodes searched for a position of the analysis board (`GET /api/analyse`).
+    #[arg(long, env = "DAMKA_ANALYSIS_BOARD_NODES", default_value_t = 300_000)]
+    pub analysis_board_nodes: u64,
+
+    /// Deepest iteration of an analysis search.
+    #[arg(long, env = "DAMKA_ANALYSIS_DEPTH", default_value_t = 24)]
+    pub analysis_depth: u32,
+
+    /// Game analyses one node runs at once (each searches one position at a time on the
+    /// computer's threads, below every live game).
+    #[arg(long, env = "DAMKA_ANALYSIS_JOBS", default_value_t = 2)]
+    pub analysis_jobs: usize,
+
+    /// Seconds a node's claim on a running analysis lasts without renewal (renewed every
+    /// third of it): how soon another node takes over a job whose node died.
+    #[arg(long, env = "DAMKA_ANALYSIS_LEASE_SECS", default_value_t = 60)]
+    pub analysis_lease_secs: u64,
+
+    /// Seconds between two looks for analysis jobs to run (queued, or left by a node that
+    /// died); a request wakes the looker at once anyway.
+    #[arg(long, env = "DAMKA_ANALYSIS_POLL_SECS", default_value_t = 5)]
+    pub analysis_poll_secs: u64,
+
+    /// Game analyses asked for per hour from one address (burst 5; 0: no limit).
+    #[arg(long, env = "DAMKA_GAME_ANALYSES_PER_HOUR", default_value_t = 30.0)]
+    pub game_analyses_per_hour: f64,
+
+    /// Game analyses asked for per hour by one player, guest or account (burst 3; 0: no
+    /// limit).
+    #[arg(
+        long,
+        env = "DAMKA_GAME_ANALYSES_PER_PLAYER_HOUR",
+        default_value_t = 12.0
+    )]
+    pub game_analyses_per_player_hour: f64,
+
+    /// Positions of the analysis board per minute from one address (burst 20; 0: no
+    /// limit).
+    #[arg(
+        long,
+        env = "DAMKA_POSITION_ANALYSES_PER_MINUTE",
+        default_value_t = 60.0
+    )]
+    pub position_analyses_per_minute: f64,
+
     /// Test hook, not a flag: every new game starts from this FEN (when it parses for
     /// the table's variant) instead of the start position.
     #[arg(skip)]

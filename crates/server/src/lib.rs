@@ -13,6 +13,8 @@
 //!   sockets; it places the table and tournament actors ([`placement`]);
 //! - [`tournament`]: one actor task per tournament, pairing and standings;
 //! - [`table`]: one actor task per table (seats, game, clock, subscribers);
+//! - [`analysis`]: analyses of finished games (jobs claimed through the store, searched on
+//!   the computer's threads below every live game) and of positions;
 //! - [`sweep`]: periodic clean-ups; [`session`]: who a request is from (cookie,
 //!   address);
 //! - [`core`]: the services every layer shares; [`room`]: rooms, their live table
@@ -30,6 +32,7 @@
 
 pub mod accept;
 pub mod accounts;
+pub mod analysis;
 pub mod app;
 pub mod assets;
 pub mod bots;

@@ -45,6 +45,10 @@ pub struct Limits {
     pub accounts_from: RateMap<IpAddr>,
     /// Position analyses (the analysis board) per address.
     pub analyses_from: RateMap<IpAddr>,
+    /// Game analyses asked for per address.
+    pub game_analyses_from: RateMap<IpAddr>,
+    /// Game analyses asked for per player (guest or account id).
+    pub game_analyses_of: RateMap<String>,
 }
 
 /// Token buckets by key, each `burst` tokens refilled at `per_second`; a bucket that has
@@ -255,6 +259,8 @@ impl Limits {
         self.sign_ins_of.prune();
         self.accounts_from.prune();
         self.analyses_from.prune();
+        self.game_analyses_from.prune();
+        self.game_analyses_of.prune();
     }
 
     pub(crate) fn take_touched(&self) -> Vec<String> {

@@ -157,7 +157,9 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         tables.place_with(placed.clone());
         tournaments.place_with(placed);
     }
+    let analyses = crate::analysis::Analyses::new(core.clone(), cluster.is_none());
     let state: AppState = Arc::new(App {
+        analyses: analyses.clone(),
         assets: Arc::new(crate::assets::Assets::new(static_dir(&core.config))),
         core: core.clone(),
         tables: tables.clone(),
@@ -225,6 +227,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     core.tracker.spawn(
         crate::sweep::guest_sweeper(core.clone()).instrument(tracing::info_span!("guest_sweep")),
     );
+    analyses.start();
     tracing::info!(%addr, restored, tournaments = resumed, "listening");
     let app = http::app(state.clone());
     let shutdown = state.core.shutdown.clone();

@@ -21,6 +21,7 @@
 //! probe write succeeds.
 
 mod accounts;
+mod analysis;
 mod batch;
 mod chat;
 mod checkpoint;
@@ -51,6 +52,7 @@ use sqlx::sqlite::{
 };
 
 pub use accounts::{AccountRow, AccountWrite, NewAccount, Secret, SessionPlayer};
+pub use analysis::{AnalysisRow, AnalysisStatus, AnalysisWrite};
 pub use chat::ChatRow;
 pub use error::StoreError;
 pub use games::{ClockRow, DrawOfferRow, GameEnd, GameRow, MoveRow, NewGame};

@@ -141,6 +141,8 @@ pub enum Write {
     Tournament(Box<super::tournaments::TournamentWrite>),
     /// An account's change (creation, sessions, password, disabling).
     Account(Box<super::accounts::AccountWrite>),
+    /// An analysis job's change (request, claim, lease, result).
+    Analysis(Box<super::analysis::AnalysisWrite>),
     /// Several writes in one transaction, in order (a tournament round and its games).
     All(Vec<Write>),
     /// A takeback: the moves after `keep_ply` go, the clock is as after `keep_ply`.
@@ -223,10 +225,11 @@ macro_rules! finish_game {
 /// Applies a [`Write`] to a connection of either backend; with `$rows_done` the move
 /// row of a `Move` or `LastMove` is left out (the batch inserted it already).
 macro_rules! apply {
-    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $account:path, $rate:path, $again:path, $rows_done:expr) => {
+    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $account:path, $analysis:path, $rate:path, $again:path, $rows_done:expr) => {
         match $write {
             Write::Tournament(t) => $tournament(&mut *$conn, t).await?,
             Write::Account(a) => $account(&mut *$conn, a).await?,
+            Write::Analysis(a) => $analysis(&mut *$conn, a).await?,
             Write::All(writes) => {
                 for w in writes {
                     // Recursion in an async fn goes through a box.
@@ -384,6 +387,7 @@ pub(super) async fn apply_sqlite(
         PROBE_SQLITE,
         super::tournaments::apply_sqlite,
         super::accounts::apply_sqlite,
+        super::analysis::apply_sqlite,
         super::ratings::rate_sqlite,
         apply_sqlite,
         rows_done
@@ -403,6 +407,7 @@ pub(super) async fn apply_postgres(
         PROBE_POSTGRES,
         super::tournaments::apply_postgres,
         super::accounts::apply_postgres,
+        super::analysis::apply_postgres,
         super::ratings::rate_postgres,
         apply_postgres,
         rows_done

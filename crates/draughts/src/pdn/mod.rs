@@ -40,7 +40,7 @@ pub use error::{MoveFault, PdnError};
 pub use game::{GameResult, PdnGame};
 pub use numbering::move_number;
 pub use record::Record;
-pub use writer::{move_text, write, write_all};
+pub use writer::{Annotation, move_text, write, write_all, write_annotated};
 
 use crate::Variant;
 use std::borrow::Cow;

@@ -23,6 +23,23 @@ const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
 /// Never for moves that are legal in sequence from `game.start` (as the reader returns
 /// them); a move that is not legal is written by its squares anyway.
 pub fn write(game: &PdnGame) -> String {
+    write_annotated(game, &[])
+}
+
+/// What an annotated game adds after one move: a suffix (`!`, `?`, `!?`, `?!`, `??`...)
+/// and a `{...}` comment.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Annotation {
+    /// Written right after the move (the reader skips it).
+    pub suffix: Option<String>,
+    /// Written as `{text}` after the move (braces in it are dropped).
+    pub comment: Option<String>,
+}
+
+/// [`write()`] with an annotation after each move: `notes[i]` goes with ply `i + 1` (missing
+/// ones are none). A second mover's move after a comment is numbered again (`12...`).
+/// [`super::read`] reads the game back as [`write()`] wrote it.
+pub fn write_annotated(game: &PdnGame, notes: &[Annotation]) -> String {
     let variant = game.variant();
     let mut out = String::new();
     for name in ROSTER {
@@ -43,7 +60,7 @@ pub fn write(game: &PdnGame) -> String {
         push_tag(&mut out, "FEN", &fen);
     }
     out.push('\n');
-    let mut words = movetext_words(game);
+    let mut words = movetext_words(game, notes);
     words.push(game.result.token(variant).to_owned());
     wrap(&mut out, &words);
     out.push('\n');
@@ -73,20 +90,31 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
 
 /// The movetext as units that are never split over two lines: a move with its number
 /// (`12. 32-28`) or a move alone (the second mover's, after the first ply).
-fn movetext_words(game: &PdnGame) -> Vec<String> {
+fn movetext_words(game: &PdnGame, notes: &[Annotation]) -> Vec<String> {
     let mut words = Vec::with_capacity(game.moves.len() + 1);
     let mut position = game.start.clone();
+    let mut after_comment = false;
     for (i, m) in game.moves.iter().enumerate() {
         let ply = i + 1;
         let (number, first_mover) = number_of(&game.start, ply);
-        let text = move_text(&position, m);
+        let mut text = move_text(&position, m);
+        let note = notes.get(i);
+        if let Some(suffix) = note.and_then(|n| n.suffix.as_deref()) {
+            text.push_str(suffix);
+        }
         words.push(if first_mover {
             format!("{number}. {text}")
-        } else if ply == 1 {
+        } else if ply == 1 || after_comment {
             format!("{number}... {text}")
         } else {
             text
         });
+        after_comment = false;
+        if let Some(comment) = note.and_then(|n| n.comment.as_deref()) {
+            let clean: String = comment.chars().filter(|&c| c != '}' && c != '{').collect();
+            words.push(format!("{{{clean}}}"));
+            after_comment = true;
+        }
         position.play_unchecked(m);
     }
     words
@@ -139,4 +167,42 @@ fn wrap(out: &mut String, words: &[String]) {
         line_len += word.len();
     }
     out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotations_are_read_back_as_the_same_game() {
+        let text = "[GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 10-14 *\n";
+        let game = super::super::read(text, None).remove(0).expect("legal");
+        let notes = vec![
+            Annotation::default(),
+            Annotation {
+                suffix: Some("?".into()),
+                comment: Some("-0.45 {best} 20-24".into()),
+            },
+            Annotation {
+                suffix: Some("??".into()),
+                comment: None,
+            },
+            Annotation {
+                suffix: Some("?!".into()),
+                comment: Some("+1.00".into()),
+            },
+        ];
+        let written = write_annotated(&game, &notes);
+        assert!(
+            written.contains(
+                "1. 32-28 19-23? {-0.45 best 20-24} 2. 28x19?? 14x23?! {+1.00} 3. 37-32 10-14 *"
+            ),
+            "{written}"
+        );
+        let back = super::super::read(&written, None)
+            .remove(0)
+            .expect("reads back");
+        assert_eq!(back.moves, game.moves);
+        assert_eq!(write(&back), write(&game));
+    }
 }

@@ -190,6 +190,38 @@ impl Bots {
     }
 }
 
+impl Bots {
+    /// Runs `work` on a search slot of `class` for `who`, off the async threads (what an
+    /// analysis does with each position). `work` is given the stop flag the scheduler sets
+    /// when it needs the slot back; whether it did is the second value, so a caller that
+    /// needs a search to its full budget can run it again later. `None` when `work`
+    /// panicked.
+    pub async fn run<R, F>(&self, class: Class, who: &Who, work: F) -> Option<(R, bool)>
+    where
+        R: Send + 'static,
+        F: FnOnce(&AtomicBool) -> R + Send + 'static,
+    {
+        self.core.pending.fetch_add(1, Ordering::Relaxed);
+        let _pending = Pending(&self.core.pending);
+        let stop = Arc::new(AtomicBool::new(false));
+        let slot = Core::acquire(&self.core, class, who, &stop).await;
+        let flag = stop.clone();
+        let result = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            let value = work(&flag);
+            (value, flag.load(Ordering::Relaxed))
+        })
+        .await;
+        match result {
+            Ok(done) => Some(done),
+            Err(e) => {
+                tracing::error!(error = %e, "a search on the computer's threads failed");
+                None
+            }
+        }
+    }
+}
+
 impl Core {
     /// Waits for a slot; while waiting, stops running searches that should give theirs
     /// up.

@@ -169,13 +169,37 @@ async fn game_ratings(
         .map(|(white, black)| damka_protocol::account::GameRatings { white, black }))
 }
 
+/// Query of a game's PDN.
+#[derive(Deserialize)]
+pub struct PdnQuery {
+    /// With the analysis (when it is done): `?!`, `?`, `??` after judged moves and the
+    /// evaluation after each move as a `{…}` comment.
+    #[serde(default)]
+    annotate: bool,
+}
+
 /// A stored game as PDN, written by the engine.
 pub async fn pdn(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    query: Result<Query<PdnQuery>, QueryRejection>,
 ) -> AppResult<impl IntoResponse> {
+    let Query(q) = query.map_err(|e| AppError::BadMessage(e.body_text()))?;
     let (g, moves) = stored(&state, &id).await?;
     let record = pdn_record(&state, &g, &moves).await?;
+    let notes = if q.annotate {
+        state
+            .analyses
+            .done_plies(&id)
+            .await?
+            .map(|plies| crate::analysis::annotations(&record, &plies))
+    } else {
+        None
+    };
+    let text = match notes {
+        Some(notes) => pdn::write_annotated(&record, &notes),
+        None => pdn::write(&record),
+    };
     Ok((
         [
             (CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
@@ -184,7 +208,7 @@ pub async fn pdn(
                 format!("inline; filename=\"damka-{id}.pdn\""),
             ),
         ],
-        pdn::write(&record),
+        text,
     ))
 }
 

@@ -1,6 +1,7 @@
 //! HTTP: the router and one file per resource.
 
 pub mod account;
+pub mod analysis;
 pub mod assets;
 pub mod games;
 pub mod guard;
@@ -66,6 +67,11 @@ pub fn app(state: AppState) -> Router {
         .route("/api/tables/{id}", get(tables::show))
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/pdn", get(games::pdn))
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis::show).post(analysis::request),
+        )
+        .route("/api/analyse", get(analysis::position))
         .route("/api/{*rest}", any(api_not_found))
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))

@@ -12,6 +12,8 @@ mod abuse;
 mod abuse_round_three;
 mod accounts;
 mod accounts_restart;
+mod analysis;
+mod analysis_board;
 mod chat;
 mod claims_takeback;
 mod cluster;

@@ -1,0 +1,391 @@
+//! Analysis of finished games and of positions (`docs/protocol.md#analysis`).
+//!
+//! A game's analysis is a job: one `games_analysis` row per game (`damka_store`), which
+//! every request finds (`INSERT … ON CONFLICT DO NOTHING`), whichever node it reaches. A
+//! node runs a job once it has claimed the row (its own random token, a lease it renews as
+//! it goes), searches every position of the game to a fixed [`Budget`] on the computer's
+//! threads as [`Class::Analysis`] (below every live game, one position per turn of the fair
+//! queue; a search the scheduler stops early is run again, so results do not depend on the
+//! load), and stores the plies under its claim. Jobs are picked up by one task per node
+//! ([`Analyses::start`]): at once when asked, every `--analysis-poll-secs` for queued jobs
+//! and jobs whose lease ran out (their node died), and at start-up on a single node every
+//! job not done (what the last run left). Nothing here touches a table.
+
+mod judge;
+mod pdn;
+mod search;
+
+use std::collections::HashSet;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use damka_protocol::analysis::{GameAnalysis, PlyAnalysis, PositionAnalysis};
+use damka_protocol::{ErrorCode, GameStatus};
+use damka_store::{AnalysisRow, AnalysisStatus, AnalysisWrite};
+use draughts::{Game, Position, Rules, Variant};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+use tracing::Instrument;
+
+use crate::bots::{Class, Who};
+use crate::core::Core;
+use crate::error::{AppError, AppResult};
+use crate::time::unix_ms;
+
+pub use judge::{Judgement, Value};
+pub use pdn::annotations;
+pub use search::{Budget, Searched, search as search_position};
+
+/// Jobs looked at per pass of the picker.
+const PICK: i64 = 16;
+
+/// The analyses of this node.
+pub struct Analyses {
+    core: Arc<Core>,
+    /// Per position of a game.
+    budget: Budget,
+    /// Per position of the analysis board.
+    board_budget: Budget,
+    /// The games whose jobs this node runs now (so a pass does not start one twice; the
+    /// claim in the store is what keeps two nodes apart).
+    running: Mutex<HashSet<String>>,
+    /// Jobs this node runs at once.
+    slots: Arc<Semaphore>,
+    /// Wakes the picker (a job was asked for, or one ended).
+    wake: Notify,
+    /// Whether this node is alone on its database: then at start-up it takes over every
+    /// job not done, leases or not (they were its own last run's).
+    alone: bool,
+    /// Jobs this node has run (claimed and started) since it started.
+    runs: AtomicU64,
+    /// Positions searched for jobs (a search stopped early and run again counts twice).
+    searches: AtomicU64,
+}
+
+impl Analyses {
+    /// The analyses of a node; `alone` unless it is part of a cluster.
+    pub fn new(core: Arc<Core>, alone: bool) -> Arc<Analyses> {
+        let config = &core.config;
+        let budget = Budget {
+            nodes: config.analysis_nodes,
+            depth: config.analysis_depth,
+        };
+        let board_budget = Budget {
+            nodes: config.analysis_board_nodes,
+            depth: config.analysis_depth,
+        };
+        let slots = Arc::new(Semaphore::new(config.analysis_jobs.max(1)));
+        Arc::new(Analyses {
+            core,
+            budget,
+            board_budget,
+            running: Mutex::new(HashSet::new()),
+            slots,
+            wake: Notify::new(),
+            alone,
+            runs: AtomicU64::new(0),
+            searches: AtomicU64::new(0),
+        })
+    }
+
+    /// Jobs this node has run since it started.
+    pub fn runs(&self) -> u64 {
+        self.runs.load(Ordering::Relaxed)
+    }
+
+    /// Positions searched for jobs since the start.
+    pub fn searches(&self) -> u64 {
+        self.searches.load(Ordering::Relaxed)
+    }
+
+    /// Starts the picker task (on the tracker; it stops at shutdown).
+    pub fn start(self: &Arc<Analyses>) {
+        let me = self.clone();
+        self.core
+            .tracker
+            .spawn(async move { me.pick_loop().await }.instrument(tracing::info_span!("analysis")));
+    }
+
+    /// Asks for a finished game's analysis: the job's state (the same job however often
+    /// and wherever it is asked).
+    ///
+    /// Fails with `not_found` for an unknown game, `game_in_progress` while it is played,
+    /// or a database error.
+    /// `limit` is called before a new job is made (a limit that refuses fails the request
+    /// with its error); asking about a job that exists is free.
+    pub async fn request(
+        &self,
+        game_id: &str,
+        player: &str,
+        address: IpAddr,
+        limit: impl FnOnce() -> AppResult<()>,
+    ) -> AppResult<AnalysisStatus> {
+        let store = &self.core.store;
+        let game = store
+            .game(game_id)
+            .await?
+            .ok_or(AppError::NotFound("game"))?;
+        if game.status == GameStatus::Playing {
+            return Err(AppError::game(
+                ErrorCode::GameInProgress,
+                "the game is still being played",
+            ));
+        }
+        if let Some(row) = store.analysis(game_id).await? {
+            return Ok(row.status);
+        }
+        limit()?;
+        store
+            .analysis_write(AnalysisWrite::Request {
+                game_id: game_id.to_owned(),
+                requested_by: player.to_owned(),
+                address: Some(address.to_string()),
+                now: unix_ms(),
+            })
+            .await?;
+        self.wake.notify_one();
+        let row = store
+            .analysis(game_id)
+            .await?
+            .ok_or_else(|| AppError::Internal(format!("analysis of {game_id} not stored")))?;
+        Ok(row.status)
+    }
+
+    /// A game's analysis as it stands.
+    ///
+    /// Fails with `not_found` for an unknown game or one never asked for, or a database
+    /// error.
+    pub async fn show(&self, game_id: &str) -> AppResult<GameAnalysis> {
+        let row = self
+            .core
+            .store
+            .analysis(game_id)
+            .await?
+            .ok_or(AppError::NotFound("analysis"))?;
+        let mut out = GameAnalysis {
+            status: row.status.as_str().to_owned(),
+            plies: Vec::new(),
+            accuracy: None,
+            budget: row.budget.clone(),
+        };
+        if let (AnalysisStatus::Done, Some(text)) = (row.status, &row.result) {
+            let stored: Stored = serde_json::from_str(text)
+                .map_err(|e| AppError::Internal(format!("analysis of {game_id}: {e}")))?;
+            out.plies = stored.plies;
+            out.accuracy = Some(stored.accuracy);
+        }
+        Ok(out)
+    }
+
+    /// The judgements and evaluations of a game's plies, when its analysis is done.
+    ///
+    /// Fails on a database error or a stored result this version cannot read.
+    pub async fn done_plies(&self, game_id: &str) -> AppResult<Option<Vec<PlyAnalysis>>> {
+        let a = self.show(game_id).await;
+        match a {
+            Ok(a) if a.status == "done" => Ok(Some(a.plies)),
+            Ok(_) | Err(AppError::NotFound(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Analyses one position (the analysis board) on the computer's threads, below every
+    /// live game; a search stopped early for a game answers with what it has.
+    ///
+    /// Fails with `bad_message` for a variant or FEN that does not parse.
+    pub async fn position(
+        &self,
+        variant: &str,
+        fen: &str,
+        who: Who,
+    ) -> AppResult<PositionAnalysis> {
+        let variant = Variant::from_name(variant)
+            .ok_or_else(|| AppError::BadMessage(format!("unknown variant {variant}")))?;
+        let pos = Position::from_fen(Rules::new(variant), fen)
+            .map_err(|e| AppError::BadMessage(format!("bad FEN: {e}")))?;
+        let game = Game::new(pos.clone());
+        let budget = self.board_budget;
+        let (found, _) = self
+            .core
+            .bots
+            .run(Class::Analysis, &who, move |stop| {
+                search::search(&game, budget, stop)
+            })
+            .await
+            .ok_or_else(|| AppError::Internal("a position search failed".into()))?;
+        Ok(PositionAnalysis {
+            best: found.best.as_ref().map(|m| pos.move_to_string(m)),
+            eval: search::eval(found.value),
+            pv: search::line(&pos, &found.pv),
+            depth: found.depth,
+        })
+    }
+
+    /// Picks jobs up until shutdown.
+    async fn pick_loop(self: Arc<Analyses>) {
+        let poll = Duration::from_secs(self.core.config.analysis_poll_secs.max(1));
+        // A node alone takes over what its last run left running, lease or not.
+        let mut now = if self.alone { i64::MAX } else { unix_ms() };
+        loop {
+            if let Err(e) = self.pick(now).await {
+                tracing::warn!(error = %e, "could not look for analysis jobs");
+            }
+            tokio::select! {
+                () = self.core.shutdown.cancelled() => return,
+                () = self.wake.notified() => {}
+                () = tokio::time::sleep(poll) => {}
+            }
+            now = unix_ms();
+        }
+    }
+
+    /// Starts the claimable jobs this node has room for.
+    async fn pick(self: &Arc<Analyses>, now: i64) -> AppResult<()> {
+        let rows = self.core.store.claimable_analyses(now, PICK).await?;
+        for row in rows {
+            if crate::lock::lock(&self.running).contains(&row.game_id) {
+                continue;
+            }
+            let Ok(permit) = self.slots.clone().try_acquire_owned() else {
+                break;
+            };
+            crate::lock::lock(&self.running).insert(row.game_id.clone());
+            let me = self.clone();
+            let span = tracing::info_span!("analysis_job", game = %row.game_id);
+            self.core.tracker.spawn(
+                async move {
+                    let game_id = row.game_id.clone();
+                    if let Err(e) = me.run(row, now, permit).await {
+                        tracing::warn!(error = %e, "analysis job failed");
+                    }
+                    crate::lock::lock(&me.running).remove(&game_id);
+                    me.wake.notify_one();
+                }
+                .instrument(span),
+            );
+        }
+        Ok(())
+    }
+
+    /// Claims a job and, if the claim is this node's, runs it to the end (or to the
+    /// shutdown: a job left running is resumed by the next start, or by another node once
+    /// its lease ends).
+    async fn run(
+        &self,
+        row: AnalysisRow,
+        now: i64,
+        _permit: OwnedSemaphorePermit,
+    ) -> AppResult<()> {
+        let store = &self.core.store;
+        let lease = i64::try_from(self.core.config.analysis_lease_secs.max(1) * 1000)
+            .unwrap_or(i64::MAX / 2);
+        let claim = crate::random::token_base36(20);
+        let game_id = row.game_id.clone();
+        store
+            .analysis_write(AnalysisWrite::Claim {
+                game_id: game_id.clone(),
+                claim: claim.clone(),
+                until: unix_ms().saturating_add(lease),
+                now,
+            })
+            .await?;
+        let claimed = store.analysis(&game_id).await?;
+        if claimed.as_ref().and_then(|r| r.claim.as_deref()) != Some(claim.as_str())
+            || claimed.map(|r| r.status) != Some(AnalysisStatus::Running)
+        {
+            return Ok(()); // another node's now
+        }
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        let who = Who {
+            address: row.address.as_deref().and_then(|a| a.parse().ok()),
+            owner: row.requested_by.clone(),
+        };
+        let g = store
+            .game(&game_id)
+            .await?
+            .ok_or(AppError::NotFound("game"))?;
+        let moves = store.moves(&game_id).await?;
+        let variant = Variant::from_name(&g.variant).ok_or_else(|| {
+            AppError::Internal(format!("stored game {game_id} has variant {}", g.variant))
+        })?;
+        let rules = Rules::with_capture_optional(variant, g.capture_optional)
+            .map_err(|e| AppError::Internal(e.to_string()))?;
+        let start = Position::from_fen(rules, &g.initial_fen)
+            .map_err(|e| AppError::Internal(format!("stored game {game_id}: {e}")))?;
+        // The game after each ply (history kept, for the draw rules of each search).
+        let mut games = vec![Game::new(start)];
+        let mut played = Vec::with_capacity(moves.len());
+        for m in &moves {
+            let mut next = games[games.len() - 1].clone();
+            let mv = next.position().parse_move(&m.mv).map_err(|e| {
+                AppError::Internal(format!("stored game {game_id}, ply {}: {e}", m.ply))
+            })?;
+            next.play(&mv)
+                .map_err(|_| AppError::Internal(format!("stored game {game_id}, ply {}", m.ply)))?;
+            played.push((mv, m.mv.clone()));
+            games.push(next);
+        }
+        let mut searched = Vec::with_capacity(games.len());
+        let mut renewed = std::time::Instant::now();
+        let renew_every = Duration::from_millis(u64::try_from(lease / 3).unwrap_or(1000));
+        for game in &games {
+            loop {
+                if self.core.shutdown.is_cancelled() {
+                    return Ok(());
+                }
+                let game = game.clone();
+                let budget = self.budget;
+                let done = self
+                    .core
+                    .bots
+                    .run(Class::Analysis, &who, move |stop| {
+                        search::search(&game, budget, stop)
+                    })
+                    .await;
+                self.searches.fetch_add(1, Ordering::Relaxed);
+                match done {
+                    Some((found, false)) => {
+                        searched.push(found);
+                        break;
+                    }
+                    // Stopped for a live game: searched again to the full budget.
+                    Some((_, true)) => {}
+                    None => return Err(AppError::Internal("an analysis search failed".into())),
+                }
+            }
+            if renewed.elapsed() >= renew_every {
+                renewed = std::time::Instant::now();
+                store
+                    .analysis_write(AnalysisWrite::Renew {
+                        game_id: game_id.clone(),
+                        claim: claim.clone(),
+                        until: unix_ms().saturating_add(lease),
+                    })
+                    .await?;
+            }
+        }
+        let positions: Vec<Position> = games.iter().map(|g| g.position().clone()).collect();
+        let (plies, accuracy) = search::plies(&positions, &searched, &played);
+        let result = serde_json::to_string(&Stored { plies, accuracy })
+            .map_err(|e| AppError::Internal(e.to_string()))?;
+        store
+            .analysis_write(AnalysisWrite::Finish {
+                game_id: game_id.clone(),
+                claim,
+                budget: self.budget.describe(),
+                result,
+                now: unix_ms(),
+            })
+            .await?;
+        tracing::info!(plies = moves.len(), "analysis done");
+        Ok(())
+    }
+}
+
+/// A job's stored result.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Stored {
+    plies: Vec<PlyAnalysis>,
+    accuracy: damka_protocol::analysis::Accuracy,
+}

@@ -1,0 +1,102 @@
+//! Analysis: `POST`/`GET /api/games/{id}/analysis` (a finished game's job) and
+//! `GET /api/analyse` (one position, the analysis board).
+
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use damka_protocol::analysis::{AnalysisStatus, GameAnalysis, PositionAnalysis};
+use serde::Deserialize;
+
+use crate::accounts::retry_after;
+use crate::app::AppState;
+use crate::bots::Who;
+use crate::error::{AppError, AppResult};
+use crate::session::{ClientIp, Guest};
+
+/// Burst of game analyses per address.
+const GAMES_BURST_ADDRESS: f64 = 5.0;
+/// Burst of game analyses per player.
+const GAMES_BURST_PLAYER: f64 = 3.0;
+/// Burst of analysis-board positions per address.
+const POSITIONS_BURST: f64 = 20.0;
+
+/// Asks for a finished game's analysis: `202 {"status"}`, the same job every time.
+/// A new job counts against the address's and the player's limits (`429` with
+/// `Retry-After`); asking about a job that exists does not.
+pub async fn request(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Guest(player): Guest,
+    Path(id): Path<String>,
+) -> AppResult<(StatusCode, Json<AnalysisStatus>)> {
+    let config = &state.core.config;
+    let limits = &state.core.limits;
+    let take = || -> AppResult<()> {
+        let per_address = config.game_analyses_per_hour / 3600.0;
+        let per_player = config.game_analyses_per_player_hour / 3600.0;
+        // Both looked at before either is taken: a refusal costs nothing.
+        limits
+            .game_analyses_from
+            .check(ip, GAMES_BURST_ADDRESS, per_address)
+            .map_err(retry_after)?;
+        limits
+            .game_analyses_of
+            .take_or_wait(player.id.clone(), GAMES_BURST_PLAYER, per_player)
+            .map_err(retry_after)?;
+        limits
+            .game_analyses_from
+            .take_or_wait(ip, GAMES_BURST_ADDRESS, per_address)
+            .map_err(retry_after)
+    };
+    let status = state.analyses.request(&id, &player.id, ip, take).await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(AnalysisStatus {
+            status: status.as_str().to_owned(),
+        }),
+    ))
+}
+
+/// A game's analysis as it stands (`404` when never asked for).
+pub async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> AppResult<Json<GameAnalysis>> {
+    Ok(Json(state.analyses.show(&id).await?))
+}
+
+/// Query of `GET /api/analyse`.
+#[derive(Deserialize)]
+pub struct PositionQuery {
+    /// Variant id.
+    variant: String,
+    /// The position.
+    fen: String,
+}
+
+/// One position's analysis (limited per address).
+pub async fn position(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    query: Result<Query<PositionQuery>, QueryRejection>,
+) -> AppResult<Json<PositionAnalysis>> {
+    let Query(q) = query.map_err(|e| AppError::BadMessage(e.body_text()))?;
+    state
+        .core
+        .limits
+        .analyses_from
+        .take_or_wait(
+            ip,
+            POSITIONS_BURST,
+            state.core.config.position_analyses_per_minute / 60.0,
+        )
+        .map_err(retry_after)?;
+    let who = Who {
+        address: Some(ip),
+        owner: ip.to_string(),
+    };
+    Ok(Json(
+        state.analyses.position(&q.variant, &q.fen, who).await?,
+    ))
+}

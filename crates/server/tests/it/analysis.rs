@@ -1,0 +1,383 @@
+//! Analysis (issue 25): a finished game's job (judgements, one job per game, refused
+//! during play, resumed after a restart, annotated PDN read back by our reader), the
+//! analysis board's best moves in every variant, and the limits.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use damka_protocol::{EndReason, GameResult, GameStatus};
+use damka_server::analysis::{Budget, search_position};
+use damka_store::{ClockRow, GameRow, MoveRow, NewGame, Write};
+use draughts::{Game, Position, Rules, Variant};
+use serde_json::Value;
+
+use crate::common::{Backend, TestDb, TestServer, config, start_match};
+
+/// The budget the tests analyse with (small: a debug build).
+const TEST_BUDGET: Budget = Budget {
+    nodes: 20_000,
+    depth: 24,
+};
+
+fn test_config(db: &TestDb) -> damka_server::config::Config {
+    let mut c = config(db);
+    c.analysis_nodes = TEST_BUDGET.nodes;
+    c.analysis_depth = TEST_BUDGET.depth;
+    c.analysis_board_nodes = 20_000;
+    c.trust_forwarded_for = true;
+    c
+}
+
+/// Stores a finished game between the computer's seats (guest rows of every database)
+/// with these moves; returns its id.
+async fn store_game(s: &TestServer, variant: Variant, moves: &[String], n: u32) -> String {
+    let id = format!("an{n}x{}", std::process::id());
+    let start = Position::new(Rules::new(variant));
+    let mut pos = start.clone();
+    let mut rows = Vec::new();
+    for (i, text) in moves.iter().enumerate() {
+        let mv = pos.parse_move(text).unwrap();
+        pos = pos.play(&mv).unwrap();
+        rows.push(MoveRow {
+            ply: i as i64 + 1,
+            mv: text.clone(),
+            fen_after: pos.to_fen(),
+            white_ms: 60_000,
+            black_ms: 60_000,
+            used_ms: 100,
+        });
+    }
+    let row = GameRow {
+        id: id.clone(),
+        table_id: format!("t{id}"),
+        room: variant.name().into(),
+        variant: variant.name().into(),
+        minutes: 5,
+        increment_s: 0,
+        random_opening: false,
+        capture_optional: false,
+        rated: false,
+        white_id: "bot-1".into(),
+        white_name: "Computer (level 1)".into(),
+        black_id: "bot-2".into(),
+        black_name: "Computer (level 2)".into(),
+        initial_fen: start.to_fen(),
+        opening_plies: 0,
+        status: GameStatus::Over,
+        result: Some(GameResult::White),
+        reason: Some(EndReason::Resign),
+        clock: ClockRow {
+            white_ms: 60_000,
+            black_ms: 60_000,
+            ply: moves.len() as i64,
+        },
+        started_at: 1_700_000_000_000,
+        ended_at: Some(1_700_000_100_000),
+    };
+    s.server
+        .state
+        .core
+        .store
+        .write(Write::Game(Box::new(NewGame { row, opening: rows })))
+        .await
+        .unwrap();
+    id
+}
+
+/// A game of `plies` moves from the start: the engine's own move (the analysis budget,
+/// so exactly the analysis's best) except at `worst` plies, where the mover plays the
+/// move the engine scores lowest. Returns the moves and the plies where the worst move
+/// lost at least a blunder's expected result by the analysis's own scoring.
+fn game_with_worst_moves(
+    variant: Variant,
+    plies: usize,
+    worst: &[usize],
+) -> (Vec<String>, Vec<usize>) {
+    let stop = AtomicBool::new(false);
+    let mut game = Game::new(Position::new(Rules::new(variant)));
+    let mut moves = Vec::new();
+    let mut bad = Vec::new();
+    for ply in 1..=plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let pos = game.position().clone();
+        let best = search_position(&game, TEST_BUDGET, &stop).best.unwrap();
+        let mv = if worst.contains(&ply) && pos.legal_moves().len() > 1 {
+            // Each move scored as the analysis scores it: the next position searched to
+            // the same budget, for the mover.
+            let before = search_position(&game, TEST_BUDGET, &stop)
+                .value
+                .expected(pos.turn());
+            let mut worst_move = best;
+            let mut lowest = f64::MAX;
+            for m in pos.legal_moves().iter() {
+                let mut next = game.clone();
+                next.play(m).unwrap();
+                let e = search_position(&next, TEST_BUDGET, &stop)
+                    .value
+                    .expected(pos.turn());
+                if e < lowest {
+                    (lowest, worst_move) = (e, *m);
+                }
+            }
+            if before - lowest >= 0.15 {
+                bad.push(ply);
+            }
+            worst_move
+        } else {
+            best
+        };
+        moves.push(pos.move_to_string(&mv));
+        game.play(&mv).unwrap();
+    }
+    (moves, bad)
+}
+
+async fn wait_done(s: &TestServer, game: &str) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(240);
+    loop {
+        let r = s
+            .http("GET", &format!("/api/games/{game}/analysis"), None, None)
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let v = r.json();
+        if v["status"] == "done" {
+            return v;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "analysis not done: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn worst_moves_are_judged_and_the_pdn_reads_back(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(test_config(&db)).await;
+    let (cookie, _) = s.guest("Ala").await;
+    let (moves, bad) = tokio::task::spawn_blocking(|| {
+        game_with_worst_moves(Variant::International, 40, &[9, 18, 27, 34])
+    })
+    .await
+    .unwrap();
+    assert!(bad.len() >= 2, "too few clearly bad moves: {bad:?}");
+    let game = store_game(&s, Variant::International, &moves, 1).await;
+    let path = format!("/api/games/{game}/analysis");
+    // Never asked: nothing to show.
+    assert_eq!(s.http("GET", &path, None, None).await.status, 404);
+    let r = s.http("POST", &path, Some(&cookie), None).await;
+    assert_eq!(r.status, 202, "{}", r.body);
+    assert!(["queued", "running", "done"].contains(&r.json()["status"].as_str().unwrap()));
+    let done = wait_done(&s, &game).await;
+    let plies = done["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), moves.len());
+    for p in plies {
+        let ply = p["ply"].as_u64().unwrap() as usize;
+        assert_eq!(p["move"], moves[ply - 1]);
+        assert!(p["eval"].is_i64() || p["win"].is_string(), "{p}");
+        let judgement = p["judgement"].as_str();
+        if bad.contains(&ply) {
+            assert!(
+                matches!(judgement, Some("mistake" | "blunder")),
+                "ply {ply} (the engine's worst move) judged {judgement:?}: {p}"
+            );
+        }
+        if p["best"] == p["move"] {
+            assert_eq!(judgement, None, "the engine's own move judged: {p}");
+        }
+        let pv = p["pv"].as_array().unwrap();
+        assert!(pv.is_empty() || pv[0] == p["best"]);
+    }
+    assert!(done["accuracy"]["white"].is_f64() || done["accuracy"]["white"].is_u64());
+    // Asking again is the same job, done.
+    let again = s.http("POST", &path, Some(&cookie), None).await;
+    assert_eq!(again.json()["status"], "done");
+    assert_eq!(s.server.state.analyses.runs(), 1);
+
+    // The annotated PDN: the same moves through our own reader, with the judgements.
+    let pdn = s
+        .http(
+            "GET",
+            &format!("/api/games/{game}/pdn?annotate=true"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(pdn.status, 200);
+    assert!(pdn.body.contains('{'), "{}", pdn.body);
+    let judged = plies.iter().filter(|p| !p["judgement"].is_null()).count();
+    let suffixes = pdn.body.matches("?!").count()
+        + pdn.body.matches("??").count()
+        + pdn.body.matches("? ").count();
+    assert!(
+        judged > 0 && suffixes >= judged,
+        "{judged} judged, {}",
+        pdn.body
+    );
+    let back = draughts::pdn::read(&pdn.body, None)
+        .remove(0)
+        .expect("reads back");
+    let plain = s
+        .http("GET", &format!("/api/games/{game}/pdn"), None, None)
+        .await;
+    let plain = draughts::pdn::read(&plain.body, None).remove(0).unwrap();
+    assert_eq!(back.moves, plain.moves);
+    assert_eq!(back.moves.len(), moves.len());
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
+async fn refused_during_play_and_unknown(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(test_config(&db)).await;
+    let m = start_match(
+        &s,
+        "international",
+        serde_json::json!({"minutes": 5, "increment": 3}),
+    )
+    .await;
+    let r = s
+        .http(
+            "POST",
+            &format!("/api/games/{}/analysis", m.game),
+            Some(&m.white.1),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert_eq!(r.error_code(), "game_in_progress");
+    let r = s
+        .http("POST", "/api/games/nope/analysis", Some(&m.white.1), None)
+        .await;
+    assert_eq!(r.status, 404);
+    // Without a session: who asks is needed for the limits.
+    let r = s
+        .http(
+            "POST",
+            &format!("/api/games/{}/analysis", m.game),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 401);
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
+async fn one_job_per_game_under_concurrent_requests(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(test_config(&db)).await;
+    let moves = ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14"]
+        .map(String::from)
+        .to_vec();
+    let game = store_game(&s, Variant::International, &moves, 2).await;
+    let mut cookies = Vec::new();
+    for i in 0..6 {
+        cookies.push(s.guest_from(&format!("10.0.0.{i}"), "Ala").await.0);
+    }
+    let path = format!("/api/games/{game}/analysis");
+    let asks = cookies.iter().enumerate().map(|(i, c)| {
+        let (s, path) = (&s, &path);
+        async move {
+            s.http_from(&format!("10.0.0.{i}"), "POST", path, Some(c), None)
+                .await
+        }
+    });
+    for r in futures_util::future::join_all(asks).await {
+        assert_eq!(r.status, 202, "{}", r.body);
+    }
+    let done = wait_done(&s, &game).await;
+    assert_eq!(done["plies"].as_array().unwrap().len(), 6);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(s.server.state.analyses.runs(), 1, "one job ran");
+    let searched = s.server.state.analyses.searches();
+    assert!(
+        (7..=14).contains(&searched),
+        "{searched} searches for 7 positions"
+    );
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
+async fn a_restart_mid_job_finishes_the_job(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let mut c = test_config(&db);
+    // Slow enough to stop in the middle.
+    c.analysis_nodes = 150_000;
+    let s = TestServer::start(c.clone()).await;
+    let (cookie, _) = s.guest("Ala").await;
+    let (moves, _) =
+        tokio::task::spawn_blocking(|| game_with_worst_moves(Variant::Russian, 24, &[]))
+            .await
+            .unwrap();
+    let game = store_game(&s, Variant::Russian, &moves, 3).await;
+    let path = format!("/api/games/{game}/analysis");
+    assert_eq!(s.http("POST", &path, Some(&cookie), None).await.status, 202);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while s.server.state.analyses.searches() < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the job did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        s.http("GET", &path, None, None).await.json()["status"],
+        "running"
+    );
+    s.server.shutdown().await;
+
+    let s = TestServer::start(c).await;
+    let done = wait_done(&s, &game).await;
+    assert_eq!(done["plies"].as_array().unwrap().len(), moves.len());
+    assert_eq!(
+        s.server.state.analyses.runs(),
+        1,
+        "the new run took the job over"
+    );
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
+both_backends!(
+    worst_moves_are_judged_and_the_pdn_reads_back,
+    refused_during_play_and_unknown,
+    one_job_per_game_under_concurrent_requests,
+    a_restart_mid_job_finishes_the_job,
+);
+
+/// Two servers on one PostgreSQL database (as two nodes of a cluster share it): asked on
+/// both at once, the game gets one job, run by exactly one of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_one_job() {
+    if crate::common::postgres_url().is_none() {
+        return;
+    }
+    let db = TestDb::new(Backend::Postgres).await;
+    let a = TestServer::start(test_config(&db)).await;
+    let b = TestServer::start(test_config(&db)).await;
+    let moves = ["32-28", "19-23", "28x19", "14x23"]
+        .map(String::from)
+        .to_vec();
+    let game = store_game(&a, Variant::International, &moves, 4).await;
+    let (ca, _) = a.guest("Ala").await;
+    let (cb, _) = b.guest("Bolek").await;
+    let path = format!("/api/games/{game}/analysis");
+    let (ra, rb) = tokio::join!(
+        a.http("POST", &path, Some(&ca), None),
+        b.http("POST", &path, Some(&cb), None)
+    );
+    assert_eq!((ra.status, rb.status), (202, 202));
+    let done = wait_done(&b, &game).await;
+    assert_eq!(done["plies"].as_array().unwrap().len(), 4);
+    // Both nodes look again (a poll) before counting.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let runs = a.server.state.analyses.runs() + b.server.state.analyses.runs();
+    assert_eq!(runs, 1, "one node ran the job");
+    assert_eq!(wait_done(&a, &game).await, done);
+    a.server.shutdown().await;
+    b.server.shutdown().await;
+    db.cleanup().await;
+}

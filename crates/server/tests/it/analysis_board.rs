@@ -1,0 +1,217 @@
+//! The analysis board (`GET /api/analyse`): the shot is the best move in every variant,
+//! a bad FEN is a 400; and the analysis limits give 429 with `Retry-After`.
+
+use draughts::{Position, Rules, Variant};
+
+use crate::common::{Backend, TestDb, TestServer, config};
+
+/// The same shot on any board, in display coordinates (x right, y down, White at the
+/// bottom moving up): White gives a man at (3,3), Black must take it with (4,2) and
+/// lands on (2,4), and White takes two with (1,5) over (2,4) and (2,2), leaving Black
+/// nothing. (4,4) keeps the other Black man from taking instead, (0,6) the taker from
+/// going on over (1,5). Shifted one column
+/// where (2,4) is not a playing square.
+const WHITE: [(u8, u8); 4] = [(2, 4), (1, 5), (4, 4), (0, 6)];
+const BLACK: [(u8, u8); 2] = [(4, 2), (2, 2)];
+
+fn shot(variant: Variant) -> (String, String) {
+    let at = |x: u8, y: u8| {
+        variant
+            .squares()
+            .find(|&sq| variant.square_xy(sq) == (x, y))
+    };
+    let dx = u8::from(at(2, 4).is_none());
+    let name = |(x, y): (u8, u8)| variant.square_name(at(x + dx, y).expect("a playing square"));
+    let list = |men: &[(u8, u8)]| men.iter().map(|&m| name(m)).collect::<Vec<_>>().join(",");
+    let fen = format!("W:W{}:B{}", list(&WHITE), list(&BLACK));
+    let pos = Position::from_fen(Rules::new(variant), &fen).expect("the shot's FEN parses");
+    let from = at(2 + dx, 4).unwrap();
+    let to = at(3 + dx, 3).unwrap();
+    let mv = pos
+        .legal_moves()
+        .iter()
+        .find(|m| m.from() == from && m.to() == to)
+        .copied()
+        .expect("the shot is legal");
+    (pos.to_fen(), pos.move_to_string(&mv))
+}
+
+fn query(s: &str) -> String {
+    s.replace(':', "%3A").replace(',', "%2C")
+}
+
+async fn the_shot_is_best_in_every_variant(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let mut c = config(&db);
+    c.analysis_board_nodes = 50_000;
+    let s = TestServer::start(c).await;
+    for variant in Variant::ALL {
+        let (fen, best) = shot(variant);
+        let r = s
+            .http(
+                "GET",
+                &format!(
+                    "/api/analyse?variant={}&fen={}",
+                    variant.name(),
+                    query(&fen)
+                ),
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(r.status, 200, "{variant:?}: {}", r.body);
+        let v = r.json();
+        assert_eq!(v["best"], best, "{variant:?} {fen}: {v}");
+        assert_eq!(v["win"], "white", "{variant:?}: {v}");
+        assert_eq!(v["pv"][0], best);
+        assert!(v["depth"].as_u64().is_some());
+    }
+    for bad in [
+        "/api/analyse?variant=international&fen=W%3AW99%3AB1",
+        "/api/analyse?variant=nope&fen=W%3AW31%3AB1",
+        "/api/analyse?variant=international",
+    ] {
+        let r = s.http("GET", bad, None, None).await;
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+    }
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
+async fn limits_give_429(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let mut c = config(&db);
+    c.analysis_board_nodes = 1_000;
+    c.trust_forwarded_for = true;
+    let s = TestServer::start(c).await;
+    let fen = query(&Position::new(Rules::new(Variant::Russian)).to_fen());
+    let path = format!("/api/analyse?variant=russian&fen={fen}");
+    let mut limited = None;
+    for i in 0..40 {
+        let r = s.http_from("10.1.0.1", "GET", &path, None, None).await;
+        if r.status == 429 {
+            limited = Some((i, r));
+            break;
+        }
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let (i, r) = limited.expect("the board is limited per address");
+    assert!(i >= 20, "limited after {i}");
+    assert_eq!(r.error_code(), "rate_limited");
+    assert!(r.header("retry-after").is_some());
+    // Another address is not.
+    assert_eq!(
+        s.http_from("10.1.0.2", "GET", &path, None, None)
+            .await
+            .status,
+        200
+    );
+
+    // Game analyses: per player (3 at once), then per address (5 at once).
+    let (cookie, _) = s.guest_from("10.1.0.3", "Ala").await;
+    let mut games = Vec::new();
+    for _ in 0..7 {
+        games.push(finished_game(&s).await);
+    }
+    for (i, g) in games.iter().enumerate() {
+        let r = s
+            .http_from(
+                "10.1.0.3",
+                "POST",
+                &format!("/api/games/{g}/analysis"),
+                Some(&cookie),
+                None,
+            )
+            .await;
+        if i < 3 {
+            assert_eq!(r.status, 202, "{}", r.body);
+        } else {
+            assert_eq!(r.status, 429, "{}", r.body);
+            assert!(r.header("retry-after").is_some());
+        }
+    }
+    // A job that exists is free to ask about.
+    let r = s
+        .http_from(
+            "10.1.0.3",
+            "POST",
+            &format!("/api/games/{}/analysis", games[0]),
+            Some(&cookie),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 202);
+    // Other players of the same address: two more, then the address is out.
+    let (other, _) = s.guest_from("10.1.0.3", "Bolek").await;
+    let statuses: Vec<u16> = {
+        let mut v = Vec::new();
+        for g in &games[3..6] {
+            v.push(
+                s.http_from(
+                    "10.1.0.3",
+                    "POST",
+                    &format!("/api/games/{g}/analysis"),
+                    Some(&other),
+                    None,
+                )
+                .await
+                .status,
+            );
+        }
+        v
+    };
+    assert_eq!(statuses, [202, 202, 429]);
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
+/// A finished (aborted) game: a table where both sit, start and the first mover resigns
+/// at once is the quickest real way; here the store is written directly.
+async fn finished_game(s: &TestServer) -> String {
+    use damka_protocol::{EndReason, GameStatus};
+    use damka_store::{ClockRow, GameRow, NewGame, Write};
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let id = format!(
+        "lim{}x{}",
+        N.fetch_add(1, Ordering::Relaxed),
+        std::process::id()
+    );
+    let start = Position::new(Rules::new(Variant::Russian)).to_fen();
+    let row = GameRow {
+        id: id.clone(),
+        table_id: format!("t{id}"),
+        room: "russian".into(),
+        variant: "russian".into(),
+        minutes: 5,
+        increment_s: 0,
+        random_opening: false,
+        capture_optional: false,
+        rated: false,
+        white_id: "bot-1".into(),
+        white_name: "Computer (level 1)".into(),
+        black_id: "bot-2".into(),
+        black_name: "Computer (level 2)".into(),
+        initial_fen: start,
+        opening_plies: 0,
+        status: GameStatus::Over,
+        result: None,
+        reason: Some(EndReason::Aborted),
+        clock: ClockRow::default(),
+        started_at: 1_700_000_000_000,
+        ended_at: Some(1_700_000_000_001),
+    };
+    s.server
+        .state
+        .core
+        .store
+        .write(Write::Game(Box::new(NewGame {
+            row,
+            opening: Vec::new(),
+        })))
+        .await
+        .unwrap();
+    id
+}
+
+both_backends!(the_shot_is_best_in_every_variant, limits_give_429);
