@@ -14,6 +14,9 @@ WHAT, one of:
                the human move round trip (move -> ack). --secs: the measuring window
                (default 240; the level-1 game stops after 30 replies, the rest goes on).
                --no-attack: the same two games without the attack (the baseline).
+               --analyses N (with --no-attack): N analyses of a position (the analysis
+               board's GET /api/analyse, each from its own address) run all along instead
+               of the attack (issue 25).
                --no-human: without the human table; --human-only: only the human table
                (no attack, no level-1 game). Run the two in separate processes at once to
                keep this client's own work (its threads share one interpreter lock) out of
@@ -430,11 +433,37 @@ def room_tables(addr):
     return len(tables), tour, bots
 
 
-def measure_computer(addr, secs=240.0, max_replies=30, attack=True, human_table_on=True, level_one_on=True):
+def analyses(addr, n, stop, tally):
+    """`n` position analyses running at once (issue 25): each from its own address, one
+    `GET /api/analyse` of International's start after another, until `stop`."""
+    status, variants, _ = http(addr, "GET", "/api/variants")
+    fen = next(v["start_fen"] for v in variants if v["id"] == "international")
+    path = "/api/analyse?variant=international&fen=" + fen.replace(":", "%3A").replace(",", "%2C")
+
+    def one(src):
+        while not stop.is_set():
+            try:
+                status, body, _ = http(addr, "GET", path, None, None, src)
+            except OSError:
+                status = 0
+            with STATS_LOCK:
+                tally["done" if status == 200 else f"http {status}"] = tally.get("done" if status == 200 else f"http {status}", 0) + 1
+            if status == 429:
+                time.sleep(0.5)
+
+    for i in range(n):
+        threading.Thread(target=one, args=(f"127.0.9.{i + 2}",), daemon=True).start()
+
+
+def measure_computer(addr, secs=240.0, max_replies=30, attack=True, human_table_on=True, level_one_on=True, n_analyses=0):
     att, vic, hum = "127.0.1.2", "127.0.1.3", "127.0.1.4"
     pid = server_pid(addr)
     print(f"computer: server pid {pid}; load {load()}")
     stop = threading.Event()
+    analysed = {}
+    if n_analyses:
+        analyses(addr, n_analyses, stop, analysed)
+        print(f"computer: {n_analyses} position analyses running at once (International's start, one after another)")
     threads = []
     stats = {"moves": 0, "games_over": 0, "closed": 0}
     guests = [guest(addr, att) for _ in range(2)]
@@ -694,6 +723,8 @@ def measure_computer(addr, secs=240.0, max_replies=30, attack=True, human_table_
         f"errors {human['errors']}, games {human['games']}"
     )
     print(f"computer: attacker replies sent {stats['moves']}, its games over {stats['games_over']}")
+    if n_analyses:
+        print(f"computer: position analyses answered: {analysed} in {took:.0f} s")
     # Courtesy: resign the attacker's games.
     for _, p in threads:
         try:
@@ -1190,6 +1221,7 @@ def main():
             attack="--no-attack" not in sys.argv and not only,
             human_table_on="--no-human" not in sys.argv,
             level_one_on=not only,
+            n_analyses=int(sys.argv[sys.argv.index("--analyses") + 1]) if "--analyses" in sys.argv else 0,
         )
     elif what == "tournaments":
         measure_tournaments(addr)

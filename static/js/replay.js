@@ -198,9 +198,10 @@ export function mount(root, { id, ctx }) {
     );
     if (g.ended_at) {
       try {
-        analysis = await api.analysis(g.id);
+        const found = await api.analysis(g.id);
+        analysis = found.status === 'none' ? null : found; // 'none': never asked for
       } catch {
-        analysis = null; // never asked for
+        analysis = null;
       }
     }
     go(g.moves.length);

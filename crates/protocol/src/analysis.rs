@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 /// A job's state (`202` answer of the request, and part of the result).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnalysisStatus {
-    /// `queued`, `running` or `done`.
+    /// `queued`, `running` or `done`; `none` for a game nobody asked to analyse.
     pub status: String,
 }
 
@@ -50,7 +50,7 @@ pub struct PlyAnalysis {
 /// A game's analysis: `GET /api/games/{id}/analysis`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameAnalysis {
-    /// `queued`, `running` or `done`.
+    /// `queued`, `running` or `done`; `none` for a game nobody asked to analyse.
     pub status: String,
     /// Every ply once done (empty before).
     pub plies: Vec<PlyAnalysis>,

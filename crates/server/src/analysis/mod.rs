@@ -63,6 +63,9 @@ pub struct Analyses {
     searches: AtomicU64,
 }
 
+/// The status of a finished game's analysis nobody asked for.
+const NONE: &str = "none";
+
 impl Analyses {
     /// The analyses of a node; `alone` unless it is part of a cluster.
     pub fn new(core: Arc<Core>, alone: bool) -> Arc<Analyses> {
@@ -157,12 +160,21 @@ impl Analyses {
     /// Fails with `not_found` for an unknown game or one never asked for, or a database
     /// error.
     pub async fn show(&self, game_id: &str) -> AppResult<GameAnalysis> {
-        let row = self
-            .core
-            .store
-            .analysis(game_id)
-            .await?
-            .ok_or(AppError::NotFound("analysis"))?;
+        let Some(row) = self.core.store.analysis(game_id).await? else {
+            // A game nobody asked about has no analysis yet (a replay asks whether there
+            // is one); only an unknown game is not found.
+            self.core
+                .store
+                .game(game_id)
+                .await?
+                .ok_or(AppError::NotFound("game"))?;
+            return Ok(GameAnalysis {
+                status: NONE.to_owned(),
+                plies: Vec::new(),
+                accuracy: None,
+                budget: None,
+            });
+        };
         let mut out = GameAnalysis {
             status: row.status.as_str().to_owned(),
             plies: Vec::new(),

@@ -58,7 +58,8 @@ pub async fn request(
     ))
 }
 
-/// A game's analysis as it stands (`404` when never asked for).
+/// A game's analysis as it stands (`"status": "none"` when never asked for, `404` for an
+/// unknown game).
 pub async fn show(
     State(state): State<AppState>,
     Path(id): Path<String>,

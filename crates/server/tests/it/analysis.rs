@@ -165,8 +165,12 @@ async fn worst_moves_are_judged_and_the_pdn_reads_back(backend: Backend) {
     assert!(bad.len() >= 2, "too few clearly bad moves: {bad:?}");
     let game = store_game(&s, Variant::International, &moves, 1).await;
     let path = format!("/api/games/{game}/analysis");
-    // Never asked: nothing to show.
-    assert_eq!(s.http("GET", &path, None, None).await.status, 404);
+    // Never asked: nothing to show (and an unknown game is not found).
+    let r = s.http("GET", &path, None, None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json(), serde_json::json!({"status": "none", "plies": []}));
+    let r = s.http("GET", "/api/games/nope/analysis", None, None).await;
+    assert_eq!(r.status, 404);
     let r = s.http("POST", &path, Some(&cookie), None).await;
     assert_eq!(r.status, 202, "{}", r.body);
     assert!(["queued", "running", "done"].contains(&r.json()["status"].as_str().unwrap()));
