@@ -4,7 +4,7 @@
 //! accounts only; Glicko-2 changes exactly as the paper's formulas give them, stored with
 //! the game's end; profiles and leaderboards.
 
-use crate::common::{Backend, Response, TestDb, TestServer, Ws, config};
+use crate::common::{Backend, Response, TestDb, TestServer, Ws, config, one_move_each};
 use damka_rating::{Glicko2, Outcome, Rating};
 use damka_server::Config;
 use serde_json::{Value, json};
@@ -87,16 +87,7 @@ async fn rated_game(s: &TestServer, white: &str, black: &str) -> (String, Ws, Ws
 
 /// White plays its first legal move, Black its, then White resigns: Black wins.
 async fn black_wins(w: &mut Ws, b: &mut Ws, started: &Value) -> Value {
-    let mv = started["legal"][0].as_str().unwrap();
-    w.send(json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
-        .await;
-    w.recv_t("ack").await;
-    let seen = b.recv_t("move").await;
-    let mv = seen["legal"][0].as_str().unwrap();
-    b.send(json!({"t": "move", "move": mv, "ply": 2, "ack": 2}))
-        .await;
-    b.recv_t("ack").await;
-    w.recv_t("move").await;
+    one_move_each(w, b, started).await;
     w.send(json!({"t": "resign"})).await;
     let over = w.recv_t("game_over").await;
     assert_eq!(b.recv_t("game_over").await, over);

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crate::common::{Backend, TestDb};
+use crate::common::{Backend, TestDb, one_move_each};
 use crate::damka::{Damka, free_port};
 use serde_json::{Value, json};
 
@@ -96,16 +96,7 @@ async fn a_rated_end_and_its_ratings_survive_a_crash_together(backend: Backend) 
     let started = w.recv_t("game_started").await;
     b.recv_t("game_started").await;
     let game = started["id"].as_str().unwrap().to_owned();
-    let mv = started["legal"][0].as_str().unwrap();
-    w.send(json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
-        .await;
-    w.recv_t("ack").await;
-    let seen = b.recv_t("move").await;
-    let mv = seen["legal"][0].as_str().unwrap();
-    b.send(json!({"t": "move", "move": mv, "ply": 2, "ack": 2}))
-        .await;
-    b.recv_t("ack").await;
-    w.recv_t("move").await;
+    one_move_each(&mut w, &mut b, &started).await;
     // White resigns: the server dies between writing the end and the ratings, inside
     // their one transaction.
     w.send(json!({"t": "resign"})).await;

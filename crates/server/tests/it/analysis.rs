@@ -30,7 +30,12 @@ fn test_config(db: &TestDb) -> damka_server::config::Config {
 
 /// Stores a finished game between the computer's seats (guest rows of every database)
 /// with these moves; returns its id.
-async fn store_game(s: &TestServer, variant: Variant, moves: &[String], n: u32) -> String {
+pub(crate) async fn store_game(
+    s: &TestServer,
+    variant: Variant,
+    moves: &[String],
+    n: u32,
+) -> String {
     let id = format!("an{n}x{}", std::process::id());
     let start = Position::new(Rules::new(variant));
     let mut pos = start.clone();

@@ -165,53 +165,12 @@ async fn limits_give_429(backend: Backend) {
     db.cleanup().await;
 }
 
-/// A finished (aborted) game: a table where both sit, start and the first mover resigns
-/// at once is the quickest real way; here the store is written directly.
+/// A finished game with no move (stored directly: quicker than playing one), numbered
+/// apart from the analysis tests' games.
 async fn finished_game(s: &TestServer) -> String {
-    use damka_protocol::{EndReason, GameStatus};
-    use damka_store::{ClockRow, GameRow, NewGame, Write};
     use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let id = format!(
-        "lim{}x{}",
-        N.fetch_add(1, Ordering::Relaxed),
-        std::process::id()
-    );
-    let start = Position::new(Rules::new(Variant::Russian)).to_fen();
-    let row = GameRow {
-        id: id.clone(),
-        table_id: format!("t{id}"),
-        room: "russian".into(),
-        variant: "russian".into(),
-        minutes: 5,
-        increment_s: 0,
-        random_opening: false,
-        capture_optional: false,
-        rated: false,
-        white_id: "bot-1".into(),
-        white_name: "Computer (level 1)".into(),
-        black_id: "bot-2".into(),
-        black_name: "Computer (level 2)".into(),
-        initial_fen: start,
-        opening_plies: 0,
-        status: GameStatus::Over,
-        result: None,
-        reason: Some(EndReason::Aborted),
-        clock: ClockRow::default(),
-        started_at: 1_700_000_000_000,
-        ended_at: Some(1_700_000_000_001),
-    };
-    s.server
-        .state
-        .core
-        .store
-        .write(Write::Game(Box::new(NewGame {
-            row,
-            opening: Vec::new(),
-        })))
-        .await
-        .unwrap();
-    id
+    static N: AtomicU32 = AtomicU32::new(10_000);
+    crate::analysis::store_game(s, Variant::Russian, &[], N.fetch_add(1, Ordering::Relaxed)).await
 }
 
 both_backends!(the_shot_is_best_in_every_variant, limits_give_429);

@@ -14,7 +14,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::{Backend, TestDb, Ws};
+use crate::common::{Backend, TestDb, Ws, one_move_each};
 use crate::damka::{Damka, Seat, free_port, start_game};
 use serde_json::{Value, json};
 
@@ -776,16 +776,7 @@ async fn a_rated_game_across_nodes_updates_once() {
     b.send(json!({"t": "start"})).await;
     let started = w.recv_t("game_started").await;
     b.recv_t("game_started").await;
-    let mv = started["legal"][0].as_str().unwrap();
-    w.send(json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
-        .await;
-    w.recv_t("ack").await;
-    let seen = b.recv_t("move").await;
-    let mv = seen["legal"][0].as_str().unwrap();
-    b.send(json!({"t": "move", "move": mv, "ply": 2, "ack": 2}))
-        .await;
-    b.recv_t("ack").await;
-    w.recv_t("move").await;
+    one_move_each(&mut w, &mut b, &started).await;
     w.send(json!({"t": "resign"})).await;
     let over = w.recv_t("game_over").await;
     assert_eq!(b.recv_t("game_over").await, over);

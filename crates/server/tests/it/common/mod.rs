@@ -408,6 +408,24 @@ pub async fn play_first_moves_from(m: &mut Match, from: &Value, ply: u64, n: u64
     last
 }
 
+/// One move each from `started` (a `game_started`): the first mover's socket plays its
+/// first legal move, the other socket its first legal reply, each acknowledged and seen
+/// by both; for tests whose two players are plain sockets rather than a [`Match`].
+pub async fn one_move_each(first: &mut Ws, second: &mut Ws, started: &Value) {
+    let mv = started["legal"][0].as_str().unwrap();
+    first
+        .send(serde_json::json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
+        .await;
+    first.recv_t("ack").await;
+    let seen = second.recv_t("move").await;
+    let mv = seen["legal"][0].as_str().unwrap();
+    second
+        .send(serde_json::json!({"t": "move", "move": mv, "ply": 2, "ack": 2}))
+        .await;
+    second.recv_t("ack").await;
+    first.recv_t("move").await;
+}
+
 /// Polls `/readyz` until it answers `status` (the server's storage state changes in the
 /// background); panics after [`ws::TIMEOUT`].
 pub async fn wait_ready(s: &TestServer, status: u16) {
