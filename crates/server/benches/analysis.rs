@@ -10,8 +10,10 @@
 //! `-- --fit G` instead plays `G` games per variant of the engine against itself to the
 //! end (a small budget, a seeded random move in the first plies only, at most 300 plies),
 //! records each position's score for White and the game's result, and fits the scale of
-//! the logistic curve `E(s) = 1 / (1 + e^(-s / scale))` by maximum likelihood (a grid
-//! from 20 to 400): the constant of `analysis/judge.rs`.
+//! the logistic curve `E(s) = 1 / (1 + e^(-s / scale))` by maximum likelihood (20 to
+//! 2,000, with a 90% bootstrap interval over games): the scales of `Curve::of` in `analysis/judge.rs`. `--variants
+//! V,V` limits the fit to those variants (wire ids); `--fit-nodes N` sets the self-play's
+//! budget a move (20,000).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
@@ -116,12 +118,23 @@ fn make_game(variant: Variant, plies: usize, seed: u64, stop: &AtomicBool) -> Ga
 /// Self-play to the end, then the scale that best explains the results.
 fn fit(games: u64, stop: &AtomicBool) {
     let budget = Budget {
-        nodes: 20_000,
+        nodes: arg("--fit-nodes", 20_000),
         depth: 24,
     };
-    let mut all: Vec<(f64, f64)> = Vec::new();
-    for variant in Variant::ALL {
-        let mut samples = Vec::new();
+    let mut all: Vec<Vec<(f64, f64)>> = Vec::new();
+    let args: Vec<String> = std::env::args().collect();
+    let only: Vec<Variant> = args
+        .iter()
+        .position(|a| a == "--variants")
+        .and_then(|i| args.get(i + 1))
+        .map(|list| {
+            list.split(',')
+                .map(|v| v.parse().expect("a variant's wire id"))
+                .collect()
+        })
+        .unwrap_or_else(|| Variant::ALL.to_vec());
+    for variant in only {
+        let mut samples: Vec<Vec<(f64, f64)>> = Vec::new();
         let (mut w, mut d, mut l) = (0, 0, 0);
         for g in 0..games {
             let mut game = Game::new(Position::new(Rules::new(variant)));
@@ -167,41 +180,78 @@ fn fit(games: u64, stop: &AtomicBool) {
                     0.5
                 }
             };
-            samples.extend(
+            samples.push(
                 scores
                     .into_iter()
                     .filter(|s| s.abs() < 2000.0)
-                    .map(|s| (s, result)),
+                    .map(|s| (s, result))
+                    .collect::<Vec<_>>(),
             );
         }
-        let (scale, ll) = best_scale(&samples);
+        let refs: Vec<&[(f64, f64)]> = samples.iter().map(Vec::as_slice).collect();
+        let (scale, ll) = best_scale(&refs);
+        let (low, high) = interval(&samples);
         println!(
-            "{:<14} games {games} (+{w} ={d} -{l}), {} positions, scale {scale:.0} (log-likelihood {ll:.1})",
+            "{:<14} games {games} (+{w} ={d} -{l}), {} positions, scale {scale:.0} (90% {low:.0}-{high:.0}, log-likelihood {ll:.1}, current {:.0})",
             variant.name(),
-            samples.len()
+            refs.iter().map(|g| g.len()).sum::<usize>(),
+            damka_server::analysis::Curve::of(variant).scale()
         );
         all.extend(samples);
     }
-    let (scale, _) = best_scale(&all);
-    println!("all variants: {} positions, scale {scale:.0}", all.len());
+    let refs: Vec<&[(f64, f64)]> = all.iter().map(Vec::as_slice).collect();
+    let (scale, _) = best_scale(&refs);
+    println!(
+        "all variants: {} positions, scale {scale:.0}",
+        refs.iter().map(|g| g.len()).sum::<usize>()
+    );
 }
 
-/// The scale of the curve that gives the results the highest likelihood (a draw counts as
-/// half a win and half a loss).
-fn best_scale(samples: &[(f64, f64)]) -> (f64, f64) {
-    let mut best = (0.0, f64::NEG_INFINITY);
-    for step in 20..=400 {
-        let scale = f64::from(step);
-        let ll: f64 = samples
-            .iter()
-            .map(|&(s, r)| {
-                let e = (1.0 / (1.0 + (-s / scale).exp())).clamp(1e-9, 1.0 - 1e-9);
-                r * e.ln() + (1.0 - r) * (1.0 - e).ln()
-            })
-            .sum();
-        if ll > best.1 {
-            best = (scale, ll);
+/// The log-likelihood of the results under the curve of this scale (a draw counts as half
+/// a win and half a loss).
+fn log_likelihood<'a>(samples: impl Iterator<Item = &'a (f64, f64)>, scale: f64) -> f64 {
+    samples
+        .map(|&(s, r)| {
+            let e = (1.0 / (1.0 + (-s / scale).exp())).clamp(1e-9, 1.0 - 1e-9);
+            r * e.ln() + (1.0 - r) * (1.0 - e).ln()
+        })
+        .sum()
+}
+
+/// The scale (20 to 2,000) of the curve that gives the games' results the highest
+/// likelihood, and that likelihood: a ternary search (the likelihood has one maximum).
+fn best_scale(games: &[&[(f64, f64)]]) -> (f64, f64) {
+    let ll = |scale: f64| log_likelihood(games.iter().flat_map(|g| g.iter()), scale);
+    let (mut lo, mut hi) = (20.0f64, 2000.0f64);
+    while hi - lo > 0.5 {
+        let (a, b) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+        if ll(a) < ll(b) {
+            lo = a;
+        } else {
+            hi = b;
         }
     }
-    best
+    let scale = (lo + hi) / 2.0;
+    (scale, ll(scale))
+}
+
+/// A 90% interval of the fitted scale by a bootstrap over whole games (the positions of
+/// one game are far from independent): 200 resamples of the games with replacement.
+fn interval(games: &[Vec<(f64, f64)>]) -> (f64, f64) {
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut fits: Vec<f64> = (0..200)
+        .map(|_| {
+            let pick: Vec<&[(f64, f64)]> = (0..games.len())
+                .map(|_| {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    games[(rng % games.len() as u64) as usize].as_slice()
+                })
+                .collect();
+            best_scale(&pick).0
+        })
+        .collect();
+    fits.sort_by(f64::total_cmp);
+    (fits[10], fits[189])
 }

@@ -1,22 +1,60 @@
-//! Judging moves: a score becomes an expected result by a logistic curve, and a move is an
-//! inaccuracy, a mistake or a blunder by how much of the mover's expected result it gave
-//! away. Pure, unit-tested here.
+//! Judging moves: a score becomes an expected result by a logistic curve, one per variant,
+//! and a move is an inaccuracy, a mistake or a blunder by how much of the mover's expected
+//! result it gave away. Pure, unit-tested here.
 //!
-//! The curve: `E(s) = 1 / (1 + exp(-s / SCALE))`, `s` the engine's score for the mover in
-//! hundredths of a man, a forced win 1 and a forced loss 0. [`SCALE`] is chosen, not fitted:
-//! see its comment and `docs/protocol.md`.
+//! The curve: `E(s) = 1 / (1 + exp(-s / scale))`, `s` the engine's score for the mover in
+//! hundredths of a man, a forced win 1 and a forced loss 0. The scale is the variant's,
+//! fitted on our engine's self-play: see [`Curve::of`] and `docs/protocol.md`.
 
 use bot::WIN_BOUND;
-use draughts::Color;
+use draughts::{Color, Variant};
 
-/// The logistic curve's scale in hundredths of a man: a man ahead (100) is an expected
-/// result of 0.75 (`100 / ln 3`). Chosen, not fitted on self-play: a man up is a clear
-/// advantage in every variant but often not a win against good defence (many draughts
-/// endings a man up are drawn, more so with flying kings), so the curve is not as steep as
-/// chess engines' (lichess: a pawn is about 0.59). A first fit on our own self-play
-/// (`cargo bench -p damka-server --bench analysis -- --fit 8`, too few games to trust)
-/// gave a flatter curve still (about 300): see `docs/performance.md#analysis`.
-pub const SCALE: f64 = 91.0;
+/// The logistic curve from a score to an expected result, for one variant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Curve {
+    scale: f64,
+}
+
+impl Curve {
+    /// The variant's curve. The scales (hundredths of a man) are fitted by maximum
+    /// likelihood on the results of our engine's self-play, 40 games per variant at the
+    /// analysis's own kind of budget (`cargo bench -p damka-server --bench analysis --
+    /// --fit 40`; figures and 90% intervals in `docs/performance.md#analysis`), rounded
+    /// to ten. The flatter the curve, the less a man ahead wins: International is the
+    /// steepest (a man up is an expected 0.70), the 8x8 variants are drawish (a man up
+    /// 0.56 to 0.65). Czech's fit (805, from 40 games of which 32 were drawn) is capped at
+    /// 400: flatter, a blunder would take five men lost from level.
+    pub fn of(variant: Variant) -> Curve {
+        let scale = match variant {
+            Variant::International => 120.0,
+            Variant::Italian => 160.0,
+            Variant::Spanish => 300.0,
+            Variant::Brazilian => 310.0,
+            Variant::American => 380.0,
+            Variant::Russian => 400.0,
+            Variant::Czech => 400.0,
+        };
+        Curve { scale }
+    }
+
+    /// The scale in hundredths of a man: the score that is an expected result of
+    /// `1 / (1 + e^-1)` (about 0.73).
+    pub fn scale(self) -> f64 {
+        self.scale
+    }
+
+    /// The expected result (0 to 1) for `side` of a position worth `value`.
+    pub fn expected(self, value: Value, side: Color) -> f64 {
+        match value {
+            Value::Win(c) if c == side => 1.0,
+            Value::Win(_) => 0.0,
+            Value::Score(white) => {
+                let s = if side == Color::White { white } else { -white };
+                1.0 / (1.0 + (-f64::from(s) / self.scale).exp())
+            }
+        }
+    }
+}
 
 /// Lost expected result (0 to 1) from which a move is an inaccuracy.
 pub const INACCURACY: f64 = 0.05;
@@ -46,18 +84,6 @@ impl Value {
             Value::Score(score)
         } else {
             Value::Score(-score)
-        }
-    }
-
-    /// The expected result (0 to 1) for `side`.
-    pub fn expected(self, side: Color) -> f64 {
-        match self {
-            Value::Win(c) if c == side => 1.0,
-            Value::Win(_) => 0.0,
-            Value::Score(white) => {
-                let s = if side == Color::White { white } else { -white };
-                1.0 / (1.0 + (-f64::from(s) / SCALE).exp())
-            }
         }
     }
 }
@@ -104,14 +130,21 @@ impl Judgement {
 }
 
 /// The judgement of a move by `mover` from a position worth `before` (the engine's best
-/// line) to one worth `after`. The engine's own move, and the only legal move, are never
+/// line) to one worth `after`, on the variant's `curve`. The engine's own move, and the
+/// only legal move, are never
 /// judged: a deeper look at the next position may see more than the search before it, but
 /// that is no fault of the mover.
-pub fn judge(mover: Color, before: Value, after: Value, engine_move: bool) -> Option<Judgement> {
+pub fn judge(
+    curve: Curve,
+    mover: Color,
+    before: Value,
+    after: Value,
+    engine_move: bool,
+) -> Option<Judgement> {
     if engine_move {
         return None;
     }
-    let lost = before.expected(mover) - after.expected(mover);
+    let lost = curve.expected(before, mover) - curve.expected(after, mover);
     if lost >= BLUNDER {
         Some(Judgement::Blunder)
     } else if lost >= MISTAKE {
@@ -149,29 +182,60 @@ mod tests {
     }
 
     #[test]
-    fn a_man_is_three_to_one() {
-        let e = Value::Score(100).expected(Color::White);
-        assert!((e - 0.75).abs() < 0.01, "{e}");
-        assert!((Value::Score(100).expected(Color::Black) - 0.25).abs() < 0.01);
-        assert_eq!(Value::Win(Color::Black).expected(Color::Black), 1.0);
+    fn a_man_up_is_worth_most_in_international() {
+        let intl = Curve::of(Variant::International);
+        let e = intl.expected(Value::Score(100), Color::White);
+        assert!((e - 0.70).abs() < 0.01, "{e}");
+        let black = intl.expected(Value::Score(100), Color::Black);
+        assert!((e + black - 1.0).abs() < 1e-12);
+        assert_eq!(intl.expected(Value::Win(Color::Black), Color::Black), 1.0);
+        assert_eq!(intl.expected(Value::Win(Color::Black), Color::White), 0.0);
+        for v in Variant::ALL {
+            let c = Curve::of(v);
+            assert!(c.scale() >= intl.scale(), "{v}");
+            let man = c.expected(Value::Score(100), Color::White);
+            assert!(man > 0.55 && man <= e, "{v}: {man}");
+        }
     }
 
     #[test]
     fn thresholds() {
         let w = Color::White;
-        let j = |b, a| judge(w, Value::Score(b), Value::Score(a), false);
-        assert_eq!(j(0, -10), None);
-        assert_eq!(j(0, -25), Some(Judgement::Inaccuracy));
-        assert_eq!(j(0, -45), Some(Judgement::Mistake));
+        let intl = Curve::of(Variant::International);
+        let j = |b, a| judge(intl, w, Value::Score(b), Value::Score(a), false);
+        assert_eq!(j(0, -15), None);
+        assert_eq!(j(0, -30), Some(Judgement::Inaccuracy));
+        assert_eq!(j(0, -55), Some(Judgement::Mistake));
         assert_eq!(j(0, -100), Some(Judgement::Blunder));
         // Far ahead, a man less still wins: not a blunder.
         assert_eq!(j(900, 800), None);
         // Throwing away a forced win is.
         assert_eq!(
-            judge(w, Value::Win(w), Value::Score(0), false),
+            judge(intl, w, Value::Win(w), Value::Score(0), false),
             Some(Judgement::Blunder)
         );
-        assert_eq!(judge(w, Value::Win(w), Value::Score(-900), true), None);
+        assert_eq!(
+            judge(intl, w, Value::Win(w), Value::Score(-900), true),
+            None
+        );
+        // The same man lost weighs less where a man up is drawn more often.
+        let american = Curve::of(Variant::American);
+        let ja = |b, a| judge(american, w, Value::Score(b), Value::Score(a), false);
+        assert_eq!(ja(0, -55), None);
+        assert_eq!(ja(0, -100), Some(Judgement::Inaccuracy));
+        assert_eq!(ja(0, -200), Some(Judgement::Mistake));
+    }
+
+    #[test]
+    fn in_every_variant_a_man_lost_counts_and_three_are_a_blunder() {
+        let w = Color::White;
+        for v in Variant::ALL {
+            let c = Curve::of(v);
+            let j = |b, a| judge(c, w, Value::Score(b), Value::Score(a), false);
+            assert!(j(0, -100).is_some(), "{v}");
+            assert_eq!(j(0, -300), Some(Judgement::Blunder), "{v}");
+            assert_eq!(j(0, -10), None, "{v}");
+        }
     }
 
     #[test]

@@ -33,7 +33,7 @@ use crate::core::Core;
 use crate::error::{AppError, AppResult};
 use crate::time::unix_ms;
 
-pub use judge::{Judgement, Value};
+pub use judge::{BLUNDER, Curve, INACCURACY, Judgement, MISTAKE, Value};
 pub use pdn::annotations;
 pub use search::{Budget, Searched, search as search_position};
 
@@ -344,6 +344,16 @@ impl Analyses {
         for game in &games {
             loop {
                 if self.core.shutdown.is_cancelled() {
+                    // Give the lease up: another node takes the job over at once rather
+                    // than when the lease ends (the next start of this node would anyway).
+                    let release = AnalysisWrite::Renew {
+                        game_id: game_id.clone(),
+                        claim: claim.clone(),
+                        until: 0,
+                    };
+                    if let Err(e) = store.analysis_write(release).await {
+                        tracing::warn!(error = %e, "analysis lease not released at shutdown");
+                    }
                     return Ok(());
                 }
                 let game = game.clone();

@@ -120,6 +120,15 @@ pub fn plies(
 ) -> (Vec<PlyAnalysis>, Accuracy) {
     let mut out = Vec::with_capacity(moves.len());
     let mut sums = [(0.0, 0u32), (0.0, 0u32)];
+    let Some(curve) = positions.first().map(|p| judge::Curve::of(p.variant())) else {
+        return (
+            out,
+            Accuracy {
+                white: 100.0,
+                black: 100.0,
+            },
+        );
+    };
     for (i, (mv, text)) in moves.iter().enumerate() {
         let (Some(pos), Some(before), Some(after)) =
             (positions.get(i), searched.get(i), searched.get(i + 1))
@@ -128,11 +137,11 @@ pub fn plies(
         };
         let mover = pos.turn();
         let engine_move = before.best.as_ref() == Some(mv) || pos.legal_moves().len() <= 1;
-        let judgement = judge::judge(mover, before.value, after.value, engine_move);
+        let judgement = judge::judge(curve, mover, before.value, after.value, engine_move);
         let lost = if engine_move {
             0.0
         } else {
-            before.value.expected(mover) - after.value.expected(mover)
+            curve.expected(before.value, mover) - curve.expected(after.value, mover)
         };
         let sum = &mut sums[usize::from(mover == Color::Black)];
         sum.0 += judge::move_accuracy(lost);

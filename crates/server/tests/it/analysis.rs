@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use damka_protocol::{EndReason, GameResult, GameStatus};
-use damka_server::analysis::{Budget, search_position};
+use damka_server::analysis::{Budget, Curve, search_position};
 use damka_store::{ClockRow, GameRow, MoveRow, NewGame, Write};
 use draughts::{Game, Position, Rules, Variant};
 use serde_json::Value;
@@ -92,7 +92,7 @@ pub(crate) async fn store_game(
 /// A game of `plies` moves from the start: the engine's own move (the analysis budget,
 /// so exactly the analysis's best) except at `worst` plies, where the mover plays the
 /// move the engine scores lowest. Returns the moves and the plies where the worst move
-/// lost at least a blunder's expected result by the analysis's own scoring.
+/// lost at least a mistake's expected result by the analysis's own scoring.
 fn game_with_worst_moves(
     variant: Variant,
     plies: usize,
@@ -111,22 +111,21 @@ fn game_with_worst_moves(
         let mv = if worst.contains(&ply) && pos.legal_moves().len() > 1 {
             // Each move scored as the analysis scores it: the next position searched to
             // the same budget, for the mover.
-            let before = search_position(&game, TEST_BUDGET, &stop)
-                .value
-                .expected(pos.turn());
+            let curve = Curve::of(variant);
+            let before =
+                curve.expected(search_position(&game, TEST_BUDGET, &stop).value, pos.turn());
             let mut worst_move = best;
             let mut lowest = f64::MAX;
             for m in pos.legal_moves().iter() {
                 let mut next = game.clone();
                 next.play(m).unwrap();
-                let e = search_position(&next, TEST_BUDGET, &stop)
-                    .value
-                    .expected(pos.turn());
+                let e =
+                    curve.expected(search_position(&next, TEST_BUDGET, &stop).value, pos.turn());
                 if e < lowest {
                     (lowest, worst_move) = (e, *m);
                 }
             }
-            if before - lowest >= 0.15 {
+            if before - lowest >= damka_server::analysis::MISTAKE {
                 bad.push(ply);
             }
             worst_move
@@ -158,28 +157,36 @@ async fn wait_done(s: &TestServer, game: &str) -> Value {
     }
 }
 
-async fn worst_moves_are_judged_and_the_pdn_reads_back(backend: Backend) {
-    let db = TestDb::new(backend).await;
-    let s = TestServer::start(test_config(&db)).await;
-    let (cookie, _) = s.guest("Ala").await;
-    let (moves, bad) = tokio::task::spawn_blocking(|| {
-        game_with_worst_moves(Variant::International, 40, &[9, 18, 27, 34])
-    })
-    .await
-    .unwrap();
-    assert!(bad.len() >= 2, "too few clearly bad moves: {bad:?}");
-    let game = store_game(&s, Variant::International, &moves, 1).await;
+/// A game of `variant` with the engine's worst move at the `worst` plies, stored,
+/// analysed and checked: the plies where the worst move lost a mistake's expected result
+/// (at least two are asked) are judged mistakes or blunders, the engine's own moves never
+/// anything. Returns the game's id, its moves and the done analysis.
+async fn analyse_worst_moves(
+    s: &TestServer,
+    cookie: &str,
+    variant: Variant,
+    plies: usize,
+    worst: &'static [usize],
+    n: u32,
+) -> (String, Vec<String>, Value) {
+    let (moves, bad) =
+        tokio::task::spawn_blocking(move || game_with_worst_moves(variant, plies, worst))
+            .await
+            .unwrap();
+    assert!(
+        bad.len() >= 2,
+        "{variant}: too few clearly bad moves: {bad:?}"
+    );
+    let game = store_game(s, variant, &moves, n).await;
     let path = format!("/api/games/{game}/analysis");
-    // Never asked: nothing to show (and an unknown game is not found).
+    // Never asked: nothing to show.
     let r = s.http("GET", &path, None, None).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json(), serde_json::json!({"status": "none", "plies": []}));
-    let r = s.http("GET", "/api/games/nope/analysis", None, None).await;
-    assert_eq!(r.status, 404);
-    let r = s.http("POST", &path, Some(&cookie), None).await;
+    let r = s.http("POST", &path, Some(cookie), None).await;
     assert_eq!(r.status, 202, "{}", r.body);
     assert!(["queued", "running", "done"].contains(&r.json()["status"].as_str().unwrap()));
-    let done = wait_done(&s, &game).await;
+    let done = wait_done(s, &game).await;
     let plies = done["plies"].as_array().unwrap();
     assert_eq!(plies.len(), moves.len());
     for p in plies {
@@ -190,15 +197,32 @@ async fn worst_moves_are_judged_and_the_pdn_reads_back(backend: Backend) {
         if bad.contains(&ply) {
             assert!(
                 matches!(judgement, Some("mistake" | "blunder")),
-                "ply {ply} (the engine's worst move) judged {judgement:?}: {p}"
+                "{variant}: ply {ply} (the engine's worst move) judged {judgement:?}: {p}"
             );
         }
         if p["best"] == p["move"] {
-            assert_eq!(judgement, None, "the engine's own move judged: {p}");
+            assert_eq!(
+                judgement, None,
+                "{variant}: the engine's own move judged: {p}"
+            );
         }
         let pv = p["pv"].as_array().unwrap();
         assert!(pv.is_empty() || pv[0] == p["best"]);
     }
+    (game, moves, done)
+}
+
+async fn worst_moves_are_judged_and_the_pdn_reads_back(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(test_config(&db)).await;
+    let (cookie, _) = s.guest("Ala").await;
+    // An unknown game is not found.
+    let r = s.http("GET", "/api/games/nope/analysis", None, None).await;
+    assert_eq!(r.status, 404);
+    let (game, moves, done) =
+        analyse_worst_moves(&s, &cookie, Variant::International, 40, &[9, 18, 27, 34], 1).await;
+    let path = format!("/api/games/{game}/analysis");
+    let plies = done["plies"].as_array().unwrap();
     assert!(done["accuracy"]["white"].is_f64() || done["accuracy"]["white"].is_u64());
     // Asking again is the same job, done.
     let again = s.http("POST", &path, Some(&cookie), None).await;
@@ -337,6 +361,16 @@ async fn a_restart_mid_job_finishes_the_job(backend: Backend) {
         "running"
     );
     s.server.shutdown().await;
+    // Stopped gracefully, the node gave its lease up: another node need not wait for it.
+    let store = damka_store::Store::connect(&db.url).await.unwrap();
+    let row = store.analysis(&game).await.unwrap().unwrap();
+    assert_eq!(row.status, damka_store::AnalysisStatus::Running);
+    assert!(
+        row.lease_until
+            .is_some_and(|until| until <= damka_server::time::unix_ms()),
+        "the lease is still held: {:?}",
+        row.lease_until
+    );
 
     let s = TestServer::start(c).await;
     let done = wait_done(&s, &game).await;
@@ -346,6 +380,31 @@ async fn a_restart_mid_job_finishes_the_job(backend: Backend) {
         1,
         "the new run took the job over"
     );
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
+/// The 8x8 variants' curves are the flattest (a man up is drawn more often there): the
+/// engine's worst moves are still judged mistakes or blunders. One backend: the storage
+/// is the same as above.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn worst_moves_are_judged_on_the_flattest_curves() {
+    // Both sides play their worst move from ply 3 on: on these curves one worst move is
+    // often a man and a half lost, just under a mistake, so it takes a few.
+    const WORST_EVERYWHERE: &[usize] = &[
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+        27, 28, 29, 30,
+    ];
+    let db = TestDb::new(Backend::Sqlite).await;
+    let s = TestServer::start(test_config(&db)).await;
+    let (cookie, _) = s.guest("Ala").await;
+    for (n, variant) in [
+        (11, Variant::American),
+        (12, Variant::Russian),
+        (13, Variant::Czech),
+    ] {
+        analyse_worst_moves(&s, &cookie, variant, 30, WORST_EVERYWHERE, n).await;
+    }
     s.server.shutdown().await;
     db.cleanup().await;
 }
