@@ -25,6 +25,10 @@ const FLAG_BUCKETS: [f64; 13] = [
     0.000_5, 0.001, 0.002, 0.003, 0.005, 0.007_5, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 1.0,
 ];
 
+/// Upper bounds (seconds) of the game-analysis job histogram: from claiming a job to
+/// storing its result.
+const ANALYSIS_BUCKETS: [f64; 10] = [1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0];
+
 /// A histogram in seconds with the largest value seen beside it.
 #[derive(Debug)]
 pub struct Timing {
@@ -88,6 +92,19 @@ pub struct Metrics {
     pub password_checks: Counter,
     /// Sign-ins refused (a wrong password or an unknown username).
     pub sign_ins_refused: Counter,
+    /// Game analysis jobs running on this node.
+    pub analyses_running: Gauge,
+    /// Game analysis jobs this node finished and stored.
+    pub analyses_done: Counter,
+    /// Positions searched for game analyses (a search stopped for a live game and run
+    /// again counts twice).
+    pub analysis_positions: Counter,
+    /// Game analysis searches stopped for a live game's search (and run again).
+    pub analysis_preempted: Counter,
+    /// Positions of the analysis board answered.
+    pub position_analyses: Counter,
+    /// From claiming a game analysis job to storing its result.
+    pub analysis_job: Timing,
 }
 
 impl Default for Metrics {
@@ -104,6 +121,12 @@ impl Default for Metrics {
             lagging_dropped: Counter::default(),
             password_checks: Counter::default(),
             sign_ins_refused: Counter::default(),
+            analyses_running: Gauge::default(),
+            analyses_done: Counter::default(),
+            analysis_positions: Counter::default(),
+            analysis_preempted: Counter::default(),
+            position_analyses: Counter::default(),
+            analysis_job: Timing::new(&ANALYSIS_BUCKETS),
         }
     }
 }
@@ -161,6 +184,36 @@ impl Metrics {
             registry,
             "damka_flag_late_seconds",
             "Time from a flag's deadline to the loss on time stored and announced",
+        );
+        registry.register(
+            "damka_analyses_running",
+            "Game analysis jobs running on this node",
+            self.analyses_running.clone(),
+        );
+        registry.register(
+            "damka_analyses_done",
+            "Game analysis jobs this node finished and stored",
+            self.analyses_done.clone(),
+        );
+        registry.register(
+            "damka_analysis_positions",
+            "Positions searched for game analyses (a preempted search counts again)",
+            self.analysis_positions.clone(),
+        );
+        registry.register(
+            "damka_analysis_searches_preempted",
+            "Game analysis searches stopped for a live game's search and run again",
+            self.analysis_preempted.clone(),
+        );
+        registry.register(
+            "damka_position_analyses",
+            "Positions of the analysis board answered",
+            self.position_analyses.clone(),
+        );
+        self.analysis_job.register(
+            registry,
+            "damka_analysis_job_seconds",
+            "Time from claiming a game analysis job to storing its result",
         );
     }
 }

@@ -226,6 +226,7 @@ impl Analyses {
             })
             .await
             .ok_or_else(|| AppError::Internal("a position search failed".into()))?;
+        self.core.metrics.position_analyses.inc();
         Ok(PositionAnalysis {
             best: found.best.as_ref().map(|m| pos.move_to_string(m)),
             eval: search::eval(found.value),
@@ -309,6 +310,24 @@ impl Analyses {
             return Ok(()); // another node's now
         }
         self.runs.fetch_add(1, Ordering::Relaxed);
+        let metrics = &self.core.metrics;
+        metrics.analyses_running.inc();
+        let started = std::time::Instant::now();
+        let done = self.run_claimed(&row, &claim, lease).await;
+        metrics.analyses_running.dec();
+        if done? {
+            metrics.analyses_done.inc();
+            metrics.analysis_job.observe(started.elapsed());
+        }
+        Ok(())
+    }
+
+    /// Runs a job this node has claimed: `true` once its result is stored, `false` when
+    /// the shutdown stopped it (its lease given up).
+    async fn run_claimed(&self, row: &AnalysisRow, claim: &str, lease: i64) -> AppResult<bool> {
+        let store = &self.core.store;
+        let game_id = row.game_id.clone();
+        let claim = claim.to_owned();
         let who = Who {
             address: row.address.as_deref().and_then(|a| a.parse().ok()),
             owner: row.requested_by.clone(),
@@ -354,7 +373,7 @@ impl Analyses {
                     if let Err(e) = store.analysis_write(release).await {
                         tracing::warn!(error = %e, "analysis lease not released at shutdown");
                     }
-                    return Ok(());
+                    return Ok(false);
                 }
                 let game = game.clone();
                 let budget = self.budget;
@@ -366,13 +385,16 @@ impl Analyses {
                     })
                     .await;
                 self.searches.fetch_add(1, Ordering::Relaxed);
+                self.core.metrics.analysis_positions.inc();
                 match done {
                     Some((found, false)) => {
                         searched.push(found);
                         break;
                     }
                     // Stopped for a live game: searched again to the full budget.
-                    Some((_, true)) => {}
+                    Some((_, true)) => {
+                        self.core.metrics.analysis_preempted.inc();
+                    }
                     None => return Err(AppError::Internal("an analysis search failed".into())),
                 }
             }
@@ -401,7 +423,7 @@ impl Analyses {
             })
             .await?;
         tracing::info!(plies = moves.len(), "analysis done");
-        Ok(())
+        Ok(true)
     }
 }
 

@@ -228,6 +228,18 @@ async fn worst_moves_are_judged_and_the_pdn_reads_back(backend: Backend) {
     let again = s.http("POST", &path, Some(&cookie), None).await;
     assert_eq!(again.json()["status"], "done");
     assert_eq!(s.server.state.analyses.runs(), 1);
+    // What an operator sees.
+    let metrics = s.http("GET", "/metrics", None, None).await.body;
+    let value = |name: &str| -> u64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+            .unwrap_or_else(|| panic!("{name} in {metrics}"))
+    };
+    assert_eq!(value("damka_analyses_done_total"), 1);
+    assert_eq!(value("damka_analyses_running"), 0);
+    assert!(value("damka_analysis_positions_total") > moves.len() as u64);
+    assert_eq!(value("damka_analysis_job_seconds_count"), 1);
 
     // The annotated PDN: the same moves through our own reader, with the judgements.
     let pdn = s
