@@ -261,6 +261,10 @@ test('the profile: ratings, the rating history as an SVG chart, results, recent 
   assert.equal(await A.locator('[data-result="wins"] dd').textContent(), '1');
   assert.equal(await A.locator('[data-result="losses"] dd').textContent(), '1');
   assert.equal(await A.locator('[data-recent] [data-game-id]').count(), 2);
+  // Each recent game says its variant (a player's games span the rooms).
+  for (const meta of await A.locator('[data-recent] [data-game-id] .meta').allTextContents()) {
+    assert.match(meta, /^ (Russian draughts|American checkers) · /, meta);
+  }
   const pdn = await A.locator('[data-action="profile-pdn"]').getAttribute('href');
   const text = await A.evaluate((u) => fetch(u).then((r) => r.text()), pdn);
   assert.equal((text.match(/\[Result /g) ?? []).length, 2, text);

@@ -97,7 +97,7 @@ function page(t, ctx, p, variants) {
         ? h('ul', { class: 'games' }, p.recent.map((g) => h('li', { 'data-game-id': g.id },
           h('a', { class: 'pair', href: href('game', g.id), 'data-action': 'replay' },
             cut(playerName(t, g.white) || '?'), h('span', { 'aria-hidden': 'true' }, '–'), cut(playerName(t, g.black) || '?')),
-          h('span', { class: 'meta' }, ` ${resultText(t, g)}, ${t('plies', { n: g.plies ?? 0 })}`,
+          h('span', { class: 'meta' }, ` ${g.variant ? `${variantName(t, variants, g.variant)} · ` : ''}${resultText(t, g)}, ${t('plies', { n: g.plies ?? 0 })}`,
             g.ended_at ? `, ${new Date(g.ended_at).toLocaleDateString(t.lang)}` : ''))))
         : h('p', { class: 'meta' }, t('profile.no_games')),
     ),

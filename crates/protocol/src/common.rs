@@ -569,6 +569,9 @@ pub struct GameListItem {
     pub plies: u32,
     /// End time (RFC 3339).
     pub ended_at: Option<String>,
+    /// The variant's wire id (a player's games span rooms).
+    #[serde(default)]
+    pub variant: String,
 }
 
 /// A chat message of a room or a table, as broadcast and as kept in the history.

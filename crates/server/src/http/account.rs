@@ -359,6 +359,7 @@ pub async fn profile(
             reason: g.reason,
             plies: u32::try_from(plies).unwrap_or(0),
             ended_at: g.ended_at.map(rfc3339),
+            variant: g.variant.clone(),
         })
         .collect();
     let mut history: BTreeMap<String, Vec<HistoryPoint>> = BTreeMap::new();

@@ -66,6 +66,7 @@ pub async fn recent(
                     reason: g.reason,
                     plies: u32::try_from(plies).unwrap_or(0),
                     ended_at: g.ended_at.map(rfc3339),
+                    variant: g.variant.clone(),
                 }
             })
             .collect(),
