@@ -25,10 +25,12 @@
 
 #![forbid(unsafe_code)]
 
+pub mod bitbase;
 mod eval;
 mod search;
 mod tt;
 
+pub use bitbase::{Bitbases, Probe, Table, Wdl};
 pub use search::{Control, Engine, Limits, MAX_DEPTH, Progress, SearchResult, WIN, WIN_BOUND};
 
 use draughts::Game;
