@@ -263,11 +263,9 @@ impl Indexer {
     fn dims(&self, m: Material) -> [u64; 4] {
         let n = self.all.bits.len();
         [
-            self.binom
-                .get(self.men[0].bits.len(), m.white_men.into()),
+            self.binom.get(self.men[0].bits.len(), m.white_men.into()),
             self.binom.get(n, m.white_kings.into()),
-            self.binom
-                .get(self.men[1].bits.len(), m.black_men.into()),
+            self.binom.get(self.men[1].bits.len(), m.black_men.into()),
             self.binom.get(n, m.black_kings.into()),
         ]
     }

@@ -31,7 +31,9 @@ mod search;
 mod tt;
 
 pub use bitbase::{Bitbases, Probe, Table, Wdl};
-pub use search::{Control, Engine, Limits, MAX_DEPTH, Progress, SearchResult, WIN, WIN_BOUND};
+pub use search::{
+    BITBASE_WIN, Control, Engine, Limits, MAX_DEPTH, Progress, SearchResult, WIN, WIN_BOUND,
+};
 
 use draughts::Game;
 use std::sync::atomic::AtomicBool;
