@@ -155,7 +155,22 @@ impl Position {
         turn: Color,
     ) -> Result<Position, FenError> {
         let variant = rules.variant;
-        let board: Bitboard = variant.squares().collect();
+        // Per variant: the board, White's and Black's promotion rows.
+        static MASKS: OnceLock<Vec<[Bitboard; 3]>> = OnceLock::new();
+        let masks = MASKS.get_or_init(|| {
+            Variant::ALL
+                .iter()
+                .map(|&v| {
+                    [
+                        v.squares().collect(),
+                        crowning_row(v, Color::White),
+                        crowning_row(v, Color::Black),
+                    ]
+                })
+                .collect()
+        });
+        let [board, white_row, black_row] =
+            masks[Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0)];
         let stray = (white | black | kings) & !board;
         if !stray.is_empty() {
             return Err(FenError::InvalidSquare(format!("bits {:#x}", stray.0)));
@@ -166,11 +181,14 @@ impl Position {
         if let Some(sq) = (kings & !(white | black)).first() {
             return Err(FenError::InvalidSquare(variant.square_name(sq)));
         }
-        for (color, pieces) in [(Color::White, white), (Color::Black, black)] {
+        for (color, pieces, row) in [
+            (Color::White, white, white_row),
+            (Color::Black, black, black_row),
+        ] {
             if pieces.count() > u32::from(variant.men_per_side()) {
                 return Err(FenError::TooManyPieces(color));
             }
-            if let Some(sq) = (pieces & !kings & crowning_row(variant, color)).first() {
+            if let Some(sq) = (pieces & !kings & row).first() {
                 return Err(FenError::ManOnPromotionRow(variant.square_name(sq)));
             }
         }
