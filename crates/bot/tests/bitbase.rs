@@ -173,7 +173,7 @@ fn every_three_piece_entry_satisfies_the_recursion() {
         };
         for_each_position(table.variant(), 3, &mut |p| {
             count += 1;
-            if count % stride == 0
+            if count.is_multiple_of(stride)
                 && let Err(e) = check_entry(table, &p)
                 && errors.len() < 5
             {
@@ -369,7 +369,7 @@ fn colour_flipped_positions_have_the_same_value() {
         let mut n = 0u64;
         for_each_position(table.variant(), 3, &mut |p| {
             n += 1;
-            if n % 7 != 0 {
+            if !n.is_multiple_of(7) {
                 return;
             }
             let f = flipped(&p);
