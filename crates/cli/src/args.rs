@@ -234,6 +234,10 @@ pub(crate) struct BitbaseArgs {
     /// Look this position up in the directory's tables instead of generating.
     #[arg(long, value_name = "FEN")]
     pub probe: Option<String>,
+    /// With `--probe`: also search the position this long (milliseconds)
+    /// without and with the tables.
+    #[arg(long, value_name = "MS", requires = "probe")]
+    pub search: Option<u64>,
     /// One line per material slice while generating (on standard error).
     #[arg(long)]
     pub verbose: bool,

@@ -1,12 +1,16 @@
 //! `draughts bitbase --variant V[,V..] --pieces N --out DIR`: generates the
 //! endgame tables of each variant (every position of up to N pieces) into
 //! DIR as `<variant>-<N>.dbb`, with their sizes, build times and counts.
-//! `--probe FEN` (one variant) looks a position up in DIR's table instead.
+//! `--probe FEN` (one variant) looks a position up in DIR's table instead,
+//! and with `--search MS` also searches it for MS milliseconds without and
+//! with the tables (nodes, bitbase hits, score, move).
 
 use crate::Failure;
 use crate::args::BitbaseArgs;
-use bot::{Bitbases, Table};
-use draughts::{Position, Rules};
+use bot::{Bitbases, Engine, Limits, Table};
+use draughts::{Game, Position, Rules};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 pub(crate) fn run(args: &BitbaseArgs) -> Result<(), Failure> {
@@ -20,6 +24,33 @@ pub(crate) fn run(args: &BitbaseArgs) -> Result<(), Failure> {
         match tables.probe_dtc(&pos) {
             Some(p) => println!("{:?} dtc {}", p.wdl, p.dtc),
             None => println!("not in the tables"),
+        }
+        if let Some(ms) = args.search {
+            let tables = Arc::new(tables);
+            for with in [false, true] {
+                let mut engine = Engine::new(20);
+                engine.set_bitbases(with.then(|| Arc::clone(&tables)));
+                let limits = Limits {
+                    movetime_ms: Some(ms),
+                    ..Limits::default()
+                };
+                let game = Game::new(pos.clone());
+                let stop = AtomicBool::new(false);
+                let Some(r) = engine.search(&game, &limits, &stop) else {
+                    println!("game over");
+                    break;
+                };
+                println!(
+                    "{} tables: depth {} nodes {} bitbase hits {} ({:.1}%) score {} move {}",
+                    if with { "with" } else { "without" },
+                    r.depth,
+                    r.nodes,
+                    r.bitbase_hits,
+                    100.0 * r.bitbase_hits as f64 / r.nodes.max(1) as f64,
+                    r.score,
+                    pos.move_to_string(&r.mv)
+                );
+            }
         }
         return Ok(());
     }
