@@ -25,11 +25,15 @@
 
 #![forbid(unsafe_code)]
 
+pub mod bitbase;
 mod eval;
 mod search;
 mod tt;
 
-pub use search::{Control, Engine, Limits, MAX_DEPTH, Progress, SearchResult, WIN, WIN_BOUND};
+pub use bitbase::{Bitbases, Probe, Table, Wdl};
+pub use search::{
+    BITBASE_WIN, Control, Engine, Limits, MAX_DEPTH, Progress, SearchResult, WIN, WIN_BOUND,
+};
 
 use draughts::Game;
 use std::sync::atomic::AtomicBool;

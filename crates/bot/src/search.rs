@@ -15,6 +15,11 @@ use std::time::{Duration, Instant};
 pub const WIN: i32 = 30_000;
 /// Scores at least this far from zero are forced wins or losses.
 pub const WIN_BOUND: i32 = WIN - 1_000;
+/// A position the endgame bitbases know to be won scores
+/// `BITBASE_WIN - ply - distance to conversion` (lost: the negation):
+/// below [`WIN_BOUND`], so never taken for a mate, and far above any
+/// material count.
+pub const BITBASE_WIN: i32 = 20_000;
 const INF: i32 = WIN + 1;
 /// Deepest ply the search reaches (extensions included).
 const MAX_PLY: usize = 128;
@@ -52,6 +57,8 @@ pub struct SearchResult {
     pub time_ms: u64,
     /// The expected line, starting with `mv`.
     pub pv: Vec<Move>,
+    /// Nodes answered by the endgame bitbases.
+    pub bitbase_hits: u64,
 }
 
 /// What a search reports after each completed iteration (the Hub
@@ -180,6 +187,9 @@ pub struct Engine {
     /// always finishes, so there is a move).
     can_abort: bool,
     seldepth: usize,
+    /// Endgame tables probed below the root (see [`Engine::set_bitbases`]).
+    bitbases: Option<Arc<crate::Bitbases>>,
+    bitbase_hits: u64,
 }
 
 /// Half-width of the first aspiration window (a man is 100).
@@ -223,7 +233,31 @@ impl Engine {
             aborted: false,
             can_abort: false,
             seldepth: 0,
+            bitbases: None,
+            bitbase_hits: 0,
         }
+    }
+
+    /// Endgame tables to probe at every node below the root whose position
+    /// they cover (`None`: none). A won position then scores
+    /// [`BITBASE_WIN`] less the ply and the distance to conversion, so the
+    /// engine still heads for the conversion; a drawn one 0.
+    pub fn set_bitbases(&mut self, bitbases: Option<Arc<crate::Bitbases>>) {
+        self.bitbases = bitbases;
+    }
+
+    /// The score of `pos` from the bitbases, if they cover it.
+    #[inline]
+    fn probe_bitbase(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        let bb = self.bitbases.as_ref()?;
+        let p = bb.probe_dtc(pos)?;
+        self.bitbase_hits += 1;
+        let win = BITBASE_WIN - ply as i32 - i32::from(p.dtc);
+        Some(match p.wdl {
+            crate::Wdl::Win => win,
+            crate::Wdl::Draw => 0,
+            crate::Wdl::Loss => -win,
+        })
     }
 
     /// Bytes of the transposition table.
@@ -329,6 +363,7 @@ impl Engine {
         self.clock_start = self.start;
         self.ponder = None;
         self.nodes = 0;
+        self.bitbase_hits = 0;
         self.aborted = false;
         self.can_abort = false;
         self.seldepth = 0;
@@ -563,6 +598,7 @@ impl Engine {
             nodes: self.nodes,
             time_ms: self.start.elapsed().as_millis() as u64,
             pv,
+            bitbase_hits: self.bitbase_hits,
         }
     }
 
@@ -759,6 +795,10 @@ impl Engine {
         if self.repeated(irrev_from) || draw.reached() {
             self.leaf(ply);
             return 0;
+        }
+        if let Some(score) = self.probe_bitbase(pos, ply) {
+            self.leaf(ply);
+            return score;
         }
         if ply >= MAX_PLY - 1 {
             self.leaf(ply);

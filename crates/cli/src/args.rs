@@ -43,6 +43,8 @@ pub(crate) enum Command {
     Openings(OpeningsArgs),
     /// The search's speed and depth per variant over a fixed set of positions.
     Bench(BenchArgs),
+    /// Generates endgame tables (bitbases) into a directory, or probes one.
+    Bitbase(BitbaseArgs),
 }
 
 /// The position a command works on.
@@ -214,6 +216,31 @@ pub(crate) struct BenchArgs {
     /// Search every position to this depth instead (load-independent node counts).
     #[arg(long)]
     pub depth: Option<u32>,
+}
+
+/// `draughts bitbase`.
+#[derive(Debug, Args)]
+#[command(after_help = VARIANTS)]
+pub(crate) struct BitbaseArgs {
+    /// The variants, comma-separated.
+    #[arg(long, value_parser = variant, value_delimiter = ',', value_name = "VARIANT", required = true)]
+    pub variant: Vec<Variant>,
+    /// The most pieces (both sides) of a position in the tables.
+    #[arg(long)]
+    pub pieces: Option<u8>,
+    /// The directory of the table files.
+    #[arg(long, value_name = "DIR")]
+    pub out: std::path::PathBuf,
+    /// Look this position up in the directory's tables instead of generating.
+    #[arg(long, value_name = "FEN")]
+    pub probe: Option<String>,
+    /// With `--probe`: also search the position this long (milliseconds)
+    /// without and with the tables.
+    #[arg(long, value_name = "MS", requires = "probe")]
+    pub search: Option<u64>,
+    /// One line per material slice while generating (on standard error).
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 /// A variant by name.

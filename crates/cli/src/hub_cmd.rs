@@ -287,6 +287,8 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
         ..Level::default()
     };
     let mut engine = Some(Engine::new(params.tt_bits()));
+    // Endgame tables from the `bitbase-dir` parameter.
+    let mut bitbases: Option<Arc<bot::Bitbases>> = None;
     let mut running: Option<Running> = None;
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
@@ -312,6 +314,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     "param name=tt-size value={TT_MIB} type=int min=1 max=1536"
                 ));
                 say("param name=level value=3 type=int min=1 max=3");
+                say("param name=bitbase-dir value=\"\" type=string");
                 say("wait");
             }
             "set-param" => {
@@ -334,6 +337,13 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                         Some(l) => params.strength = l,
                         None => error("level is 1, 2 or 3"),
                     },
+                    Some("bitbase-dir") if value.is_empty() => bitbases = None,
+                    Some("bitbase-dir") => {
+                        match bot::Bitbases::load_dir(std::path::Path::new(value)) {
+                            Ok(b) => bitbases = Some(Arc::new(b)),
+                            Err(e) => error(&format!("bitbase-dir: {e}")),
+                        }
+                    }
                     _ => {} // unknown parameters are ignored
                 }
             }
@@ -356,7 +366,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     r.ponder.store(false, Ordering::Relaxed);
                     engine = r.thread.join().ok();
                 }
-                let (Some(g), Some(e)) = (game.clone(), engine.take()) else {
+                let (Some(g), Some(mut e)) = (game.clone(), engine.take()) else {
                     // The GUI waits for `done`: it always comes, without a
                     // move when there is no position to search.
                     error("no position");
@@ -366,6 +376,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     }
                     continue;
                 };
+                e.set_bitbases(bitbases.clone());
                 let stop = Arc::new(AtomicBool::new(false));
                 let ponder = Arc::new(AtomicBool::new(args.iter().any(|(a, _)| a == "ponder")));
                 let (thread_stop, thread_ponder) = (Arc::clone(&stop), Arc::clone(&ponder));

@@ -10,6 +10,7 @@
 //! draughts match --engine1 CMD --engine2 CMD [--variant V,...] [--movetime MS] [--openings N] ...
 //! draughts openings --variant V [--depth D]
 //! draughts bench [--variant V,...] [--movetime MS | --depth D]
+//! draughts bitbase --variant V[,V...] --pieces N --out DIR [--verbose] | --variant V --out DIR --probe FEN
 //! ```
 //!
 //! Every subcommand answers `--help`. Exit status: 0 on success, 1 for a bad position or
@@ -17,6 +18,7 @@
 
 mod args;
 mod bench_cmd;
+mod bitbase_cmd;
 mod hub_cmd;
 mod match_cmd;
 mod match_stats;
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Command::Match(a) => ("match", match_cmd::run(&a)),
         Command::Openings(a) => ("openings", openings::run(&a)),
         Command::Bench(a) => ("bench", bench_cmd::run(&a)),
+        Command::Bitbase(a) => ("bitbase", bitbase_cmd::run(&a)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

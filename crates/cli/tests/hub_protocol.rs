@@ -282,3 +282,46 @@ fn id_and_parameters_are_declared_and_set() {
     let last = infos(&lines).pop().expect("info").clone();
     assert!(number(&last, "depth") <= 2.0, "{last}");
 }
+
+#[test]
+fn bitbase_dir_loads_the_tables_the_search_probes() {
+    let dir = std::env::temp_dir().join(format!("damka-hub-bb-{}", std::process::id()));
+    let made = Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args(["bitbase", "--variant", "american", "--pieces", "3", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("the binary runs");
+    assert!(made.status.success(), "{made:?}");
+    assert!(dir.join("american-3.dbb").exists());
+    let mut hub = Hub::start();
+    hub.send("hub");
+    let init = hub.until("wait", 10);
+    assert!(
+        init.iter()
+            .any(|l| l.starts_with("param name=bitbase-dir ")),
+        "{init:?}"
+    );
+    hub.send("set-param name=bitbase-dir value=/nonexistent/damka-bitbases");
+    hub.until("error", 10);
+    hub.send(&format!(
+        "set-param name=bitbase-dir value={}",
+        dir.display()
+    ));
+    hub.send("set-param name=variant value=american");
+    hub.send("init");
+    hub.until("ready", 10);
+    // White kings on 5 and 10 against a black king on 28, White to move:
+    // a win the tables know (shown as the largest non-mate score).
+    let mut board = vec!['e'; 32];
+    board[4] = 'W';
+    board[9] = 'W';
+    board[27] = 'B';
+    let text: String = std::iter::once('W').chain(board).collect();
+    hub.send(&format!("pos pos={text}"));
+    hub.send("level depth=3");
+    hub.send("go think");
+    let lines = hub.until("done", 10);
+    let last = infos(&lines).pop().expect("info").clone();
+    assert!(number(&last, "score") > 89.0, "{last}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}

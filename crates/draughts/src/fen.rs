@@ -139,6 +139,66 @@ impl Position {
         Ok(pos)
     }
 
+    /// Builds a position from piece sets (what an endgame table generator
+    /// enumerates), with the checks of [`Position::from_fen`].
+    ///
+    /// # Errors
+    ///
+    /// [`FenError`] for a bit that is not a playing square, a square held by
+    /// both colours or a king on an empty square, too many pieces, or a man
+    /// on its promotion row.
+    pub fn from_pieces(
+        rules: Rules,
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        turn: Color,
+    ) -> Result<Position, FenError> {
+        let variant = rules.variant;
+        // Per variant: the board, White's and Black's promotion rows.
+        static MASKS: OnceLock<Vec<[Bitboard; 3]>> = OnceLock::new();
+        let masks = MASKS.get_or_init(|| {
+            Variant::ALL
+                .iter()
+                .map(|&v| {
+                    [
+                        v.squares().collect(),
+                        crowning_row(v, Color::White),
+                        crowning_row(v, Color::Black),
+                    ]
+                })
+                .collect()
+        });
+        let [board, white_row, black_row] =
+            masks[Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0)];
+        let stray = (white | black | kings) & !board;
+        if !stray.is_empty() {
+            return Err(FenError::InvalidSquare(format!("bits {:#x}", stray.0)));
+        }
+        if let Some(sq) = (white & black).first() {
+            return Err(FenError::DuplicateSquare(variant.square_name(sq)));
+        }
+        if let Some(sq) = (kings & !(white | black)).first() {
+            return Err(FenError::InvalidSquare(variant.square_name(sq)));
+        }
+        for (color, pieces, row) in [
+            (Color::White, white, white_row),
+            (Color::Black, black, black_row),
+        ] {
+            if pieces.count() > u32::from(variant.men_per_side()) {
+                return Err(FenError::TooManyPieces(color));
+            }
+            if let Some(sq) = (pieces & !kings & row).first() {
+                return Err(FenError::ManOnPromotionRow(variant.square_name(sq)));
+            }
+        }
+        Ok(Position::from_parts(
+            rules,
+            [(white, white & kings), (black, black & kings)],
+            turn,
+        ))
+    }
+
     /// The FEN of the position, in the variant's notation.
     #[must_use]
     pub fn to_fen(&self) -> String {
@@ -252,5 +312,32 @@ mod tests {
         assert_eq!(pos.to_fen(), "B:WK1,33:B20,21,22");
         let ru = Position::from_fen(Rules::new(Variant::Russian), "W:Wa1,Kh8:Bb8").expect("valid");
         assert_eq!(ru.to_fen(), "W:Wa1,Kh8:Bb8");
+    }
+
+    #[test]
+    fn from_pieces_matches_the_fen() {
+        let rules = Rules::new(Variant::International);
+        let pos = Position::from_fen(rules, "B:WK1,33:B20,21,22").expect("valid");
+        let built = Position::from_pieces(
+            rules,
+            pos.pieces(Color::White),
+            pos.pieces(Color::Black),
+            pos.kings(),
+            Color::Black,
+        )
+        .expect("valid");
+        assert_eq!(built, pos);
+        let sq = |n| Square::from_reference(10, n).expect("square").bit();
+        let bb = |n| Bitboard(1 << sq(n));
+        // A white man on 1 (its promotion row), two colours on one square,
+        // a king on an empty square, a ghost bit.
+        for (w, b, k) in [
+            (bb(1), bb(20), Bitboard::EMPTY),
+            (bb(20), bb(20), Bitboard::EMPTY),
+            (bb(20), bb(21), bb(22)),
+            (Bitboard(1 << 10), bb(21), Bitboard::EMPTY),
+        ] {
+            assert!(Position::from_pieces(rules, w, b, k, Color::White).is_err());
+        }
     }
 }
