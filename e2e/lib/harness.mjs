@@ -89,7 +89,11 @@ export async function startServer(name, extraArgs = [], { databaseUrl } = {}) {
       // E2E_STATIC_DIR: another client (e.g. an older commit's, to see a new test fail).
       '--static-dir', process.env.E2E_STATIC_DIR ?? path.join(REPO, 'static'),
       ...extraArgs,
-    ], { stdio: ['ignore', out, out], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info' } });
+    ], {
+      stdio: ['ignore', out, out],
+      // No endgame tables (made on first use, they would take a core for minutes).
+      env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info', DAMKA_BITBASE_PIECES: process.env.DAMKA_BITBASE_PIECES ?? '0' },
+    });
     const me = child;
     me.on('exit', (code, signal) => {
       if (child === me) exited = { code, signal };

@@ -1,5 +1,6 @@
 //! The computer opponent: an alpha-beta draughts engine for the seven
-//! variants of the [`draughts`] crate, pure (no I/O, no global state).
+//! variants of the [`draughts`] crate, pure (no global state; the only I/O
+//! is reading and writing endgame table files, [`Table`]).
 //!
 //! ```
 //! use bot::{ClockLimits, Level, think};
@@ -30,12 +31,13 @@ mod eval;
 mod search;
 mod tt;
 
-pub use bitbase::{Bitbases, Probe, Table, Wdl};
+pub use bitbase::{BitbaseError, Bitbases, Material, Probe, Table, Wdl};
 pub use search::{
     BITBASE_WIN, Control, Engine, Limits, MAX_DEPTH, Progress, SearchResult, WIN, WIN_BOUND,
 };
 
 use draughts::Game;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -156,11 +158,28 @@ pub fn think(
     seed: u64,
     stop: &AtomicBool,
 ) -> Option<SearchResult> {
+    think_with(game, level, clock, seed, stop, None)
+}
+
+/// [`think`], level 3 probing these endgame tables below the root (the
+/// weaker levels never do: they are meant to err).
+#[must_use]
+pub fn think_with(
+    game: &Game,
+    level: Level,
+    clock: ClockLimits,
+    seed: u64,
+    stop: &AtomicBool,
+    bitbases: Option<Arc<Bitbases>>,
+) -> Option<SearchResult> {
     if game.outcome().is_some() {
         return None;
     }
     let settings = level.settings();
     let mut engine = Engine::new(settings.tt_bits);
+    if level == Level::Three {
+        engine.set_bitbases(bitbases);
+    }
     let limits = Limits {
         depth: Some(settings.depth),
         movetime_ms: None,

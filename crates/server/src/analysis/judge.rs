@@ -6,7 +6,12 @@
 //! hundredths of a man, a forced win 1 and a forced loss 0. The scale is the variant's,
 //! fitted on our engine's self-play: see [`Curve::of`] and `docs/protocol.md`.
 
-use bot::WIN_BOUND;
+use bot::BITBASE_WIN;
+
+/// Scores from here on are wins: forced in the search ([`bot::WIN_BOUND`] and up) or
+/// known from the endgame tables ([`BITBASE_WIN`] less the plies to get there and the
+/// distance to conversion, a few hundred at most; no evaluation comes near).
+const TABLE_WIN_BOUND: i32 = BITBASE_WIN - 1_000;
 use draughts::{Color, Variant};
 
 /// The logistic curve from a score to an expected result, for one variant.
@@ -74,11 +79,11 @@ pub enum Value {
 
 impl Value {
     /// The value of an engine score for `mover` (the side to move of the searched
-    /// position): beyond [`WIN_BOUND`] a forced win or loss.
+    /// position): beyond a forced win's or a table win's bound, a win or a loss.
     pub fn from_search(score: i32, mover: Color) -> Value {
-        if score >= WIN_BOUND {
+        if score >= TABLE_WIN_BOUND {
             Value::Win(mover)
-        } else if score <= -WIN_BOUND {
+        } else if score <= -TABLE_WIN_BOUND {
             Value::Win(mover.other())
         } else if mover == Color::White {
             Value::Score(score)
@@ -166,6 +171,7 @@ pub fn move_accuracy(lost: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bot::WIN_BOUND;
 
     #[test]
     fn scores_become_values_for_white() {
@@ -179,6 +185,16 @@ mod tests {
             Value::from_search(-WIN_BOUND, Color::Black),
             Value::Win(Color::White)
         );
+        // Known from the endgame tables.
+        assert_eq!(
+            Value::from_search(BITBASE_WIN - 60, Color::White),
+            Value::Win(Color::White)
+        );
+        assert_eq!(
+            Value::from_search(-(BITBASE_WIN - 60), Color::White),
+            Value::Win(Color::Black)
+        );
+        assert_eq!(Value::from_search(900, Color::White), Value::Score(900));
     }
 
     #[test]

@@ -218,11 +218,12 @@ impl Analyses {
             .map_err(|e| AppError::BadMessage(format!("bad FEN: {e}")))?;
         let game = Game::new(pos.clone());
         let budget = self.board_budget;
+        let tables = self.core.bots.endgames().get(variant);
         let (found, _) = self
             .core
             .bots
             .run(Class::Analysis, &who, move |stop| {
-                search::search(&game, budget, stop)
+                search::search_with(&game, budget, stop, tables)
             })
             .await
             .ok_or_else(|| AppError::Internal("a position search failed".into()))?;
@@ -377,11 +378,12 @@ impl Analyses {
                 }
                 let game = game.clone();
                 let budget = self.budget;
+                let tables = self.core.bots.endgames().get(variant);
                 let done = self
                     .core
                     .bots
                     .run(Class::Analysis, &who, move |stop| {
-                        search::search(&game, budget, stop)
+                        search::search_with(&game, budget, stop, tables)
                     })
                     .await;
                 self.searches.fetch_add(1, Ordering::Relaxed);

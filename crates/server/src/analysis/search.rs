@@ -61,6 +61,18 @@ pub struct Searched {
 /// Searches the game's current position within `budget` (or until `stop`). A position
 /// where the game is over is its result: the winner's, or 0 for a draw.
 pub fn search(game: &Game, budget: Budget, stop: &AtomicBool) -> Searched {
+    search_with(game, budget, stop, None)
+}
+
+/// [`search`] probing these endgame tables below the root: a position they know is won
+/// is then a forced win (as the tables count it: the variants' move-count draw rules
+/// aside).
+pub fn search_with(
+    game: &Game,
+    budget: Budget,
+    stop: &AtomicBool,
+    tables: Option<std::sync::Arc<bot::Bitbases>>,
+) -> Searched {
     let over = |outcome: Option<draughts::Outcome>| Searched {
         value: outcome
             .and_then(|o| o.winner)
@@ -74,6 +86,7 @@ pub fn search(game: &Game, budget: Budget, stop: &AtomicBool) -> Searched {
         return over(Some(outcome));
     }
     let mut engine = Engine::new(TT_BITS);
+    engine.set_bitbases(tables);
     match engine.search(game, &budget.limits(), stop) {
         Some(r) => Searched {
             value: Value::from_search(r.score, game.position().turn()),

@@ -2,12 +2,14 @@
 //! where its searches run ([`Bots`]: a few search threads shared fairly, see `searches`
 //! and `queue`).
 
+mod endgames;
 mod queue;
 mod searches;
 
 use bot::Level;
 use damka_protocol::Player;
 
+pub use endgames::Endgames;
 pub use queue::{AGE, Class, Who};
 pub use searches::{Bots, SearchOutcome, SearchRequest};
 

@@ -98,6 +98,7 @@ struct Inner {
 /// Where the computer's searches run.
 pub struct Bots {
     core: Arc<Core>,
+    endgames: Arc<super::Endgames>,
 }
 
 /// What the slots share (the slots themselves hold it, so a search on a blocking thread
@@ -113,6 +114,11 @@ struct Core {
 }
 
 impl Bots {
+    /// The endgame tables level 3 and the analysis probe (empty until started).
+    pub fn endgames(&self) -> &Arc<super::Endgames> {
+        &self.endgames
+    }
+
     /// At most `concurrent` searches at once (0: one fewer than the machine's cores, at
     /// least one), each keeping its slot at most `slice` while another owner waits.
     pub fn new(concurrent: usize, slice: Duration) -> Bots {
@@ -124,6 +130,7 @@ impl Bots {
             concurrent
         };
         Bots {
+            endgames: Arc::default(),
             core: Arc::new(Core {
                 inner: Mutex::new(Inner {
                     queue: FairQueue::default(),
@@ -170,9 +177,10 @@ impl Bots {
             nodes,
         };
         let stop = req.stop.clone();
+        let tables = self.endgames.get(req.game.position().variant());
         let result = tokio::task::spawn_blocking(move || {
             let _slot = slot;
-            bot::think(&req.game, req.level, clock, req.seed, &stop).map(|r| {
+            bot::think_with(&req.game, req.level, clock, req.seed, &stop, tables).map(|r| {
                 // Written by the searched position, so the table reads it back exactly
                 // as a person's move.
                 (req.game.position().move_to_string(&r.mv), r.depth, r.nodes)

@@ -821,7 +821,7 @@ async fn text_logs_have_no_colour_codes_off_a_terminal() {
     let db = format!("sqlite://{}/d.db", dir.display());
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_damka"))
         .args(["--bind", "127.0.0.1:0", "--database-url", &db])
-        .args(["--log-format", "text"])
+        .args(["--log-format", "text", "--bitbase-pieces", "0"])
         .env_remove("NO_COLOR")
         .env("RUST_LOG", "info")
         .stdout(std::process::Stdio::piped())

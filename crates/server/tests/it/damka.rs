@@ -48,6 +48,8 @@ impl Damka {
         ] {
             cmd.env_remove(var);
         }
+        // No endgame tables: made on first use, they would take a core for minutes.
+        cmd.env("DAMKA_BITBASE_PIECES", "0");
         let mut child = cmd
             .args(["--bind", &addr, "--database-url", database_url])
             .args(["--shutdown-timeout-secs", "5"])

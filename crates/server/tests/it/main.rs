@@ -19,6 +19,7 @@ mod claims_takeback;
 mod cluster;
 mod cluster_lease;
 mod computer;
+mod endgames;
 mod game_endings;
 mod group_commit;
 mod hardening;

@@ -379,6 +379,7 @@ async fn database_outage_fails_fast_keeps_clocks_fair_and_recovers() {
     c.database_url = pg.url();
     c.manual_time = true;
     c.shutdown_timeout_secs = 5;
+    c.bitbase_pieces = 0;
     let s = TestServer::start(c).await;
     let mut m = start_match(&s, "russian", FIVE_PLUS_NOTHING()).await;
     let last = play_first_moves(&mut m, 2).await;
