@@ -379,7 +379,6 @@ pub struct Table {
     /// Per material code (see `Material::code`), the slice's bytes.
     slices: Vec<Option<Vec<u8>>>,
     indexer: Indexer,
-    stats: TableStats,
 }
 
 impl fmt::Debug for Table {
@@ -521,7 +520,6 @@ impl Table {
             max_pieces,
             slices: vec![None; m * m * m * m],
             indexer,
-            stats: TableStats::default(),
         };
         let rules = Rules::new(variant);
         for material in Material::all(max_pieces) {
@@ -530,7 +528,6 @@ impl Table {
             table.slices[material.code(max_pieces)] = Some(data);
             progress(material, len);
         }
-        table.stats = table.count();
         table
     }
 
@@ -705,10 +702,11 @@ impl Table {
         self.slices.iter().flatten().map(Vec::len).sum()
     }
 
-    /// Counts of the table's positions by result.
+    /// Counts of the table's positions by result (counted on each call:
+    /// a second or so per 10 M positions).
     #[must_use]
     pub fn stats(&self) -> TableStats {
-        self.stats
+        self.count()
     }
 
     /// The file name of the table: `<variant>-<pieces>.dbb`.
@@ -827,15 +825,12 @@ impl Table {
         if u64::from_le_bytes(tail) != computed {
             return Err(BitbaseError::Checksum);
         }
-        let mut table = Table {
+        Ok(Table {
             variant,
             max_pieces,
             slices,
             indexer,
-            stats: TableStats::default(),
-        };
-        table.stats = table.count();
-        Ok(table)
+        })
     }
 
     /// Writes the table to `dir/`[`Table::file_name`] and returns the path.
