@@ -136,6 +136,37 @@ impl Material {
         self.white_men + self.black_men
     }
 
+    /// The materials one capture of a piece or one promotion away (several
+    /// captures are several steps).
+    fn successors(self) -> Vec<Material> {
+        let mut out = Vec::new();
+        let f = [
+            self.white_men,
+            self.white_kings,
+            self.black_men,
+            self.black_kings,
+        ];
+        let make = |g: [u8; 4]| Material {
+            white_men: g[0],
+            white_kings: g[1],
+            black_men: g[2],
+            black_kings: g[3],
+        };
+        for i in 0..4 {
+            if f[i] > 0 {
+                let mut g = f;
+                g[i] -= 1;
+                out.push(make(g));
+                // A man crowned: men are 0 and 2, their kings 1 and 3.
+                if i % 2 == 0 {
+                    g[i + 1] += 1;
+                    out.push(make(g));
+                }
+            }
+        }
+        out
+    }
+
     /// The code of the material in a table of `max` pieces.
     fn code(self, max: u8) -> usize {
         let m = usize::from(max) + 1;
@@ -512,7 +543,38 @@ impl Table {
         max_pieces: u8,
         progress: &mut dyn FnMut(Material, usize),
     ) -> Table {
+        Table::generate_slices(variant, max_pieces, &|_| true, progress)
+    }
+
+    /// [`Table::generate_with`] for the slices `keep` selects only (the
+    /// others answer nothing): for a test or a special ending, say every
+    /// kings-only slice.
+    ///
+    /// # Panics
+    ///
+    /// When the selection is not closed under captures and promotions (a
+    /// kept slice leads to one left out).
+    pub fn generate_slices(
+        variant: Variant,
+        max_pieces: u8,
+        keep: &dyn Fn(Material) -> bool,
+        progress: &mut dyn FnMut(Material, usize),
+    ) -> Table {
         let max_pieces = max_pieces.clamp(2, MAX_PIECES);
+        let kept: Vec<Material> = Material::all(max_pieces)
+            .into_iter()
+            .filter(|&m| keep(m))
+            .collect();
+        for &m in &kept {
+            for next in m.successors() {
+                assert!(
+                    next.white_men + next.white_kings == 0
+                        || next.black_men + next.black_kings == 0
+                        || keep(next),
+                    "slice {m} leads to {next}, which is not selected"
+                );
+            }
+        }
         let indexer = Indexer::new(variant);
         let m = usize::from(max_pieces) + 1;
         let mut table = Table {
@@ -522,7 +584,7 @@ impl Table {
             indexer,
         };
         let rules = Rules::new(variant);
-        for material in Material::all(max_pieces) {
+        for material in kept {
             let data = table.build_slice(rules, material);
             let len = data.len();
             table.slices[material.code(max_pieces)] = Some(data);
