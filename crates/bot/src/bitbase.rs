@@ -136,6 +136,37 @@ impl Material {
         self.white_men + self.black_men
     }
 
+    /// The materials one capture of a piece or one promotion away (several
+    /// captures are several steps).
+    fn successors(self) -> Vec<Material> {
+        let mut out = Vec::new();
+        let f = [
+            self.white_men,
+            self.white_kings,
+            self.black_men,
+            self.black_kings,
+        ];
+        let make = |g: [u8; 4]| Material {
+            white_men: g[0],
+            white_kings: g[1],
+            black_men: g[2],
+            black_kings: g[3],
+        };
+        for i in 0..4 {
+            if f[i] > 0 {
+                let mut g = f;
+                g[i] -= 1;
+                out.push(make(g));
+                // A man crowned: men are 0 and 2, their kings 1 and 3.
+                if i % 2 == 0 {
+                    g[i + 1] += 1;
+                    out.push(make(g));
+                }
+            }
+        }
+        out
+    }
+
     /// The code of the material in a table of `max` pieces.
     fn code(self, max: u8) -> usize {
         let m = usize::from(max) + 1;
@@ -379,7 +410,6 @@ pub struct Table {
     /// Per material code (see `Material::code`), the slice's bytes.
     slices: Vec<Option<Vec<u8>>>,
     indexer: Indexer,
-    stats: TableStats,
 }
 
 impl fmt::Debug for Table {
@@ -423,8 +453,9 @@ impl From<io::Error> for BitbaseError {
 
 const MAGIC: &[u8; 8] = b"DAMKABB\0";
 const VERSION: u32 = 1;
-/// The largest table this build makes or reads.
-pub const MAX_PIECES: u8 = 6;
+/// The largest table this build makes or reads (5 pieces is already
+/// 374 MB per 8x8 variant and 3.8 GB on 10x10).
+pub const MAX_PIECES: u8 = 5;
 
 /// 64-bit FNV-1a.
 #[derive(Clone, Copy)]
@@ -512,7 +543,38 @@ impl Table {
         max_pieces: u8,
         progress: &mut dyn FnMut(Material, usize),
     ) -> Table {
+        Table::generate_slices(variant, max_pieces, &|_| true, progress)
+    }
+
+    /// [`Table::generate_with`] for the slices `keep` selects only (the
+    /// others answer nothing): for a test or a special ending, say every
+    /// kings-only slice.
+    ///
+    /// # Panics
+    ///
+    /// When the selection is not closed under captures and promotions (a
+    /// kept slice leads to one left out).
+    pub fn generate_slices(
+        variant: Variant,
+        max_pieces: u8,
+        keep: &dyn Fn(Material) -> bool,
+        progress: &mut dyn FnMut(Material, usize),
+    ) -> Table {
         let max_pieces = max_pieces.clamp(2, MAX_PIECES);
+        let kept: Vec<Material> = Material::all(max_pieces)
+            .into_iter()
+            .filter(|&m| keep(m))
+            .collect();
+        for &m in &kept {
+            for next in m.successors() {
+                assert!(
+                    next.white_men + next.white_kings == 0
+                        || next.black_men + next.black_kings == 0
+                        || keep(next),
+                    "slice {m} leads to {next}, which is not selected"
+                );
+            }
+        }
         let indexer = Indexer::new(variant);
         let m = usize::from(max_pieces) + 1;
         let mut table = Table {
@@ -520,16 +582,14 @@ impl Table {
             max_pieces,
             slices: vec![None; m * m * m * m],
             indexer,
-            stats: TableStats::default(),
         };
         let rules = Rules::new(variant);
-        for material in Material::all(max_pieces) {
+        for material in kept {
             let data = table.build_slice(rules, material);
             let len = data.len();
             table.slices[material.code(max_pieces)] = Some(data);
             progress(material, len);
         }
-        table.stats = table.count();
         table
     }
 
@@ -704,10 +764,11 @@ impl Table {
         self.slices.iter().flatten().map(Vec::len).sum()
     }
 
-    /// Counts of the table's positions by result.
+    /// Counts of the table's positions by result (counted on each call:
+    /// a second or so per 10 M positions).
     #[must_use]
     pub fn stats(&self) -> TableStats {
-        self.stats
+        self.count()
     }
 
     /// The file name of the table: `<variant>-<pieces>.dbb`.
@@ -721,9 +782,9 @@ impl Table {
     /// variant's standard ones.
     #[must_use]
     pub fn probe(&self, pos: &Position) -> Option<Probe> {
-        if pos.variant() != self.variant
+        if pos.occupied().count() > u32::from(self.max_pieces)
+            || pos.variant() != self.variant
             || *pos.rules() != Rules::new(self.variant)
-            || pos.occupied().count() > u32::from(self.max_pieces)
         {
             return None;
         }
@@ -826,15 +887,12 @@ impl Table {
         if u64::from_le_bytes(tail) != computed {
             return Err(BitbaseError::Checksum);
         }
-        let mut table = Table {
+        Ok(Table {
             variant,
             max_pieces,
             slices,
             indexer,
-            stats: TableStats::default(),
-        };
-        table.stats = table.count();
-        Ok(table)
+        })
     }
 
     /// Writes the table to `dir/`[`Table::file_name`] and returns the path.
@@ -937,5 +995,56 @@ impl Bitbases {
     #[must_use]
     pub fn probe(&self, pos: &Position) -> Option<Wdl> {
         self.probe_dtc(pos).map(|p| p.wdl)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_index_round_trips() {
+        for variant in [Variant::American, Variant::Spanish, Variant::International] {
+            let indexer = Indexer::new(variant);
+            let rules = Rules::new(variant);
+            for m in Material::all(3) {
+                let len = indexer.slice_len(m);
+                let mut valid = 0;
+                for i in 0..len {
+                    if let Some(pos) = indexer.position(rules, m, i) {
+                        valid += 1;
+                        assert_eq!(Material::of(&pos), m);
+                        assert_eq!(indexer.index(m, &pos), i, "{variant} {m} {pos:?}");
+                    }
+                }
+                assert!(valid > len / 2, "{variant} {m}: {valid} of {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn slices_come_after_what_they_lead_to() {
+        let all = Material::all(4);
+        let at = |m: &Material| all.iter().position(|x| x == m);
+        for m in &all {
+            // A promotion: one man fewer, one king more, same side.
+            if m.white_men > 0 {
+                let p = Material {
+                    white_men: m.white_men - 1,
+                    white_kings: m.white_kings + 1,
+                    ..*m
+                };
+                assert!(at(&p) < at(m), "{p} before {m}");
+            }
+        }
+        assert_eq!(decode(encode_win(3)).wdl, Wdl::Win);
+        assert_eq!(
+            decode(encode_loss(0)),
+            Probe {
+                wdl: Wdl::Loss,
+                dtc: 0
+            }
+        );
+        assert_eq!(decode(encode_loss(300)).dtc, 127);
     }
 }

@@ -28,12 +28,6 @@ fn tables3() -> &'static [Table] {
     })
 }
 
-/// The Russian 4-piece table, made once.
-fn russian4() -> &'static Arc<Bitbases> {
-    static T: OnceLock<Arc<Bitbases>> = OnceLock::new();
-    T.get_or_init(|| Arc::new(Bitbases::generate(Variant::Russian, 4)))
-}
-
 fn table3(variant: Variant) -> &'static Table {
     tables3()
         .iter()
@@ -281,7 +275,8 @@ fn random_position(rng: &mut Rng, variant: Variant, n: usize) -> Position {
 #[test]
 fn sampled_four_piece_entries_satisfy_the_recursion() {
     // Russian (flying kings, men capturing backwards, crowning mid-capture).
-    let table = russian4().table(Variant::Russian).expect("made");
+    let owned = Table::generate(Variant::Russian, 4);
+    let table = &owned;
     // Three kings cannot beat a king holding the long diagonal.
     assert_eq!(
         table
@@ -291,7 +286,7 @@ fn sampled_four_piece_entries_satisfy_the_recursion() {
     );
     let mut rng = Rng(24);
     let mut proven = 0;
-    for i in 0..20_000 {
+    for i in 0..8_000 {
         let p = random_position(&mut rng, Variant::Russian, 4);
         if let Err(e) = check_entry(table, &p) {
             panic!("{e}");
@@ -303,7 +298,7 @@ fn sampled_four_piece_entries_satisfy_the_recursion() {
             assert_eq!(r, table.probe(&p).expect("covered").wdl, "{p:?}");
         }
     }
-    assert!(proven > 100, "{proven}");
+    assert!(proven > 40, "{proven}");
 }
 
 #[test]
@@ -427,7 +422,7 @@ fn play_out(mut game: Game, tables: Arc<Bitbases>, max_plies: usize) -> Option<C
     let mut engines = [Engine::new(14), Engine::new(14)];
     engines[0].set_bitbases(Some(tables));
     let limits = Limits {
-        depth: Some(12),
+        depth: Some(8),
         ..Limits::default()
     };
     for _ in 0..max_plies {
@@ -453,14 +448,24 @@ fn the_engine_converts_won_endings_with_the_tables() {
     );
     let tables = Arc::new(Bitbases::generate(Variant::American, 3));
     assert_eq!(play_out(Game::new(start), tables, 120), Some(Color::White));
-    // Russian: three kings against one (Petrov's triangle), from a won
-    // position the table picks.
-    let ru = russian4();
+}
+
+#[test]
+fn the_engine_converts_three_kings_against_one() {
+    // Russian: three kings against one (Petrov's triangle) when the lone
+    // king is off the long diagonal.
+    // Only the kings-only slices (closed under captures).
+    let kings_only = |m: Material| m.white_men + m.black_men == 0;
+    let table = Table::generate_slices(Variant::Russian, 4, &kings_only, &mut |_, _| {});
+    let mut ru = Bitbases::new();
+    ru.insert(table);
     let start = pos(Variant::Russian, "W:WKa1,Kc1,Ke1:BKd8");
     let p = ru.probe_dtc(&start).expect("covered");
     assert_eq!(p.wdl, Wdl::Win, "{p:?}");
+    // A position with a man is not covered by these slices.
+    assert_eq!(ru.probe(&pos(Variant::Russian, "W:WKa1,Kc1,e3:BKd8")), None);
     assert_eq!(
-        play_out(Game::new(start), Arc::clone(ru), 200),
+        play_out(Game::new(start), Arc::new(ru), 200),
         Some(Color::White)
     );
 }
@@ -488,4 +493,11 @@ fn the_search_counts_hits_and_scores_known_wins() {
         r.score > bot::BITBASE_WIN - 200 && r.score < bot::WIN_BOUND,
         "{r:?}"
     );
+}
+
+#[test]
+#[should_panic(expected = "not selected")]
+fn a_selection_of_slices_must_be_closed_under_captures() {
+    let four_only = |m: Material| m.total() == 4;
+    let _ = Table::generate_slices(Variant::American, 4, &four_only, &mut |_, _| {});
 }
