@@ -43,6 +43,8 @@ pub(crate) enum Command {
     Openings(OpeningsArgs),
     /// The search's speed and depth per variant over a fixed set of positions.
     Bench(BenchArgs),
+    /// Fits the evaluation's weights: self-play data, then the fit (docs/engine.md).
+    Tune(crate::tune_cmd::TuneArgs),
 }
 
 /// The position a command works on.
@@ -217,7 +219,7 @@ pub(crate) struct BenchArgs {
 }
 
 /// A variant by name.
-fn variant(name: &str) -> Result<Variant, String> {
+pub(crate) fn variant(name: &str) -> Result<Variant, String> {
     Variant::from_name(name).ok_or_else(|| format!("unknown variant {name:?}"))
 }
 
