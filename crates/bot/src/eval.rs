@@ -114,7 +114,9 @@ impl Weights {
             match fields.as_slice() {
                 ["k", k] => w.k = k.parse().map_err(|_| bad())?,
                 [name, mg, eg] => {
-                    let f = (0..NF).find(|&f| feature_name(f) == *name).ok_or_else(bad)?;
+                    let f = (0..NF)
+                        .find(|&f| feature_name(f) == *name)
+                        .ok_or_else(bad)?;
                     w.mg[f] = mg.parse().map_err(|_| bad())?;
                     w.eg[f] = eg.parse().map_err(|_| bad())?;
                 }
@@ -145,7 +147,12 @@ impl Weights {
             s.push_str(&format!("k {:.1}\n", self.k));
         }
         for f in 0..PSQ + squares {
-            s.push_str(&format!("{} {} {}\n", feature_name(f), self.mg[f], self.eg[f]));
+            s.push_str(&format!(
+                "{} {} {}\n",
+                feature_name(f),
+                self.mg[f],
+                self.eg[f]
+            ));
         }
         s
     }
@@ -307,7 +314,11 @@ impl Eval {
     /// The two forward steps of `side` (bit offsets).
     fn forward_dirs(&self, side: usize) -> [i32; 2] {
         let h = self.h;
-        if side == 0 { [-(h + 1), -h] } else { [h, h + 1] }
+        if side == 0 {
+            [-(h + 1), -h]
+        } else {
+            [h, h + 1]
+        }
     }
 
     /// The squares one step forward of `b` for `side`.
@@ -547,7 +558,10 @@ mod tests {
         for v in Variant::ALL {
             let w = Weights::parse(weight_text(v)).expect("weights parse");
             assert!(w.mg[MAN] > 50 && w.eg[MAN] > 50, "{v}");
-            assert!(w.eg[KING] > w.eg[MAN], "{v}: a king is worth more than a man");
+            assert!(
+                w.eg[KING] > w.eg[MAN],
+                "{v}: a king is worth more than a man"
+            );
             assert!(w.k > 0.0, "{v}: the fitted scale K");
             // Nothing on squares the board does not have.
             let squares = usize::from(v.square_count());
@@ -581,7 +595,11 @@ mod tests {
             while b != 0 {
                 let bit = b.trailing_zeros() as u8;
                 b &= b - 1;
-                let k = if e.turn_set(kings) >> bit & 1 != 0 { "K" } else { "" };
+                let k = if e.turn_set(kings) >> bit & 1 != 0 {
+                    "K"
+                } else {
+                    ""
+                };
                 items.push(format!("{k}{}", v.square_name(Square::from_bit(bit))));
             }
             fen.push_str(&items.join(","));

@@ -30,13 +30,12 @@ pub struct Sample {
 impl Sample {
     /// The sample of `pos` (of `eval`'s variant) with `result` for its side to move.
     fn new(f: &Features, result: f64) -> Sample {
-        let x = f
-            .d
-            .iter()
-            .enumerate()
-            .filter(|&(_, &v)| v != 0)
-            .map(|(k, &v)| (k as u8, v))
-            .collect();
+        let x =
+            f.d.iter()
+                .enumerate()
+                .filter(|&(_, &v)| v != 0)
+                .map(|(k, &v)| (k as u8, v))
+                .collect();
         Sample {
             x,
             phase: f64::from(f.phase) / 256.0,
@@ -272,19 +271,6 @@ pub fn fit(
     w
 }
 
-/// Shuffles `items` in place, the same way for the same `seed`.
-pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut state = seed;
-    for i in (1..items.len()).rev() {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        items.swap(i, (z % (i as u64 + 1)) as usize);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,10 +333,20 @@ mod tests {
         let after = loss(&data, &w, k);
         assert!(after < before / 100.0, "{before} -> {after}");
         for f in [0, 1, 2, NF, NF + 1, NF + 2] {
-            assert!((w[f] - truth[f]).abs() < 3.0, "weight {f}: {} vs {}", w[f], truth[f]);
+            assert!(
+                (w[f] - truth[f]).abs() < 3.0,
+                "weight {f}: {} vs {}",
+                w[f],
+                truth[f]
+            );
         }
         // Features the data never moves stay near zero.
-        assert!(w[3].abs() < 3.0 && w[NF + 5].abs() < 3.0, "{} {}", w[3], w[NF + 5]);
+        assert!(
+            w[3].abs() < 3.0 && w[NF + 5].abs() < 3.0,
+            "{} {}",
+            w[3],
+            w[NF + 5]
+        );
     }
 
     #[test]

@@ -84,12 +84,14 @@ pub(crate) struct FitArgs {
     /// Ridge pull towards the committed weights.
     #[arg(long, default_value_t = 1e-7)]
     pub lambda: f64,
-    /// Hold out one position in this many for the validation loss.
+    /// Weights kept as they are (`NAME.opening` or `NAME.endgame`, comma-separated);
+    /// the man's opening weight fixes the unit.
+    #[arg(long, value_delimiter = ',', default_value = "man.opening")]
+    pub freeze: Vec<String>,
+    /// Hold out the last games' positions, one in this many, for the
+    /// validation loss (the files are in game order, so whole games).
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
-    /// Seed of the train/validation split.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
 }
 
 pub(crate) fn run(opts: &TuneArgs) -> Result<(), Failure> {
@@ -214,8 +216,8 @@ fn read_samples(variant: Variant, files: &[String]) -> Result<Vec<texel::Sample>
     let sampler = Sampler::new(variant);
     let mut samples = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure::input(format!("{path}: {e}")))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Failure::input(format!("{path}: {e}")))?;
         for (i, line) in text.lines().enumerate() {
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;
@@ -224,7 +226,9 @@ fn read_samples(variant: Variant, files: &[String]) -> Result<Vec<texel::Sample>
             let (fen, result) = line
                 .rsplit_once(' ')
                 .ok_or_else(|| bad("no result".into()))?;
-            let result: f64 = result.parse().map_err(|_| bad(format!("result {result:?}")))?;
+            let result: f64 = result
+                .parse()
+                .map_err(|_| bad(format!("result {result:?}")))?;
             let pos = Position::from_fen(rules, fen).map_err(|e| bad(e.to_string()))?;
             samples.push(sampler.sample(&pos, result));
         }
@@ -234,13 +238,12 @@ fn read_samples(variant: Variant, files: &[String]) -> Result<Vec<texel::Sample>
 
 fn fit(opts: &FitArgs) -> Result<(), Failure> {
     let variant = opts.variant;
-    let mut samples = read_samples(variant, &opts.data)?;
+    let samples = read_samples(variant, &opts.data)?;
     if samples.len() < 10 {
         return Err(Failure::input("fewer than 10 positions"));
     }
-    texel::shuffle(&mut samples, opts.seed);
     let held = samples.len() / opts.holdout.max(2);
-    let (valid, train) = samples.split_at(held);
+    let (train, valid) = samples.split_at(samples.len() - held);
     println!(
         "{}: {} positions ({} to fit, {} held out)",
         variant.name(),
@@ -255,12 +258,22 @@ fn fit(opts: &FitArgs) -> Result<(), Failure> {
         "committed weights: K {k0:.1}, loss {:.5} (held out {:.5})",
         before.0, before.1
     );
-    // The man's opening weight fixes the unit (hundredths of a man).
+    let names = texel::weight_names();
+    let frozen = opts
+        .freeze
+        .iter()
+        .map(|f| {
+            names
+                .iter()
+                .position(|n| n == f)
+                .ok_or_else(|| Failure::usage(format!("no weight named {f:?}")))
+        })
+        .collect::<Result<Vec<usize>, Failure>>()?;
     let fit_opts = FitOptions {
         epochs: opts.epochs,
         rate: opts.rate,
         lambda: opts.lambda,
-        frozen: vec![0],
+        frozen,
     };
     let w = texel::fit(train, &w0, k0, &fit_opts, |epoch, loss| {
         if epoch % 50 == 0 {
@@ -280,10 +293,15 @@ fn fit(opts: &FitArgs) -> Result<(), Failure> {
         "fitted weights:    K {k1:.1}, loss {:.5} (held out {:.5})",
         after.0, after.1
     );
-    let mut changes: Vec<(f64, String)> = texel::weight_names()
+    let mut changes: Vec<(f64, String)> = names
         .into_iter()
         .enumerate()
-        .map(|(j, name)| ((w_rounded[j] - w0[j]).abs(), format!("{name} {} -> {}", w0[j], w_rounded[j])))
+        .map(|(j, name)| {
+            (
+                (w_rounded[j] - w0[j]).abs(),
+                format!("{name} {} -> {}", w0[j], w_rounded[j]),
+            )
+        })
         .filter(|(d, _)| *d > 0.0)
         .collect();
     changes.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -294,12 +312,13 @@ fn fit(opts: &FitArgs) -> Result<(), Failure> {
     let mut header = String::new();
     let _ = writeln!(
         header,
-        "{}: fitted by `draughts tune fit --variant {} --epochs {} --rate {} --lambda {}`",
+        "{}: fitted by `draughts tune fit --variant {} --epochs {} --rate {} --lambda {:e} --freeze {}`",
         variant.name(),
         variant.name(),
         opts.epochs,
         opts.rate,
-        opts.lambda
+        opts.lambda,
+        opts.freeze.join(",")
     );
     let _ = writeln!(
         header,
