@@ -416,8 +416,8 @@ impl Eval {
         (men * 256 / start).min(256)
     }
 
-    /// The drawish factor as (numerator, denominator): a lone king against
-    /// little material on a flying board, or a king each and nothing else.
+    /// The drawish divisor (1, 4 or 8): a lone king against little material
+    /// on a flying board, or a king each and nothing else.
     fn drawish(&self, s0: u64, s1: u64, kings: u64) -> i32 {
         let (n0, n1) = (s0.count_ones(), s1.count_ones());
         let (k0, k1) = ((s0 & kings).count_ones(), (s1 & kings).count_ones());
