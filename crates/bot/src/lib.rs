@@ -21,14 +21,17 @@
 //!   is not cut by time).
 //! - [`Engine`]: the search with its own transposition table and explicit
 //!   [`Limits`] (depth, movetime, nodes), for the CLI and the Hub protocol.
-//! - The evaluation (private): per-variant material, advancement, centre,
-//!   back rank, runaway men, king mobility.
+//! - The evaluation (private): weights × features per variant (material,
+//!   advancement, per-square men, runaways, king mobility, structure), the
+//!   weights fitted by [`texel`] and compiled in from `crates/bot/weights/`.
+//! - [`texel`]: the fitting of those weights to game results.
 
 #![forbid(unsafe_code)]
 
 pub mod bitbase;
 mod eval;
 mod search;
+pub mod texel;
 mod tt;
 
 pub use bitbase::{BitbaseError, Bitbases, Material, Probe, Table, Wdl};

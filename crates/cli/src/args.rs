@@ -43,8 +43,13 @@ pub(crate) enum Command {
     Openings(OpeningsArgs),
     /// The search's speed and depth per variant over a fixed set of positions.
     Bench(BenchArgs),
+<<<<<<< HEAD
     /// Generates endgame tables (bitbases) into a directory, or probes one.
     Bitbase(BitbaseArgs),
+=======
+    /// Fits the evaluation's weights: self-play data, then the fit (docs/engine.md).
+    Tune(crate::tune_cmd::TuneArgs),
+>>>>>>> texel
 }
 
 /// The position a command works on.
@@ -244,7 +249,7 @@ pub(crate) struct BitbaseArgs {
 }
 
 /// A variant by name.
-fn variant(name: &str) -> Result<Variant, String> {
+pub(crate) fn variant(name: &str) -> Result<Variant, String> {
     Variant::from_name(name).ok_or_else(|| format!("unknown variant {name:?}"))
 }
 

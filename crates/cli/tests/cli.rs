@@ -247,3 +247,71 @@ fn every_subcommand_answers_help() {
         }
     }
 }
+
+#[test]
+fn tune_makes_data_and_fits_weights_deterministically() {
+    let dir = std::env::temp_dir().join(format!("damka-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let data = dir.join("data.txt");
+    let data2 = dir.join("data2.txt");
+    let weights = dir.join("weights.txt");
+    let path = |p: &std::path::Path| p.to_str().expect("UTF-8 path").to_string();
+    for out in [&data, &data2] {
+        let run_out = run(&[
+            "tune",
+            "selfplay",
+            "--variant",
+            "russian",
+            "--games",
+            "6",
+            "--depth",
+            "2",
+            "--seed",
+            "7",
+            "--out",
+            &path(out),
+        ]);
+        assert!(run_out.status.success(), "{}", stderr(&run_out));
+        assert!(stdout(&run_out).contains("6 games"), "{}", stdout(&run_out));
+    }
+    let text = std::fs::read_to_string(&data).expect("data written");
+    assert_eq!(text, std::fs::read_to_string(&data2).expect("data written"));
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(lines.len() > 100, "{}", lines.len());
+    for line in &lines {
+        let result = line.rsplit(' ').next().expect("a result");
+        assert!(["0", "0.5", "1"].contains(&result), "{line}");
+    }
+    let out = run(&[
+        "tune",
+        "fit",
+        "--variant",
+        "russian",
+        "--data",
+        &path(&data),
+        "--epochs",
+        "20",
+        "--out",
+        &path(&weights),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("fitted weights:"), "{}", stdout(&out));
+    let w = std::fs::read_to_string(&weights).expect("weights written");
+    assert!(w.lines().any(|l| l.starts_with("k ")), "{w}");
+    assert!(w.lines().any(|l| l.starts_with("psq32 ")), "{w}");
+    assert!(!w.lines().any(|l| l.starts_with("psq33 ")), "{w}");
+    // A bad data line is an input error.
+    std::fs::write(&data, "W:W99:B1 1\n").expect("write");
+    let out = run(&[
+        "tune",
+        "fit",
+        "--variant",
+        "russian",
+        "--data",
+        &path(&data),
+        "--out",
+        &path(&weights),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
