@@ -43,13 +43,10 @@ pub(crate) enum Command {
     Openings(OpeningsArgs),
     /// The search's speed and depth per variant over a fixed set of positions.
     Bench(BenchArgs),
-<<<<<<< HEAD
     /// Generates endgame tables (bitbases) into a directory, or probes one.
     Bitbase(BitbaseArgs),
-=======
     /// Fits the evaluation's weights: self-play data, then the fit (docs/engine.md).
     Tune(crate::tune_cmd::TuneArgs),
->>>>>>> texel
 }
 
 /// The position a command works on.

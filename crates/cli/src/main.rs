@@ -10,12 +10,9 @@
 //! draughts match --engine1 CMD --engine2 CMD [--variant V,...] [--movetime MS] [--openings N] ...
 //! draughts openings --variant V [--depth D]
 //! draughts bench [--variant V,...] [--movetime MS | --depth D]
-<<<<<<< HEAD
 //! draughts bitbase --variant V[,V...] --pieces N --out DIR [--verbose] | --variant V --out DIR --probe FEN
-=======
 //! draughts tune selfplay --variant V --games N --depth D --seed S --out FILE
 //! draughts tune fit --variant V --data FILE[,FILE...] --out WEIGHTS
->>>>>>> texel
 //! ```
 //!
 //! Every subcommand answers `--help`. Exit status: 0 on success, 1 for a bad position or
@@ -76,11 +73,8 @@ fn main() -> ExitCode {
         Command::Match(a) => ("match", match_cmd::run(&a)),
         Command::Openings(a) => ("openings", openings::run(&a)),
         Command::Bench(a) => ("bench", bench_cmd::run(&a)),
-<<<<<<< HEAD
         Command::Bitbase(a) => ("bitbase", bitbase_cmd::run(&a)),
-=======
         Command::Tune(a) => ("tune", tune_cmd::run(&a)),
->>>>>>> texel
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
