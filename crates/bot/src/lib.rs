@@ -164,6 +164,16 @@ pub fn think(
     think_with(game, level, clock, seed, stop, None)
 }
 
+/// What the engine's scores mean in results: the scale `K` of the curve
+/// `1 / (1 + e^(-score / K))` from a score (hundredths of a man, for the
+/// side to move) to the expected result, with which the variant's
+/// evaluation was fitted (Texel tuning on self-play; the `k` of its weight
+/// file, docs/engine.md).
+#[must_use]
+pub fn result_scale(variant: draughts::Variant) -> f64 {
+    texel::committed(variant).1
+}
+
 /// [`think`], level 3 probing these endgame tables below the root (the
 /// weaker levels never do: they are meant to err).
 #[must_use]

@@ -4,7 +4,8 @@
 //!
 //! The curve: `E(s) = 1 / (1 + exp(-s / scale))`, `s` the engine's score for the mover in
 //! hundredths of a man, a forced win 1 and a forced loss 0. The scale is the variant's,
-//! fitted on our engine's self-play: see [`Curve::of`] and `docs/protocol.md`.
+//! the one its evaluation was fitted with on our engine's self-play: see [`Curve::of`]
+//! and `docs/protocol.md`.
 
 use bot::BITBASE_WIN;
 
@@ -21,25 +22,15 @@ pub struct Curve {
 }
 
 impl Curve {
-    /// The variant's curve. The scales (hundredths of a man) are fitted by maximum
-    /// likelihood on the results of our engine's self-play, 40 games per variant at the
-    /// analysis's own kind of budget (`cargo bench -p damka-server --bench analysis --
-    /// --fit 40`; figures and 90% intervals in `docs/performance.md#analysis`), rounded
-    /// to ten. The flatter the curve, the less a man ahead wins: International is the
-    /// steepest (a man up is an expected 0.70), the 8x8 variants are drawish (a man up
-    /// 0.56 to 0.65). Czech's fit (805, from 40 games of which 32 were drawn) is capped at
-    /// 400: flatter, a blunder would take five men lost from level.
+    /// The variant's curve: the engine's own, the scale its evaluation was fitted with
+    /// ([`bot::result_scale`]: Texel tuning of the weights on 600 to 1,500 self-play games
+    /// per variant, so that `E(eval)` predicts the results; docs/engine.md). From
+    /// Brazilian's 128 (a man up is an expected 0.69) to American's 391 (0.56): the
+    /// variants where a man up is most often drawn have the flattest curves.
     pub fn of(variant: Variant) -> Curve {
-        let scale = match variant {
-            Variant::International => 120.0,
-            Variant::Italian => 160.0,
-            Variant::Spanish => 300.0,
-            Variant::Brazilian => 310.0,
-            Variant::American => 380.0,
-            Variant::Russian => 400.0,
-            Variant::Czech => 400.0,
-        };
-        Curve { scale }
+        Curve {
+            scale: bot::result_scale(variant),
+        }
     }
 
     /// The scale in hundredths of a man: the score that is an expected result of
@@ -198,20 +189,21 @@ mod tests {
     }
 
     #[test]
-    fn a_man_up_is_worth_most_in_international() {
+    fn each_variant_has_its_curve() {
         let intl = Curve::of(Variant::International);
+        assert!((intl.scale() - 143.4).abs() < 1e-9, "the weight file's k");
         let e = intl.expected(Value::Score(100), Color::White);
-        assert!((e - 0.70).abs() < 0.01, "{e}");
+        assert!((e - 0.67).abs() < 0.01, "{e}");
         let black = intl.expected(Value::Score(100), Color::Black);
         assert!((e + black - 1.0).abs() < 1e-12);
         assert_eq!(intl.expected(Value::Win(Color::Black), Color::Black), 1.0);
         assert_eq!(intl.expected(Value::Win(Color::Black), Color::White), 0.0);
         for v in Variant::ALL {
-            let c = Curve::of(v);
-            assert!(c.scale() >= intl.scale(), "{v}");
-            let man = c.expected(Value::Score(100), Color::White);
-            assert!(man > 0.55 && man <= e, "{v}: {man}");
+            let man = Curve::of(v).expected(Value::Score(100), Color::White);
+            assert!(man > 0.55 && man < 0.72, "{v}: {man}");
         }
+        // A man up is drawn more often in American than in Russian.
+        assert!(Curve::of(Variant::American).scale() > Curve::of(Variant::Russian).scale());
     }
 
     #[test]
@@ -220,8 +212,8 @@ mod tests {
         let intl = Curve::of(Variant::International);
         let j = |b, a| judge(intl, w, Value::Score(b), Value::Score(a), false);
         assert_eq!(j(0, -15), None);
-        assert_eq!(j(0, -30), Some(Judgement::Inaccuracy));
-        assert_eq!(j(0, -55), Some(Judgement::Mistake));
+        assert_eq!(j(0, -35), Some(Judgement::Inaccuracy));
+        assert_eq!(j(0, -65), Some(Judgement::Mistake));
         assert_eq!(j(0, -100), Some(Judgement::Blunder));
         // Far ahead, a man less still wins: not a blunder.
         assert_eq!(j(900, 800), None);
@@ -237,7 +229,7 @@ mod tests {
         // The same man lost weighs less where a man up is drawn more often.
         let american = Curve::of(Variant::American);
         let ja = |b, a| judge(american, w, Value::Score(b), Value::Score(a), false);
-        assert_eq!(ja(0, -55), None);
+        assert_eq!(ja(0, -65), None);
         assert_eq!(ja(0, -100), Some(Judgement::Inaccuracy));
         assert_eq!(ja(0, -200), Some(Judgement::Mistake));
     }

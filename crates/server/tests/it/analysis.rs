@@ -219,8 +219,15 @@ async fn worst_moves_are_judged_and_the_pdn_reads_back(backend: Backend) {
     // An unknown game is not found.
     let r = s.http("GET", "/api/games/nope/analysis", None, None).await;
     assert_eq!(r.status, 404);
-    let (game, moves, done) =
-        analyse_worst_moves(&s, &cookie, Variant::International, 40, &[9, 18, 27, 34], 1).await;
+    let (game, moves, done) = analyse_worst_moves(
+        &s,
+        &cookie,
+        Variant::International,
+        40,
+        &[9, 12, 15, 18, 21, 24, 27, 30, 34],
+        1,
+    )
+    .await;
     let path = format!("/api/games/{game}/analysis");
     let plies = done["plies"].as_array().unwrap();
     assert!(done["accuracy"]["white"].is_f64() || done["accuracy"]["white"].is_u64());
@@ -396,9 +403,9 @@ async fn a_restart_mid_job_finishes_the_job(backend: Backend) {
     db.cleanup().await;
 }
 
-/// The 8x8 variants' curves are the flattest (a man up is drawn more often there): the
-/// engine's worst moves are still judged mistakes or blunders. One backend: the storage
-/// is the same as above.
+/// The flattest curves (American, Czech: a man up is drawn more often there) and a steep
+/// 8x8 one (Russian): the engine's worst moves are judged mistakes or blunders in each.
+/// One backend: the storage is the same as above.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn worst_moves_are_judged_on_the_flattest_curves() {
     // Both sides play their worst move from ply 3 on: on these curves one worst move is
