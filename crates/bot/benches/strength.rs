@@ -20,7 +20,7 @@
 //! games play to the end with legal moves.
 
 use bot::{ClockLimits, Engine, Level, Limits, think};
-use draughts::{Game, Move, Position, Rules, Variant, random_opening};
+use draughts::{Game, Move, Position, Rules, SplitMix64, Variant, random_opening};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -97,18 +97,6 @@ fn options() -> Options {
     o
 }
 
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// The greedy player's move: the capture taking the most pieces, else a
 /// random move.
 fn greedy(pos: &Position, rng: &mut SplitMix64) -> Move {
@@ -122,7 +110,7 @@ fn greedy(pos: &Position, rng: &mut SplitMix64) -> Move {
         .iter()
         .filter(|m| m.captures().count() == most)
         .collect();
-    *best[(rng.next() % best.len() as u64) as usize]
+    *best[rng.below(best.len() as u64) as usize]
 }
 
 /// One game; the result for `first` (the player given first, whatever its
@@ -140,7 +128,7 @@ fn play(variant: Variant, first: Player, second: Player, game_no: usize, l3_ms: 
         game.position().turn().other()
     };
     let stop = AtomicBool::new(false);
-    let mut rng = SplitMix64(game_no as u64 * 7 + 1);
+    let mut rng = SplitMix64::new(game_no as u64 * 7 + 1);
     while game.outcome().is_none() && game.moves().len() < MAX_PLIES {
         let turn = game.position().turn();
         let player = if turn == first_color { first } else { second };
@@ -155,7 +143,7 @@ fn play(variant: Variant, first: Player, second: Player, game_no: usize, l3_ms: 
                     },
                     increment_ms: 0,
                 };
-                think(&game, level, clock, rng.next(), &stop)
+                think(&game, level, clock, rng.next_u64(), &stop)
                     .expect("not over")
                     .mv
             }

@@ -39,7 +39,7 @@ pub use search::{
     BITBASE_WIN, Control, Engine, Limits, MAX_DEPTH, Progress, SearchResult, WIN, WIN_BOUND,
 };
 
-use draughts::Game;
+use draughts::{Game, SplitMix64};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -207,7 +207,7 @@ pub fn think_with(
     // wide enough for a real blunder.
     let scored = engine.score_root_moves(game, settings.depth, stop);
     let mut rng =
-        SplitMix64(seed ^ (game.moves().len() as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+        SplitMix64::new(seed ^ (game.moves().len() as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
     let best = scored.first().map_or(0, |s| s.1);
     let margin = if rng.below(8) == 0 { 350 } else { 70 };
     let near: Vec<&(draughts::Move, i32)> = scored
@@ -221,23 +221,6 @@ pub fn think_with(
         pv: vec![mv],
         ..result
     })
-}
-
-/// SplitMix64, the seeded generator of the beginner's choices.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
 }
 
 #[cfg(test)]

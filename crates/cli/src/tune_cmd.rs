@@ -101,19 +101,6 @@ pub(crate) fn run(opts: &TuneArgs) -> Result<(), Failure> {
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// One self-play game: its quiet positions (FEN, side to move is the
 /// first mover) and the result for the first mover, or `None` when the
 /// random opening already ended it.
@@ -124,7 +111,7 @@ fn one_game(
     out: &mut Vec<(String, bool)>,
 ) -> Option<f64> {
     let mut game = Game::new(Position::new(rules));
-    let mut rng = Rng(seed);
+    let mut rng = draughts::SplitMix64::new(seed);
     for m in draughts::random_opening(rules, seed) {
         game.play(&m).ok()?;
     }
@@ -133,7 +120,7 @@ fn one_game(
         if moves.is_empty() || game.outcome().is_some() {
             return None;
         }
-        let m = moves[(rng.next() % moves.len() as u64) as usize];
+        let m = moves[rng.below(moves.len() as u64) as usize];
         game.play(&m).ok()?;
     }
     let first = rules.variant.first_mover();

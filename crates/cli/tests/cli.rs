@@ -282,18 +282,14 @@ fn tune_makes_data_and_fits_weights_deterministically() {
         let result = line.rsplit(' ').next().expect("a result");
         assert!(["0", "0.5", "1"].contains(&result), "{line}");
     }
-    let out = run(&[
-        "tune",
-        "fit",
-        "--variant",
-        "russian",
-        "--data",
-        &path(&data),
-        "--epochs",
-        "20",
-        "--out",
-        &path(&weights),
-    ]);
+    let fit = |more: &[&str]| {
+        let (data, weights) = (path(&data), path(&weights));
+        let mut args = vec!["tune", "fit", "--variant", "russian", "--data", &data];
+        args.extend_from_slice(more);
+        args.extend_from_slice(&["--out", &weights]);
+        run(&args)
+    };
+    let out = fit(&["--epochs", "20"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("fitted weights:"), "{}", stdout(&out));
     let w = std::fs::read_to_string(&weights).expect("weights written");
@@ -302,16 +298,7 @@ fn tune_makes_data_and_fits_weights_deterministically() {
     assert!(!w.lines().any(|l| l.starts_with("psq33 ")), "{w}");
     // A bad data line is an input error.
     std::fs::write(&data, "W:W99:B1 1\n").expect("write");
-    let out = run(&[
-        "tune",
-        "fit",
-        "--variant",
-        "russian",
-        "--data",
-        &path(&data),
-        "--out",
-        &path(&weights),
-    ]);
+    let out = fit(&[]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }

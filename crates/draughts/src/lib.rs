@@ -71,7 +71,7 @@ pub use legal::PlayError;
 pub use m::{MAX_PATH, Move};
 pub use move_list::{MOVE_LIST_CAPACITY, MoveList};
 pub use movetext::MoveError;
-pub use opening::random_opening;
+pub use opening::{SplitMix64, random_opening};
 pub use outcome::{Outcome, Reason};
 pub use perft::{perft, perft_divide};
 pub use piece::{Piece, Role};

@@ -2,12 +2,21 @@
 
 use crate::{Move, Position, Rules};
 
-/// SplitMix64: tiny, fast and good enough to pick opening moves; seeded so a
-/// game's opening can be reproduced.
-struct SplitMix64(u64);
+/// SplitMix64: tiny, fast and good enough to pick opening moves (and the
+/// computer's and the tools' seeded choices); seeded so a game's opening can
+/// be reproduced.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    /// The generator from `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -15,11 +24,13 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
-    /// Uniform in `0..n` (`n > 0`), by rejection so no index is favoured.
-    fn below(&mut self, n: u64) -> u64 {
+    /// Uniform in `0..n` (`0` when `n` is `0`), by rejection so no index is
+    /// favoured.
+    pub fn below(&mut self, n: u64) -> u64 {
+        let n = n.max(1);
         let zone = u64::MAX - u64::MAX % n;
         loop {
-            let x = self.next();
+            let x = self.next_u64();
             if x < zone {
                 return x % n;
             }

@@ -11,7 +11,8 @@
 //! end (a small budget, a seeded random move in the first plies only, at most 300 plies),
 //! records each position's score for White and the game's result, and fits the scale of
 //! the logistic curve `E(s) = 1 / (1 + e^(-s / scale))` by maximum likelihood (20 to
-//! 2,000, with a 90% bootstrap interval over games): the scales of `Curve::of` in `analysis/judge.rs`. `--variants
+//! 2,000, with a 90% bootstrap interval over games): a check of the scales `Curve::of` in
+//! `analysis/judge.rs` takes from the evaluation's weight files. `--variants
 //! V,V` limits the fit to those variants (wire ids); `--fit-nodes N` sets the self-play's
 //! budget a move (20,000).
 

@@ -228,19 +228,11 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         crate::sweep::guest_sweeper(core.clone()).instrument(tracing::info_span!("guest_sweep")),
     );
     analyses.start();
-    let stop_tables = Arc::new(std::sync::atomic::AtomicBool::new(false));
     core.bots.endgames().start(
         core.config.bitbases_dir.clone(),
         core.config.bitbase_pieces,
-        stop_tables.clone(),
+        core.shutdown.clone(),
     );
-    core.tracker.spawn({
-        let shutdown = core.shutdown.clone();
-        async move {
-            shutdown.cancelled().await;
-            stop_tables.store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-    });
     tracing::info!(%addr, restored, tournaments = resumed, "listening");
     let app = http::app(state.clone());
     let shutdown = state.core.shutdown.clone();

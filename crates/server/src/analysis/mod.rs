@@ -358,6 +358,9 @@ impl Analyses {
             played.push((mv, m.mv.clone()));
             games.push(next);
         }
+        // One state of the endgame tables for the whole job (they may become ready while
+        // it runs): every position of the game judged alike.
+        let tables = self.core.bots.endgames().get(variant);
         let mut searched = Vec::with_capacity(games.len());
         let mut renewed = std::time::Instant::now();
         let renew_every = Duration::from_millis(u64::try_from(lease / 3).unwrap_or(1000));
@@ -378,7 +381,7 @@ impl Analyses {
                 }
                 let game = game.clone();
                 let budget = self.budget;
-                let tables = self.core.bots.endgames().get(variant);
+                let tables = tables.clone();
                 let done = self
                     .core
                     .bots

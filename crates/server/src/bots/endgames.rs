@@ -6,12 +6,12 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use bot::{Bitbases, Table};
 use draughts::Variant;
+use tokio_util::sync::CancellationToken;
 
 /// The tables ready so far, one per variant.
 #[derive(Debug, Default)]
@@ -32,9 +32,9 @@ impl Endgames {
 
     /// Reads, or makes and saves, the table of every variant with up to `pieces` pieces
     /// in `dir`, on a thread of its own (the 8x8 variants first, International last); each
-    /// is used as soon as it is ready. Stops between variants once `stop` is set. Nothing
+    /// is used as soon as it is ready. Stops between variants once `stop` is cancelled. Nothing
     /// when `pieces` is 0.
-    pub fn start(self: &Arc<Endgames>, dir: PathBuf, pieces: u8, stop: Arc<AtomicBool>) {
+    pub fn start(self: &Arc<Endgames>, dir: PathBuf, pieces: u8, stop: CancellationToken) {
         if pieces == 0 {
             return;
         }
@@ -45,7 +45,7 @@ impl Endgames {
                 let mut order = Variant::ALL.to_vec();
                 order.sort_by_key(|v| *v == Variant::International);
                 for variant in order {
-                    if stop.load(Ordering::Relaxed) {
+                    if stop.is_cancelled() {
                         return;
                     }
                     match load_or_make(&dir, variant, pieces, &stop) {
@@ -66,7 +66,12 @@ impl Endgames {
 
 /// The table of `variant` from `dir`, or made (and saved there when possible). `None`
 /// only when stopped.
-fn load_or_make(dir: &Path, variant: Variant, pieces: u8, stop: &AtomicBool) -> Option<Table> {
+fn load_or_make(
+    dir: &Path,
+    variant: Variant,
+    pieces: u8,
+    stop: &CancellationToken,
+) -> Option<Table> {
     let path = dir.join(format!("{}-{pieces}.dbb", variant.name()));
     match Table::load(&path) {
         Ok(table) if table.max_pieces() == pieces && table.variant() == variant => {
@@ -81,7 +86,7 @@ fn load_or_make(dir: &Path, variant: Variant, pieces: u8, stop: &AtomicBool) -> 
             tracing::warn!(path = %path.display(), error = %e, "endgame table unreadable: made again")
         }
     }
-    if stop.load(Ordering::Relaxed) {
+    if stop.is_cancelled() {
         return None;
     }
     let started = Instant::now();
