@@ -39,6 +39,13 @@ test('an invitation holds while its table is listed and open', () => {
   assert.equal(stillOpen(inv, new Map([['t1', table('t1', ala, null)]])), true);
   assert.equal(stillOpen(inv, new Map([['t1', table('t1', ala, ola)]])), false);
   assert.equal(stillOpen(inv, new Map([['t1', table('t1', ala, null, {}, { status: 'playing' })]])), false);
+  // Sent before the room announced its table: the invitation's own view of it holds
+  // until the room lists the table; once listed and gone, the invitation is too.
+  const early = { id: 'i', table: table('t1', ala, null) };
+  assert.equal(stillOpen(early, new Map()), true);
+  assert.equal(stillOpen({ ...early, listed: true }, new Map()), false);
+  assert.equal(stillOpen(early, new Map([['t1', table('t1', ala, ola)]])), false);
+  assert.equal(stillOpen({ id: 'i', table: table('t1', ala, ola) }, new Map()), false);
   assert.equal(stillOpen(inv, new Map()), false);
   const t = translator('en');
   assert.equal(optionsText(t, opts({ random_opening: true })), '5 min + 3 s · Random opening');

@@ -39,11 +39,15 @@ export function invitable(people, meId) {
 
 /**
  * Whether a received invitation still holds, given the room's tables by id (a Map): its
- * table is still listed and open.
+ * table is listed and open. The room announces table changes in batches and an
+ * invitation at once, so the invitation may come before its table does: until the room
+ * has listed the table (the caller marks the invitation `listed` once it has), the
+ * table as the invitation shows it decides.
  */
 export function stillOpen(invitation, tables) {
   const tb = tables.get(invitation?.table?.id);
-  return !!tb && isOpen(tb);
+  if (tb) return isOpen(tb);
+  return !invitation?.listed && isOpen(invitation?.table);
 }
 
 /** "5 min + 3 s · random opening", the options an invitation names. */

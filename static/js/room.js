@@ -97,10 +97,12 @@ export function mount(root, { id, ctx }) {
 
   /** The invitations received that still hold (their table is open), newest first. */
   function drawInvitations() {
-    invitations = invitations.filter((inv) => stillOpen(inv, tables));
+    invitations = invitations
+      .map((inv) => (!inv.listed && tables.has(inv.table?.id) ? { ...inv, listed: true } : inv))
+      .filter((inv) => stillOpen(inv, tables));
     replace(invitationsBox, invitations.slice().reverse().map((inv) => invitationCard(t, inv, {
       onJoin: (i) => {
-        ctx.setIntent(i.table.id, freeSeat(tables.get(i.table.id)), { start: true });
+        ctx.setIntent(i.table.id, freeSeat(tables.get(i.table.id) ?? i.table), { start: true });
         ctx.go('table', i.table.id);
       },
       onDismiss: (i) => {
