@@ -13,14 +13,16 @@
 //! rank, centre, a value per square for men (the patterns of small regions
 //! such as back-rank guards), runaway men (free road to the crown, apart
 //! against kings), king mobility, blocked men, men backed on both rear
-//! diagonals, left/right imbalance and kings on the long diagonal; then two
+//! diagonals, left/right imbalance, kings on the long diagonal, the men's
+//! moves, and a value per pair of men a diagonal step apart (per square of
+//! the rear man: a friend or an enemy ahead to its left or right); then two
 //! fixed corrections: drawish endings scaled down and, when ahead, trading
 //! down. A side-to-move bonus (`tempo`) is added last.
 
 use draughts::{Position, Variant};
 
 /// The named features (before the per-square ones), in weight-file order.
-pub(crate) const NAMES: [&str; 14] = [
+pub(crate) const NAMES: [&str; 15] = [
     "man",
     "king",
     "advance",
@@ -34,6 +36,7 @@ pub(crate) const NAMES: [&str; 14] = [
     "backed",
     "imbalance",
     "king_long_diagonal",
+    "man_moves",
     "tempo",
 ];
 
@@ -50,23 +53,41 @@ const BLOCKED: usize = 9;
 const BACKED: usize = 10;
 const IMBALANCE: usize = 11;
 const DIAGONAL: usize = 12;
+const MAN_MOVES: usize = 13;
 /// The side-to-move bonus: not a difference, added for the side to move.
-pub(crate) const TEMPO: usize = 13;
+pub(crate) const TEMPO: usize = 14;
 /// The first per-square feature: a man of its side on square `n` of the
 /// first mover's numbering (1-based) is feature `PSQ + n - 1`, counted in
 /// the side's own frame.
-pub(crate) const PSQ: usize = 14;
-/// Features in all (the per-square ones for the 50 squares of 10x10; 8x8
-/// boards use the first 32).
-pub(crate) const NF: usize = PSQ + 50;
+pub(crate) const PSQ: usize = 15;
+/// The first pair feature: two men side by side on a diagonal, the rear
+/// one on square `n` of its side's frame (1-based, as for [`PSQ`]), the front
+/// one a step forward to the left or the right as that side sees the board,
+/// and either of its own side (a chain) or the enemy's (the two men face
+/// each other). Group `g` of [`PAIR_GROUPS`] is features `PAIR + 50 g + n - 1`.
+pub(crate) const PAIR: usize = PSQ + 50;
+/// The pair groups, in feature order: own man ahead-left, own man ahead-right,
+/// enemy man ahead-left, enemy man ahead-right.
+pub(crate) const PAIR_GROUPS: [&str; 4] = ["chain_left", "chain_right", "face_left", "face_right"];
+/// Features in all (the per-square and per-pair ones for the 50 squares of
+/// 10x10; 8x8 boards use the first 32 of each group).
+pub(crate) const NF: usize = PAIR + 50 * PAIR_GROUPS.len();
 
 /// The feature's name in the weight files.
 pub(crate) fn feature_name(f: usize) -> String {
     if f < PSQ {
         NAMES[f].to_string()
-    } else {
+    } else if f < PAIR {
         format!("psq{}", f - PSQ + 1)
+    } else {
+        let g = (f - PAIR) / 50;
+        format!("{}{}", PAIR_GROUPS[g], (f - PAIR) % 50 + 1)
     }
+}
+
+/// Whether feature `f` exists on a board of `squares` squares.
+pub(crate) fn feature_used(f: usize, squares: usize) -> bool {
+    f < PSQ || (f - PSQ) % 50 < squares
 }
 
 /// The committed weight file of `variant`.
@@ -146,7 +167,7 @@ impl Weights {
         if self.k > 0.0 {
             s.push_str(&format!("k {:.1}\n", self.k));
         }
-        for f in 0..PSQ + squares {
+        for f in (0..NF).filter(|&f| feature_used(f, squares)) {
             s.push_str(&format!(
                 "{} {} {}\n",
                 feature_name(f),
@@ -201,6 +222,11 @@ pub(crate) struct Eval {
     left: u64,
     /// A man of side `s` on each bit: every per-man weight summed (opening, endgame).
     man: [[(i32, i32); 64]; 2],
+    /// The forward steps of side 0 to its left and to its right (bit offsets).
+    ahead: [i32; 2],
+    /// The weights (opening, endgame) of each pair group for the rear man on
+    /// each bit, in side 0's frame.
+    pair: [[(i32, i32); 64]; 4],
 }
 
 impl Eval {
@@ -228,6 +254,8 @@ impl Eval {
             diagonal: 0,
             left: 0,
             man: [[(0, 0); 64]; 2],
+            ahead: [0; 2],
+            pair: [[(0, 0); 64]; 4],
         };
         for sq in variant.squares() {
             let n = sq.reference(size) - 1;
@@ -254,6 +282,26 @@ impl Eval {
             }
             if x < h {
                 e.left |= 1 << bit;
+            }
+        }
+        // Side 0's two forward steps, the one to its left (a smaller display
+        // column) first.
+        let [d1, d2] = e.forward_dirs(0);
+        let probe = (0..64u32)
+            .find(|&b| e.mask >> b & 1 != 0 && e.shift(1 << b, d1) != 0 && e.shift(1 << b, d2) != 0)
+            .unwrap_or(0);
+        let col_of = |d: i32| e.col[e.shift(1 << probe, d).trailing_zeros() as usize];
+        e.ahead = if col_of(d1) < col_of(d2) {
+            [d1, d2]
+        } else {
+            [d2, d1]
+        };
+        for (g, table) in e.pair.iter_mut().enumerate() {
+            for (bit, entry) in table.iter_mut().enumerate() {
+                if e.mask >> bit & 1 != 0 {
+                    let f = PAIR + 50 * g + usize::from(e.index[bit]);
+                    *entry = (e.w.mg[f], e.w.eg[f]);
+                }
             }
         }
         for side in 0..2 {
@@ -305,6 +353,37 @@ impl Eval {
         f[PSQ + usize::from(self.index[own])] += 1;
     }
 
+    /// The rear men of each pair group of a side whose men are `men` and the
+    /// enemy's `enemy_men`, both in side 0's frame (the side's own frame).
+    fn pair_sets(&self, men: u64, enemy_men: u64) -> [u64; 4] {
+        let [l, r] = self.ahead;
+        [
+            men & self.shift(men, -l),
+            men & self.shift(men, -r),
+            men & self.shift(enemy_men, -l),
+            men & self.shift(enemy_men, -r),
+        ]
+    }
+
+    /// The men of both sides in each side's own frame: (own, enemy) for side 0
+    /// and for side 1.
+    fn frames(&self, s0: u64, s1: u64, kings: u64) -> [(u64, u64); 2] {
+        let (m0, m1) = (s0 & !kings, s1 & !kings);
+        [(m0, m1), (self.turn_set(m1), self.turn_set(m0))]
+    }
+
+    /// The pair features of a side (men and enemy men in its own frame), added to `f`.
+    fn pair_features(&self, men: u64, enemy_men: u64, f: &mut [i16; NF]) {
+        for (g, set) in self.pair_sets(men, enemy_men).into_iter().enumerate() {
+            let mut b = set;
+            while b != 0 {
+                let bit = b.trailing_zeros() as usize;
+                b &= b - 1;
+                f[PAIR + 50 * g + usize::from(self.index[bit])] += 1;
+            }
+        }
+    }
+
     /// One diagonal step of a whole set, in direction `d` (a bit offset).
     fn shift(&self, b: u64, d: i32) -> u64 {
         let s = if d > 0 { b << d } else { b >> -d };
@@ -349,7 +428,7 @@ impl Eval {
 
     /// The features of one side that are not per man and square (added to
     /// `f`): runaways, blocked and backed men, imbalance, kings.
-    fn side_features(&self, own: u64, enemy: u64, kings: u64, side: usize, f: &mut [i16; NF]) {
+    fn side_features(&self, own: u64, enemy: u64, kings: u64, side: usize, f: &mut [i16]) {
         let men = own & !kings;
         let own_kings = own & kings;
         let enemy_kings = enemy & kings;
@@ -384,6 +463,9 @@ impl Eval {
         // A man is blocked when neither forward square is empty.
         let movable = men & (self.shift(empty, -d1) | self.shift(empty, -d2));
         f[BLOCKED] += (men & !movable).count_ones() as i16;
+        // The men's moves (forward steps to an empty square).
+        f[MAN_MOVES] += ((men & self.shift(empty, -d1)).count_ones()
+            + (men & self.shift(empty, -d2)).count_ones()) as i16;
         // Backed: own pieces on both rear diagonal squares.
         f[BACKED] += (men & self.shift(own, d1) & self.shift(own, d2)).count_ones() as i16;
         let left = if side == 0 {
@@ -472,12 +554,26 @@ impl Eval {
                 eg += sign * e;
             }
         }
-        let mut f = [0i16; NF];
+        // Per pair, in each side's own frame.
+        for (side, (men, enemy_men)) in self.frames(s0, s1, kings).into_iter().enumerate() {
+            let sign = if side == 0 { 1 } else { -1 };
+            for (table, set) in self.pair.iter().zip(self.pair_sets(men, enemy_men)) {
+                let mut b = set;
+                while b != 0 {
+                    let bit = b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    let (m, e) = table[bit];
+                    mg += sign * m;
+                    eg += sign * e;
+                }
+            }
+        }
+        let mut f = [0i16; PSQ];
         self.side_features(s0, s1, kings, 0, &mut f);
-        let mut g = [0i16; NF];
+        let mut g = [0i16; PSQ];
         self.side_features(s1, s0, kings, 1, &mut g);
         for k in [
-            KING, RUNAWAY, RUNAWAY_K, MOBILITY, BLOCKED, BACKED, IMBALANCE, DIAGONAL,
+            KING, RUNAWAY, RUNAWAY_K, MOBILITY, BLOCKED, BACKED, IMBALANCE, DIAGONAL, MAN_MOVES,
         ] {
             let d = i32::from(f[k] - g[k]);
             mg += self.w.mg[k] * d;
@@ -512,6 +608,9 @@ impl Eval {
                 self.man_features(bit, side, &mut f[side]);
             }
             self.side_features(own, enemy, kings, side, &mut f[side]);
+        }
+        for (side, (men, enemy_men)) in self.frames(s0, s1, kings).into_iter().enumerate() {
+            self.pair_features(men, enemy_men, &mut f[side]);
         }
         let us = usize::from(pos.turn() != first);
         let mut d = [0i16; NF];
@@ -611,6 +710,61 @@ mod tests {
     }
 
     /// Positions reached by random play from the start (a fixed generator).
+    /// Every variant's committed evaluation and one with random weights on
+    /// every feature (so that features the committed files leave at 0 are
+    /// checked too).
+    fn evaluations() -> Vec<(Variant, Eval)> {
+        let mut rng = draughts::SplitMix64::new(24);
+        let mut out = Vec::new();
+        for v in Variant::ALL {
+            out.push((v, Eval::new(v)));
+            let mut w = Weights::of(v);
+            for f in 0..NF {
+                w.mg[f] = rng.below(201) as i32 - 100;
+                w.eg[f] = rng.below(201) as i32 - 100;
+            }
+            out.push((v, Eval::with_weights(v, w)));
+        }
+        out
+    }
+
+    #[test]
+    fn pairs_of_men_are_counted_in_each_sides_frame() {
+        // International: White men on 32 and 27 (a step ahead to White's
+        // left), Black's on 19 and 24 (the same, turned), and a White man on
+        // 36 facing a Black man on 31 ahead-right.
+        let v = Variant::International;
+        let e = Eval::new(v);
+        let f = |fen: &str| {
+            e.features(&Position::from_fen(Rules::new(v), fen).expect("fen"))
+                .d
+        };
+        let left = PAIR + 31;
+        let right = PAIR + 50 + 31;
+        let d = f("W:W32,27:B1");
+        assert_eq!((d[left], d[right]), (1, 0));
+        let d = f("W:W32,28:B1");
+        assert_eq!((d[left], d[right]), (0, 1));
+        assert_eq!(f("W:W50:B19,24")[left], -1);
+        assert_eq!(f("B:W50:B19,24")[left], 1);
+        // Facing: White 36 and Black 31 (ahead-right of 36 for White); Black's
+        // man on 31 (20 in its own frame) has White's ahead-right too.
+        let d = f("W:W36:B31");
+        assert_eq!(d[PAIR + 150 + 35], 1);
+        assert_eq!(d[PAIR + 150 + 19], -1);
+        assert_eq!(
+            d[PAIR + 100..PAIR + 150]
+                .iter()
+                .filter(|&&x| x != 0)
+                .count(),
+            0
+        );
+        assert_eq!(feature_name(PAIR + 150 + 35), "face_right36");
+        // Kings make no pairs.
+        let d = f("W:WK32,27:B1");
+        assert_eq!((d[left], d[right]), (0, 0));
+    }
+
     fn random_positions(v: Variant, games: u64) -> Vec<Position> {
         let mut out = Vec::new();
         let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ games;
@@ -638,8 +792,7 @@ mod tests {
         // move (the same player in its shoes) the score is the same; with the
         // same colour to move, it is the opposite apart from the side-to-move
         // bonus, which both get.
-        for v in Variant::ALL {
-            let e = Eval::new(v);
+        for (v, e) in evaluations() {
             let positions = random_positions(v, 20);
             assert!(positions.len() > 1000, "{v}");
             for pos in positions {
@@ -658,8 +811,7 @@ mod tests {
 
     #[test]
     fn the_fast_evaluation_is_the_weights_times_the_features() {
-        for v in Variant::ALL {
-            let e = Eval::new(v);
+        for (v, e) in evaluations() {
             for pos in random_positions(v, 5) {
                 let f = e.features(&pos);
                 let x = crate::texel::score(&f, &crate::texel::to_f64(e.weights()));

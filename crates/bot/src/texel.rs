@@ -8,7 +8,7 @@
 //! A weight vector is the opening weights of every feature, then the endgame
 //! weights ([`weight_count`] in all), in hundredths of a man.
 
-use crate::eval::{Eval, Features, NF, TEMPO, Weights, feature_name};
+use crate::eval::{Eval, Features, NF, TEMPO, Weights, feature_name, feature_used};
 use draughts::{Position, Variant};
 
 /// One position and its game's result for the side to move (1 won, 0.5
@@ -16,7 +16,7 @@ use draughts::{Position, Variant};
 #[derive(Debug, Clone)]
 pub struct Sample {
     /// The non-zero features: index and value.
-    x: Vec<(u8, i16)>,
+    x: Vec<(u16, i16)>,
     /// Phase as a fraction (1 with every man on the board).
     phase: f64,
     /// The drawish factor.
@@ -34,7 +34,7 @@ impl Sample {
             f.d.iter()
                 .enumerate()
                 .filter(|&(_, &v)| v != 0)
-                .map(|(k, &v)| (k as u8, v))
+                .map(|(k, &v)| (k as u16, v))
                 .collect();
         Sample {
             x,
@@ -105,7 +105,7 @@ pub fn weight_file(variant: Variant, w: &[f64], k: f64, header: &str) -> String 
         k,
     };
     let squares = usize::from(variant.square_count());
-    for f in 0..crate::eval::PSQ + squares {
+    for f in (0..NF).filter(|&f| feature_used(f, squares)) {
         out.mg[f] = w[f].round() as i32;
         out.eg[f] = w[NF + f].round() as i32;
     }
@@ -288,7 +288,7 @@ mod tests {
         (0..count)
             .map(|_| {
                 let mut x = Vec::new();
-                for f in 0..6u8 {
+                for f in 0..6u16 {
                     let v = (next() % 7) as i16 - 3;
                     if v != 0 {
                         x.push((f, v));
