@@ -125,7 +125,10 @@ fn game_with_worst_moves(
                     (lowest, worst_move) = (e, *m);
                 }
             }
-            if before - lowest >= damka_server::analysis::MISTAKE {
+            // (Where the lowest-scored move is the engine's best all the same, the
+            // deeper search of the position after it found what the search before
+            // did not: the analysis never judges its own best move.)
+            if worst_move != best && before - lowest >= damka_server::analysis::MISTAKE {
                 bad.push(ply);
             }
             worst_move
