@@ -738,6 +738,12 @@ mod tests {
         assert!(Weights::parse("man x 2").is_err());
     }
 
+    /// The feature differences of a position given by its FEN.
+    fn features(v: Variant, fen: &str) -> [i16; NF] {
+        let pos = Position::from_fen(Rules::new(v), fen).expect("valid FEN");
+        Eval::new(v).features(&pos).d
+    }
+
     fn eval(v: Variant, fen: &str) -> i32 {
         let pos = Position::from_fen(Rules::new(v), fen).expect("valid FEN");
         Eval::new(v).evaluate(&pos)
@@ -795,12 +801,7 @@ mod tests {
         // International: White men on 32 and 27 (a step ahead to White's
         // left), Black's on 19 and 24 (the same, turned), and a White man on
         // 36 facing a Black man on 31 ahead-right.
-        let v = Variant::International;
-        let e = Eval::new(v);
-        let f = |fen: &str| {
-            e.features(&Position::from_fen(Rules::new(v), fen).expect("fen"))
-                .d
-        };
+        let f = |fen: &str| features(Variant::International, fen);
         let left = PAIR + 31;
         let right = PAIR + 50 + 31;
         let d = f("W:W32,27:B1");
@@ -942,12 +943,7 @@ mod tests {
         // black man ahead of it in its cone.
         // The feature counts the free man only; with men on the board the
         // fitted weight rewards it in every variant.
-        let v = Variant::International;
-        let e = Eval::new(v);
-        let d = |fen: &str| {
-            e.features(&Position::from_fen(Rules::new(v), fen).expect("fen"))
-                .d
-        };
+        let d = |fen: &str| features(Variant::International, fen);
         assert!(d("W:W12,50:B45")[RUNAWAY] > 0);
         assert_eq!(d("W:W12,50:B7")[RUNAWAY], 0);
         for v in Variant::ALL {
