@@ -72,9 +72,19 @@ pub(crate) const PAIR_GROUPS: [&str; 4] = ["chain_left", "chain_right", "face_le
 /// The first per-square feature of kings: a king of its side on square `n`
 /// of its frame is feature `KPSQ + n - 1`.
 pub(crate) const KPSQ: usize = PAIR + 50 * PAIR_GROUPS.len();
-/// Features in all (the per-square and per-pair ones for the 50 squares of
-/// 10x10; 8x8 boards use the first 32 of each group).
-pub(crate) const NF: usize = KPSQ + 50;
+/// The first pattern feature: the men on a diamond of four squares (a rear
+/// square `n` of the side's frame, the squares a step ahead to its left and
+/// to its right, and the square two rows ahead between them), each empty (a
+/// king counts as empty), the side's man or the enemy's. The configuration
+/// `c = s(rear) + 3 s(left) + 9 s(right) + 27 s(top)` (0 empty, 1 own, 2
+/// enemy) of the diamond on `n` is feature `PAT + 81 (n - 1) + c`. A
+/// diamond exists where all four squares are on the board.
+pub(crate) const PAT: usize = KPSQ + 50;
+/// Configurations of one diamond.
+pub(crate) const PAT_CONFIGS: usize = 81;
+/// Features in all (the per-square, per-pair and per-diamond ones for the 50
+/// squares of 10x10; 8x8 boards use the first 32 of each group).
+pub(crate) const NF: usize = PAT + 50 * PAT_CONFIGS;
 
 /// The feature's name in the weight files.
 pub(crate) fn feature_name(f: usize) -> String {
@@ -85,14 +95,27 @@ pub(crate) fn feature_name(f: usize) -> String {
     } else if f < KPSQ {
         let g = (f - PAIR) / 50;
         format!("{}{}", PAIR_GROUPS[g], (f - PAIR) % 50 + 1)
-    } else {
+    } else if f < PAT {
         format!("kpsq{}", f - KPSQ + 1)
+    } else {
+        let (n, mut c) = ((f - PAT) / PAT_CONFIGS, (f - PAT) % PAT_CONFIGS);
+        let mut name = format!("dia{}_", n + 1);
+        for _ in 0..4 {
+            name.push(['.', 'o', 'x'][c % 3]);
+            c /= 3;
+        }
+        name
     }
 }
 
-/// Whether feature `f` exists on a board of `squares` squares.
+/// Whether feature `f` exists on a board of `squares` squares (a pattern
+/// feature of a square without a diamond exists, and stays 0).
 pub(crate) fn feature_used(f: usize, squares: usize) -> bool {
-    f < PSQ || (f - PSQ) % 50 < squares
+    if f >= PAT {
+        (f - PAT) / PAT_CONFIGS < squares
+    } else {
+        f < PSQ || (f - PSQ) % 50 < squares
+    }
 }
 
 /// The committed weight file of `variant`.
@@ -130,6 +153,8 @@ impl Weights {
             eg: [0; NF],
             k: 0.0,
         };
+        let index: std::collections::HashMap<String, usize> =
+            (0..NF).map(|f| (feature_name(f), f)).collect();
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -140,9 +165,7 @@ impl Weights {
             match fields.as_slice() {
                 ["k", k] => w.k = k.parse().map_err(|_| bad())?,
                 [name, mg, eg] => {
-                    let f = (0..NF)
-                        .find(|&f| feature_name(f) == *name)
-                        .ok_or_else(bad)?;
+                    let f = *index.get(*name).ok_or_else(bad)?;
                     w.mg[f] = mg.parse().map_err(|_| bad())?;
                     w.eg[f] = eg.parse().map_err(|_| bad())?;
                 }
@@ -172,7 +195,10 @@ impl Weights {
         if self.k > 0.0 {
             s.push_str(&format!("k {:.1}\n", self.k));
         }
-        for f in (0..NF).filter(|&f| feature_used(f, squares)) {
+        // Pattern weights are many and mostly unfitted: only those set.
+        for f in (0..NF).filter(|&f| {
+            feature_used(f, squares) && (f < PAT || self.mg[f] != 0 || self.eg[f] != 0)
+        }) {
             s.push_str(&format!(
                 "{} {} {}\n",
                 feature_name(f),
@@ -234,6 +260,11 @@ pub(crate) struct Eval {
     pair: [[(i32, i32); 64]; 4],
     /// A king of side `s` on each bit: its per-square weights (opening, endgame).
     king: [[(i32, i32); 64]; 2],
+    /// The diamonds, in side 0's frame: the bits of the rear, left, right
+    /// and top squares, and the rear square's index.
+    diamonds: Vec<[u8; 5]>,
+    /// Whether any pattern weight is set (else the diamonds are skipped).
+    patterns: bool,
 }
 
 impl Eval {
@@ -264,6 +295,8 @@ impl Eval {
             ahead: [0; 2],
             pair: [[(0, 0); 64]; 4],
             king: [[(0, 0); 64]; 2],
+            diamonds: Vec::new(),
+            patterns: false,
         };
         for sq in variant.squares() {
             let n = sq.reference(size) - 1;
@@ -304,6 +337,25 @@ impl Eval {
         } else {
             [d2, d1]
         };
+        let [l, r] = e.ahead;
+        let mut b = e.mask;
+        while b != 0 {
+            let bit = b.trailing_zeros();
+            b &= b - 1;
+            let left = e.shift(1 << bit, l);
+            let right = e.shift(1 << bit, r);
+            let top = e.shift(left, r);
+            if left != 0 && right != 0 && top != 0 {
+                e.diamonds.push([
+                    bit as u8,
+                    left.trailing_zeros() as u8,
+                    right.trailing_zeros() as u8,
+                    top.trailing_zeros() as u8,
+                    e.index[bit as usize],
+                ]);
+            }
+        }
+        e.patterns = (PAT..NF).any(|f| e.w.mg[f] != 0 || e.w.eg[f] != 0);
         for (g, table) in e.pair.iter_mut().enumerate() {
             for (bit, entry) in table.iter_mut().enumerate() {
                 if e.mask >> bit & 1 != 0 {
@@ -393,6 +445,15 @@ impl Eval {
                 f[PAIR + 50 * g + usize::from(self.index[bit])] += 1;
             }
         }
+    }
+
+    /// The pattern feature of each diamond of a side whose men are `men` and
+    /// the enemy's `enemy_men`, both in the side's own frame.
+    fn diamond_features(&self, men: u64, enemy_men: u64) -> impl Iterator<Item = usize> + '_ {
+        self.diamonds.iter().map(move |d| {
+            let s = |k: usize| ((men >> d[k] & 1) + 2 * (enemy_men >> d[k] & 1)) as usize;
+            PAT + PAT_CONFIGS * usize::from(d[4]) + s(0) + 3 * s(1) + 9 * s(2) + 27 * s(3)
+        })
     }
 
     /// One diagonal step of a whole set, in direction `d` (a bit offset).
@@ -591,6 +652,15 @@ impl Eval {
                 }
             }
         }
+        if self.patterns {
+            for (side, (men, enemy_men)) in self.frames(s0, s1, kings).into_iter().enumerate() {
+                let sign = if side == 0 { 1 } else { -1 };
+                for k in self.diamond_features(men, enemy_men) {
+                    mg += sign * self.w.mg[k];
+                    eg += sign * self.w.eg[k];
+                }
+            }
+        }
         let mut f = [0i16; PSQ];
         self.side_features(s0, s1, kings, 0, &mut f);
         let mut g = [0i16; PSQ];
@@ -641,6 +711,9 @@ impl Eval {
         }
         for (side, (men, enemy_men)) in self.frames(s0, s1, kings).into_iter().enumerate() {
             self.pair_features(men, enemy_men, &mut f[side]);
+            for k in self.diamond_features(men, enemy_men) {
+                f[side][k] += 1;
+            }
         }
         let us = usize::from(pos.turn() != first);
         let mut d = [0i16; NF];
@@ -751,9 +824,8 @@ mod tests {
 
     /// `pos` with the board turned 180° and the colours swapped; the side to
     /// move is `turn`.
-    fn mirror(pos: &Position, turn: Color) -> Position {
+    fn mirror(e: &Eval, pos: &Position, turn: Color) -> Position {
         let v = pos.variant();
-        let e = Eval::new(v);
         let kings = pos.kings().0;
         let mut fen = String::from(if turn == Color::White { "W" } else { "B" });
         for (letter, from) in [('W', Color::Black), ('B', Color::White)] {
@@ -828,6 +900,35 @@ mod tests {
         assert_eq!((d[left], d[right]), (0, 0));
     }
 
+    #[test]
+    fn diamonds_are_counted_in_each_sides_frame() {
+        // International: White men on 32 (the rear), 27 and 28 (a step ahead
+        // to its left and right) and Black's on 22 (two rows ahead): for
+        // White the diamond on 32 is own, own, own, enemy. For Black the man
+        // on 22 is on 29 of its frame, with White's men on all three squares
+        // of its diamond.
+        let d = features(Variant::International, "W:W27,28,32:B22");
+        let ooox = PAT + PAT_CONFIGS * 31 + 1 + 3 + 9 + 27 * 2;
+        let oxxx = PAT + PAT_CONFIGS * 28 + 1 + 3 * 2 + 9 * 2 + 27 * 2;
+        assert_eq!((d[ooox], d[oxxx]), (1, -1));
+        assert_eq!(feature_name(ooox), "dia32_ooox");
+        assert_eq!(feature_name(oxxx), "dia29_oxxx");
+        // Black to move: the same diamonds, from Black's side.
+        let d = features(Variant::International, "B:W27,28,32:B22");
+        assert_eq!((d[ooox], d[oxxx]), (-1, 1));
+        // Kings count as empty squares; the edge squares and the last two
+        // rows have no diamond of their own.
+        let d = features(Variant::International, "W:WK27,K28,32:B22");
+        assert_eq!(d[ooox], 0);
+        assert_eq!(d[PAT + PAT_CONFIGS * 31 + 1 + 27 * 2], 1);
+        let e = Eval::new(Variant::International);
+        assert_eq!(e.diamonds.len(), 32);
+        assert_eq!(Eval::new(Variant::Russian).diamonds.len(), 18);
+        for n in [6, 15, 16, 1, 10] {
+            assert!(e.diamonds.iter().all(|x| x[4] != n - 1), "{n}");
+        }
+    }
+
     fn random_positions(v: Variant, games: u64) -> Vec<Position> {
         let mut out = Vec::new();
         let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ games;
@@ -859,9 +960,9 @@ mod tests {
             let positions = random_positions(v, 20);
             assert!(positions.len() > 1000, "{v}");
             for pos in positions {
-                let same = mirror(&pos, pos.turn().other());
+                let same = mirror(&e, &pos, pos.turn().other());
                 assert_eq!(e.evaluate(&same), e.evaluate(&pos), "{v} {}", pos.to_fen());
-                let swapped = mirror(&pos, pos.turn());
+                let swapped = mirror(&e, &pos, pos.turn());
                 assert_eq!(
                     e.evaluate(&swapped) + e.evaluate(&pos),
                     2 * e.tempo_of(&pos),

@@ -735,6 +735,30 @@ impl Engine {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        // A position that occurred before in the line or the game had legal
+        // moves then: drawn, whatever its moves now.
+        if self.repeated(irrev_from) {
+            self.leaf(ply);
+            return 0;
+        }
+        // Above the leaves, the table before the moves: a cut here saves
+        // generating them. (At the leaves most positions are quiet and
+        // evaluated without looking at the table: probed later, and only
+        // where the search goes on.)
+        let key = self.path[self.path.len() - 1] ^ limits_key(draw);
+        let mut entry = None;
+        if depth > 0 {
+            entry = self.tt.probe(key);
+            if let Some(e) = entry
+                && beta - alpha == 1
+                && i32::from(e.depth) >= depth
+                && ply < MAX_PLY - 1
+                && !draw.reached()
+                && let Some(s) = tt_cut(&e, ply, alpha, beta)
+            {
+                return s;
+            }
+        }
         if self.lists.len() <= ply {
             self.grow_lists(ply);
         }
@@ -754,6 +778,7 @@ impl Engine {
             threat_extended,
             stop,
             &mut moves,
+            (key, entry),
         );
         self.buffers[ply] = moves;
         score
@@ -787,12 +812,13 @@ impl Engine {
         threat_extended: bool,
         stop: &AtomicBool,
         moves: &mut Vec<(i32, Move)>,
+        (key, mut entry): (u64, Option<tt::Entry>),
     ) -> i32 {
         if moves.is_empty() {
             self.leaf(ply);
             return -(WIN - ply as i32);
         }
-        if self.repeated(irrev_from) || draw.reached() {
+        if draw.reached() {
             self.leaf(ply);
             return 0;
         }
@@ -830,19 +856,13 @@ impl Engine {
                 return eval;
             }
         }
-        let key = self.path[self.path.len() - 1] ^ limits_key(draw);
-        let entry = self.tt.probe(key);
-        if let Some(e) = entry
-            && !pv_node
-            && i32::from(e.depth) >= *depth
-        {
-            let s = score_from_tt(i32::from(e.score), ply);
-            let cut = match e.bound {
-                tt::EXACT => true,
-                tt::LOWER => s >= beta,
-                _ => s <= *alpha,
-            };
-            if cut {
+        if entry.is_none() && *depth <= 0 {
+            entry = self.tt.probe(key);
+            if let Some(e) = entry
+                && !pv_node
+                && i32::from(e.depth) >= *depth
+                && let Some(s) = tt_cut(&e, ply, *alpha, beta)
+            {
                 return s;
             }
         }
@@ -1039,6 +1059,17 @@ impl Engine {
         }
         best
     }
+}
+
+/// The score a table entry proves for a window, if it proves one.
+fn tt_cut(e: &tt::Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = score_from_tt(i32::from(e.score), ply);
+    let cut = match e.bound {
+        tt::EXACT => true,
+        tt::LOWER => s >= beta,
+        _ => s <= alpha,
+    };
+    cut.then_some(s)
 }
 
 fn history_index(side: usize, m: &Move) -> usize {
