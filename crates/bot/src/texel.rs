@@ -8,7 +8,7 @@
 //! A weight vector is the opening weights of every feature, then the endgame
 //! weights ([`weight_count`] in all), in hundredths of a man.
 
-use crate::eval::{Eval, Features, NF, TEMPO, Weights, feature_name, feature_used};
+use crate::eval::{Eval, Features, NF, PAT, TEMPO, Weights, feature_name, feature_used};
 use draughts::{Position, Variant};
 
 /// One position and its game's result for the side to move (1 won, 0.5
@@ -205,6 +205,9 @@ pub struct FitOptions {
     /// The ridge pull towards the starting weights: `lambda * sum (w - w0)^2`
     /// is added to the loss.
     pub lambda: f64,
+    /// The ridge pull on the pattern (diamond) weights, which are many and
+    /// each seen in fewer positions.
+    pub pattern_lambda: f64,
     /// Weights that stay as they are (their indices).
     pub frozen: Vec<usize>,
 }
@@ -215,6 +218,7 @@ impl Default for FitOptions {
             epochs: 400,
             rate: 1.0,
             lambda: 1e-7,
+            pattern_lambda: 1e-7,
             frozen: Vec::new(),
         }
     }
@@ -254,7 +258,12 @@ pub fn fit(
         }
         progress(epoch, total * inv);
         for j in 0..n {
-            grad[j] += 2.0 * opts.lambda * (w[j] - init[j]);
+            let lambda = if j % NF >= PAT {
+                opts.pattern_lambda
+            } else {
+                opts.lambda
+            };
+            grad[j] += 2.0 * lambda * (w[j] - init[j]);
         }
         for &j in &opts.frozen {
             grad[j] = 0.0;
@@ -326,6 +335,7 @@ mod tests {
             epochs: 1500,
             rate: 2.0,
             lambda: 0.0,
+            pattern_lambda: 0.0,
             frozen: Vec::new(),
         };
         let before = loss(&data, &start, k);
@@ -360,6 +370,7 @@ mod tests {
             epochs: 300,
             rate: 2.0,
             lambda: 0.0,
+            pattern_lambda: 0.0,
             frozen: vec![NF],
         };
         let w = fit(&data, &start, 100.0, &opts, |_, _| {});
@@ -371,6 +382,42 @@ mod tests {
         };
         let held = fit(&data, &start, 100.0, &strong, |_, _| {});
         assert!(held[0].abs() < 5.0, "{}", held[0]);
+    }
+
+    #[test]
+    fn the_patterns_have_their_own_ridge_term() {
+        let mut truth = vec![0.0; weight_count()];
+        truth[0] = 100.0;
+        truth[NF] = 100.0;
+        truth[5] = 50.0;
+        truth[NF + 5] = 50.0;
+        let mut data = synthetic(&truth, 100.0, 1000);
+        // Feature 5 becomes the first pattern feature.
+        for s in &mut data {
+            for x in &mut s.x {
+                if x.0 == 5 {
+                    x.0 = PAT as u16;
+                }
+            }
+        }
+        let start = vec![0.0; weight_count()];
+        let held = FitOptions {
+            epochs: 1000,
+            rate: 2.0,
+            lambda: 0.0,
+            pattern_lambda: 1.0,
+            frozen: Vec::new(),
+        };
+        let w = fit(&data, &start, 100.0, &held, |_, _| {});
+        assert!(w[PAT].abs() < 5.0, "{}", w[PAT]);
+        // The other weights are still fitted.
+        assert!(w[0] > 60.0, "{}", w[0]);
+        let free = FitOptions {
+            pattern_lambda: 0.0,
+            ..held
+        };
+        let w = fit(&data, &start, 100.0, &free, |_, _| {});
+        assert!((w[PAT] - 50.0).abs() < 10.0, "{}", w[PAT]);
     }
 
     #[test]

@@ -84,8 +84,12 @@ pub(crate) struct FitArgs {
     /// Ridge pull towards the committed weights.
     #[arg(long, default_value_t = 1e-7)]
     pub lambda: f64,
-    /// Weights kept as they are (`NAME.opening` or `NAME.endgame`, comma-separated);
-    /// the man's opening weight fixes the unit.
+    /// Ridge pull on the pattern (diamond) weights (default: `--lambda`).
+    #[arg(long)]
+    pub pattern_lambda: Option<f64>,
+    /// Weights kept as they are (`NAME.opening` or `NAME.endgame`, comma-separated;
+    /// `PREFIX*` names every weight that starts with PREFIX, so `dia*` leaves
+    /// the patterns out); the man's opening weight fixes the unit.
     #[arg(long, value_delimiter = ',', default_value = "man.opening")]
     pub freeze: Vec<String>,
     /// Hold out the last games' positions, one in this many, for the
@@ -246,20 +250,23 @@ fn fit(opts: &FitArgs) -> Result<(), Failure> {
         before.0, before.1
     );
     let names = texel::weight_names();
-    let frozen = opts
-        .freeze
-        .iter()
-        .map(|f| {
-            names
-                .iter()
-                .position(|n| n == f)
-                .ok_or_else(|| Failure::usage(format!("no weight named {f:?}")))
-        })
-        .collect::<Result<Vec<usize>, Failure>>()?;
+    let mut frozen = Vec::new();
+    for f in &opts.freeze {
+        let matches = |n: &String| match f.strip_suffix('*') {
+            Some(prefix) => n.starts_with(prefix),
+            None => n == f,
+        };
+        let before = frozen.len();
+        frozen.extend((0..names.len()).filter(|&j| matches(&names[j])));
+        if frozen.len() == before {
+            return Err(Failure::usage(format!("no weight named {f:?}")));
+        }
+    }
     let fit_opts = FitOptions {
         epochs: opts.epochs,
         rate: opts.rate,
         lambda: opts.lambda,
+        pattern_lambda: opts.pattern_lambda.unwrap_or(opts.lambda),
         frozen,
     };
     let w = texel::fit(train, &w0, k0, &fit_opts, |epoch, loss| {
@@ -299,12 +306,13 @@ fn fit(opts: &FitArgs) -> Result<(), Failure> {
     let mut header = String::new();
     let _ = writeln!(
         header,
-        "{}: fitted by `draughts tune fit --variant {} --epochs {} --rate {} --lambda {:e} --freeze {}`",
+        "{}: fitted by `draughts tune fit --variant {} --epochs {} --rate {} --lambda {:e} --pattern-lambda {:e} --freeze {}`",
         variant.name(),
         variant.name(),
         opts.epochs,
         opts.rate,
         opts.lambda,
+        opts.pattern_lambda.unwrap_or(opts.lambda),
         opts.freeze.join(",")
     );
     let _ = writeln!(
