@@ -135,10 +135,10 @@ fn weight_text(variant: Variant) -> &'static str {
 /// score-to-result curve.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Weights {
-    /// Opening weights (phase 256).
-    pub mg: [i32; NF],
+    /// Opening weights (phase 256), one per feature ([`NF`]).
+    pub mg: Vec<i32>,
     /// Endgame weights (phase 0).
-    pub eg: [i32; NF],
+    pub eg: Vec<i32>,
     /// `K` of `1 / (1 + exp(-score / K))`, the expected result of a score
     /// (0 when the file has none).
     pub k: f64,
@@ -149,8 +149,8 @@ impl Weights {
     /// Features not listed weigh 0.
     pub(crate) fn parse(text: &str) -> Result<Weights, String> {
         let mut w = Weights {
-            mg: [0; NF],
-            eg: [0; NF],
+            mg: vec![0; NF],
+            eg: vec![0; NF],
             k: 0.0,
         };
         let index: std::collections::HashMap<String, usize> =

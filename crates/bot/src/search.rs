@@ -943,9 +943,8 @@ impl Engine {
             };
             let quiet = !m.is_capture();
             let reduce = *depth >= 3
-                && i >= 3
+                && i >= if pv_node { 4 } else { 2 }
                 && quiet
-                && !pv_node
                 && killers[0] != Some(m)
                 && killers[1] != Some(m);
             let mut score;
@@ -962,12 +961,14 @@ impl Engine {
                     stop,
                 );
             } else {
-                // Late moves at depth lose more: two plies from the eighth
-                // quiet move at depth 6 and more.
-                let reduction = match (reduce, i >= 8 && *depth >= 6) {
-                    (false, _) => 0,
-                    (true, false) => 1,
-                    (true, true) => 2,
+                // Late moves lose more the later and the deeper they are
+                // (one ply less on the principal variation), never into
+                // the quiescence search.
+                let reduction = if reduce {
+                    let r = lmr(*depth, i) - i32::from(pv_node);
+                    r.clamp(1, (new_depth - 1).max(1))
+                } else {
+                    0
                 };
                 new_depth -= reduction;
                 score = -self.node(
@@ -1059,6 +1060,17 @@ impl Engine {
         }
         best
     }
+}
+
+/// Divisor of the late-move reduction: `ln(depth) ln(move number) / LMR_DIV`.
+const LMR_DIV: f64 = 1.2;
+
+/// The late-move reduction of the `i`-th move (0-based) at `depth`, before
+/// the principal-variation and depth bounds.
+fn lmr(depth: i32, i: usize) -> i32 {
+    let d = f64::from(depth.clamp(1, 63));
+    let n = (i + 1).min(63) as f64;
+    ((d.ln() * n.ln()) / LMR_DIV + 0.5) as i32
 }
 
 /// The score a table entry proves for a window, if it proves one.

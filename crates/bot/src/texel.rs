@@ -100,8 +100,8 @@ pub(crate) fn to_f64(w: &Weights) -> Vec<f64> {
 #[must_use]
 pub fn weight_file(variant: Variant, w: &[f64], k: f64, header: &str) -> String {
     let mut out = Weights {
-        mg: [0; NF],
-        eg: [0; NF],
+        mg: vec![0; NF],
+        eg: vec![0; NF],
         k,
     };
     let squares = usize::from(variant.square_count());
