@@ -60,6 +60,10 @@ test('draw prompt, offer limit, capture path, counters, flip and sound', { timeo
 
     await playMove(alice, 'e3-d4');
     await waitMoves(B, 3);
+    // Alice's page counts the ply when her own move comes back (Bob's may
+    // show it first).
+    await A.waitForFunction(() =>
+      /again in 9 plies/.test(document.querySelector('[data-action="draw-offer"]')?.title ?? ''));
     assert.match(await offer.getAttribute('title'), /again in 9 plies/);
     // Bob must capture: a piece that cannot move says so.
     await press(bob, B.locator('[data-square="h6"]'));
