@@ -108,6 +108,37 @@ pub(crate) fn feature_name(f: usize) -> String {
     }
 }
 
+/// The feature named `name` (the inverse of [`feature_name`]).
+pub(crate) fn feature_index(name: &str) -> Option<usize> {
+    if let Some(f) = NAMES.iter().position(|&n| n == name) {
+        return Some(f);
+    }
+    // A square number 1..=50 after a prefix.
+    let square = |rest: &str| {
+        let n: usize = rest.parse().ok()?;
+        (1..=50).contains(&n).then_some(n - 1)
+    };
+    if let Some(rest) = name.strip_prefix("dia") {
+        let (n, cells) = rest.split_once('_')?;
+        let mut c = 0;
+        for (i, ch) in cells.chars().enumerate() {
+            let state = ['.', 'o', 'x'].iter().position(|&x| x == ch)?;
+            c += state * 3usize.pow(i as u32);
+        }
+        return (cells.chars().count() == 4).then_some(PAT + PAT_CONFIGS * square(n)? + c);
+    }
+    if let Some(rest) = name.strip_prefix("kpsq") {
+        return Some(KPSQ + square(rest)?);
+    }
+    if let Some(rest) = name.strip_prefix("psq") {
+        return Some(PSQ + square(rest)?);
+    }
+    PAIR_GROUPS
+        .iter()
+        .enumerate()
+        .find_map(|(g, group)| Some(PAIR + 50 * g + square(name.strip_prefix(group)?)?))
+}
+
 /// Whether feature `f` exists on a board of `squares` squares (a pattern
 /// feature of a square without a diamond exists, and stays 0).
 pub(crate) fn feature_used(f: usize, squares: usize) -> bool {
@@ -153,8 +184,6 @@ impl Weights {
             eg: vec![0; NF],
             k: 0.0,
         };
-        let index: std::collections::HashMap<String, usize> =
-            (0..NF).map(|f| (feature_name(f), f)).collect();
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -165,7 +194,7 @@ impl Weights {
             match fields.as_slice() {
                 ["k", k] => w.k = k.parse().map_err(|_| bad())?,
                 [name, mg, eg] => {
-                    let f = *index.get(*name).ok_or_else(bad)?;
+                    let f = feature_index(name).ok_or_else(bad)?;
                     w.mg[f] = mg.parse().map_err(|_| bad())?;
                     w.eg[f] = eg.parse().map_err(|_| bad())?;
                 }
@@ -369,7 +398,8 @@ impl Eval {
             while b != 0 {
                 let bit = b.trailing_zeros();
                 b &= b - 1;
-                let mut f = [0i16; NF];
+                // A man's own features all come before the pairs.
+                let mut f = [0i16; PAIR];
                 e.man_features(bit, side, &mut f);
                 let (mut mg, mut eg) = (0, 0);
                 for (k, &v) in f.iter().enumerate() {
@@ -397,7 +427,7 @@ impl Eval {
     }
 
     /// The per-square features of a man of `side` on `bit` (added to `f`).
-    fn man_features(&self, bit: u32, side: usize, f: &mut [i16; NF]) {
+    fn man_features(&self, bit: u32, side: usize, f: &mut [i16]) {
         // In the side's own frame.
         let own = if side == 0 { bit } else { self.turn_bit(bit) } as usize;
         let top = self.size as u8 - 1;
@@ -809,6 +839,18 @@ mod tests {
         assert!(Weights::parse("man 100").is_err());
         assert!(Weights::parse("nonsense 1 2").is_err());
         assert!(Weights::parse("man x 2").is_err());
+        assert!(Weights::parse("psq51 1 2").is_err());
+        assert!(Weights::parse("dia3_oox 1 2").is_err());
+        assert!(Weights::parse("dia3_ooxxo 1 2").is_err());
+        // Every name reads back as its feature.
+        for f in 0..NF {
+            assert_eq!(
+                feature_index(&feature_name(f)),
+                Some(f),
+                "{}",
+                feature_name(f)
+            );
+        }
     }
 
     /// The feature differences of a position given by its FEN.
