@@ -249,8 +249,8 @@ fn main() {
             let game = Game::new(Position::new(Rules::new(variant)));
             // The table level 3 uses in think (2^17 entries).
             let mut engine = Engine::new(17);
-            // No iteration starts past half the movetime; the last one is
-            // cut at the movetime.
+            // Iterations go on until the movetime is spent; the last one is
+            // cut then.
             let limits = Limits {
                 movetime_ms: Some(o.nps_ms),
                 ..Limits::default()

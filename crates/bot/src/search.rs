@@ -32,8 +32,10 @@ pub const MAX_DEPTH: u32 = 64;
 pub struct Limits {
     /// Deepest iteration (plies, before extensions).
     pub depth: Option<u32>,
-    /// Time for the whole search, in milliseconds: no iteration starts past
-    /// about half of it, and the search stops when it is spent.
+    /// Time for the whole search, in milliseconds: the search iterates until
+    /// it is spent (a fixed time per move is not banked: time left unused is
+    /// lost). The unfinished last iteration counts only through a move that
+    /// beat the last completed iteration's best at the new depth.
     pub movetime_ms: Option<u64>,
     /// Nodes: the search stops once it has visited this many (checked every
     /// few hundred nodes, so deterministic for a given count).
@@ -368,9 +370,7 @@ impl Engine {
         self.can_abort = false;
         self.seldepth = 0;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.soft = limits
-            .movetime_ms
-            .map(|ms| Duration::from_micros(ms * 1000 / 2));
+        self.soft = limits.movetime_ms.map(Duration::from_millis);
         self.hard = limits.movetime_ms.map(Duration::from_millis);
         self.tt.new_search();
         for h in &mut self.history {
@@ -831,6 +831,9 @@ impl Engine {
             return self.evaluate_now(pos);
         }
         let pv_node = beta - *alpha > 1;
+        // A leaf: `node` did not look at the table (also when the threat
+        // extension below gives it one more ply).
+        let leaf = *depth <= 0;
         let forced_capture = moves[0].1.is_capture() && !pos.rules().capture_optional;
         let mut threat_extended = threat_extended;
         let mut stand_pat = None;
@@ -856,7 +859,7 @@ impl Engine {
                 return eval;
             }
         }
-        if entry.is_none() && *depth <= 0 {
+        if leaf {
             entry = self.tt.probe(key);
             if let Some(e) = entry
                 && !pv_node
