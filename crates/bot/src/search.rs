@@ -136,6 +136,29 @@ pub(crate) fn hash(pos: &Position) -> u64 {
     h
 }
 
+/// The hash of `next`, reached by one move from `pos` whose hash is `h`:
+/// only the squares whose contents changed (the move's start and end, the
+/// captured pieces, a crowning) are folded in, and the turn.
+#[inline]
+fn hash_after(h: u64, pos: &Position, next: &Position) -> u64 {
+    let first = pos.variant().first_mover();
+    let (k0, k1) = (pos.kings().0, next.kings().0);
+    let mut h = h ^ TURN_KEY;
+    for (s, side) in [first, first.other()].into_iter().enumerate() {
+        let (p0, p1) = (pos.pieces(side).0, next.pieces(side).0);
+        for (r, changed) in [(0, (p0 & !k0) ^ (p1 & !k1)), (1, (p0 & k0) ^ (p1 & k1))] {
+            let mut b = changed;
+            while b != 0 {
+                let bit = b.trailing_zeros() as usize;
+                b &= b - 1;
+                h ^= ZOBRIST[s * 2 + r][bit];
+            }
+        }
+    }
+    debug_assert_eq!(h, hash(next));
+    h
+}
+
 /// The draw-limit counts folded into the table key: the same position with
 /// different counts may be drawn in one line and not in the other.
 fn limits_key(limits: &DrawLimits) -> u64 {
@@ -652,7 +675,8 @@ impl Engine {
         let saved_len = self.path.len();
         let saved_root = self.root_index;
         let irrev_from = if irreversible { saved_len } else { 0 };
-        self.path.push(hash(&next));
+        self.path
+            .push(hash_after(self.path[saved_len - 1], pos, &next));
         let score = -self.node(
             &next,
             &next_draw,
@@ -906,7 +930,7 @@ impl Engine {
                 let irreversible = m.is_capture() || !pos.kings().contains(m.from());
                 let len = self.path.len();
                 let child_irrev = if irreversible { len } else { irrev_from };
-                self.path.push(hash(&next));
+                self.path.push(hash_after(self.path[len - 1], pos, &next));
                 let score = -self.node(
                     &next,
                     &next_draw,
@@ -937,7 +961,7 @@ impl Engine {
             let irreversible = m.is_capture() || !pos.kings().contains(m.from());
             let len = self.path.len();
             let child_irrev = if irreversible { len } else { irrev_from };
-            self.path.push(hash(&next));
+            self.path.push(hash_after(self.path[len - 1], pos, &next));
             // A forced reply costs no depth.
             let mut new_depth = if single && *depth > 0 {
                 *depth
@@ -1109,5 +1133,38 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
         s + ply as i32
     } else {
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{hash, hash_after};
+    use draughts::{Position, Rules, SplitMix64, Variant};
+
+    #[test]
+    fn the_hash_after_a_move_is_the_hash_of_the_new_position() {
+        let mut rng = SplitMix64::new(24);
+        let mut moves = 0;
+        for variant in Variant::ALL {
+            for _ in 0..40 {
+                let mut pos = Position::new(Rules::new(variant));
+                let mut h = hash(&pos);
+                for _ in 0..200 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let m = legal[rng.below(legal.len() as u64) as usize];
+                    let mut next = pos.clone();
+                    next.play_unchecked(&m);
+                    // Captures, crownings and kings' moves all go through here.
+                    h = hash_after(h, &pos, &next);
+                    assert_eq!(h, hash(&next), "{variant}: {m:?} from {}", pos.to_fen());
+                    pos = next;
+                    moves += 1;
+                }
+            }
+        }
+        assert!(moves > 5_000, "{moves} moves");
     }
 }
