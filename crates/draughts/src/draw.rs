@@ -86,6 +86,64 @@ impl Limit {
 }
 
 /// Material of one side: (pieces, kings).
+/// The limits active at once (at most two: International's kings-only
+/// count beside a lone king's), kept inline: a search carries one per node,
+/// and a vector would cost an allocation each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LimitSet {
+    len: u8,
+    items: [Limit; 2],
+}
+
+impl LimitSet {
+    const UNUSED: Limit = Limit {
+        rule: "",
+        unit: Unit::Plies,
+        limit: 0,
+        count: 0,
+    };
+
+    fn new() -> LimitSet {
+        LimitSet {
+            len: 0,
+            items: [Self::UNUSED; 2],
+        }
+    }
+
+    fn one(limit: Limit) -> LimitSet {
+        let mut set = LimitSet::new();
+        set.push(limit);
+        set
+    }
+
+    fn push(&mut self, limit: Limit) {
+        self.items[usize::from(self.len)] = limit;
+        self.len += 1;
+    }
+
+    pub(crate) fn from_slice(limits: &[Limit]) -> LimitSet {
+        let mut set = LimitSet::new();
+        for &l in limits {
+            set.push(l);
+        }
+        set
+    }
+}
+
+impl std::ops::Deref for LimitSet {
+    type Target = [Limit];
+
+    fn deref(&self) -> &[Limit] {
+        &self.items[..usize::from(self.len)]
+    }
+}
+
+impl std::ops::DerefMut for LimitSet {
+    fn deref_mut(&mut self) -> &mut [Limit] {
+        &mut self.items[..usize::from(self.len)]
+    }
+}
+
 fn material(pos: &Position, color: Color) -> (u32, u32) {
     let pieces = pos.pieces(color);
     (pieces.count(), (pieces & pos.kings()).count())
@@ -112,12 +170,14 @@ fn alone_on_long_diagonal(pos: &Position, color: Color) -> bool {
 /// The limits active in `pos`, in priority order. `previous` are the limits
 /// before the move: a 7.2.7 limit stays selected (paused) while the lone king
 /// is off the long diagonal.
-fn active(pos: &Position, previous: &[Limit]) -> Vec<Limit> {
+fn active(pos: &Position, previous: &[Limit]) -> LimitSet {
     let v = pos.variant();
     match v {
-        Variant::American | Variant::Italian => vec![Limit::new("forty_moves", Unit::Plies, 40)],
+        Variant::American | Variant::Italian => {
+            LimitSet::one(Limit::new("forty_moves", Unit::Plies, 40))
+        }
         Variant::International => {
-            let mut out = Vec::with_capacity(2);
+            let mut out = LimitSet::new();
             let both_kings = Color::ALL.into_iter().all(|c| material(pos, c).1 > 0);
             if both_kings {
                 out.push(Limit::new("kings_only", Unit::KingPlies, 25));
@@ -132,7 +192,7 @@ fn active(pos: &Position, previous: &[Limit]) -> Vec<Limit> {
             out
         }
         Variant::Russian | Variant::Brazilian | Variant::Spanish | Variant::Czech => {
-            vec![fmjd64_row(pos, previous)]
+            LimitSet::one(fmjd64_row(pos, previous))
         }
     }
 }
@@ -170,7 +230,7 @@ fn fmjd64_row(pos: &Position, previous: &[Limit]) -> Limit {
 }
 
 /// The limits at the start of a game (every count at zero).
-pub(crate) fn initial(pos: &Position) -> Vec<Limit> {
+pub(crate) fn initial(pos: &Position) -> LimitSet {
     active(pos, &[])
 }
 
@@ -180,7 +240,7 @@ pub(crate) fn after_move(
     before: &Position,
     m: &Move,
     after: &Position,
-) -> Vec<Limit> {
+) -> LimitSet {
     let mover = before.turn();
     let king_moved = before.kings().contains(m.from());
     let restart = m.is_capture() || m.promotes();
@@ -191,7 +251,7 @@ pub(crate) fn after_move(
         return initial(after);
     }
     let mut next = active(after, previous);
-    for limit in &mut next {
+    for limit in next.iter_mut() {
         let Some(old) = previous
             .iter()
             .find(|o| o.rule == limit.rule && o.unit == limit.unit && o.limit == limit.limit)
@@ -216,7 +276,7 @@ pub(crate) fn after_move(
 /// [`Game`](crate::Game) keeps to end a game by a move limit, as a value a
 /// search can carry along its own line of moves without cloning a whole game.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DrawLimits(Vec<Limit>);
+pub struct DrawLimits(LimitSet);
 
 impl DrawLimits {
     /// The limits of a game set up in `pos` (every count at zero).
@@ -226,7 +286,7 @@ impl DrawLimits {
     }
 
     pub(crate) fn from_limits(limits: &[Limit]) -> DrawLimits {
-        DrawLimits(limits.to_vec())
+        DrawLimits(LimitSet::from_slice(limits))
     }
 
     /// The limits after the legal move `m` was played from `before`,

@@ -1,6 +1,6 @@
 //! A game: the initial position, the moves, and how it ends by the rules.
 
-use crate::draw::{self, DrawLimits, Limit};
+use crate::draw::{self, DrawLimits, Limit, LimitSet};
 use crate::{Counter, FenError, Move, MoveError, Outcome, PlayError, Position, Reason, Rules};
 use std::fmt;
 
@@ -15,7 +15,7 @@ pub struct Game {
     /// Positions since the last capture or man move (none before it can
     /// recur), the current one last. Full positions: no hash collisions.
     since_irreversible: Vec<Position>,
-    limits: Vec<Limit>,
+    limits: LimitSet,
     outcome: Option<Outcome>,
 }
 
