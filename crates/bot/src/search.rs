@@ -215,6 +215,9 @@ pub struct Engine {
     /// Endgame tables probed below the root (see [`Engine::set_bitbases`]).
     bitbases: Option<Arc<crate::Bitbases>>,
     bitbase_hits: u64,
+    /// [`lmr`] by depth and move index, computed once (a logarithm per
+    /// late move showed in the profile).
+    reductions: Vec<[u8; 64]>,
 }
 
 /// Half-width of the first aspiration window (a man is 100).
@@ -260,6 +263,9 @@ impl Engine {
             seldepth: 0,
             bitbases: None,
             bitbase_hits: 0,
+            reductions: (0..64)
+                .map(|d| std::array::from_fn(|i| lmr(d, i) as u8))
+                .collect(),
         }
     }
 
@@ -992,7 +998,8 @@ impl Engine {
                 // (one ply less on the principal variation), never into
                 // the quiescence search.
                 let reduction = if reduce {
-                    let r = lmr(*depth, i) - i32::from(pv_node);
+                    let r = i32::from(self.reductions[(*depth).clamp(0, 63) as usize][i.min(63)])
+                        - i32::from(pv_node);
                     r.clamp(1, (new_depth - 1).max(1))
                 } else {
                     0
