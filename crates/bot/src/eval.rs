@@ -294,6 +294,9 @@ pub(crate) struct Eval {
     diamonds: Vec<[u8; 5]>,
     /// Whether any pattern weight is set (else the diamonds are skipped).
     patterns: bool,
+    /// For a man of side `s` on each bit in the forward half: every square
+    /// of its cone to the crowning row (a runaway has no enemy there).
+    cone: [[u64; 64]; 2],
 }
 
 impl Eval {
@@ -326,6 +329,7 @@ impl Eval {
             king: [[(0, 0); 64]; 2],
             diamonds: Vec::new(),
             patterns: false,
+            cone: [[0; 64]; 2],
         };
         for sq in variant.squares() {
             let n = sq.reference(size) - 1;
@@ -385,6 +389,23 @@ impl Eval {
             }
         }
         e.patterns = (PAT..NF).any(|f| e.w.mg[f] != 0 || e.w.eg[f] != 0);
+        let top = e.size - 1;
+        for side in 0..2 {
+            let mut b = e.mask;
+            while b != 0 {
+                let bit = b.trailing_zeros();
+                b &= b - 1;
+                let a0 = i32::from(e.adv0[bit as usize]);
+                let adv = if side == 0 { a0 } else { top - a0 };
+                let mut row = 1u64 << bit;
+                let mut cone = 0;
+                for _ in adv..top {
+                    row = e.forward(row, side);
+                    cone |= row;
+                }
+                e.cone[side][bit as usize] = cone;
+            }
+        }
         for (g, table) in e.pair.iter_mut().enumerate() {
             for (bit, entry) in table.iter_mut().enumerate() {
                 if e.mask >> bit & 1 != 0 {
@@ -544,21 +565,11 @@ impl Eval {
             let a0 = i32::from(self.adv0[bit as usize]);
             let adv = if side == 0 { a0 } else { top - a0 };
             // Runaway: nothing of the enemy ahead within its cone.
-            if adv * 2 >= top {
-                let mut cone = 1u64 << bit;
-                let mut free = true;
-                let mut steps = 0;
-                for _ in adv..top {
-                    cone = self.forward(cone, side);
-                    steps += 1;
-                    if cone & enemy != 0 {
-                        free = false;
-                        break;
-                    }
-                }
-                if free && self.forward(1u64 << bit, side) & empty != 0 {
-                    f[runaway] += 8 - steps.min(7) as i16;
-                }
+            if adv * 2 >= top
+                && self.cone[side][bit as usize] & enemy == 0
+                && self.forward(1u64 << bit, side) & empty != 0
+            {
+                f[runaway] += 8 - (top - adv).min(7) as i16;
             }
         }
         let [d1, d2] = self.forward_dirs(side);
