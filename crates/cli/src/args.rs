@@ -174,6 +174,9 @@ pub(crate) struct MatchArgs {
     /// A game this long is a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
+    /// Appends every game to this file as PDN (as each one ends).
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<std::path::PathBuf>,
     /// SPRT: the Elo of the null hypothesis.
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub elo0: f64,

@@ -7,7 +7,7 @@
 //! ```text
 //! draughts match --engine1 CMD --engine2 CMD [--param1 NAME=VALUE]... [--param2 NAME=VALUE]...
 //!                [--variant V[,V...]] [--movetime MS] [--openings N] [--max-plies N]
-//!                [--elo0 E] [--elo1 E] [--alpha A] [--beta B]
+//!                [--pdn FILE] [--elo0 E] [--elo1 E] [--alpha A] [--beta B]
 //! ```
 //!
 //! An engine command is a path and its arguments (`hub` when none is given).
@@ -34,6 +34,7 @@ struct Settings {
     movetime_ms: u64,
     openings: usize,
     max_plies: usize,
+    pdn: Option<std::path::PathBuf>,
     elo0: f64,
     elo1: f64,
     alpha: f64,
@@ -70,6 +71,7 @@ fn parse(a: &MatchArgs) -> Result<Settings, Failure> {
         movetime_ms: a.movetime.max(1),
         openings: a.openings.max(1),
         max_plies: a.max_plies.max(1),
+        pdn: a.pdn.clone(),
         elo0: finite("elo0", a.elo0)?,
         elo1: finite("elo1", a.elo1)?,
         alpha: finite("alpha", a.alpha)?.clamp(1e-6, 0.5),
@@ -199,19 +201,32 @@ enum End {
     Draw(String),
 }
 
-/// Plays one game: `engines[0]` moves first. Engines that fail are
-/// dropped (so restarted for the next game).
+/// Plays one game: `engines[order[0]]` moves first. Engines that fail
+/// are dropped (so restarted for the next game). The game is returned
+/// with its end.
 fn play_game(
     engines: &mut [Option<HubEngine>; 2],
     settings: &Settings,
     order: [usize; 2],
     variant: Variant,
     opening: &[draughts::Move],
-) -> Result<End, String> {
+) -> Result<(End, Game), String> {
     let mut game = Game::new(Position::new(Rules::new(variant)));
     for m in opening {
         game.play(m).map_err(|e| format!("opening: {e}"))?;
     }
+    let end = play_moves(engines, settings, order, &mut game)?;
+    Ok((end, game))
+}
+
+/// Plays `game` on to its end.
+fn play_moves(
+    engines: &mut [Option<HubEngine>; 2],
+    settings: &Settings,
+    order: [usize; 2],
+    game: &mut Game,
+) -> Result<End, String> {
+    let variant = game.position().variant();
     // Each game starts from an empty table, whichever engine won the last.
     for engine in engines.iter_mut() {
         if let Some(e) = engine
@@ -223,7 +238,11 @@ fn play_game(
     let first = variant.first_mover();
     loop {
         if let Some(o) = game.outcome() {
-            let reason = format!("{:?}", o.reason);
+            let reason = match game.reached_limit() {
+                // Which move limit: `MoveLimit kings_only`.
+                Some(rule) => format!("{:?} {rule}", o.reason),
+                None => format!("{:?}", o.reason),
+            };
             return Ok(match o.winner {
                 None => End::Draw(reason),
                 Some(c) if c == first => End::FirstWins(reason),
@@ -251,7 +270,7 @@ fn play_game(
                 End::FirstWins(why)
             }
         };
-        let text = match engine.think(&game, settings.movetime_ms) {
+        let text = match engine.think(game, settings.movetime_ms) {
             Ok(t) => t,
             Err(e) => {
                 engines[who] = None;
@@ -265,6 +284,52 @@ fn play_game(
             return Ok(lost(format!("engine{} illegal move {text}: {e}", who + 1)));
         }
     }
+}
+
+/// Appends `game` to the PDN file at `path`: the engines' commands as the
+/// players, the opening and round, the result and why the game ended.
+fn append_pdn(
+    path: &std::path::Path,
+    settings: &Settings,
+    order: [usize; 2],
+    game: &Game,
+    round: &str,
+    end: &End,
+) -> Result<(), String> {
+    let mut pdn = draughts::pdn::PdnGame::new(game.initial().clone());
+    pdn.moves = game.moves().to_vec();
+    let player = |side: usize| settings.engines[order[side]].join(" ");
+    let (white, black) = if game.initial().variant().first_mover() == Color::White {
+        (player(0), player(1))
+    } else {
+        (player(1), player(0))
+    };
+    pdn.set_tag("Event", "draughts match");
+    pdn.set_tag("Round", round);
+    pdn.set_tag("White", white);
+    pdn.set_tag("Black", black);
+    pdn.set_tag("TimeControl", format!("{} ms a move", settings.movetime_ms));
+    let (outcome, why) = match end {
+        End::FirstWins(w) => (Some(game.initial().variant().first_mover()), w),
+        End::SecondWins(w) => (Some(game.initial().variant().first_mover().other()), w),
+        End::Draw(w) => (None, w),
+    };
+    // An engine's fault or the ply cap ends a game the rules did not end:
+    // its result comes from the match, and the reason is a comment tag.
+    pdn.result = match outcome {
+        Some(c) if c == Color::White => draughts::pdn::GameResult::WhiteWins,
+        Some(_) => draughts::pdn::GameResult::BlackWins,
+        None => draughts::pdn::GameResult::Draw,
+    };
+    pdn.set_tag("Termination", why.as_str());
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.write_all(draughts::pdn::write(&pdn).as_bytes())
+        .and_then(|()| file.write_all(b"\n"))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The summary line of a tally (engine1's point of view).
@@ -311,7 +376,7 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), Failure> {
             for swap in [false, true] {
                 // order[side]: which engine plays the first mover (side 0).
                 let order = if swap { [1, 0] } else { [0, 1] };
-                let end = play_game(&mut engines, &settings, order, variant, opening)
+                let (end, game) = play_game(&mut engines, &settings, order, variant, opening)
                     .map_err(Failure::input)?;
                 let (result, why, first_won) = match &end {
                     End::FirstWins(w) => ("1-0", w, Some(true)),
@@ -346,6 +411,11 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), Failure> {
                     tally.draws,
                     tally.losses,
                 );
+                if let Some(path) = &settings.pdn {
+                    let round = format!("{}.{}", i + 1, usize::from(swap) + 1);
+                    append_pdn(path, &settings, order, &game, &round, &end)
+                        .map_err(Failure::input)?;
+                }
             }
         }
         println!("{variant}: {}", summary(&tally, &settings));

@@ -24,6 +24,8 @@ fn tally(line: &str) -> (u32, u32, u32) {
 #[test]
 fn a_tiny_match_of_the_engine_against_itself() {
     let me = env!("CARGO_BIN_EXE_draughts");
+    let pdn = std::env::temp_dir().join(format!("damka-match-{}.pdn", std::process::id()));
+    let _ = std::fs::remove_file(&pdn);
     let out = draughts()
         .args([
             "match",
@@ -39,13 +41,33 @@ fn a_tiny_match_of_the_engine_against_itself() {
             "1",
             "--max-plies",
             "80",
+            "--pdn",
         ])
+        .arg(&pdn)
         .output()
         .expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     let games: Vec<&str> = text.lines().filter(|l| l.contains(" opening ")).collect();
     assert_eq!(games.len(), 4, "{text}");
+    // Every game in the PDN file, replayable, with the printed result.
+    let file = std::fs::read_to_string(&pdn).expect("the PDN file");
+    let _ = std::fs::remove_file(&pdn);
+    let records = draughts::pdn::read(&file, None);
+    assert_eq!(records.len(), 4, "{file}");
+    for (line, record) in games.iter().zip(records) {
+        let game = record.expect("a game our reader replays");
+        let result = match game.result {
+            draughts::pdn::GameResult::Draw => "draw",
+            draughts::pdn::GameResult::WhiteWins => "1-0",
+            draughts::pdn::GameResult::BlackWins => "0-1",
+            draughts::pdn::GameResult::Unfinished => "*",
+        };
+        assert!(line.contains(&format!(": {result} (")), "{line} / {result}");
+        let why = game.tag("Termination").expect("why it ended");
+        assert!(line.contains(&format!("({why})")), "{line} / {why}");
+        assert!(game.moves.len() >= 3, "the opening at least");
+    }
     // Colours swapped on the opening.
     assert!(
         games[0].contains("engine1") && games[1].contains("engine2"),
