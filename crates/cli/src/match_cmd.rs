@@ -317,7 +317,7 @@ fn append_pdn(
     // An engine's fault or the ply cap ends a game the rules did not end:
     // its result comes from the match, and the reason is a comment tag.
     pdn.result = match outcome {
-        Some(c) if c == Color::White => draughts::pdn::GameResult::WhiteWins,
+        Some(Color::White) => draughts::pdn::GameResult::WhiteWins,
         Some(_) => draughts::pdn::GameResult::BlackWins,
         None => draughts::pdn::GameResult::Draw,
     };
