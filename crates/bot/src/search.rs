@@ -218,6 +218,9 @@ pub struct Engine {
     /// [`lmr`] by depth and move index, computed once (a logarithm per
     /// late move showed in the profile).
     reductions: Vec<[u8; 64]>,
+    /// What a draw is worth to the side that searches (negated): see
+    /// [`Engine::set_contempt`].
+    contempt: i32,
 }
 
 /// Half-width of the first aspiration window (a man is 100).
@@ -266,6 +269,7 @@ impl Engine {
             reductions: (0..64)
                 .map(|d| std::array::from_fn(|i| lmr(d, i) as u8))
                 .collect(),
+            contempt: 0,
         }
     }
 
@@ -277,6 +281,26 @@ impl Engine {
         self.bitbases = bitbases;
     }
 
+    /// Contempt for draws, in hundredths of a man (0 by default, at most a
+    /// man either way): a draw by repetition, by a move limit or in the
+    /// tables scores `-contempt` for the side to move at the root (and
+    /// `+contempt` for its opponent), so with a positive value the engine
+    /// avoids a draw unless it is worse by more than that. Keep the engine
+    /// to one side of a game (the table keeps draw scores across searches).
+    pub fn set_contempt(&mut self, contempt: i32) {
+        self.contempt = contempt.clamp(-100, 100);
+    }
+
+    /// A draw's score for the side to move at `ply`.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
+
     /// The score of `pos` from the bitbases, if they cover it.
     #[inline]
     fn probe_bitbase(&mut self, pos: &Position, ply: usize) -> Option<i32> {
@@ -286,7 +310,7 @@ impl Engine {
         let win = BITBASE_WIN - ply as i32 - i32::from(p.dtc);
         Some(match p.wdl {
             crate::Wdl::Win => win,
-            crate::Wdl::Draw => 0,
+            crate::Wdl::Draw => self.draw_score(ply),
             crate::Wdl::Loss => -win,
         })
     }
@@ -769,7 +793,7 @@ impl Engine {
         // moves then: drawn, whatever its moves now.
         if self.repeated(irrev_from) {
             self.leaf(ply);
-            return 0;
+            return self.draw_score(ply);
         }
         // Above the leaves, the table before the moves: a cut here saves
         // generating them. (At the leaves most positions are quiet and
@@ -850,7 +874,7 @@ impl Engine {
         }
         if draw.reached() {
             self.leaf(ply);
-            return 0;
+            return self.draw_score(ply);
         }
         if let Some(score) = self.probe_bitbase(pos, ply) {
             self.leaf(ply);

@@ -133,3 +133,30 @@ fn a_reached_move_limit_scores_a_draw() {
     let fresh = Game::new(game.position().clone());
     assert!(search(&fresh, 6).score < -50);
 }
+
+#[test]
+fn contempt_moves_the_score_of_a_draw() {
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let with = |game: &Game, contempt: i32| {
+        let mut engine = Engine::new(16);
+        engine.set_contempt(contempt);
+        engine.search(game, &limits, &stop).expect("a move")
+    };
+    // Every move reaches the move limit: the draw is worth -contempt to the
+    // searching side, whichever way contempt points.
+    let game = near_the_move_limit();
+    assert_eq!(with(&game, 30).score, -30);
+    assert_eq!(with(&game, -20).score, 20);
+    // The repetition too, and the losing side still takes it (the other
+    // moves lose by far more than the contempt).
+    let game = shuffled(7);
+    let r = with(&game, 30);
+    assert_eq!(game.position().move_to_string(&r.mv), "8-4");
+    assert_eq!(r.score, -30);
+    // Beyond a man either way it is clamped.
+    assert_eq!(with(&near_the_move_limit(), 500).score, -100);
+}

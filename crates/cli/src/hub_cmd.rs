@@ -79,6 +79,8 @@ struct Params {
     /// Strength: 3 is the full engine; 1 and 2 cap the depth as the
     /// server's levels do.
     strength: bot::Level,
+    /// Contempt for draws (hundredths of a man, see `Engine::set_contempt`).
+    contempt: i32,
 }
 
 impl Params {
@@ -280,6 +282,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     let mut params = Params {
         tt_mib: TT_MIB,
         strength: bot::Level::Three,
+        contempt: 0,
     };
     let mut game: Option<Game> = None;
     let mut level = Level {
@@ -315,6 +318,10 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                 ));
                 say("param name=level value=3 type=int min=1 max=3");
                 say("param name=bitbase-dir value=\"\" type=string");
+                say(&format!(
+                    "param name=contempt value={} type=int min=-100 max=100",
+                    params.contempt
+                ));
                 say("wait");
             }
             "set-param" => {
@@ -336,6 +343,10 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     Some("level") => match value.parse().ok().and_then(bot::Level::from_number) {
                         Some(l) => params.strength = l,
                         None => error("level is 1, 2 or 3"),
+                    },
+                    Some("contempt") => match value.parse::<i32>() {
+                        Ok(c) if (-100..=100).contains(&c) => params.contempt = c,
+                        _ => error("contempt is -100 to 100 (hundredths of a man)"),
                     },
                     Some("bitbase-dir") if value.is_empty() => bitbases = None,
                     Some("bitbase-dir") => {
@@ -377,6 +388,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     continue;
                 };
                 e.set_bitbases(bitbases.clone());
+                e.set_contempt(params.contempt);
                 let stop = Arc::new(AtomicBool::new(false));
                 let ponder = Arc::new(AtomicBool::new(args.iter().any(|(a, _)| a == "ponder")));
                 let (thread_stop, thread_ponder) = (Arc::clone(&stop), Arc::clone(&ponder));

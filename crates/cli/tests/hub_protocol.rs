@@ -323,5 +323,23 @@ fn bitbase_dir_loads_the_tables_the_search_probes() {
     let lines = hub.until("done", 10);
     let last = infos(&lines).pop().expect("info").clone();
     assert!(number(&last, "score") > 89.0, "{last}");
+    // A king each: a draw the tables know, worth -contempt to the engine.
+    assert!(
+        init.iter()
+            .any(|l| l.starts_with("param name=contempt value=0 ")),
+        "{init:?}"
+    );
+    hub.send("set-param name=contempt value=101");
+    hub.until("error", 10);
+    hub.send("set-param name=contempt value=40");
+    let mut board = vec!['e'; 32];
+    board[4] = 'W';
+    board[27] = 'B';
+    let text: String = std::iter::once('W').chain(board).collect();
+    hub.send(&format!("pos pos={text}"));
+    hub.send("go think");
+    let lines = hub.until("done", 10);
+    let last = infos(&lines).pop().expect("info").clone();
+    assert_eq!(number(&last, "score"), -0.4, "{last}");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
