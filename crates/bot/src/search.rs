@@ -236,6 +236,12 @@ const PROBCUT_MOVES: usize = 3;
 /// ... must beat beta by this margin (a man is 100).
 const PROBCUT_MARGIN: i32 = 100;
 
+/// Late-move pruning: at non-PV nodes of depth 1 to `LMP_DEPTH`, the
+/// quiet moves from index `LMP_BASE + depth²` on are skipped (measured:
+/// docs/engine.md, "Fifth round").
+const LMP_DEPTH: i32 = 3;
+const LMP_BASE: i32 = 3;
+
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 512;
 
@@ -985,6 +991,17 @@ impl Engine {
         let mut best = stand_pat.unwrap_or(-INF);
         let mut best_move: Option<Move> = None;
         for (i, &(_, m)) in scored.iter().enumerate() {
+            // Late-move pruning: near the leaves of a non-PV node, once a
+            // move that does not lose is in hand, the quiet moves ordered
+            // past `LMP_BASE + depth²` are not searched.
+            if !pv_node
+                && (1..=LMP_DEPTH).contains(depth)
+                && !m.is_capture()
+                && best > -WIN_BOUND
+                && i as i32 >= LMP_BASE + *depth * *depth
+            {
+                break;
+            }
             let mut next = pos.clone();
             next.play_unchecked(&m);
             let next_draw = draw.after_move(pos, &m, &next);
