@@ -1,5 +1,6 @@
 //! The search: iterative deepening over a principal-variation alpha-beta
-//! search with a transposition table, hash-move/killer/history ordering, a
+//! search with a transposition table, hash-move/killer/history ordering,
+//! aspiration windows, late-move reductions and pruning, ProbCut, a
 //! quiescence search over the compulsory captures, and the draw rules of
 //! the game (threefold repetition and the move limits, through
 //! [`draughts::DrawLimits`]).
