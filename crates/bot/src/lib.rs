@@ -195,8 +195,7 @@ pub fn think_with(
     }
     let limits = Limits {
         depth: Some(settings.depth),
-        movetime_ms: None,
-        nodes: None,
+        ..Limits::default()
     };
     let result = engine.search_clock(game, clock, settings.cap_ms, &limits, stop)?;
     if level != Level::One || result.depth == 0 {

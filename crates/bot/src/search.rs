@@ -41,6 +41,12 @@ pub struct Limits {
     /// Nodes: the search stops once it has visited this many (checked every
     /// few hundred nodes, so deterministic for a given count).
     pub nodes: Option<u64>,
+    /// Search a position with a single legal move like any other, for its
+    /// score and line (analysis, the match openings' balance). Without it
+    /// that move is answered at once, scored by the static evaluation at
+    /// depth 0: right for play, where the time is better kept, but a forced
+    /// capture that starts a shot would be scored as the material before it.
+    pub search_forced: bool,
 }
 
 /// The engine's answer: the move, its score from the mover's point of view
@@ -346,7 +352,8 @@ impl Engine {
     }
 
     /// Searches the game's current position within `limits`; `None` when the
-    /// game is over. A single legal move is answered at once (depth 0).
+    /// game is over. A single legal move is answered at once (depth 0) unless
+    /// [`Limits::search_forced`] is set.
     pub fn search(
         &mut self,
         game: &Game,
@@ -478,7 +485,7 @@ impl Engine {
         let draw = game.draw_limits();
         let mut moves = Vec::new();
         generate(&pos, &mut moves);
-        if moves.len() == 1 {
+        if moves.len() == 1 && !limits.search_forced {
             let score = self.evaluate_now(&pos);
             self.wait_while_pondering(stop);
             return Some(self.result(moves[0], score, 0, vec![moves[0]]));

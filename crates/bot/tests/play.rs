@@ -89,6 +89,7 @@ fn never_plays_an_illegal_move_in_thousands_of_positions() {
                 nodes: Some(300 + rng.below(2_000) as u64),
                 depth: Some(1 + rng.below(8) as u32),
                 movetime_ms: None,
+                search_forced: rng.below(2) == 0,
             };
             let r = engine.search(&game, &limits, &stop).expect("not over");
             assert!(pos.is_legal(&r.mv), "{variant} {pos:?} {r:?}");
@@ -216,6 +217,43 @@ fn a_single_legal_move_is_answered_at_once() {
     assert_eq!(r.depth, 0);
     assert_eq!(r.nodes, 0);
     assert!(r.time_ms < 100);
+}
+
+/// Analysis asks for the score of a forced capture's position: after
+/// 32-28 20-24 33-29 Black's only move, 24x33x22, wins two men, which the
+/// static evaluation (equal material before the capture) does not see.
+#[test]
+fn a_single_legal_move_is_searched_when_asked() {
+    let stop = AtomicBool::new(false);
+    let mut game = Game::new(Position::new(Rules::new(Variant::International)));
+    for text in ["32-28", "20-24", "33-29"] {
+        let m = game.position().parse_move(text).expect("move");
+        game.play(&m).expect("legal");
+    }
+    assert_eq!(game.position().legal_moves().len(), 1);
+    let mut engine = Engine::new(16);
+    let at_once = engine
+        .search(
+            &game,
+            &Limits {
+                depth: Some(6),
+                ..Limits::default()
+            },
+            &stop,
+        )
+        .expect("move");
+    assert_eq!(at_once.depth, 0);
+    assert!(at_once.score.abs() < 100, "static: {}", at_once.score);
+    let limits = Limits {
+        depth: Some(6),
+        search_forced: true,
+        ..Limits::default()
+    };
+    let searched = engine.search(&game, &limits, &stop).expect("move");
+    assert_eq!(searched.mv, at_once.mv);
+    assert_eq!(searched.depth, 6);
+    assert!(searched.score > 250, "two men up: {}", searched.score);
+    assert!(searched.pv.len() > 1, "{:?}", searched.pv);
 }
 
 #[test]

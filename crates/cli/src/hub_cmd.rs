@@ -265,6 +265,9 @@ struct Running {
     stop: Arc<AtomicBool>,
     /// Set while pondering; `ponder-hit` clears it.
     ponder: Arc<AtomicBool>,
+    /// Set by the search just before it prints `done`: from then on the GUI
+    /// may send `new-game` or `set-param`, which need the engine back.
+    answered: Arc<AtomicBool>,
     thread: JoinHandle<Engine>,
 }
 
@@ -297,8 +300,13 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let (command, args) = parse_line(&line);
-        // Collect a finished search's engine before anything else.
-        if running.as_ref().is_some_and(|r| r.thread.is_finished())
+        // Collect a finished search's engine before anything else (once it
+        // has answered, the thread only returns the engine: joining it waits
+        // for no more than that, and a `new-game` right after `done` is not
+        // lost to the race).
+        if running
+            .as_ref()
+            .is_some_and(|r| r.thread.is_finished() || r.answered.load(Ordering::Acquire))
             && let Some(r) = running.take()
         {
             engine = r.thread.join().ok();
@@ -392,14 +400,28 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                 let stop = Arc::new(AtomicBool::new(false));
                 let ponder = Arc::new(AtomicBool::new(args.iter().any(|(a, _)| a == "ponder")));
                 let (thread_stop, thread_ponder) = (Arc::clone(&stop), Arc::clone(&ponder));
+                // `go analyze` searches a single legal move too, for its score.
+                let analyze = args.iter().any(|(a, _)| a == "analyze");
+                let answered = Arc::new(AtomicBool::new(false));
+                let thread_answered = Arc::clone(&answered);
                 let mut lvl = level;
                 let cap = params.strength.max_depth();
                 lvl.depth = Some(lvl.depth.map_or(cap, |d| d.min(cap)));
-                let thread =
-                    std::thread::spawn(move || search(e, &g, lvl, &thread_stop, thread_ponder));
+                let thread = std::thread::spawn(move || {
+                    search(
+                        e,
+                        &g,
+                        lvl,
+                        &thread_stop,
+                        thread_ponder,
+                        analyze,
+                        &thread_answered,
+                    )
+                });
                 running = Some(Running {
                     stop,
                     ponder,
+                    answered,
                     thread,
                 });
             }
@@ -494,11 +516,14 @@ fn search(
     level: Level,
     stop: &AtomicBool,
     ponder: Arc<AtomicBool>,
+    analyze: bool,
+    answered: &AtomicBool,
 ) -> Engine {
     let limits = Limits {
         depth: level.depth,
         movetime_ms: level.move_time_ms,
         nodes: level.nodes,
+        search_forced: analyze,
     };
     let pos = game.position();
     let mut reported = false;
@@ -515,6 +540,7 @@ fn search(
     let result = engine.search_controlled(game, &limits, clock, &mut control);
     let Some(r) = result else {
         error("no legal move");
+        answered.store(true, Ordering::Release);
         say("done");
         return engine;
     };
@@ -527,6 +553,7 @@ fn search(
         r.pv.get(1)
             .map(|p| format!(" ponder={}", move_text(&after, p)))
             .unwrap_or_default();
+    answered.store(true, Ordering::Release);
     say(&format!("done move={}{ponder}", move_text(pos, &r.mv)));
     engine
 }

@@ -70,6 +70,8 @@ fn generate(variant: Variant, plies: usize, depth: u32, margin: i32, count: usiz
     let mut engine = Engine::new(16);
     let limits = Limits {
         depth: Some(depth),
+        // The third ply may leave a forced capture: score what follows it.
+        search_forced: true,
         ..Limits::default()
     };
     let mut kept: Vec<(u64, String)> = Vec::new();
@@ -127,6 +129,30 @@ mod tests {
             unique.sort_by_key(|o| format!("{o:?}"));
             unique.dedup();
             assert_eq!(unique.len(), openings.len(), "{variant}");
+        }
+    }
+
+    /// No stored opening hands a side material: a forced capture after the
+    /// third ply is searched through (the sets made before that let
+    /// 32-28 20-24 33-29, two men lost to the forced 24x22, count as level).
+    #[test]
+    fn the_stored_openings_are_level() {
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            depth: Some(6),
+            search_forced: true,
+            ..Limits::default()
+        };
+        let mut engine = Engine::new(16);
+        for variant in Variant::ALL {
+            for opening in load(variant).expect("replays") {
+                let mut game = Game::new(Position::new(Rules::new(variant)));
+                for m in &opening {
+                    game.play(m).expect("legal");
+                }
+                let r = engine.search(&game, &limits, &stop).expect("not over");
+                assert!(r.score.abs() <= 150, "{variant} {opening:?}: {}", r.score);
+            }
         }
     }
 }

@@ -31,7 +31,7 @@ pub(crate) fn run(opts: &args::ThinkArgs) -> Result<(), Failure> {
         let limits = Limits {
             depth: opts.depth,
             movetime_ms: opts.movetime,
-            nodes: None,
+            ..Limits::default()
         };
         Engine::new(20).search(&game, &limits, &stop)
     };

@@ -1,6 +1,7 @@
 //! `draughts hub` as GUIs and match tools use it (issue 24): node limits,
 //! several limits at once, `done` after an error, `info` per iteration,
-//! pondering, the win score and the declared parameters.
+//! pondering, the win score, the declared parameters and `go analyze` of
+//! a single legal move.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -249,6 +250,38 @@ fn a_forced_win_has_its_own_score() {
     for l in infos(&lines) {
         assert!(number(l, "score").abs() < 90.0, "{l}");
     }
+}
+
+#[test]
+fn analysis_searches_a_single_legal_move() {
+    let mut hub = Hub::start();
+    // After 32-28 20-24 33-29 Black's one move, 24x22, takes two men: `go
+    // think` answers at once (depth 0, the material before the capture);
+    // `go analyze` searches it through.
+    let mut squares = vec!['e'; 50];
+    for n in (1..=19).chain([24]) {
+        squares[n - 1] = 'b';
+    }
+    for n in [28, 29, 31].into_iter().chain(34..=50) {
+        squares[n - 1] = 'w';
+    }
+    let pos: String = std::iter::once('B').chain(squares).collect();
+    hub.send(&format!("pos pos={pos}"));
+    hub.send("level depth=6");
+    hub.send("go think");
+    let lines = hub.until("done", 30);
+    let last = infos(&lines).pop().expect("info").clone();
+    assert_eq!(number(&last, "depth"), 0.0, "{last}");
+    assert!(number(&last, "score").abs() < 1.0, "{last}");
+    hub.send("go analyze");
+    let lines = hub.until("done", 30);
+    let last = infos(&lines).pop().expect("info").clone();
+    assert_eq!(number(&last, "depth"), 6.0, "{last}");
+    assert!(number(&last, "score") > 2.5, "two men up: {last}");
+    assert_eq!(
+        field(lines.last().expect("done"), "move"),
+        Some("24x22x28x29")
+    );
 }
 
 #[test]

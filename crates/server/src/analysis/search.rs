@@ -39,6 +39,9 @@ impl Budget {
             depth: Some(self.depth.max(1)),
             movetime_ms: None,
             nodes: Some(self.nodes.max(1)),
+            // A forced capture is often the first move of a shot: its
+            // position is worth what the shot wins, not its material.
+            search_forced: true,
         }
     }
 }

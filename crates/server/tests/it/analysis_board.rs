@@ -14,7 +14,9 @@ use crate::common::{Backend, TestDb, TestServer, config};
 const WHITE: [(u8, u8); 4] = [(2, 4), (1, 5), (4, 4), (0, 6)];
 const BLACK: [(u8, u8); 2] = [(4, 2), (2, 2)];
 
-fn shot(variant: Variant) -> (String, String) {
+/// The shot's position, its first move, and the position after it (Black's one legal
+/// move, the forced capture).
+fn shot(variant: Variant) -> (String, String, String) {
     let at = |x: u8, y: u8| {
         variant
             .squares()
@@ -33,7 +35,14 @@ fn shot(variant: Variant) -> (String, String) {
         .find(|m| m.from() == from && m.to() == to)
         .copied()
         .expect("the shot is legal");
-    (pos.to_fen(), pos.move_to_string(&mv))
+    let mut after = pos.clone();
+    after.play_unchecked(&mv);
+    assert_eq!(
+        after.legal_moves().len(),
+        1,
+        "{variant:?}: Black's capture is forced"
+    );
+    (pos.to_fen(), pos.move_to_string(&mv), after.to_fen())
 }
 
 fn query(s: &str) -> String {
@@ -46,7 +55,7 @@ async fn the_shot_is_best_in_every_variant(backend: Backend) {
     c.analysis_board_nodes = 50_000;
     let s = TestServer::start(c).await;
     for variant in Variant::ALL {
-        let (fen, best) = shot(variant);
+        let (fen, best, forced) = shot(variant);
         let r = s
             .http(
                 "GET",
@@ -65,6 +74,24 @@ async fn the_shot_is_best_in_every_variant(backend: Backend) {
         assert_eq!(v["win"], "white", "{variant:?}: {v}");
         assert_eq!(v["pv"][0], best);
         assert!(v["depth"].as_u64().is_some());
+        // Black's forced capture is searched through, not scored by its material (a
+        // man up for Black before White takes two).
+        let r = s
+            .http(
+                "GET",
+                &format!(
+                    "/api/analyse?variant={}&fen={}",
+                    variant.name(),
+                    query(&forced)
+                ),
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(r.status, 200, "{variant:?}: {}", r.body);
+        let v = r.json();
+        assert_eq!(v["win"], "white", "{variant:?} {forced}: {v}");
+        assert!(v["depth"].as_u64() > Some(0), "{variant:?}: {v}");
     }
     for bad in [
         "/api/analyse?variant=international&fen=W%3AW99%3AB1",
