@@ -49,6 +49,14 @@ fn query(s: &str) -> String {
     s.replace(':', "%3A").replace(',', "%2C")
 }
 
+/// `GET /api/analyse` of a position: the reply's JSON (a 200 is asserted).
+async fn analyse(s: &TestServer, variant: Variant, fen: &str) -> serde_json::Value {
+    let path = format!("/api/analyse?variant={}&fen={}", variant.name(), query(fen));
+    let r = s.http("GET", &path, None, None).await;
+    assert_eq!(r.status, 200, "{variant:?} {fen}: {}", r.body);
+    r.json()
+}
+
 async fn the_shot_is_best_in_every_variant(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
@@ -56,40 +64,14 @@ async fn the_shot_is_best_in_every_variant(backend: Backend) {
     let s = TestServer::start(c).await;
     for variant in Variant::ALL {
         let (fen, best, forced) = shot(variant);
-        let r = s
-            .http(
-                "GET",
-                &format!(
-                    "/api/analyse?variant={}&fen={}",
-                    variant.name(),
-                    query(&fen)
-                ),
-                None,
-                None,
-            )
-            .await;
-        assert_eq!(r.status, 200, "{variant:?}: {}", r.body);
-        let v = r.json();
+        let v = analyse(&s, variant, &fen).await;
         assert_eq!(v["best"], best, "{variant:?} {fen}: {v}");
         assert_eq!(v["win"], "white", "{variant:?}: {v}");
         assert_eq!(v["pv"][0], best);
         assert!(v["depth"].as_u64().is_some());
         // Black's forced capture is searched through, not scored by its material (a
         // man up for Black before White takes two).
-        let r = s
-            .http(
-                "GET",
-                &format!(
-                    "/api/analyse?variant={}&fen={}",
-                    variant.name(),
-                    query(&forced)
-                ),
-                None,
-                None,
-            )
-            .await;
-        assert_eq!(r.status, 200, "{variant:?}: {}", r.body);
-        let v = r.json();
+        let v = analyse(&s, variant, &forced).await;
         assert_eq!(v["win"], "white", "{variant:?} {forced}: {v}");
         assert!(v["depth"].as_u64() > Some(0), "{variant:?}: {v}");
     }
