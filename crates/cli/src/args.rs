@@ -177,6 +177,14 @@ pub(crate) struct MatchArgs {
     /// Appends every game to this file as PDN (as each one ends).
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<std::path::PathBuf>,
+    /// Adjudicates a draw from ply PLY on once both engines' last MOVES
+    /// scores each lie within ±MEN men (off unless given).
+    #[arg(long, value_name = "PLY:MOVES:MEN")]
+    pub adjudicate_draw: Option<String>,
+    /// Adjudicates a win once both engines' last MOVES scores each give the
+    /// same side at least MEN men (off unless given).
+    #[arg(long, value_name = "MOVES:MEN")]
+    pub adjudicate_win: Option<String>,
     /// SPRT: the Elo of the null hypothesis.
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub elo0: f64,

@@ -7,8 +7,16 @@
 //! ```text
 //! draughts match --engine1 CMD --engine2 CMD [--param1 NAME=VALUE]... [--param2 NAME=VALUE]...
 //!                [--variant V[,V...]] [--movetime MS] [--openings N] [--max-plies N]
+//!                [--adjudicate-draw PLY:MOVES:MEN] [--adjudicate-win MOVES:MEN]
 //!                [--pdn FILE] [--elo0 E] [--elo1 E] [--alpha A] [--beta B]
 //! ```
+//!
+//! Adjudication, off unless asked for, ends a game early the way match
+//! tools do (cutechess's `-draw` and `-resign`, two-sided): as a draw once
+//! both engines have scored their last MOVES moves each within ±MEN men
+//! (from ply PLY on), as a win once both engines have agreed for their last
+//! MOVES moves each that the same side is ahead by at least MEN men. Both
+//! engines must agree, so one engine's misjudgement never decides a game.
 //!
 //! An engine command is a path and its arguments (`hub` when none is given).
 
@@ -34,6 +42,8 @@ struct Settings {
     movetime_ms: u64,
     openings: usize,
     max_plies: usize,
+    draw_rule: Option<DrawRule>,
+    win_rule: Option<WinRule>,
     pdn: Option<std::path::PathBuf>,
     elo0: f64,
     elo1: f64,
@@ -71,6 +81,16 @@ fn parse(a: &MatchArgs) -> Result<Settings, Failure> {
         movetime_ms: a.movetime.max(1),
         openings: a.openings.max(1),
         max_plies: a.max_plies.max(1),
+        draw_rule: a
+            .adjudicate_draw
+            .as_deref()
+            .map(DrawRule::parse)
+            .transpose()?,
+        win_rule: a
+            .adjudicate_win
+            .as_deref()
+            .map(WinRule::parse)
+            .transpose()?,
         pdn: a.pdn.clone(),
         elo0: finite("elo0", a.elo0)?,
         elo1: finite("elo1", a.elo1)?,
@@ -81,6 +101,116 @@ fn parse(a: &MatchArgs) -> Result<Settings, Failure> {
         return Err(Failure::usage("--engine1 and --engine2 name a command"));
     }
     Ok(s)
+}
+
+/// Draw adjudication: from ply `from_ply` on, once both engines' last
+/// `moves` scores each lie within ±`men`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DrawRule {
+    from_ply: usize,
+    moves: usize,
+    men: f64,
+}
+
+/// Win adjudication: once both engines' last `moves` scores each give the
+/// same side at least `men`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct WinRule {
+    moves: usize,
+    men: f64,
+}
+
+/// The numbers of `text` split at `:`, `n` of them.
+fn fields(text: &str, n: usize, usage: &str) -> Result<Vec<f64>, Failure> {
+    let bad = || Failure::usage(format!("{usage}: invalid {text:?}"));
+    let v: Vec<f64> = text
+        .split(':')
+        .map(|f| f.trim().parse::<f64>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    if v.len() != n || v.iter().any(|x| !x.is_finite() || *x < 0.0) {
+        return Err(bad());
+    }
+    Ok(v)
+}
+
+impl DrawRule {
+    fn parse(text: &str) -> Result<DrawRule, Failure> {
+        let v = fields(text, 3, "--adjudicate-draw PLY:MOVES:MEN")?;
+        Ok(DrawRule {
+            from_ply: v[0] as usize,
+            moves: (v[1] as usize).max(1),
+            men: v[2],
+        })
+    }
+}
+
+impl WinRule {
+    fn parse(text: &str) -> Result<WinRule, Failure> {
+        let v = fields(text, 2, "--adjudicate-win MOVES:MEN")?;
+        Ok(WinRule {
+            moves: (v[0] as usize).max(1),
+            men: v[1],
+        })
+    }
+}
+
+/// One engine move's score: who moved and the score it reported for its
+/// own side (none if it sent no `info` score).
+#[derive(Debug, Clone, Copy)]
+struct Scored {
+    by: Color,
+    score: Option<f64>,
+}
+
+/// The adjudicated end of a game whose engine moves scored `scores` (in
+/// order, the last move last) and which has `plies` plies: `Some(None)` a
+/// draw, `Some(Some(c))` a win for `c`, and why.
+fn adjudicate(
+    scores: &[Scored],
+    plies: usize,
+    draw: Option<DrawRule>,
+    win: Option<WinRule>,
+) -> Option<(Option<Color>, String)> {
+    let window = |moves: usize| scores.len().checked_sub(2 * moves).map(|i| &scores[i..]);
+    if let Some(w) = win
+        && let Some(last) = window(w.moves)
+        && let Some(&Scored { by, score: Some(s) }) = last.last()
+    {
+        let winner = if s >= w.men {
+            Some(by)
+        } else if s <= -w.men {
+            Some(by.other())
+        } else {
+            None
+        };
+        if let Some(winner) = winner
+            && last.iter().all(|m| match m.score {
+                Some(x) if m.by == winner => x >= w.men,
+                Some(x) => x <= -w.men,
+                None => false,
+            })
+        {
+            let why = format!(
+                "adjudicated: both engines gave {winner:?} at least {} men for {} moves",
+                w.men, w.moves
+            );
+            return Some((Some(winner), why));
+        }
+    }
+    if let Some(d) = draw
+        && plies >= d.from_ply
+        && let Some(last) = window(d.moves)
+        && last
+            .iter()
+            .all(|m| m.score.is_some_and(|x| x.abs() <= d.men))
+    {
+        let why = format!(
+            "adjudicated: both engines within ±{} men for {} moves",
+            d.men, d.moves
+        );
+        return Some((None, why));
+    }
+    None
 }
 
 /// A Hub engine process; its lines arrive through a channel so a missing
@@ -157,8 +287,9 @@ impl HubEngine {
         }
     }
 
-    /// The engine's move in `game` (whose moves all come from the start).
-    fn think(&mut self, game: &Game, movetime_ms: u64) -> Result<String, String> {
+    /// The engine's move in `game` (whose moves all come from the start)
+    /// and the score of its last `info` line, if any.
+    fn think(&mut self, game: &Game, movetime_ms: u64) -> Result<(String, Option<f64>), String> {
         let moves: Vec<String> = {
             let mut pos = game.initial().clone();
             game.moves()
@@ -177,11 +308,29 @@ impl HubEngine {
         ))?;
         self.send(&format!("level move-time={}", movetime_ms as f64 / 1000.0))?;
         self.send("go think")?;
-        let done = self.until("done", Duration::from_millis(movetime_ms) + GRACE)?;
-        done.split_whitespace()
-            .find_map(|t| t.strip_prefix("move="))
-            .map(String::from)
-            .ok_or_else(|| format!("no move in {done:?}"))
+        let deadline = Instant::now() + Duration::from_millis(movetime_ms) + GRACE;
+        let mut score = None;
+        let field = |line: &str, name: &str| {
+            line.split_whitespace()
+                .find_map(|t| t.strip_prefix(name))
+                .map(String::from)
+        };
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(left) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => return Err("no done in time".into()),
+                Err(RecvTimeoutError::Disconnected) => return Err("the engine exited".into()),
+            };
+            if line.starts_with("info") {
+                if let Some(s) = field(&line, "score=").and_then(|s| s.parse::<f64>().ok()) {
+                    score = Some(s);
+                }
+            } else if line.starts_with("done") {
+                let m = field(&line, "move=").ok_or_else(|| format!("no move in {line:?}"))?;
+                return Ok((m, score));
+            }
+        }
     }
 }
 
@@ -236,6 +385,7 @@ fn play_moves(
         }
     }
     let first = variant.first_mover();
+    let mut scores: Vec<Scored> = Vec::new();
     loop {
         if let Some(o) = game.outcome() {
             let reason = match game.reached_limit() {
@@ -247,6 +397,18 @@ fn play_moves(
                 None => End::Draw(reason),
                 Some(c) if c == first => End::FirstWins(reason),
                 Some(_) => End::SecondWins(reason),
+            });
+        }
+        if let Some((winner, why)) = adjudicate(
+            &scores,
+            game.moves().len(),
+            settings.draw_rule,
+            settings.win_rule,
+        ) {
+            return Ok(match winner {
+                None => End::Draw(why),
+                Some(c) if c == first => End::FirstWins(why),
+                Some(_) => End::SecondWins(why),
             });
         }
         if game.moves().len() >= settings.max_plies {
@@ -270,7 +432,7 @@ fn play_moves(
                 End::FirstWins(why)
             }
         };
-        let text = match engine.think(game, settings.movetime_ms) {
+        let (text, score) = match engine.think(game, settings.movetime_ms) {
             Ok(t) => t,
             Err(e) => {
                 engines[who] = None;
@@ -283,6 +445,7 @@ fn play_moves(
             engines[who] = None;
             return Ok(lost(format!("engine{} illegal move {text}: {e}", who + 1)));
         }
+        scores.push(Scored { by: to_move, score });
     }
 }
 
@@ -425,4 +588,113 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), Failure> {
         println!("all variants: {}", summary(&total, &settings));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Engine moves alternating from White, with these scores.
+    fn moves(scores: &[Option<f64>]) -> Vec<Scored> {
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, &score)| Scored {
+                by: if i % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+                score,
+            })
+            .collect()
+    }
+
+    const DRAW: DrawRule = DrawRule {
+        from_ply: 40,
+        moves: 2,
+        men: 0.2,
+    };
+    const WIN: WinRule = WinRule { moves: 2, men: 3.0 };
+
+    #[test]
+    fn rules_parse() {
+        assert_eq!(
+            DrawRule::parse("60:10:0.2").ok(),
+            Some(DrawRule {
+                from_ply: 60,
+                moves: 10,
+                men: 0.2
+            })
+        );
+        assert_eq!(
+            WinRule::parse("4:3.5").ok(),
+            Some(WinRule { moves: 4, men: 3.5 })
+        );
+        for bad in ["", "1:2", "1:2:x", "1:2:3:4", "1:-2:3", "1:2:inf"] {
+            assert!(DrawRule::parse(bad).is_err(), "{bad}");
+        }
+        assert!(WinRule::parse("4").is_err());
+    }
+
+    #[test]
+    fn a_draw_needs_both_engines_level_for_the_last_moves_past_the_ply() {
+        let level = moves(&[Some(1.0), Some(0.1), Some(-0.2), Some(0.0), Some(0.15)]);
+        assert_eq!(
+            adjudicate(&level, 40, Some(DRAW), None).map(|(w, _)| w),
+            Some(None)
+        );
+        // Too early.
+        assert!(adjudicate(&level, 39, Some(DRAW), None).is_none());
+        // Off.
+        assert!(adjudicate(&level, 40, None, Some(WIN)).is_none());
+        // Too few moves.
+        assert!(adjudicate(&level[..3], 40, Some(DRAW), None).is_none());
+        // One score in the window out of range, or missing.
+        let mut out = level.clone();
+        out[2].score = Some(0.25);
+        assert!(adjudicate(&out, 40, Some(DRAW), None).is_none());
+        out[2].score = None;
+        assert!(adjudicate(&out, 40, Some(DRAW), None).is_none());
+    }
+
+    #[test]
+    fn a_win_needs_both_engines_to_agree_on_the_same_side() {
+        // White's engine says White is winning; so does Black's (negative).
+        let white = moves(&[
+            Some(0.0),
+            Some(-3.0),
+            Some(4.0),
+            Some(-99.9),
+            Some(3.0),
+            Some(-3.5),
+        ]);
+        assert_eq!(
+            adjudicate(&white[..5], 10, Some(DRAW), Some(WIN)).map(|(w, _)| w),
+            Some(Some(Color::White))
+        );
+        // The same after Black's move: Black's engine says it is lost.
+        assert_eq!(
+            adjudicate(&white, 10, None, Some(WIN)).map(|(w, _)| w),
+            Some(Some(Color::White))
+        );
+        // The window starts too early to be all winning.
+        assert!(adjudicate(&white[..4], 10, None, Some(WIN)).is_none());
+        // Black winning.
+        let black = moves(&[Some(-3.0), Some(3.5), Some(-4.0), Some(5.0)]);
+        assert_eq!(
+            adjudicate(&black, 10, None, Some(WIN)).map(|(w, _)| w),
+            Some(Some(Color::Black))
+        );
+        // One engine disagrees (thinks it is level): no adjudication.
+        let mut one = white.clone();
+        one[3].score = Some(-0.5);
+        assert!(adjudicate(&one, 10, None, Some(WIN)).is_none());
+        // Both engines think they are winning: no adjudication.
+        let both = moves(&[Some(4.0), Some(4.0), Some(4.0), Some(4.0)]);
+        assert!(adjudicate(&both, 10, None, Some(WIN)).is_none());
+        // Below the margin.
+        let small = moves(&[Some(2.9), Some(-3.0), Some(3.0), Some(-3.0)]);
+        assert!(adjudicate(&small, 10, None, Some(WIN)).is_none());
+    }
 }
