@@ -126,3 +126,51 @@ fn an_engine_playing_illegal_moves_loses_every_game() {
     assert!(summary.contains("score 100.0%"), "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn adjudication_reads_the_engines_scores() {
+    let me = env!("CARGO_BIN_EXE_draughts");
+    let pdn = std::env::temp_dir().join(format!("damka-adjudicate-{}.pdn", std::process::id()));
+    let _ = std::fs::remove_file(&pdn);
+    // Any score is within ±1000 men: each game is a draw as soon as both
+    // engines have scored two moves each, whatever the position.
+    let out = draughts()
+        .args([
+            "match",
+            "--engine1",
+            me,
+            "--engine2",
+            me,
+            "--variant",
+            "italian",
+            "--movetime",
+            "10",
+            "--openings",
+            "2",
+            "--adjudicate-draw",
+            "0:2:1000",
+            "--adjudicate-win",
+            "2:50",
+            "--pdn",
+        ])
+        .arg(&pdn)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let games: Vec<&str> = text.lines().filter(|l| l.contains(" opening ")).collect();
+    assert_eq!(games.len(), 4, "{text}");
+    for line in &games {
+        assert!(
+            line.contains(": draw (adjudicated: both engines within ±1000 men for 2 moves)"),
+            "{line}"
+        );
+    }
+    let file = std::fs::read_to_string(&pdn).expect("the PDN file");
+    let _ = std::fs::remove_file(&pdn);
+    for record in draughts::pdn::read(&file, None) {
+        let game = record.expect("a game our reader replays");
+        // The 3-ply opening, then two moves of each engine.
+        assert_eq!(game.moves.len(), 3 + 4, "{file}");
+    }
+}
