@@ -171,6 +171,10 @@ pub(crate) struct MatchArgs {
     /// Openings per variant (each played twice, colours swapped).
     #[arg(long, default_value_t = 20)]
     pub openings: usize,
+    /// Skips this many of the stored openings first (to split one match
+    /// into parts run at once).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub skip_openings: usize,
     /// A game this long is a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,

@@ -6,8 +6,8 @@
 //!
 //! ```text
 //! draughts match --engine1 CMD --engine2 CMD [--param1 NAME=VALUE]... [--param2 NAME=VALUE]...
-//!                [--variant V[,V...]] [--movetime MS] [--openings N] [--max-plies N]
-//!                [--adjudicate-draw PLY:MOVES:MEN] [--adjudicate-win MOVES:MEN]
+//!                [--variant V[,V...]] [--movetime MS] [--openings N] [--skip-openings N]
+//!                [--max-plies N] [--adjudicate-draw PLY:MOVES:MEN] [--adjudicate-win MOVES:MEN]
 //!                [--pdn FILE] [--elo0 E] [--elo1 E] [--alpha A] [--beta B]
 //! ```
 //!
@@ -41,6 +41,7 @@ struct Settings {
     variants: Vec<Variant>,
     movetime_ms: u64,
     openings: usize,
+    skip_openings: usize,
     max_plies: usize,
     draw_rule: Option<DrawRule>,
     win_rule: Option<WinRule>,
@@ -80,6 +81,7 @@ fn parse(a: &MatchArgs) -> Result<Settings, Failure> {
         variants: a.variant.clone(),
         movetime_ms: a.movetime.max(1),
         openings: a.openings.max(1),
+        skip_openings: a.skip_openings,
         max_plies: a.max_plies.max(1),
         draw_rule: a
             .adjudicate_draw
@@ -534,8 +536,9 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), Failure> {
         let openings = crate::openings::load(variant).map_err(Failure::input)?;
         let mut engines: [Option<HubEngine>; 2] = [None, None];
         let mut tally = Tally::default();
-        let n = settings.openings.min(openings.len());
-        for (i, opening) in openings.iter().take(n).enumerate() {
+        let skip = settings.skip_openings.min(openings.len());
+        let n = settings.openings.min(openings.len() - skip);
+        for (i, opening) in openings.iter().enumerate().skip(skip).take(n) {
             for swap in [false, true] {
                 // order[side]: which engine plays the first mover (side 0).
                 let order = if swap { [1, 0] } else { [0, 1] };

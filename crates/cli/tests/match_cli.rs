@@ -127,6 +127,8 @@ fn an_engine_playing_illegal_moves_loses_every_game() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Adjudication by the engines' `info` scores, and a match started past
+/// the first stored openings.
 #[test]
 fn adjudication_reads_the_engines_scores() {
     let me = env!("CARGO_BIN_EXE_draughts");
@@ -147,6 +149,8 @@ fn adjudication_reads_the_engines_scores() {
             "10",
             "--openings",
             "2",
+            "--skip-openings",
+            "1",
             "--adjudicate-draw",
             "0:2:1000",
             "--adjudicate-win",
@@ -160,6 +164,10 @@ fn adjudication_reads_the_engines_scores() {
     assert!(out.status.success(), "{text}");
     let games: Vec<&str> = text.lines().filter(|l| l.contains(" opening ")).collect();
     assert_eq!(games.len(), 4, "{text}");
+    // The stored openings 2 and 3 (the first skipped), each twice.
+    for (line, n) in games.iter().zip([2, 2, 3, 3]) {
+        assert!(line.contains(&format!("italian opening {n} (")), "{line}");
+    }
     for line in &games {
         assert!(
             line.contains(": draw (adjudicated: both engines within ±1000 men for 2 moves)"),
