@@ -21,18 +21,31 @@ fn tally(line: &str) -> (u32, u32, u32) {
     )
 }
 
-#[test]
-fn a_tiny_match_of_the_engine_against_itself() {
+/// `draughts match` of the engine against itself with `args`, every game
+/// written to a PDN file of its own: the output and the file's text.
+fn self_match(file: &str, args: &[&str]) -> (String, String) {
     let me = env!("CARGO_BIN_EXE_draughts");
-    let pdn = std::env::temp_dir().join(format!("damka-match-{}.pdn", std::process::id()));
+    let pdn = std::env::temp_dir().join(format!("damka-{file}-{}.pdn", std::process::id()));
     let _ = std::fs::remove_file(&pdn);
     let out = draughts()
-        .args([
-            "match",
-            "--engine1",
-            me,
-            "--engine2",
-            me,
+        .args(["match", "--engine1", me, "--engine2", me])
+        .args(args)
+        .arg("--pdn")
+        .arg(&pdn)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    let games = std::fs::read_to_string(&pdn).expect("the PDN file");
+    let _ = std::fs::remove_file(&pdn);
+    (text, games)
+}
+
+#[test]
+fn a_tiny_match_of_the_engine_against_itself() {
+    let (text, file) = self_match(
+        "match",
+        &[
             "--variant",
             "russian,american",
             "--movetime",
@@ -41,18 +54,11 @@ fn a_tiny_match_of_the_engine_against_itself() {
             "1",
             "--max-plies",
             "80",
-            "--pdn",
-        ])
-        .arg(&pdn)
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+        ],
+    );
     let games: Vec<&str> = text.lines().filter(|l| l.contains(" opening ")).collect();
     assert_eq!(games.len(), 4, "{text}");
     // Every game in the PDN file, replayable, with the printed result.
-    let file = std::fs::read_to_string(&pdn).expect("the PDN file");
-    let _ = std::fs::remove_file(&pdn);
     let records = draughts::pdn::read(&file, None);
     assert_eq!(records.len(), 4, "{file}");
     for (line, record) in games.iter().zip(records) {
@@ -131,18 +137,11 @@ fn an_engine_playing_illegal_moves_loses_every_game() {
 /// the first stored openings.
 #[test]
 fn adjudication_reads_the_engines_scores() {
-    let me = env!("CARGO_BIN_EXE_draughts");
-    let pdn = std::env::temp_dir().join(format!("damka-adjudicate-{}.pdn", std::process::id()));
-    let _ = std::fs::remove_file(&pdn);
     // Any score is within ±1000 men: each game is a draw as soon as both
     // engines have scored two moves each, whatever the position.
-    let out = draughts()
-        .args([
-            "match",
-            "--engine1",
-            me,
-            "--engine2",
-            me,
+    let (text, file) = self_match(
+        "adjudicate",
+        &[
             "--variant",
             "italian",
             "--movetime",
@@ -155,13 +154,8 @@ fn adjudication_reads_the_engines_scores() {
             "0:2:1000",
             "--adjudicate-win",
             "2:50",
-            "--pdn",
-        ])
-        .arg(&pdn)
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+        ],
+    );
     let games: Vec<&str> = text.lines().filter(|l| l.contains(" opening ")).collect();
     assert_eq!(games.len(), 4, "{text}");
     // The stored openings 2 and 3 (the first skipped), each twice.
@@ -174,8 +168,6 @@ fn adjudication_reads_the_engines_scores() {
             "{line}"
         );
     }
-    let file = std::fs::read_to_string(&pdn).expect("the PDN file");
-    let _ = std::fs::remove_file(&pdn);
     for record in draughts::pdn::read(&file, None) {
         let game = record.expect("a game our reader replays");
         // The 3-ply opening, then two moves of each engine.
