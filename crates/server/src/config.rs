@@ -295,6 +295,12 @@ pub struct Config {
     )]
     pub position_analyses_per_minute: f64,
 
+    /// Analysis-board searches one node lets wait or run at once (a position asked
+    /// again, or while it is searched, comes from the cache and takes no place); past
+    /// that the board answers `429` with `Retry-After`.
+    #[arg(long, env = "DAMKA_ANALYSIS_BOARD_SEARCHES", default_value_t = 8)]
+    pub analysis_board_searches: usize,
+
     /// Test hook, not a flag: every new game starts from this FEN (when it parses for
     /// the table's variant) instead of the start position.
     #[arg(skip)]

@@ -103,6 +103,13 @@ pub struct Metrics {
     pub analysis_preempted: Counter,
     /// Positions of the analysis board answered.
     pub position_analyses: Counter,
+    /// Positions of the analysis board answered from its cache (or by another request's
+    /// search of the same position).
+    pub position_analyses_cached: Counter,
+    /// Requests of the analysis board refused because its searches were all taken.
+    pub position_analyses_refused: Counter,
+    /// Analysis-board searches waiting for the computer's threads or running.
+    pub position_analyses_searching: Gauge,
     /// From claiming a game analysis job to storing its result.
     pub analysis_job: Timing,
 }
@@ -126,6 +133,9 @@ impl Default for Metrics {
             analysis_positions: Counter::default(),
             analysis_preempted: Counter::default(),
             position_analyses: Counter::default(),
+            position_analyses_cached: Counter::default(),
+            position_analyses_refused: Counter::default(),
+            position_analyses_searching: Gauge::default(),
             analysis_job: Timing::new(&ANALYSIS_BUCKETS),
         }
     }
@@ -209,6 +219,21 @@ impl Metrics {
             "damka_position_analyses",
             "Positions of the analysis board answered",
             self.position_analyses.clone(),
+        );
+        registry.register(
+            "damka_position_analyses_cached",
+            "Positions of the analysis board answered from the cache",
+            self.position_analyses_cached.clone(),
+        );
+        registry.register(
+            "damka_position_analyses_refused",
+            "Analysis board requests refused (all its searches taken)",
+            self.position_analyses_refused.clone(),
+        );
+        registry.register(
+            "damka_position_analyses_searching",
+            "Analysis board searches waiting for the computer's threads or running",
+            self.position_analyses_searching.clone(),
         );
         self.analysis_job.register(
             registry,

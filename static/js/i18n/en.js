@@ -356,6 +356,7 @@ export default {
   'error.bad_credentials': 'Wrong username or password.',
   'error.rated_needs_account': 'Only accounts play rated games: make one with the account button in the header, it takes a moment.',
   'error.rating_out_of_range': 'Your rating is outside the range this table asks for.',
+  'error.in_game': 'The analysis board is closed while you play a game against a person or in a tournament: it would be engine help. It opens again when your game ends.',
   'error.retry_in': 'Too many attempts: try again in {s} s (at {at}).',
   'rating.title': 'Rating in this variant',
   'rating.provisional': 'Provisional rating: not enough rated games yet',

@@ -356,6 +356,7 @@ export default {
   'error.bad_credentials': 'Błędna nazwa użytkownika lub hasło.',
   'error.rated_needs_account': 'Partie rankingowe są dla kont: załóż je przyciskiem konta w nagłówku, to chwila.',
   'error.rating_out_of_range': 'Twój ranking jest poza zakresem, którego szuka ten stół.',
+  'error.in_game': 'Tablica analizy jest zamknięta, gdy grasz partię z człowiekiem lub w turnieju: byłaby to pomoc silnika. Otworzy się po końcu partii.',
   'error.retry_in': 'Zbyt wiele prób: spróbuj ponownie za {s} s (o {at}).',
   'rating.title': 'Ranking w tym wariancie',
   'rating.provisional': 'Ranking tymczasowy: za mało partii rankingowych',

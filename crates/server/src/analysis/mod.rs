@@ -11,6 +11,7 @@
 //! and jobs whose lease ran out (their node died), and at start-up on a single node every
 //! job not done (what the last run left). Nothing here touches a table.
 
+mod board;
 mod judge;
 mod pdn;
 mod search;
@@ -47,6 +48,8 @@ pub struct Analyses {
     budget: Budget,
     /// Per position of the analysis board.
     board_budget: Budget,
+    /// The analysis board's cache and bound.
+    board: Arc<board::Board>,
     /// The games whose jobs this node runs now (so a pass does not start one twice; the
     /// claim in the store is what keeps two nodes apart).
     running: Mutex<HashSet<String>>,
@@ -79,10 +82,12 @@ impl Analyses {
             depth: config.analysis_depth,
         };
         let slots = Arc::new(Semaphore::new(config.analysis_jobs.max(1)));
+        let board = Arc::new(board::Board::new(config.analysis_board_searches));
         Arc::new(Analyses {
             core,
             budget,
             board_budget,
+            board,
             running: Mutex::new(HashSet::new()),
             slots,
             wake: Notify::new(),
@@ -203,9 +208,11 @@ impl Analyses {
     }
 
     /// Analyses one position (the analysis board) on the computer's threads, below every
-    /// live game; a search stopped early for a game answers with what it has.
+    /// live game; a search stopped early for a game answers with what it has. The same
+    /// position asked again (or while it is searched) is answered from the board's cache.
     ///
-    /// Fails with `bad_message` for a variant or FEN that does not parse.
+    /// Fails with `bad_message` for a variant or FEN that does not parse, and with
+    /// `rate_limited` (`Retry-After`) when the board's searches are all taken.
     pub async fn position(
         &self,
         variant: &str,
@@ -216,24 +223,76 @@ impl Analyses {
             .ok_or_else(|| AppError::BadMessage(format!("unknown variant {variant}")))?;
         let pos = Position::from_fen(Rules::new(variant), fen)
             .map_err(|e| AppError::BadMessage(format!("bad FEN: {e}")))?;
-        let game = Game::new(pos.clone());
-        let budget = self.board_budget;
-        let tables = self.core.bots.endgames().get(variant);
-        let (found, _) = self
-            .core
-            .bots
-            .run(Class::Analysis, &who, move |stop| {
-                search::search_with(&game, budget, stop, tables)
-            })
-            .await
-            .ok_or_else(|| AppError::Internal("a position search failed".into()))?;
-        self.core.metrics.position_analyses.inc();
-        Ok(PositionAnalysis {
-            best: found.best.as_ref().map(|m| pos.move_to_string(m)),
-            eval: search::eval(found.value),
-            pv: search::line(&pos, &found.pv),
-            depth: found.depth,
-        })
+        let key = board::Key {
+            variant: variant.name(),
+            fen: pos.to_fen(),
+        };
+        let metrics = &self.core.metrics;
+        loop {
+            match self.board.admit(&key) {
+                board::Admission::Cached(answer) => {
+                    metrics.position_analyses_cached.inc();
+                    return Ok(answer);
+                }
+                board::Admission::Busy => {
+                    metrics.position_analyses_refused.inc();
+                    return Err(AppError::RetryAfter(board::RETRY_AFTER_SECS));
+                }
+                board::Admission::Wait(mut answer) => {
+                    if let Ok(found) = answer.wait_for(Option::is_some).await
+                        && let Some(found) = found.clone()
+                    {
+                        metrics.position_analyses_cached.inc();
+                        return Ok(found);
+                    }
+                    // That search gave no answer to keep: ask again.
+                }
+                board::Admission::Search(permit, cell) => {
+                    // On its own task, so the answer reaches the cache and whoever waits
+                    // for it even when this request goes away.
+                    let core = self.core.clone();
+                    let board = self.board.clone();
+                    let budget = self.board_budget;
+                    let pos = pos.clone();
+                    let search = async move {
+                        let _permit = permit;
+                        // A spawned task runs to its end: the gauge comes down below.
+                        core.metrics.position_analyses_searching.inc();
+                        let game = Game::new(pos.clone());
+                        let tables = core.bots.endgames().get(variant);
+                        let done = core
+                            .bots
+                            .run(Class::Analysis, &who, move |stop| {
+                                search::search_with(&game, budget, stop, tables)
+                            })
+                            .await;
+                        core.metrics.position_analyses_searching.dec();
+                        let Some((found, cut)) = done else {
+                            board.forget(&key, &cell);
+                            return None;
+                        };
+                        core.metrics.position_analyses.inc();
+                        let answer = PositionAnalysis {
+                            best: found.best.as_ref().map(|m| pos.move_to_string(m)),
+                            eval: search::eval(found.value),
+                            pv: search::line(&pos, &found.pv),
+                            depth: found.depth,
+                        };
+                        board.store(&key, &cell, &answer, !cut);
+                        Some(answer)
+                    };
+                    let task = self
+                        .core
+                        .tracker
+                        .spawn(search.instrument(tracing::info_span!("analysis_board")));
+                    return task
+                        .await
+                        .ok()
+                        .flatten()
+                        .ok_or_else(|| AppError::Internal("a position search failed".into()));
+                }
+            }
+        }
     }
 
     /// Picks jobs up until shutdown.
