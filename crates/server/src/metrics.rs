@@ -96,6 +96,8 @@ pub struct Metrics {
     pub analyses_running: Gauge,
     /// Game analysis jobs this node finished and stored.
     pub analyses_done: Counter,
+    /// Game analyses refused because the queue was full.
+    pub analyses_refused: Counter,
     /// Positions searched for game analyses (a search stopped for a live game and run
     /// again counts twice).
     pub analysis_positions: Counter,
@@ -130,6 +132,7 @@ impl Default for Metrics {
             sign_ins_refused: Counter::default(),
             analyses_running: Gauge::default(),
             analyses_done: Counter::default(),
+            analyses_refused: Counter::default(),
             analysis_positions: Counter::default(),
             analysis_preempted: Counter::default(),
             position_analyses: Counter::default(),
@@ -204,6 +207,11 @@ impl Metrics {
             "damka_analyses_done",
             "Game analysis jobs this node finished and stored",
             self.analyses_done.clone(),
+        );
+        registry.register(
+            "damka_analyses_refused",
+            "Game analyses refused because the queue was full",
+            self.analyses_refused.clone(),
         );
         registry.register(
             "damka_analysis_positions",

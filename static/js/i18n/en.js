@@ -406,6 +406,8 @@ export default {
   'analysis.analyse': 'Analyse',
   'analysis.queued': 'Analysis queued: the engine starts soon…',
   'analysis.running': 'The engine is analysing the game…',
+  'analysis.queue_position': 'Place in the queue: {n}',
+  'analysis.progress': 'Positions analysed: {searched} of {positions}',
   'analysis.graph': 'Evaluation after each move (White up, Black down); click to jump to a move',
   'analysis.best': 'Best',
   'analysis.better': 'better',

@@ -406,6 +406,8 @@ export default {
   'analysis.analyse': 'Analizuj',
   'analysis.queued': 'Analiza w kolejce: silnik zaraz zacznie…',
   'analysis.running': 'Silnik analizuje partię…',
+  'analysis.queue_position': 'Miejsce w kolejce: {n}',
+  'analysis.progress': 'Przeanalizowane pozycje: {searched} z {positions}',
   'analysis.graph': 'Ocena po każdym ruchu (białe w górę, czarne w dół); kliknij, aby przejść do ruchu',
   'analysis.best': 'Najlepszy',
   'analysis.better': 'lepiej',

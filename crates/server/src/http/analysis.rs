@@ -50,13 +50,8 @@ pub async fn request(
             .take_or_wait(ip, GAMES_BURST_ADDRESS, per_address)
             .map_err(retry_after)
     };
-    let status = state.analyses.request(&id, &player.id, ip, take).await?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(AnalysisStatus {
-            status: status.as_str().to_owned(),
-        }),
-    ))
+    let status = state.analyses.request(&id, &player, ip, take).await?;
+    Ok((StatusCode::ACCEPTED, Json(status)))
 }
 
 /// A game's analysis as it stands (`"status": "none"` when never asked for, `404` for an
