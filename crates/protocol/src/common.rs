@@ -325,6 +325,15 @@ impl GameResult {
     }
 }
 
+/// Why a game at a rated table (or of a rated tournament) is played unrated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unrated {
+    /// The two players already played the server's daily number of rated games against
+    /// each other (`--rated-games-per-pair`): this one is casual.
+    PairLimit,
+}
+
 /// Why a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

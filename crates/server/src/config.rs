@@ -296,6 +296,16 @@ pub struct Config {
     )]
     pub position_analyses_per_minute: f64,
 
+    /// Rated games two players may start against each other in 24 hours; past that
+    /// their games (at a rated table or in a rated tournament) are casual (0: no limit).
+    #[arg(long, env = "DAMKA_RATED_GAMES_PER_PAIR", default_value_t = 10)]
+    pub rated_games_per_pair: u32,
+
+    /// Days an account's addresses are kept for the operator's report of suspicious
+    /// pairs (`damka account pairs`).
+    #[arg(long, env = "DAMKA_ADDRESS_DAYS", default_value_t = 30)]
+    pub address_days: u32,
+
     /// Game analyses waiting in the queue (over every node) past which a new request is
     /// refused (`429`, `Retry-After`); an account's request for its own game is refused
     /// only past twice this.
@@ -425,6 +435,25 @@ pub enum AccountAction {
     },
     /// Shows an account: its id, when it was made, whether it is disabled, its sessions.
     Show {
+        /// The username (any case).
+        username: String,
+    },
+    /// Lists pairs of accounts that played many rated games against each other lately:
+    /// games, wins each, quick results (a resignation or an agreed draw within 10 plies)
+    /// and whether both were seen at one address (which alone proves nothing: a club
+    /// plays from one).
+    Pairs {
+        /// Games ended in the last this many days.
+        #[arg(long, default_value_t = 30)]
+        days: u32,
+        /// Pairs with at least this many rated games.
+        #[arg(long, default_value_t = 10)]
+        min_games: u32,
+    },
+    /// Voids every rated result of an account (its rated games become casual, their
+    /// results stay) and recomputes every player's ratings from the rated games that
+    /// remain. Prints the ratings that changed most.
+    Void {
         /// The username (any case).
         username: String,
     },

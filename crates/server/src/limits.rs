@@ -49,6 +49,8 @@ pub struct Limits {
     pub game_analyses_from: RateMap<IpAddr>,
     /// Game analyses asked for per player (guest or account id).
     pub game_analyses_of: RateMap<String>,
+    /// When an account was last written as seen at an address ([`crate::fair_play`]).
+    pub addresses_seen: RateMap<(String, String)>,
 }
 
 /// Token buckets by key, each `burst` tokens refilled at `per_second`; a bucket that has
@@ -260,6 +262,7 @@ impl Limits {
         self.accounts_from.prune();
         self.analyses_from.prune();
         self.game_analyses_from.prune();
+        self.addresses_seen.prune();
         self.game_analyses_of.prune();
     }
 

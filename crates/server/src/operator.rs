@@ -26,7 +26,11 @@ async fn run(store: &Store, action: &AccountAction) -> Result<String, String> {
         AccountAction::ResetPassword { username, .. }
         | AccountAction::Disable { username }
         | AccountAction::Enable { username }
-        | AccountAction::Show { username } => username,
+        | AccountAction::Show { username }
+        | AccountAction::Void { username } => username,
+        AccountAction::Pairs { days, min_games } => {
+            return crate::operator_fair_play::pairs(store, *days, *min_games).await;
+        }
     };
     let account = store
         .account_by_key(&crate::accounts::username_key(username))
@@ -89,6 +93,10 @@ async fn run(store: &Store, action: &AccountAction) -> Result<String, String> {
                 format!("{} enabled", account.username)
             })
         }
+        AccountAction::Void { .. } => {
+            crate::operator_fair_play::void(store, &account.username, &id).await
+        }
+        AccountAction::Pairs { .. } => Err("not an account's command".into()),
         AccountAction::Show { .. } => {
             let sessions = store.session_count(&id).await.map_err(|e| e.to_string())?;
             Ok(format!(

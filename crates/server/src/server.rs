@@ -227,6 +227,10 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     core.tracker.spawn(
         crate::sweep::guest_sweeper(core.clone()).instrument(tracing::info_span!("guest_sweep")),
     );
+    core.tracker.spawn(
+        crate::fair_play::forget_loop(core.clone())
+            .instrument(tracing::info_span!("address_forget")),
+    );
     analyses.start();
     core.bots.endgames().start(
         core.config.bitbases_dir.clone(),

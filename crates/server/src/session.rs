@@ -80,10 +80,12 @@ impl<S: AsRef<Core> + Send + Sync> FromRequestParts<S> for Guest {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        guest_of(state.as_ref(), &parts.headers)
+        let core = state.as_ref();
+        let player = guest_of(core, &parts.headers)
             .await?
-            .map(Guest)
-            .ok_or(AppError::Unauthorized)
+            .ok_or(AppError::Unauthorized)?;
+        crate::fair_play::seen(core, &player, client_ip(&core.config, parts));
+        Ok(Guest(player))
     }
 }
 
@@ -94,7 +96,12 @@ impl<S: AsRef<Core> + Send + Sync> FromRequestParts<S> for MaybeGuest {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        Ok(MaybeGuest(guest_of(state.as_ref(), &parts.headers).await?))
+        let core = state.as_ref();
+        let player = guest_of(core, &parts.headers).await?;
+        if let Some(player) = &player {
+            crate::fair_play::seen(core, player, client_ip(&core.config, parts));
+        }
+        Ok(MaybeGuest(player))
     }
 }
 

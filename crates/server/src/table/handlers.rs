@@ -229,9 +229,17 @@ impl TableActor {
         Ok(())
     }
 
+    /// Resigns; before both players have moved, at a table of no tournament, the game is
+    /// aborted instead (no result, never rated), as lichess does: a resignation before
+    /// the first moves would be a free result for two accounts that farm ratings. A
+    /// tournament game needs a result: there it is a loss, but still not rated.
     async fn resign(&mut self, guest: &Player) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
         self.before_write()?;
+        let before_moves = self.game.as_ref().is_some_and(|g| !g.both_moved());
+        if before_moves && self.tournament.is_none() {
+            return self.finish_by(None, Reason::Aborted, Some(me)).await;
+        }
         self.finish_by(Some(me.other()), Reason::Resign, Some(me))
             .await
     }
@@ -248,6 +256,8 @@ impl TableActor {
         self.finish_by(None, Reason::Aborted, Some(me)).await
     }
 
+    /// Offers (or accepts) a draw; refused before both players have moved (abort the
+    /// game instead), so no draw is agreed without a game.
     async fn draw_offer(&mut self, guest: &Player) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
         if self
@@ -257,6 +267,12 @@ impl TableActor {
         {
             return Err(AppError::BadMessage(
                 "the computer does not take draw offers (the draw rules still apply)".into(),
+            ));
+        }
+        if self.game.as_ref().is_some_and(|g| !g.both_moved()) && !self.options.local {
+            return Err(AppError::game(
+                ErrorCode::NoGame,
+                "a draw can be offered once both players have moved: abort instead",
             ));
         }
         let now = self.core.time.now_ms();

@@ -36,6 +36,10 @@ impl TournamentActor {
                 });
                 continue;
             }
+            let rate_game = !self.t.settings.rated
+                || crate::ratings::within_pair_limit(&self.core, &white.id, &black.id)
+                    .await
+                    .unwrap_or(true);
             let spec = TournamentGameSpec {
                 table_id: self.tables.fresh_id(),
                 game_id: crate::random::token_base36(12),
@@ -48,6 +52,7 @@ impl TournamentActor {
                 minutes: self.t.settings.minutes,
                 increment: self.t.settings.increment,
                 rated: self.t.settings.rated,
+                rate_game,
                 creator_ip: self.creator_ip,
             };
             let table = self.tables.prepare_tournament_game(&self.room, &spec);

@@ -43,7 +43,11 @@ pub async fn upgrade(
         .clone();
     let permit = super::admit(&state, ip)?;
     let origin_ok = origin_allowed(&headers, &state.core.config.allowed_origins);
-    let guest = match guest_of(&state.core, &headers).await? {
+    let guest = guest_of(&state.core, &headers).await?;
+    if let Some(g) = &guest {
+        crate::fair_play::seen(&state.core, g, ip);
+    }
+    let guest = match guest {
         // Among the room's people with its rating in the room's variant.
         Some(g) => Some(crate::ratings::shown(&state.core, g, room.config.variant).await?),
         None => None,

@@ -52,6 +52,9 @@ pub async fn upgrade(
     let permit = super::admit(&state, ip)?;
     let origin_ok = origin_allowed(&headers, &state.core.config.allowed_origins);
     let guest = guest_of(&state.core, &headers).await?;
+    if let Some(g) = &guest {
+        crate::fair_play::seen(&state.core, g, ip);
+    }
     // The id comes from the URL: only a well-formed one is looked up or logged, so a
     // crafted id cannot forge log lines.
     let valid = valid_id(&id);

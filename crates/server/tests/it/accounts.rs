@@ -18,7 +18,7 @@ fn cfg(db: &TestDb) -> Config {
 
 /// A new guest made into an account `username` (password `password`); returns the
 /// account's cookie and its `201` body.
-async fn account(s: &TestServer, username: &str, password: &str) -> (String, Value) {
+pub(crate) async fn account(s: &TestServer, username: &str, password: &str) -> (String, Value) {
     let (guest, _) = s.guest(username).await;
     let r = s
         .http(
@@ -59,7 +59,11 @@ async fn metric(s: &TestServer, name: &str) -> f64 {
 
 /// A rated table of `white` in the Russian room, `black` seated, the game started: the
 /// table's id, the two sockets (White's, Black's) and `game_started`.
-async fn rated_game(s: &TestServer, white: &str, black: &str) -> (String, Ws, Ws, Value) {
+pub(crate) async fn rated_game(
+    s: &TestServer,
+    white: &str,
+    black: &str,
+) -> (String, Ws, Ws, Value) {
     let t = s
         .create_table(
             white,
@@ -86,7 +90,7 @@ async fn rated_game(s: &TestServer, white: &str, black: &str) -> (String, Ws, Ws
 }
 
 /// White plays its first legal move, Black its, then White resigns: Black wins.
-async fn black_wins(w: &mut Ws, b: &mut Ws, started: &Value) -> Value {
+pub(crate) async fn black_wins(w: &mut Ws, b: &mut Ws, started: &Value) -> Value {
     one_move_each(w, b, started).await;
     w.send(json!({"t": "resign"})).await;
     let over = w.recv_t("game_over").await;

@@ -30,6 +30,8 @@ mod layers;
 mod log_forging;
 mod offer_limits;
 mod people;
+mod rating_farming;
+mod ratings_store;
 mod rooms_and_lifecycle;
 mod storage_faults;
 mod table_protocol;

@@ -6,3 +6,15 @@ ALTER TABLE games_analysis ADD COLUMN priority INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE games_analysis ADD COLUMN searched INTEGER;
 ALTER TABLE games_analysis ADD COLUMN positions INTEGER;
 CREATE INDEX games_analysis_queue ON games_analysis (status, priority, requested_at);
+
+-- Fair play (issue 34, item 6): where accounts were seen from (an address as the server
+-- keys its limits), kept --address-days, for the operator's report of suspicious pairs
+-- (damka account pairs).
+CREATE TABLE player_addresses (
+    player_id TEXT    NOT NULL REFERENCES guests (id),
+    address   TEXT    NOT NULL,
+    seen_at   INTEGER NOT NULL,
+    PRIMARY KEY (player_id, address)
+);
+CREATE INDEX player_addresses_address ON player_addresses (address);
+CREATE INDEX player_addresses_seen ON player_addresses (seen_at);
