@@ -96,7 +96,13 @@ mod tests {
         assert_eq!(address_key(a), "2001:db8:1:2::/64");
         assert_eq!(address_key(a), address_key(b));
         assert_ne!(address_key(a), address_key(c));
-        assert_eq!(address_key("10.0.0.7".parse().expect("an address")), "10.0.0.7");
-        assert_eq!(address_key("::ffff:10.0.0.7".parse().expect("an address")), "10.0.0.7");
+        assert_eq!(
+            address_key("10.0.0.7".parse().expect("an address")),
+            "10.0.0.7"
+        );
+        assert_eq!(
+            address_key("::ffff:10.0.0.7".parse().expect("an address")),
+            "10.0.0.7"
+        );
     }
 }

@@ -41,7 +41,7 @@ impl TableActor {
             }
             (_, None) => Err(AppError::Unauthorized),
             (ref m, Some(_)) if self.tournament_refuses(m).is_err() => self.tournament_refuses(m),
-            (ClientMessage::Sit { seat }, Some(g)) => self.sit(g, seat),
+            (ClientMessage::Sit { seat }, Some(g)) => self.sit(g, seat).await,
             (ClientMessage::Stand, Some(g)) => self.stand(&g),
             (ClientMessage::Start, Some(g)) => self.start(&g).await,
             (ClientMessage::Move { mv, ply, ack }, Some(g)) => match self.game_color(&g) {
@@ -135,8 +135,16 @@ impl TableActor {
             .ok_or_else(|| AppError::game(ErrorCode::NotSeated, "you do not play this game"))
     }
 
-    fn sit(&mut self, guest: Player, seat: Side) -> Result<(), AppError> {
+    /// Takes a seat. An account sits with its rating as it is now (read again: the one
+    /// its socket opened with may be hours old), which is what a rated table's range is
+    /// checked against.
+    async fn sit(&mut self, guest: Player, seat: Side) -> Result<(), AppError> {
         self.between_games()?;
+        let guest = if guest.account {
+            crate::ratings::shown(&self.core, guest, self.variant).await?
+        } else {
+            guest
+        };
         super::registry::may_sit(&self.options, &guest, true)?;
         match self.seating.player(color(seat)) {
             Some(p) if p.id == guest.id => return Ok(()),

@@ -13,6 +13,10 @@ impl TournamentActor {
     /// Stores a round with its games, then opens the tables and sends each paired
     /// person to theirs. Returns whether it was stored.
     pub(super) async fn start_round(&mut self, planned: PlannedRound) -> bool {
+        // The seats show each player's rating as it is now, not as it was at the start.
+        if let Err(e) = self.refresh_ratings().await {
+            tracing::warn!(error = %e, "ratings not refreshed for the round");
+        }
         let number = planned.number;
         let round = i64::from(number);
         let mut places = Vec::with_capacity(planned.boards.len());

@@ -156,7 +156,71 @@ async fn two_accounts_rate_a_bounded_number_of_games_a_day(backend: Backend) {
     db.cleanup().await;
 }
 
+/// Sets a player's stored rating in Russian (as weeks of rated games would).
+async fn set_rating(db: &TestDb, backend: Backend, player: &str, rating: f64) {
+    let sql = "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games, rated_at) \
+               VALUES ($1, 'russian', $2, 60.0, 0.06, 40, $3)";
+    let now = damka_server::time::unix_ms();
+    match backend {
+        Backend::Sqlite => {
+            let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
+            sqlx::query(sql)
+                .bind(player)
+                .bind(rating)
+                .bind(now)
+                .execute(&pool)
+                .await
+                .unwrap();
+            pool.close().await;
+        }
+        Backend::Postgres => {
+            let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
+            sqlx::query(sql)
+                .bind(player)
+                .bind(rating)
+                .bind(now)
+                .execute(&pool)
+                .await
+                .unwrap();
+            pool.close().await;
+        }
+    }
+}
+
+/// A rated table's range is checked against the rating as it is when the player sits,
+/// not as it was when their socket opened (issue 34, item 8: a 1775 player sat at a
+/// 1400–1600 seat with a socket opened at 1500).
+async fn the_range_is_checked_against_the_rating_at_the_sit(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let (ala, _) = account(&s, "Ala", "ala ma kota").await;
+    let (bolek, me) = account(&s, "Bolek", "bolek i lolek").await;
+    let t = s
+        .create_table(
+            &ala,
+            "russian",
+            json!({"minutes": 5, "increment": 0, "rated": true, "seat": "white",
+                   "rating_range": {"min": 1400, "max": 1600}}),
+        )
+        .await;
+    let id = t["id"].as_str().unwrap();
+    // Bolek's socket opens while he is 1500, then his rating becomes 1775.
+    let mut b = s.table_ws(id, Some(&bolek)).await;
+    b.recv_t("state").await;
+    set_rating(&db, backend, me["id"].as_str().unwrap(), 1775.0).await;
+    b.send(json!({"t": "sit", "seat": "black"})).await;
+    let refused = b.recv_t("error").await;
+    assert_eq!(refused["code"], "rating_out_of_range", "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains("1775"),
+        "{refused}"
+    );
+    s.stop().await;
+    db.cleanup().await;
+}
+
 both_backends!(
     nothing_is_rated_before_both_players_moved,
-    two_accounts_rate_a_bounded_number_of_games_a_day
+    two_accounts_rate_a_bounded_number_of_games_a_day,
+    the_range_is_checked_against_the_rating_at_the_sit
 );
