@@ -49,7 +49,10 @@ pub async fn request(
             .take_or_wait(ip, GAMES_BURST_ADDRESS, per_address)
             .map_err(retry_after)
     };
-    let status = state.analyses.request(&id, &player.id, ip, take).await?;
+    let status = state
+        .analyses
+        .request(&id, &player.id, ip.addr(), take)
+        .await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(AnalysisStatus {
@@ -94,7 +97,7 @@ pub async fn position(
         )
         .map_err(retry_after)?;
     let who = Who {
-        address: Some(ip),
+        address: Some(ip.addr()),
         owner: ip.to_string(),
     };
     Ok(Json(
