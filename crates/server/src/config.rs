@@ -259,7 +259,8 @@ pub struct Config {
     pub analysis_depth: u32,
 
     /// Game analyses one node runs at once (each searches one position at a time on the
-    /// computer's threads, below every live game).
+    /// computer's threads, below every live game); 0: this node runs none (another node
+    /// of its cluster does).
     #[arg(long, env = "DAMKA_ANALYSIS_JOBS", default_value_t = 2)]
     pub analysis_jobs: usize,
 
@@ -329,6 +330,18 @@ pub struct Config {
     /// Seconds between two deletions of expired sessions.
     #[arg(long, env = "DAMKA_SESSION_SWEEP_SECS", default_value_t = 3600)]
     pub session_sweep_secs: u64,
+
+    /// Game analyses waiting in the queue (over every node) past which a new request is
+    /// refused (`429`, `Retry-After`); an account's request for its own game is refused
+    /// only past twice this.
+    #[arg(long, env = "DAMKA_ANALYSIS_QUEUE", default_value_t = 32)]
+    pub analysis_queue: usize,
+
+    /// Analysis-board searches one node lets wait or run at once (a position asked
+    /// again, or while it is searched, comes from the cache and takes no place); past
+    /// that the board answers `429` with `Retry-After`.
+    #[arg(long, env = "DAMKA_ANALYSIS_BOARD_SEARCHES", default_value_t = 8)]
+    pub analysis_board_searches: usize,
 
     /// Test hook, not a flag: every new game starts from this FEN (when it parses for
     /// the table's variant) instead of the start position.

@@ -53,7 +53,7 @@ use sqlx::sqlite::{
 };
 
 pub use accounts::{AccountRow, AccountWrite, NewAccount, Secret, SessionPlayer};
-pub use analysis::{AnalysisRow, AnalysisStatus, AnalysisWrite};
+pub use analysis::{AnalysisRow, AnalysisStatus, AnalysisWrite, Priority as AnalysisPriority};
 pub use chat::ChatRow;
 pub use error::StoreError;
 pub use games::{ClockRow, DrawOfferRow, GameEnd, GameRow, MoveRow, NewGame};
