@@ -308,8 +308,9 @@ pub struct Config {
     #[arg(long, env = "DAMKA_PASSWORD_HASHES", default_value_t = 0)]
     pub password_hashes: usize,
 
-    /// Password checks that may wait for one of those (two at most from one address,
-    /// served in turn by address); more are answered `429` with `Retry-After` at once.
+    /// Password checks that may wait for one of those (two at most from one address; the
+    /// address with the fewest recent failed checks goes first); more are answered `429`
+    /// with `Retry-After` at once.
     #[arg(long, env = "DAMKA_PASSWORD_QUEUE", default_value_t = 32)]
     pub password_queue: usize,
 

@@ -21,7 +21,7 @@
 //!   lists and the fan-out to room sockets; [`bots`]: the computer's search threads;
 //!   [`chat`], [`names`], [`text`]: what people write; [`limits`]: per-address counters;
 //!   [`session_sockets`]: the open sockets of each session; [`password_gate`]: password
-//!   hashes a few at a time, fairly by address;
+//!   hashes a few at a time, those of addresses without recent failures first;
 //! - [`config`], [`metrics`], [`error`], [`time`], [`random`], [`lock`]: the ground
 //!   floor.
 //!
