@@ -23,6 +23,14 @@ async fn send_late(ws: &mut Ws, v: Value) {
     let _ = ws.stream.send(text).await;
 }
 
+/// The code `ws` is closed with, within the harness's timeout in all (the server's
+/// pings, which [`Ws::closed`] reads past, do not extend it).
+async fn close_code(ws: &mut Ws) -> Option<u16> {
+    tokio::time::timeout(crate::common::ws::TIMEOUT, ws.closed())
+        .await
+        .expect("the socket is closed in time")
+}
+
 /// A test configuration whose sockets' sessions are re-checked every second.
 fn cfg(db: &TestDb) -> Config {
     let mut c = config(db);
@@ -105,8 +113,8 @@ async fn signing_out_everywhere_closes_every_socket_at_once(backend: Backend) {
         json!({"t": "chat", "text": "still here", "ack": 1}),
     )
     .await;
-    assert_eq!(w.closed().await, Some(SIGNED_OUT));
-    assert_eq!(ala_room.closed().await, Some(SIGNED_OUT));
+    assert_eq!(close_code(&mut w).await, Some(SIGNED_OUT));
+    assert_eq!(close_code(&mut ala_room).await, Some(SIGNED_OUT));
     // No rated game starts: Bolek's start readies Black alone.
     b.send(json!({"t": "start"})).await;
     assert_eq!(b.recv_t("ready").await["seat"], "black");
@@ -165,13 +173,13 @@ async fn a_password_change_closes_the_other_sessions_sockets_mid_game(backend: B
         json!({"t": "move", "move": legal[0], "ply": 3, "ack": 3}),
     )
     .await;
-    assert_eq!(w2.closed().await, Some(SIGNED_OUT));
+    assert_eq!(close_code(&mut w2).await, Some(SIGNED_OUT));
     assert!(
         w2.log.iter().all(|m| m["t"] != "ack"),
         "acknowledged: {:?}",
         w2.log
     );
-    assert_eq!(w2_room.closed().await, Some(SIGNED_OUT));
+    assert_eq!(close_code(&mut w2_room).await, Some(SIGNED_OUT));
     // The first device plays another move for that ply: it is the one played (had the
     // second device's been played, this would be `stale_ply`).
     w.send(json!({"t": "move", "move": legal[1], "ply": 3, "ack": 3}))
@@ -199,7 +207,7 @@ async fn the_operators_commands_close_the_accounts_sockets(backend: Backend) {
     // Another process disables Ala: the server finds out at its next check.
     let (ok, out) = operator(&db.url, &["disable", "ala"], None);
     assert!(ok, "{out}");
-    assert_eq!(w.closed().await, Some(SIGNED_OUT));
+    assert_eq!(close_code(&mut w).await, Some(SIGNED_OUT));
     b.send(json!({"t": "start"})).await;
     b.recv_t("ready").await;
     let st = state_of(&s, &table).await;
@@ -208,8 +216,8 @@ async fn the_operators_commands_close_the_accounts_sockets(backend: Backend) {
     let (ok, out) = operator(&db.url, &["sign-out", "Bolek"], None);
     assert!(ok, "{out}");
     assert!(out.contains("sessions ended"), "{out}");
-    assert_eq!(bolek_room.closed().await, Some(SIGNED_OUT));
-    assert_eq!(b.closed().await, Some(SIGNED_OUT));
+    assert_eq!(close_code(&mut bolek_room).await, Some(SIGNED_OUT));
+    assert_eq!(close_code(&mut b).await, Some(SIGNED_OUT));
     assert_eq!(me_status(&s, &bolek).await, 401);
     assert_eq!(sign_in(&s, "Bolek", "bolek i lolek").await.status, 200);
     s.stop().await;
@@ -238,7 +246,7 @@ async fn a_guest_that_signs_up_keeps_its_sockets_until_the_account_signs_out(bac
     // ... and ends with the account's session.
     let out = s.http("DELETE", "/api/session", Some(&cookie), None).await;
     assert_eq!(out.status, 204);
-    assert_eq!(room.closed().await, Some(SIGNED_OUT));
+    assert_eq!(close_code(&mut room).await, Some(SIGNED_OUT));
     s.stop().await;
     db.cleanup().await;
 }
@@ -283,7 +291,7 @@ async fn sessions_expire_idle_and_absolute(backend: Backend) {
     assert_eq!(me_status(&s, &old).await, 401);
     assert_eq!(me_status(&s, &ala).await, 200);
     // ... and the open socket's session at the next check.
-    assert_eq!(socket.closed().await, Some(SIGNED_OUT));
+    assert_eq!(close_code(&mut socket).await, Some(SIGNED_OUT));
     // The sweep deletes both; the live one stays.
     assert_eq!(core.store.session_count(&id).await.unwrap(), 3);
     damka_server::session_sweep::expire_sessions(&core)
