@@ -97,8 +97,11 @@ pub async fn session_sweeper(core: Arc<Core>) {
         tokio::select! {
             () = core.shutdown.cancelled() => break,
             _ = checks.tick() => {
-                if let Err(e) = check_sessions(&core).await {
-                    tracing::warn!(error = %e, "session check failed");
+                match check_sessions(&core).await {
+                    Ok(_) => {}
+                    // Said once by the store's breaker; not again every few seconds.
+                    Err(e) if e.is_outage() => tracing::debug!(error = %e, "session check failed"),
+                    Err(e) => tracing::warn!(error = %e, "session check failed"),
                 }
             }
             _ = sweeps.tick() => {
