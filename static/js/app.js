@@ -17,6 +17,7 @@ import * as leaderboard from './leaderboard.js';
 import * as analyse from './analyse.js';
 import { playNow } from './playnow.js';
 import { drawPanel } from './account.js';
+import { SIGNED_OUT_EVENT } from './socket.js';
 
 const PAGES = { lobby, room, table, game: replay, rules, tournament, player: profile, leaderboard, analyse };
 
@@ -29,6 +30,12 @@ const app = {
   intent: null,
   // The account panel under the header is open.
   accountOpen: false,
+  // The session ended under the page (a socket closed with 4001): said under the header
+  // until dismissed or signed in again.
+  signedOut: false,
+  // This page is signing out (the panel's buttons): the server closing its sockets for
+  // that is expected.
+  leaving: false,
 };
 
 const header = document.querySelector('[data-header]');
@@ -38,6 +45,12 @@ accountBox.className = 'account-panel';
 accountBox.dataset.accountPanel = '';
 accountBox.hidden = true;
 header.after(accountBox);
+const noticeBox = document.createElement('section');
+noticeBox.className = 'account-panel';
+noticeBox.dataset.notice = 'signed-out';
+noticeBox.setAttribute('role', 'alert');
+noticeBox.hidden = true;
+accountBox.after(noticeBox);
 
 function ctx() {
   const t = translator(app.lang);
@@ -70,6 +83,18 @@ function ctx() {
 function renderHeader() {
   const t = translator(app.lang);
   document.documentElement.lang = app.lang;
+  noticeBox.hidden = !app.signedOut;
+  replace(noticeBox, app.signedOut
+    ? h('div', { class: 'account-head' },
+      h('p', {}, t('account.signed_out')),
+      h('button', {
+        class: 'btn ghost close', type: 'button', 'aria-label': t('action.close'),
+        onclick: () => {
+          app.signedOut = false;
+          renderHeader();
+        },
+      }, '×'))
+    : null);
   drawPanel(accountBox, app.accountOpen, {
     t, lang: app.lang, me: app.me,
     close: () => {
@@ -88,9 +113,14 @@ function renderHeader() {
     },
     // Another player (signed in, or a fresh guest after signing out): the page is
     // mounted again so that its sockets open with the new session.
+    onSigningOut: () => {
+      app.leaving = true;
+    },
     onSwitched: (me) => {
       app.me = me;
       app.accountOpen = false;
+      app.signedOut = false;
+      app.leaving = false;
       renderHeader();
       route();
     },
@@ -231,6 +261,30 @@ function route() {
   app.unmount = page.mount(main, { id, route: r, ctx: ctx() }) ?? null;
   main.focus({ preventScroll: true });
 }
+
+/**
+ * A socket was closed because its session ended: who is this page now (the browser's
+ * cookie may be gone, or another tab's new session), said in the header; the page is
+ * mounted again so that its sockets open with that session. Every socket of the page
+ * closes at once, so one of them does this.
+ */
+let reidentifying = false;
+async function signedOut() {
+  if (reidentifying || app.leaving) return;
+  reidentifying = true;
+  try {
+    app.me = await api.ensureGuest();
+    if (app.me?.account) app.me = await api.me();
+  } catch {
+    app.me = null;
+  }
+  app.signedOut = !app.me?.account;
+  app.accountOpen = false;
+  renderHeader();
+  route();
+  reidentifying = false;
+}
+window.addEventListener(SIGNED_OUT_EVENT, signedOut);
 
 async function start() {
   try {

@@ -305,6 +305,41 @@ pub struct Config {
     /// pairs (`damka account pairs`).
     #[arg(long, env = "DAMKA_ADDRESS_DAYS", default_value_t = 30)]
     pub address_days: u32,
+    /// Bits of an IPv6 address that make one client for the per-address limits (the rest
+    /// is the client's own to vary: a home or a server gets a whole /64); IPv4 addresses
+    /// count whole.
+    #[arg(long, env = "DAMKA_IPV6_PREFIX", default_value_t = 64,
+          value_parser = clap::value_parser!(u8).range(16..=128))]
+    pub ipv6_prefix: u8,
+
+    /// Password hashes and checks that run at once (0: one fewer than the machine's
+    /// cores, at least one); each takes a core and 19 MiB while it runs.
+    #[arg(long, env = "DAMKA_PASSWORD_HASHES", default_value_t = 0)]
+    pub password_hashes: usize,
+
+    /// Password checks that may wait for one of those (two at most from one address; the
+    /// address with the fewest recent failed checks goes first); more are answered `429`
+    /// with `Retry-After` at once.
+    #[arg(long, env = "DAMKA_PASSWORD_QUEUE", default_value_t = 32)]
+    pub password_queue: usize,
+
+    /// Days an account's session lives unused before it ends (0: no limit).
+    #[arg(long, env = "DAMKA_SESSION_IDLE_DAYS", default_value_t = 30)]
+    pub session_idle_days: u32,
+
+    /// Days an account's session lives at most, used or not (0: no limit).
+    #[arg(long, env = "DAMKA_SESSION_MAX_DAYS", default_value_t = 365)]
+    pub session_max_days: u32,
+
+    /// Seconds between two checks of the open sockets' sessions against the database:
+    /// how soon a session ended elsewhere (the operator's `damka account` commands,
+    /// another node of a cluster, expiry) closes its sockets.
+    #[arg(long, env = "DAMKA_SESSION_CHECK_SECS", default_value_t = 5)]
+    pub session_check_secs: u64,
+
+    /// Seconds between two deletions of expired sessions.
+    #[arg(long, env = "DAMKA_SESSION_SWEEP_SECS", default_value_t = 3600)]
+    pub session_sweep_secs: u64,
 
     /// Game analyses waiting in the queue (over every node) past which a new request is
     /// refused (`429`, `Retry-After`); an account's request for its own game is refused
@@ -433,6 +468,12 @@ pub enum AccountAction {
         /// The username (any case).
         username: String,
     },
+    /// Ends every session of an account (every device is signed out; the password
+    /// stays).
+    SignOut {
+        /// The username (any case).
+        username: String,
+    },
     /// Shows an account: its id, when it was made, whether it is disabled, its sessions.
     Show {
         /// The username (any case).
@@ -510,6 +551,13 @@ impl fmt::Debug for Config {
             .field("node_name", &self.node_name)
             .field("lease_ms", &self.lease_ms)
             .field("nats_prefix", &self.nats_prefix)
+            .field("ipv6_prefix", &self.ipv6_prefix)
+            .field("password_hashes", &self.password_hashes)
+            .field("password_queue", &self.password_queue)
+            .field("session_idle_days", &self.session_idle_days)
+            .field("session_max_days", &self.session_max_days)
+            .field("session_check_secs", &self.session_check_secs)
+            .field("session_sweep_secs", &self.session_sweep_secs)
             .finish_non_exhaustive()
     }
 }

@@ -35,11 +35,11 @@ pub fn address_key(ip: IpAddr) -> String {
 
 /// Notes that an account is playing from `ip` (a request or a socket with its session);
 /// guests are not kept. Never waits: the write runs on its own task.
-pub fn seen(core: &Core, player: &Player, ip: IpAddr) {
+pub fn seen(core: &Core, player: &Player, ip: crate::limits::RateKey) {
     if !player.account {
         return;
     }
-    let address = address_key(ip);
+    let address = address_key(ip.addr());
     let key = (player.id.clone(), address.clone());
     if core
         .limits

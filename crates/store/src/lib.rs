@@ -36,6 +36,7 @@ pub mod lease;
 mod pg_writer;
 mod queue;
 mod ratings;
+mod sessions;
 mod stats;
 mod tournaments;
 mod write;
@@ -65,6 +66,7 @@ pub use ratings::{
     BoardRow, HistoryPoint, RatedEnd, RatingChange, RatingChanges, RatingRow, RatingSlot,
     ResultCounts,
 };
+pub use sessions::{LiveSession, SessionCutoffs};
 pub use stats::StoreStats;
 pub use tournaments::{BoardResult, EntrantRow, PairingRow, TournamentRow, TournamentWrite};
 pub use write::Write;

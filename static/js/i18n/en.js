@@ -350,6 +350,7 @@ export default {
   'account.sign_out': 'Sign out on this device',
   'account.sign_out_all': 'Sign out everywhere',
   'account.sign_out_hint': 'You go on as a new guest; the account and its games stay.',
+  'account.signed_out': 'You were signed out: this session ended (signed out on another device, a new password, or the session expired). You go on as a guest; sign in again to play as your account.',
   'error.username_taken': 'That username is taken (names differing only in capitals or look-alike letters count as the same).',
   'error.invalid_username': 'Username: 3–20 characters: letters A–Z, digits, _ or -.',
   'error.weak_password': 'Password: 8–128 characters, and not the username.',

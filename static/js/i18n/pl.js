@@ -350,6 +350,7 @@ export default {
   'account.sign_out': 'Wyloguj na tym urządzeniu',
   'account.sign_out_all': 'Wyloguj wszędzie',
   'account.sign_out_hint': 'Potem grasz jako nowy gość; konto i jego partie zostają.',
+  'account.signed_out': 'Wylogowano cię: ta sesja się skończyła (wylogowanie na innym urządzeniu, nowe hasło albo wygaśnięcie sesji). Grasz dalej jako gość; zaloguj się ponownie, by grać na swoim koncie.',
   'error.username_taken': 'Ta nazwa jest zajęta (nazwy różniące się tylko wielkością liter lub podobnymi znakami liczą się jako jedna).',
   'error.invalid_username': 'Nazwa użytkownika: 3–20 znaków: litery A–Z, cyfry, _ lub -.',
   'error.weak_password': 'Hasło: 8–128 znaków i inne niż nazwa użytkownika.',

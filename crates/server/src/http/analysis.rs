@@ -50,7 +50,10 @@ pub async fn request(
             .take_or_wait(ip, GAMES_BURST_ADDRESS, per_address)
             .map_err(retry_after)
     };
-    let status = state.analyses.request(&id, &player, ip, take).await?;
+    let status = state
+        .analyses
+        .request(&id, &player, ip.addr(), take)
+        .await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
 }
 
@@ -101,7 +104,7 @@ pub async fn position(
         )
         .map_err(retry_after)?;
     let who = Who {
-        address: Some(ip),
+        address: Some(ip.addr()),
         owner: ip.to_string(),
     };
     Ok(Json(
