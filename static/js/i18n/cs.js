@@ -360,6 +360,7 @@ export default {
   'error.bad_credentials': 'Chybné uživatelské jméno nebo heslo.',
   'error.rated_needs_account': 'Hodnocené partie hrají jen účty: založte si účet tlačítkem účtu v záhlaví, zabere to chvilku.',
   'error.rating_out_of_range': 'Váš rating je mimo rozsah, který tento stůl požaduje.',
+  'account.signed_out': 'Byli jste odhlášeni: tato relace skončila (odhlášení na jiném zařízení, nové heslo nebo vypršení relace). Pokračujete jako host; přihlaste se znovu, abyste hráli za svůj účet.',
   'error.in_game': 'Analytická deska je zavřená, dokud hrajete partii s člověkem nebo v turnaji: byla by to pomoc počítače. Otevře se po skončení partie.',
   'error.retry_in': 'Příliš mnoho pokusů: zkuste to znovu za {s} s (v {at}).',
   'rating.title': 'Rating v této variantě',

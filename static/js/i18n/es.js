@@ -360,6 +360,7 @@ export default {
   'error.bad_credentials': 'Nombre de usuario o contraseña incorrectos.',
   'error.rated_needs_account': 'Solo las cuentas juegan partidas puntuables: crea una con el botón de cuenta de la cabecera, es un momento.',
   'error.rating_out_of_range': 'Tu puntuación está fuera del rango que pide esta mesa.',
+  'account.signed_out': 'Se ha cerrado tu sesión: esta sesión terminó (cierre en otro dispositivo, contraseña nueva o sesión caducada). Sigues como invitado; vuelve a entrar para jugar con tu cuenta.',
   'error.in_game': 'El tablero de análisis está cerrado mientras juegas una partida contra una persona o en un torneo: sería ayuda del motor. Se abre de nuevo al terminar la partida.',
   'error.retry_in': 'Demasiados intentos: vuelve a intentarlo dentro de {s} s (a las {at}).',
   'rating.title': 'Puntuación en esta modalidad',

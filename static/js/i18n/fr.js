@@ -360,6 +360,7 @@ export default {
   'error.bad_credentials': 'Nom d’utilisateur ou mot de passe incorrect.',
   'error.rated_needs_account': 'Seuls les comptes jouent des parties classées : créez-en un avec le bouton du compte en haut de la page, c’est rapide.',
   'error.rating_out_of_range': 'Votre cote est hors de la fourchette demandée par cette table.',
+  'account.signed_out': 'Vous avez été déconnecté : cette session a pris fin (déconnexion sur un autre appareil, nouveau mot de passe ou session expirée). Vous continuez en invité ; reconnectez-vous pour jouer avec votre compte.',
   'error.in_game': 'Le damier d’analyse est fermé pendant que vous jouez une partie contre une personne ou en tournoi : ce serait une aide du moteur. Il rouvre à la fin de la partie.',
   'error.retry_in': 'Trop de tentatives : réessayez dans {s} s (à {at}).',
   'rating.title': 'Cote dans cette variante',

@@ -360,6 +360,7 @@ export default {
   'error.bad_credentials': 'Nome utente o password errati.',
   'error.rated_needs_account': 'Solo gli account giocano partite valide per il punteggio: creane uno con il pulsante account in alto, ci vuole un attimo.',
   'error.rating_out_of_range': 'Il tuo punteggio è fuori dall’intervallo richiesto da questo tavolo.',
+  'account.signed_out': 'Sei stato disconnesso: questa sessione è finita (uscita su un altro dispositivo, nuova password o sessione scaduta). Continui come ospite; accedi di nuovo per giocare con il tuo account.',
   'error.in_game': 'La scacchiera di analisi è chiusa mentre giochi una partita contro una persona o in un torneo: sarebbe un aiuto del motore. Si riapre quando la partita finisce.',
   'error.retry_in': 'Troppi tentativi: riprova tra {s} s (alle {at}).',
   'rating.title': 'Punteggio in questa variante',

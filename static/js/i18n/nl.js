@@ -360,6 +360,7 @@ export default {
   'error.bad_credentials': 'Verkeerde gebruikersnaam of wachtwoord.',
   'error.rated_needs_account': 'Alleen accounts spelen partijen voor de rating: maak er een met de accountknop bovenaan, het is zo gebeurd.',
   'error.rating_out_of_range': 'Je rating valt buiten het bereik dat deze tafel vraagt.',
+  'account.signed_out': 'Je bent afgemeld: deze sessie is beëindigd (afgemeld op een ander apparaat, een nieuw wachtwoord of de sessie is verlopen). Je speelt verder als gast; meld je opnieuw aan om met je account te spelen.',
   'error.in_game': 'Het analysebord is dicht zolang je een partij tegen een mens of in een toernooi speelt: dat zou hulp van de computer zijn. Het gaat weer open als de partij voorbij is.',
   'error.retry_in': 'Te veel pogingen: probeer het opnieuw over {s} s (om {at}).',
   'rating.title': 'Rating in deze variant',

@@ -360,6 +360,7 @@ export default {
   'error.bad_credentials': 'Nome de usuário ou senha incorretos.',
   'error.rated_needs_account': 'Só contas jogam partidas valendo rating: crie uma com o botão de conta no topo, leva um instante.',
   'error.rating_out_of_range': 'Seu rating está fora da faixa que esta mesa pede.',
+  'account.signed_out': 'Você foi desconectado: esta sessão terminou (saída em outro aparelho, nova senha ou sessão expirada). Você continua como visitante; entre de novo para jogar com a sua conta.',
   'error.in_game': 'O tabuleiro de análise fica fechado enquanto você joga uma partida contra uma pessoa ou num torneio: seria ajuda do motor. Ele reabre quando a partida terminar.',
   'error.retry_in': 'Tentativas demais: tente de novo em {s} s (às {at}).',
   'rating.title': 'Rating nesta modalidade',
