@@ -7,7 +7,7 @@ import { h, replace } from './dom.js';
 import { material, parseFen } from './fen.js';
 import { href } from './router.js';
 import { nameTag, playerName } from './playnow.js';
-import { changeText } from './ratings.js';
+import { changeText, seatRefusal } from './ratings.js';
 import { offerEvery, pliesUntilOffer, takebackPlies } from './offers.js';
 import { claimLeft } from './chat.js';
 import { canMove, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
@@ -110,9 +110,12 @@ function playerBar(side, { t, page, s, count, act, panels }) {
         thinking ? h('span', { class: 'thinking', 'data-thinking': side }, t('bot.thinking')) : null,
       ),
     ),
-    canSit && s.options?.rated && !page.account
+    canSit && seatRefusal(page.me, s.options, s.table?.variant) === 'guest'
       // A guest at a rated table: why there is no Sit button.
       ? h('span', { class: 'rated-note', 'data-rated-seat': side }, t('rated.sit_guest'))
+      : canSit && seatRefusal(page.me, s.options, s.table?.variant) === 'range'
+        // An account outside the free seat's range: why there is no Sit button.
+        ? h('span', { class: 'rated-note', 'data-rated-seat': side, 'data-out-of-range': '' }, t('rated.range_seat', { min: s.options.rating_range.min, max: s.options.rating_range.max }))
       : canSit ? h('button', { class: 'btn small', 'data-action': 'sit', 'data-seat': side, onclick: () => act('sit', { seat: side }) }, t(`sit.${side}`)) : null,
     clock,
   );
