@@ -26,6 +26,9 @@ const RENEW: &str = "UPDATE games_analysis SET lease_until = $3, \
 const FINISH: &str = "UPDATE games_analysis SET status = 'done', budget = $3, result = $4, \
     done_at = $5, lease_until = NULL WHERE game_id = $1 AND claim = $2 AND status = 'running'";
 
+const PRIORITIZE: &str = "UPDATE games_analysis SET priority = $2 \
+    WHERE game_id = $1 AND status = 'queued' AND priority > $2";
+
 const RELEASE: &str = "UPDATE games_analysis SET status = 'queued', claim = NULL, \
     lease_until = NULL WHERE game_id = $1 AND claim = $2 AND status = 'running'";
 
@@ -220,6 +223,14 @@ pub enum AnalysisWrite {
         /// Unix ms.
         now: i64,
     },
+    /// Moves a queued job up to `priority` (an account asking about its own game that
+    /// somebody else asked for first); a job already as high, or running, is left alone.
+    Prioritize {
+        /// The game.
+        game_id: String,
+        /// Its new place.
+        priority: Priority,
+    },
     /// Gives a running job back to the queue (a graceful stop mid-job).
     Release {
         /// The game.
@@ -296,6 +307,13 @@ macro_rules! apply_analysis {
                     .bind(budget)
                     .bind(result)
                     .bind(now)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            AnalysisWrite::Prioritize { game_id, priority } => {
+                sqlx::query(PRIORITIZE)
+                    .bind(game_id)
+                    .bind(priority.stored())
                     .execute(&mut *$conn)
                     .await?;
             }

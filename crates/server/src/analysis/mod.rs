@@ -157,15 +157,27 @@ impl Analyses {
                 "the game is still being played",
             ));
         }
-        if let Some(row) = store.analysis(game_id).await? {
-            return self.status_of(&row).await;
-        }
         let own = player.account && (game.white_id == player.id || game.black_id == player.id);
         let priority = if own {
             AnalysisPriority::Own
         } else {
             AnalysisPriority::Other
         };
+        if let Some(row) = store.analysis(game_id).await? {
+            if row.status == StoredStatus::Queued && priority < row.priority {
+                // Somebody else asked first: the player's own request moves it up.
+                store
+                    .analysis_write(AnalysisWrite::Prioritize {
+                        game_id: game_id.to_owned(),
+                        priority,
+                    })
+                    .await?;
+                if let Some(row) = store.analysis(game_id).await? {
+                    return self.status_of(&row).await;
+                }
+            }
+            return self.status_of(&row).await;
+        }
         let bound = self.core.config.analysis_queue as i64 * if own { 2 } else { 1 };
         if store.queued_analyses().await? >= bound {
             self.core.metrics.analyses_refused.inc();

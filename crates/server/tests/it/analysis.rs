@@ -533,8 +533,46 @@ async fn the_queue_is_bounded_ordered_and_shown(backend: Backend) {
         )
         .await;
     assert_eq!(r.status, 429, "{}", r.body);
+    // Its own game that a guest asked for first (queued among the others): the
+    // account's own request moves it up, behind the account's other own game.
+    let own2 = store_game_of(&s, Variant::Russian, &[], 20_101, (id, "Wlascicielka")).await;
+    store_analysis_request(&s, &own2, "someone").await;
+    let first = s
+        .http("GET", &format!("/api/games/{own2}/analysis"), None, None)
+        .await
+        .json();
+    assert_eq!(first["queue_position"], 5, "last of five: {first}");
+    let r = s
+        .http_from(
+            "10.3.0.9",
+            "POST",
+            &format!("/api/games/{own2}/analysis"),
+            Some(&account),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 202, "{}", r.body);
+    assert_eq!(r.json()["queue_position"], 2, "{}", r.body);
     s.server.shutdown().await;
     db.cleanup().await;
+}
+
+/// A job asked for by somebody else (stored directly, as another node or an earlier
+/// request would have).
+async fn store_analysis_request(s: &TestServer, game: &str, by: &str) {
+    s.server
+        .state
+        .core
+        .store
+        .analysis_write(damka_store::AnalysisWrite::Request {
+            game_id: game.to_owned(),
+            requested_by: by.to_owned(),
+            address: None,
+            priority: damka_store::AnalysisPriority::Other,
+            now: damka_server::time::unix_ms(),
+        })
+        .await
+        .unwrap();
 }
 
 /// A running job shows how far it got, as its lease renewals store it.

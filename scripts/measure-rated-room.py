@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Measures what a flood of analysis requests does to a person's game against the computer
-(issue 34, items 1 and 11), against a running `damka` on loopback, black-box (Python 3.11
-standard library only; every loop is bounded in time).
+"""Measures attacks on the rated room (issue 34, items 1, 6 and 11) against a running
+`damka` on loopback, black-box (Python 3.11 standard library only; every loop is bounded in
+time).
 
-Usage: measure-analysis-flood.py HOST:PORT board|jobs [--addresses N] [--secs S] [--replies R]
+Usage: measure-rated-room.py HOST:PORT board|jobs|farm [--addresses N] [--secs S] [--replies R]
 
   board  N addresses (default 40) each send 20 requests to the analysis board at once
          (`GET /api/analyse`, each a different International position, so no cache helps)
@@ -11,6 +11,10 @@ Usage: measure-analysis-flood.py HOST:PORT board|jobs [--addresses N] [--secs S]
          plays a level-1 game at 5+3 as Black (the computer moves first) and replies at
          once: the computer's reply times (p50/p99/max), games aborted, and what the
          flood got (200 / 429 / other).
+  farm   two accounts of one address play rated games against each other for S seconds
+         (default 40): the mule resigns at once (then, when the server refuses to rate
+         that, after one move each); the farmer's rating, whether it is provisional,
+         its place on the leaderboard, and how many games were rated.
   jobs   N addresses (default 16) each ask for the analysis of 6 finished games (the
          games are made first: two guests of one more address play a few moves and
          resign); then a player asks for one more: what it got (status, queue position)
@@ -22,7 +26,7 @@ and a fresh database, e.g.
 
   d=$(mktemp -d); target/release/damka --bind 127.0.0.1:18080 \\
       --database-url sqlite://$d/damka.db --static-dir static --bitbase-pieces 0 &
-  scripts/measure-analysis-flood.py 127.0.0.1:18080 board
+  scripts/measure-rated-room.py 127.0.0.1:18080 board
 """
 
 import importlib.util
@@ -147,7 +151,8 @@ def measure_board(addr, addresses=40, secs=90.0, max_replies=30):
 def measure_jobs(addr, addresses=16, per_address=6, secs=300.0):
     # Finished games to analyse: two guests play two moves each and resign, many times.
     src = "127.0.22.2"
-    (ca, ia), (cb, ib) = guest(addr, src), guest(addr, src)
+    # The first player is an account: its request for its own game is the real one.
+    (ca, ia), (cb, ib) = account(addr, src, f"Owner{int(time.time()) % 100000}"), guest(addr, src)
     games = []
     need = addresses * per_address + 1
     for _ in range(need):
@@ -191,19 +196,82 @@ def measure_jobs(addr, addresses=16, per_address=6, secs=300.0):
     s = "127.0.24.2"
     c, _ = guest(addr, s)
     g = games[-1]
-    asked = time.time()
     status, body, _ = http(addr, "POST", f"/api/games/{g}/analysis", None, c, s)
-    print(f"jobs: a real request: {status} {json.dumps(body)}")
+    print(f"jobs: another guest asks: {status} {json.dumps(body)}")
+    asked = time.time()
+    status, body, _ = http(addr, "POST", f"/api/games/{g}/analysis", None, ca, src)
+    print(f"jobs: the account asks for its own game: {status} {json.dumps(body)}")
     if status != 202:
         return
     while time.time() - asked < secs:
         status, body, _ = http(addr, "GET", f"/api/games/{g}/analysis", None, None, s)
         if body.get("status") == "done":
-            print(f"jobs: the real request's analysis done after {time.time() - asked:.1f} s")
+            print(f"jobs: its analysis done after {time.time() - asked:.1f} s")
             return
         time.sleep(1)
-    print(f"jobs: the real request's analysis not done after {secs:.0f} s: {body.get('status')} "
+    print(f"jobs: its analysis not done after {secs:.0f} s: {body.get('status')} "
           f"{body.get('queue_position', '')} {body.get('progress', '')}")
+
+
+def account(addr, src, username):
+    """A guest of `src` made into the account `username`: (cookie, id)."""
+    cookie, gid = guest(addr, src)
+    status, body, new = http(addr, "POST", "/api/account", {"username": username, "password": "a long password 1"}, cookie, src)
+    assert status == 201, (status, body)
+    return new or cookie, gid
+
+
+def measure_farm(addr, secs=40.0):
+    src = "127.0.30.2"
+    tag = str(int(time.time()) % 100000)
+    farmer, fid = account(addr, src, f"Farmer{tag}")
+    mule, mid = account(addr, src, f"Mule{tag}")
+    ends = {}
+    started = time.time()
+    games = 0
+    one_move = False
+    status, body, _ = http(addr, "POST", f"/api/rooms/{ROOM}/tables",
+                           {"minutes": 5, "increment": 0, "rated": True, "seat": "white"}, farmer, src)
+    assert status == 201, (status, body)
+    table = body["id"]
+    f = Player(addr, table, farmer, fid, src)
+    m = Player(addr, table, mule, mid, src)
+    m.ws.send({"t": "sit", "seat": "black"})
+    m.ws.until("seated", time.time() + 10)
+    while time.time() - started < secs:
+        # A breath between games: a socket's messages are rate-limited (10 a second).
+        time.sleep(0.3)
+        f.ws.send({"t": "start"})
+        m.ws.send({"t": "start"})
+        st = f.ws.until("game_started", time.time() + 10)
+        m.ws.until("game_started", time.time() + 10)
+        f.see(st)
+        m.see(st)
+        if one_move:
+            first, second = (f, m) if f.my_turn() else (m, f)
+            first.move()
+            second.see(second.ws.until("move", time.time() + 10))
+            second.move()
+            first.ws.until("move", time.time() + 10)
+            first.ws.until("move", time.time() + 10)
+        m.ws.send({"t": "resign"})
+        over = f.ws.until("game_over", time.time() + 10) or {}
+        m.ws.until("game_over", time.time() + 10)
+        games += 1
+        key = f"{over.get('reason')}{' rated' if over.get('ratings') else ''}{' unrated:' + st['unrated'] if st.get('unrated') else ''}"
+        ends[key] = ends.get(key, 0) + 1
+        if over.get("reason") == "aborted" and not one_move:
+            one_move = True  # the server no longer rates a resignation before the first moves
+    f.ws.close()
+    m.ws.close()
+    _, me, _ = http(addr, "GET", "/api/me", None, farmer, src)
+    r = (me.get("ratings") or {}).get(ROOM, {})
+    _, board, _ = http(addr, "GET", f"/api/leaderboard/{ROOM}", None, None, src)
+    names = [p.get("username") for p in (board.get("players") or [])]
+    place = names.index(f"Farmer{tag}") + 1 if f"Farmer{tag}" in names else None
+    print(f"farm: {games} games in {time.time() - started:.0f} s: {json.dumps(ends)}")
+    print(f"farm: the farmer's {ROOM} rating {r.get('rating')} (RD {r.get('rd')}, {r.get('games')} rated games, "
+          f"{'provisional' if r.get('provisional') else 'established'}); leaderboard place: {place or 'not listed'}")
 
 
 def main():
@@ -218,6 +286,8 @@ def main():
 
     if what == "board":
         measure_board(addr, opt("--addresses", 40, int), opt("--secs", 90.0), opt("--replies", 30, int))
+    elif what == "farm":
+        measure_farm(addr, opt("--secs", 40.0))
     elif what == "jobs":
         measure_jobs(addr, opt("--addresses", 16, int), 6, opt("--secs", 300.0))
     else:
