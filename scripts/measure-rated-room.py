@@ -155,14 +155,16 @@ def measure_jobs(addr, addresses=16, per_address=6, secs=300.0):
     (ca, ia), (cb, ib) = account(addr, src, f"Owner{int(time.time()) % 100000}"), guest(addr, src)
     games = []
     need = addresses * per_address + 1
+    # One table, game after game (colours swap): four plies, then a resignation.
+    status, body, _ = http(addr, "POST", f"/api/rooms/{ROOM}/tables", {"minutes": 5, "increment": 0, "seat": "white"}, ca, src)
+    assert status == 201, (status, body)
+    table = body["id"]
+    a = Player(addr, table, ca, ia, src)
+    b = Player(addr, table, cb, ib, src)
+    b.ws.send({"t": "sit", "seat": "black"})
+    b.ws.until("seated", time.time() + 10)
     for _ in range(need):
-        status, body, _ = http(addr, "POST", f"/api/rooms/{ROOM}/tables", {"minutes": 5, "increment": 0, "seat": "white"}, ca, src)
-        assert status == 201, (status, body)
-        table = body["id"]
-        a = Player(addr, table, ca, ia, src)
-        b = Player(addr, table, cb, ib, src)
-        b.ws.send({"t": "sit", "seat": "black"})
-        b.ws.until("seated", time.time() + 10)
+        time.sleep(0.6)  # a socket's messages are rate-limited (10 a second)
         a.ws.send({"t": "start"})
         b.ws.send({"t": "start"})
         st = a.ws.until("game_started", time.time() + 10)
@@ -170,18 +172,18 @@ def measure_jobs(addr, addresses=16, per_address=6, secs=300.0):
         a.see(st)
         b.see(st)
         for ply in range(4):
-            mover, other = (a, b) if ply % 2 == 0 else (b, a)
+            mover, other = (a, b) if a.my_turn() else (b, a)
             mover.move()
             ev = other.ws.until("move", time.time() + 10)
             mover.ws.until("move", time.time() + 10)
             a.see(ev)
             b.see(ev)
         a.ws.send({"t": "resign"})
-        over = a.ws.until("game_over", time.time() + 10)
-        assert over, "no game_over"
+        assert a.ws.until("game_over", time.time() + 10), "no game_over"
+        b.ws.until("game_over", time.time() + 10)
         games.append(st["id"])
-        a.ws.close()
-        b.ws.close()
+    a.ws.close()
+    b.ws.close()
     print(f"jobs: {len(games)} finished games made")
     tally = {}
     t0 = time.time()
