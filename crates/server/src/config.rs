@@ -121,6 +121,18 @@ pub struct Config {
     #[arg(long, env = "DAMKA_DB_ACQUIRE_TIMEOUT_MS", default_value_t = 1000)]
     pub db_acquire_timeout_ms: u64,
 
+    /// Database connections of the public lookups (profiles, a player's games and PDN,
+    /// leaderboards, game lists and replays), apart from the game path's: however many
+    /// lookups come, sign-in, sessions, table sockets and moves keep their connections.
+    #[arg(long, env = "DAMKA_DB_LOOKUP_CONNECTIONS", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub db_lookup_connections: u32,
+
+    /// Milliseconds a lookup waits for one of its connections before it is answered
+    /// `429 rate_limited` (`Retry-After: 1`).
+    #[arg(long, env = "DAMKA_DB_LOOKUP_WAIT_MS", default_value_t = 250)]
+    pub db_lookup_wait_ms: u64,
+
     /// Seconds a game restored after a restart waits for both players to reconnect
     /// before its clock (or first-move window) runs again.
     #[arg(long, env = "DAMKA_RESTART_GRACE_SECS", default_value_t = 20)]
@@ -295,6 +307,17 @@ pub struct Config {
     )]
     pub position_analyses_per_minute: f64,
 
+    /// Public lookups (profiles, a player's games and PDN, leaderboards, game lists and
+    /// replays) per minute from one address, after a burst of a quarter of it (0: no
+    /// limit).
+    #[arg(long, env = "DAMKA_LOOKUPS_PER_MINUTE", default_value_t = 120.0)]
+    pub lookups_per_minute: f64,
+
+    /// Players' whole-PDN downloads streaming at once, in all (one per address; 0: no
+    /// limit).
+    #[arg(long, env = "DAMKA_PDN_DOWNLOADS", default_value_t = 4)]
+    pub pdn_downloads: usize,
+
     /// Test hook, not a flag: every new game starts from this FEN (when it parses for
     /// the table's variant) instead of the start position.
     #[arg(skip)]
@@ -441,6 +464,8 @@ impl fmt::Debug for Config {
             .field("bitbases_dir", &self.bitbases_dir)
             .field("bitbase_pieces", &self.bitbase_pieces)
             .field("db_acquire_timeout_ms", &self.db_acquire_timeout_ms)
+            .field("db_lookup_connections", &self.db_lookup_connections)
+            .field("db_lookup_wait_ms", &self.db_lookup_wait_ms)
             .field("restart_grace_secs", &self.restart_grace_secs)
             .field("round_break_secs", &self.round_break_secs)
             .field("metrics_bind", &self.metrics_bind)

@@ -80,6 +80,8 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
             acquire_timeout: config.db_acquire_timeout(),
             sqlite_max_page_count: config.test_sqlite_max_page_count.clone(),
             abort_before_ratings: config.test_abort_before_ratings,
+            lookup_connections: config.db_lookup_connections,
+            lookup_wait: std::time::Duration::from_millis(config.db_lookup_wait_ms),
             ..StoreOptions::default()
         },
     )

@@ -7,6 +7,7 @@ pub mod games;
 pub mod guard;
 pub mod guest;
 pub mod health;
+pub mod lookup;
 pub mod players;
 pub mod rooms;
 pub mod tables;
@@ -50,6 +51,7 @@ pub fn app(state: AppState) -> Router {
             post(account::sign_in).delete(account::sign_out),
         )
         .route("/api/players/{username}", get(players::profile))
+        .route("/api/players/{username}/games", get(players::games))
         .route("/api/players/{username}/pdn", get(players::games_pdn))
         .route("/api/leaderboard/{variant}", get(players::leaderboard))
         .route("/api/variants", get(variants::list))
