@@ -16,6 +16,16 @@ pub enum LogFormat {
     Json,
 }
 
+/// The priority of the thread that makes the endgame tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BuildPriority {
+    /// The scheduler's idle priority (Linux `SCHED_IDLE`): only a core nothing else
+    /// wants; live games never wait for it, and on a busy machine it takes longer.
+    Idle,
+    /// The priority of the server's other threads: as fast as the machine allows.
+    Normal,
+}
+
 /// Everything the server can be told at start-up.
 #[derive(Clone, Parser)]
 #[command(name = "damka", version, about = "The Damka draughts server")]
@@ -114,6 +124,11 @@ pub struct Config {
     #[arg(long, env = "DAMKA_BITBASE_PIECES", default_value_t = 4,
           value_parser = clap::value_parser!(u8).range(0..=5))]
     pub bitbase_pieces: u8,
+
+    /// Priority of the thread that makes the endgame tables the first time: `idle` (only
+    /// a core nothing else wants: a fresh server's games do not notice it) or `normal`.
+    #[arg(long, env = "DAMKA_BITBASE_PRIORITY", value_enum, default_value_t = BuildPriority::Idle)]
+    pub bitbase_priority: BuildPriority,
 
     /// Milliseconds a database operation waits for a connection (and for a new one to be
     /// made) before it fails; keep it short, so an outage fails fast instead of holding
@@ -463,6 +478,7 @@ impl fmt::Debug for Config {
             .field("bot_slice_ms", &self.bot_slice_ms)
             .field("bitbases_dir", &self.bitbases_dir)
             .field("bitbase_pieces", &self.bitbase_pieces)
+            .field("bitbase_priority", &self.bitbase_priority)
             .field("db_acquire_timeout_ms", &self.db_acquire_timeout_ms)
             .field("db_lookup_connections", &self.db_lookup_connections)
             .field("db_lookup_wait_ms", &self.db_lookup_wait_ms)

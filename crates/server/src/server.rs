@@ -233,6 +233,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     core.bots.endgames().start(
         core.config.bitbases_dir.clone(),
         core.config.bitbase_pieces,
+        core.config.bitbase_priority,
         core.shutdown.clone(),
     );
     tracing::info!(%addr, restored, tournaments = resumed, "listening");
