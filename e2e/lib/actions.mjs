@@ -51,9 +51,16 @@ export async function startGame(alice, bob, url, room, options = {}) {
   return id;
 }
 
-/** Clicks the squares of a move in turn: start square, then each landing square. */
+/**
+ * Clicks the squares of a move in turn: start square, then each landing square. First it
+ * waits until the page offers the move (its start square is marked movable): a click
+ * before the page knows the game has started, or that it is this player's move, would
+ * select nothing and the move would never be sent (a race seen on a loaded machine).
+ * A premove is clicked square by square with `press`, not through this.
+ */
 export async function playMove(player, move) {
   const squares = move.split(/[-x:]/);
+  await player.page.locator(`[data-square="${squares[0]}"].movable`).waitFor({ timeout: WAIT_MS });
   for (const sq of squares) {
     await press(player, player.page.locator(`[data-square="${sq}"]`));
   }

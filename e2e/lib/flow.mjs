@@ -181,6 +181,10 @@ export async function twoPlayerStory({ browser, url, variant, phone, tag, t }) {
       await playAnyMove(bob);
       await waitMoves(A, 1);
       await screenshot(A, `${tag}-as-black`);
+      // A move each (before both have moved, resigning would abort the game).
+      await playAnyMove(alice);
+      await waitMoves(B, 2);
+      await waitMoves(A, 2);
       // Resigning asks for a second click.
       await press(alice, A.locator('[data-action="resign"]'));
       await A.locator('[data-action="resign"]', { hasText: 'Click again' }).waitFor();
@@ -195,7 +199,7 @@ export async function twoPlayerStory({ browser, url, variant, phone, tag, t }) {
     await step('the finished game replays and downloads as PDN', async () => {
       await press(alice, A.locator('[data-banner] [data-action="replay"]'));
       await A.waitForURL(/#\/game\//);
-      await waitMoves(A, 1);
+      await waitMoves(A, 2);
       await press(alice, A.locator('[data-action="first"]'));
       await A.locator('[data-ply-shown="0"]').waitFor();
       await press(alice, A.locator('[data-action="next"]'));

@@ -41,11 +41,8 @@ const LANGS = ['en', 'pl'];
  */
 async function shoot(page, name, check = async () => {}) {
   for (const lang of LANGS) {
-    // (On a phone the switch shows the other language only.)
-    if ((await page.locator(`[data-lang="${lang}"]`).getAttribute('aria-pressed')) !== 'true') {
-      await page.locator(`[data-lang="${lang}"]`).click();
-    }
-    await page.locator(`[data-lang="${lang}"][aria-pressed="true"]`).waitFor({ state: 'attached' });
+    await page.locator('[data-lang-select]').selectOption(lang);
+    await page.locator(`html[lang="${lang}"]`).waitFor({ state: 'attached' });
     for (const size of SIZES) {
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.waitForTimeout(150);
@@ -93,7 +90,7 @@ test('account pages with 20-character usernames fit 1366x768 and a 360 px phone,
       await page.locator('[data-form="sign-in"]').waitFor();
     });
     await page.setViewportSize({ width: 1366, height: 768 });
-    await page.locator('[data-lang="en"]').click();
+    await page.locator('[data-lang-select]').selectOption('en');
     await page.locator('[data-form="sign-up"] [data-action="sign-up"]').waitFor();
     await page.locator('[data-form="sign-up"] [name="password"]').fill(PASSWORD);
     await page.locator('[data-form="sign-up"] [data-action="sign-up"]').click();
@@ -138,7 +135,7 @@ test('account pages with 20-character usernames fit 1366x768 and a 360 px phone,
     await m.page.locator('[data-people] [data-rating]').first().waitFor();
     await shoot(m.page, 'room');
     await page.setViewportSize({ width: 1366, height: 768 });
-    await page.locator('[data-lang="en"]').click();
+    await page.locator('[data-lang-select]').selectOption('en');
     await page.locator('[data-action="resign"]').click();
     await page.locator('[data-action="resign"]').click();
     await shoot(page, 'gameover', async () => {

@@ -57,7 +57,11 @@ test('the game screen fits 1366x768 and 1280x720 laptops', { timeout: 90_000 }, 
     await alice.page.locator('[data-action="draw-offer"]').waitFor();
     await assertFits(alice.page, { width: 1366, height: 768 }, '1366x768');
     await assertFits(alice.page, { width: 1280, height: 720 }, '1280x720');
-    // Black's view, with the draw prompt, fits too.
+    // Black's view, with the draw prompt, fits too (a draw is offered once both moved).
+    await playMove(alice, '31-26');
+    await waitMoves(bob.page, 1);
+    await playMove(bob, '18-22');
+    await waitMoves(alice.page, 2);
     await alice.page.locator('[data-action="draw-offer"]').click();
     await bob.page.locator('[data-prompt="draw"] [data-action="draw-accept"]').waitFor();
     await assertFits(bob.page, { width: 1366, height: 768 }, '1366x768-black-draw-prompt');
@@ -78,17 +82,18 @@ test('the game screen fits a 360x740 phone', { timeout: 90_000 }, async () => {
     await waitStatus(alice.page, 'Your move');
     await alice.page.locator('[data-action="draw-offer"]').waitFor();
     await assertFits(alice.page, { width: 360, height: 740 }, '360x740');
-    // The opponent's screen with the draw prompt (two more buttons) fits too.
+    // The opponent's screen with the draw prompt (two more buttons) fits too (a draw is
+    // offered once both moved).
+    await playMove(alice, '31-26');
+    await waitMoves(bob.page, 1);
+    await playMove(bob, '18-22');
+    await waitMoves(alice.page, 2);
     await alice.page.locator('[data-action="draw-offer"]').tap();
     await bob.page.locator('[data-prompt="draw"] [data-action="draw-accept"]').waitFor();
     await assertFits(bob.page, { width: 360, height: 740 }, '360x740-draw-prompt');
     // After a few moves the player has every button: takeback request, the (waiting)
     // draw offer, resign, flip and sound.
     await bob.page.locator('[data-action="draw-decline"]').tap();
-    await playMove(alice, '31-26');
-    await waitMoves(bob.page, 1);
-    await playMove(bob, '18-22');
-    await waitMoves(alice.page, 2);
     await playMove(alice, '34-29');
     await alice.page.locator('[data-action="takeback-offer"]').waitFor();
     await assertFits(alice.page, { width: 360, height: 740 }, '360x740-after-move');

@@ -14,11 +14,11 @@ test('the language comes from the browser, can be switched, and is remembered', 
     await p.page.goto(`${env.server.url}/#/`);
     await p.page.locator('h1', { hasText: 'Warcaby online' }).waitFor();
     assert.equal(await p.page.getAttribute('html', 'lang'), 'pl');
-    await press(p, p.page.locator('[data-lang="en"]'));
+    await p.page.locator('[data-lang-select]').selectOption('en');
     await p.page.locator('h1', { hasText: 'Draughts online' }).waitFor();
     await p.page.reload();
     await p.page.locator('h1', { hasText: 'Draughts online' }).waitFor();
-    assert.equal(await p.page.getAttribute('[data-lang="en"]', 'aria-pressed'), 'true');
+    assert.equal(await p.page.locator('[data-lang-select]').inputValue(), 'en');
     // The room names come from the server in both languages.
     await p.page.locator('[data-room="russian"]', { hasText: 'Russian draughts' }).waitFor();
     await screenshot(p.page, 'lobby');
@@ -37,7 +37,7 @@ test('rules pages exist for all seven variants in Polish and English', async () 
   try {
     for (const [lang, idx] of [['pl', 0], ['en', 1]]) {
       await p.page.goto(`${env.server.url}/#/`);
-      await press(p, p.page.locator(`[data-lang="${lang}"]`));
+      await p.page.locator('[data-lang-select]').selectOption(lang);
       for (const [variant, names] of Object.entries(words)) {
         await p.page.goto(`${env.server.url}/#/rules/${variant}`);
         const h1 = p.page.locator(`[data-rules="${variant}"] h1`);

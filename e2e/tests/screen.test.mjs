@@ -160,7 +160,7 @@ test('the rules comparison table is not clipped on a wide screen, in both langua
     await p.page.setViewportSize({ width: 1366, height: 768 });
     for (const [lang, route] of [['en', 'rules'], ['pl', 'rules'], ['pl', 'rules/italian']]) {
       await p.page.goto(`${env.server.url}/#/${route}`);
-      await p.page.locator(`[data-lang="${lang}"]`).click();
+      await p.page.locator('[data-lang-select]').selectOption(lang);
       await p.page.locator(`html[lang="${lang}"]`).waitFor();
       const box = p.page.locator('.table-scroll');
       await box.waitFor();

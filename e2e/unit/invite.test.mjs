@@ -64,6 +64,7 @@ test('"Play a person" takes someone else\'s open table with the same clock and p
     table('full', ola, { id: 'p' }),
     table('playing', ola, null, {}, { status: 'playing' }),
     table('empty', null, null),
+    table('rated', null, ola, { rated: true }),
     table('yes', null, ola),
     table('yes2', ola, null),
   ];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changeText, chartGeometry, ratingText, signed } from '../../static/js/ratings.js';
+import { changeText, chartGeometry, ratingText, seatRefusal, signed } from '../../static/js/ratings.js';
 
 test('a rating shows with a question mark while provisional, nothing without one', () => {
   assert.equal(ratingText({ rating: 1523 }), '1523');
@@ -45,4 +45,23 @@ test('profile and leaderboard routes', async () => {
   assert.deepEqual(parseRoute('#/leaderboard/russian'), { name: 'leaderboard', id: 'russian' });
   assert.deepEqual(parseRoute('#/leaderboard'), { name: 'leaderboard', id: null });
   assert.equal(href('player', 'Ala_K'), '#/player/Ala_K');
+});
+
+test('a seat is offered only to whom the server would seat there', () => {
+  const casual = { minutes: 5, increment: 3 };
+  const rated = { ...casual, rated: true };
+  const ranged = { ...rated, rating_range: { min: 1400, max: 1600 } };
+  const guest = { id: 'g', account: null };
+  const at = (rating) => ({ id: 'a', account: { username: 'Ala' }, ratings: { russian: { rating } } });
+  assert.equal(seatRefusal(guest, casual, 'russian'), null);
+  assert.equal(seatRefusal(null, casual, 'russian'), null);
+  assert.equal(seatRefusal(guest, rated, 'russian'), 'guest');
+  assert.equal(seatRefusal(null, rated, 'russian'), 'guest');
+  assert.equal(seatRefusal(at(1775), rated, 'russian'), null);
+  assert.equal(seatRefusal(at(1775), ranged, 'russian'), 'range');
+  assert.equal(seatRefusal(at(1399), ranged, 'russian'), 'range');
+  assert.equal(seatRefusal(at(1400), ranged, 'russian'), null);
+  assert.equal(seatRefusal(at(1600), ranged, 'russian'), null);
+  // An account never rated in the variant counts as 1500.
+  assert.equal(seatRefusal({ id: 'a', account: {}, ratings: {} }, ranged, 'russian'), null);
 });

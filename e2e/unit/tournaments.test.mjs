@@ -25,6 +25,10 @@ test('the room list follows the room socket', () => {
 test('who may join, leave or start', () => {
   const x = summary('x');
   assert.equal(canJoin(x, 'b'), true);
+  // A rated tournament: accounts only.
+  assert.equal(canJoin({ ...x, rated: true }, 'b', true), true);
+  assert.equal(canJoin({ ...x, rated: true }, 'b', false), false);
+  assert.equal(canJoin(x, 'b', false), true, 'a casual one takes guests');
   assert.equal(canJoin(x, 'a'), false, 'in it already');
   assert.equal(canJoin({ ...x, players: [1, 2, 3, 4].map((i) => ({ id: `p${i}` })) }, 'b'), false, 'full');
   assert.equal(canJoin(x, null), false);

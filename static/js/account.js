@@ -55,11 +55,12 @@ function accountForm(t, lang, { name, title, lead, fields, submit, run }) {
 /**
  * The panel's contents for the current player.
  * @param {{t: Function, lang: string, me: object|null, onSignedUp: Function,
- *   onSwitched: Function, close: Function}} opts `onSignedUp(me)`: the same player is now
- *   an account (nothing to reload); `onSwitched(me)`: another player (signed in or out),
- *   the page is mounted again with the new session.
+ *   onSwitched: Function, onSigningOut: Function, close: Function}} opts `onSignedUp(me)`:
+ *   the same player is now an account (nothing to reload); `onSwitched(me)`: another
+ *   player (signed in or out), the page is mounted again with the new session;
+ *   `onSigningOut()`: this page signs out (its sockets are about to be closed).
  */
-export function accountPanel({ t, lang, me, onSignedUp, onSwitched, close }) {
+export function accountPanel({ t, lang, me, onSignedUp, onSwitched, onSigningOut, close }) {
   const closeBtn = h('button', { class: 'btn ghost close', type: 'button', 'aria-label': t('action.close'), onclick: close }, '×');
   if (me?.account) {
     const username = me.account.username ?? me.name;
@@ -95,6 +96,8 @@ export function accountPanel({ t, lang, me, onSignedUp, onSwitched, close }) {
   }
 
   async function signOut(all) {
+    // The server closes this session's sockets (4001) as it signs out: not news here.
+    onSigningOut?.();
     try {
       await api.signOut(all);
     } catch {

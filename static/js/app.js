@@ -4,7 +4,7 @@
 
 import * as api from './api.js';
 import { h, replace, s as svg } from './dom.js';
-import { LANGUAGES, pickLanguage, rememberLanguage, storedLanguage, translator } from './i18n.js';
+import { LANGUAGES, LANGUAGE_NAMES, loadLanguage, pickLanguage, rememberLanguage, storedLanguage, translator } from './i18n.js';
 import { href, parseRoute } from './router.js';
 import * as lobby from './lobby.js';
 import * as room from './room.js';
@@ -17,6 +17,7 @@ import * as leaderboard from './leaderboard.js';
 import * as analyse from './analyse.js';
 import { playNow } from './playnow.js';
 import { drawPanel } from './account.js';
+import { SIGNED_OUT_EVENT } from './socket.js';
 
 const PAGES = { lobby, room, table, game: replay, rules, tournament, player: profile, leaderboard, analyse };
 
@@ -29,6 +30,12 @@ const app = {
   intent: null,
   // The account panel under the header is open.
   accountOpen: false,
+  // The session ended under the page (a socket closed with 4001): said under the header
+  // until dismissed or signed in again.
+  signedOut: false,
+  // This page is signing out (the panel's buttons): the server closing its sockets for
+  // that is expected.
+  leaving: false,
 };
 
 const header = document.querySelector('[data-header]');
@@ -38,6 +45,12 @@ accountBox.className = 'account-panel';
 accountBox.dataset.accountPanel = '';
 accountBox.hidden = true;
 header.after(accountBox);
+const noticeBox = document.createElement('section');
+noticeBox.className = 'account-panel';
+noticeBox.dataset.notice = 'signed-out';
+noticeBox.setAttribute('role', 'alert');
+noticeBox.hidden = true;
+accountBox.after(noticeBox);
 
 function ctx() {
   const t = translator(app.lang);
@@ -70,6 +83,18 @@ function ctx() {
 function renderHeader() {
   const t = translator(app.lang);
   document.documentElement.lang = app.lang;
+  noticeBox.hidden = !app.signedOut;
+  replace(noticeBox, app.signedOut
+    ? h('div', { class: 'account-head' },
+      h('p', {}, t('account.signed_out')),
+      h('button', {
+        class: 'btn ghost close', type: 'button', 'aria-label': t('action.close'),
+        onclick: () => {
+          app.signedOut = false;
+          renderHeader();
+        },
+      }, '×'))
+    : null);
   drawPanel(accountBox, app.accountOpen, {
     t, lang: app.lang, me: app.me,
     close: () => {
@@ -88,9 +113,14 @@ function renderHeader() {
     },
     // Another player (signed in, or a fresh guest after signing out): the page is
     // mounted again so that its sockets open with the new session.
+    onSigningOut: () => {
+      app.leaving = true;
+    },
     onSwitched: (me) => {
       app.me = me;
       app.accountOpen = false;
+      app.signedOut = false;
+      app.leaving = false;
       renderHeader();
       route();
     },
@@ -120,15 +150,34 @@ function renderHeader() {
       },
     }, personIcon(),
     h('span', { class: 'account-label' }, app.me?.account ? t('account.account') : t('account.sign_in_up'))),
-    h('div', { class: 'lang', role: 'group', 'aria-label': t('nav.language') },
-      LANGUAGES.map((l) => h('button', {
-        class: `btn small${l === app.lang ? ' on' : ''}`,
-        'data-lang': l,
-        'aria-pressed': l === app.lang ? 'true' : 'false',
-        onclick: () => setLanguage(l),
-      }, l.toUpperCase())),
-    ),
+    languageSwitch(t),
   );
+}
+
+/**
+ * The language switch: a native select (a phone shows its own picker) listing every
+ * language in its own name, the current one selected. Closed, it shows a globe and the
+ * current language's name, or its code on a phone: the select lies transparent over
+ * them, so a click or a tap anywhere on the switch opens it.
+ */
+function languageSwitch(t) {
+  return h('label', { class: 'lang', title: t('nav.language') },
+    globeIcon(),
+    h('span', { class: 'lang-name', 'aria-hidden': 'true' }, LANGUAGE_NAMES[app.lang]),
+    h('span', { class: 'lang-code', 'aria-hidden': 'true' }, app.lang.toUpperCase()),
+    h('select', {
+      'data-lang-select': '', 'aria-label': t('nav.language'),
+      onchange: (ev) => applyLanguage(ev.target.value),
+    }, LANGUAGES.map((l) => h('option', { value: l, lang: l, 'data-lang': l, selected: l === app.lang ? '' : null }, LANGUAGE_NAMES[l]))),
+  );
+}
+
+/** A globe (an emoji may have no font on the device). */
+function globeIcon() {
+  return svg('svg', { class: 'lang-icon', viewBox: '0 0 16 16', width: '16', height: '16', 'aria-hidden': 'true' },
+    svg('circle', { cx: '8', cy: '8', r: '6.5', fill: 'none', stroke: 'currentColor', 'stroke-width': '1.3' }),
+    svg('ellipse', { cx: '8', cy: '8', rx: '2.8', ry: '6.5', fill: 'none', stroke: 'currentColor', 'stroke-width': '1.1' }),
+    svg('path', { d: 'M1.5 8h13M2.6 4.6h10.8M2.6 11.4h10.8', fill: 'none', stroke: 'currentColor', 'stroke-width': '1.1' }));
 }
 
 /** A head and shoulders (an emoji may have no font on the device). */
@@ -171,10 +220,31 @@ function showFullName(ev) {
 document.addEventListener('click', showFullName);
 document.addEventListener('contextmenu', showFullName);
 
-function setLanguage(lang) {
+let languageWanted = null;
+
+/**
+ * Applies a language: loads its texts, then draws the header and the page again in it.
+ * The one way the language changes after the start: the switch calls it, and an
+ * account's language kept on the server is to be applied with it too (with
+ * `remember: false` when this browser's own choice should not change).
+ * A choice made while an earlier one is still loading wins; a language whose texts
+ * cannot be fetched (offline) is not applied, and the switch shows the current one again.
+ * @param {string} lang one of `LANGUAGES` (anything else is ignored)
+ * @param {{remember?: boolean}} [opts] remember it in this browser (the default)
+ */
+async function applyLanguage(lang, { remember = true } = {}) {
+  if (!LANGUAGES.includes(lang)) return;
+  languageWanted = lang;
+  try {
+    await loadLanguage(lang);
+  } catch {
+    if (languageWanted === lang) renderHeader();
+    return;
+  }
+  if (languageWanted !== lang) return;
+  if (remember) rememberLanguage(lang);
   if (lang === app.lang) return;
   app.lang = lang;
-  rememberLanguage(lang);
   renderHeader();
   route();
 }
@@ -192,7 +262,36 @@ function route() {
   main.focus({ preventScroll: true });
 }
 
+/**
+ * A socket was closed because its session ended: who is this page now (the browser's
+ * cookie may be gone, or another tab's new session), said in the header; the page is
+ * mounted again so that its sockets open with that session. Every socket of the page
+ * closes at once, so one of them does this.
+ */
+let reidentifying = false;
+async function signedOut() {
+  if (reidentifying || app.leaving) return;
+  reidentifying = true;
+  try {
+    app.me = await api.ensureGuest();
+    if (app.me?.account) app.me = await api.me();
+  } catch {
+    app.me = null;
+  }
+  app.signedOut = !app.me?.account;
+  app.accountOpen = false;
+  renderHeader();
+  route();
+  reidentifying = false;
+}
+window.addEventListener(SIGNED_OUT_EVENT, signedOut);
+
 async function start() {
+  try {
+    await loadLanguage(app.lang);
+  } catch {
+    app.lang = 'en';
+  }
   renderHeader();
   try {
     app.me = await api.ensureGuest();

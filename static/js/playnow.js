@@ -58,7 +58,9 @@ export async function playNow(ctx, roomId, { level = null, preset = storedPreset
  * The open table "play a person" takes at `minutes`+`increment` among a room's tables:
  * someone else waits there alone (no game being played, one seat taken by a person),
  * with the same clock and the plain rules (no random opening, no optional capture), not
- * against the computer, not one screen. Null when there is none.
+ * against the computer, not one screen, and casual (a rated table is chosen on purpose,
+ * never by "play a person", which would seat a guest where it is refused and an account
+ * at a game it never asked to be rated). Null when there is none.
  * @param {object[]} tables table views
  * @param {{minutes: number, increment: number}} clock
  * @param {string|null} meId
@@ -73,7 +75,7 @@ export function openTableFor(tables, { minutes, increment }, meId, skip = []) {
       && tb.game?.status !== 'playing'
       && seated.length === 1 && !seated[0].bot && seated[0].id !== meId
       && o.minutes === minutes && o.increment === increment
-      && !o.random_opening && !o.capture_optional && !o.bot && !o.local && !o.tournament;
+      && !o.random_opening && !o.capture_optional && !o.bot && !o.local && !o.tournament && !o.rated;
   }) ?? null;
 }
 

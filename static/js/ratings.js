@@ -11,6 +11,23 @@ export function ratingText(p) {
   return p.provisional ? `${p.rating}?` : String(p.rating);
 }
 
+/**
+ * Why `me` (the `/api/me` answer, or null before it is known) may not take a seat of a
+ * table with `options` in `variant`, as the server would refuse it: `'guest'` at a rated
+ * table, `'range'` for an account whose rating there is outside the table's range, or
+ * null when the seat is theirs to take. A client that shows a Sit button only where this
+ * is null never invites a refusal.
+ * @returns {'guest'|'range'|null}
+ */
+export function seatRefusal(me, options, variant) {
+  if (!options?.rated) return null;
+  if (!me?.account) return 'guest';
+  const range = options.rating_range;
+  const rating = me.ratings?.[variant]?.rating ?? 1500;
+  if (range && (rating < range.min || rating > range.max)) return 'range';
+  return null;
+}
+
 /** A signed difference with a real minus sign: "+162", "−12", "±0". */
 export function signed(n) {
   if (n > 0) return `+${n}`;

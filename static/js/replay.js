@@ -105,7 +105,10 @@ export function mount(root, { id, ctx }) {
     }
     analysisBox.dataset.analysis = analysis.status;
     if (analysis.status !== 'done') {
-      replace(analysisBox, h('p', { class: 'lead', role: 'status' }, t(`analysis.${analysis.status}`)), h('div', { class: 'actions' }, board));
+      replace(analysisBox,
+        h('p', { class: 'lead', role: 'status' }, t(`analysis.${analysis.status}`)),
+        pendingDetail(analysis),
+        h('div', { class: 'actions' }, board));
       return;
     }
     const plies = analysis.plies;
@@ -134,6 +137,21 @@ export function mount(root, { id, ctx }) {
         h('a', { class: 'btn small', href: api.annotatedPdnUrl(game.id), download: `damka-${game.id}-analysis.pdn`, 'data-action': 'annotated-pdn' }, t('analysis.pdn')),
         board),
     );
+  }
+
+  // A waiting job's place in the queue, or a running job's progress (a bar and a count).
+  function pendingDetail(job) {
+    if (job.status === 'queued' && job.queue_position) {
+      return h('p', { class: 'muted', 'data-queue-position': String(job.queue_position) },
+        t('analysis.queue_position', { n: job.queue_position }));
+    }
+    const p = job.progress;
+    if (job.status === 'running' && p?.positions) {
+      return h('p', { class: 'muted', 'data-progress': `${p.searched}/${p.positions}` },
+        h('progress', { max: String(p.positions), value: String(p.searched) }), ' ',
+        t('analysis.progress', { searched: p.searched, positions: p.positions }));
+    }
+    return null;
   }
 
   async function ask() {

@@ -14,6 +14,7 @@ import { mutedIds } from './chat.js';
 import { freeSeat, invitable, invitationCard, inviteButton, inviteTable, stillOpen } from './invite.js';
 import * as sound from './sound.js';
 import { applyTournaments } from './tournaments.js';
+import { seatRefusal } from './ratings.js';
 import { createTournamentForm, tournamentRows } from './tournamentlist.js';
 
 /** Mounts a room page; returns its unmount function. */
@@ -290,7 +291,8 @@ function seatCell(t, tb, side, ctx) {
     h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
     p ? h('span', { class: 'seat-who' }, nameTag(t, p, { class: 'name', link: true, 'data-bot': p.bot ? String(p.bot) : null }), tb.ready?.[side] && !p.bot ? h('span', { class: 'badge ready' }, t('ready')) : null)
       : playing ? h('span', { class: 'free' }, t('seat.free'))
-        : tb.options?.rated && !ctx.me?.account ? h('span', { class: 'free rated-note', 'data-rated-seat': side }, t('rated.accounts_only'))
+        : seatRefusal(ctx.me, tb.options, tb.variant) === 'guest' ? h('span', { class: 'free rated-note', 'data-rated-seat': side }, t('rated.accounts_only'))
+        : seatRefusal(ctx.me, tb.options, tb.variant) === 'range' ? h('span', { class: 'free rated-note', 'data-rated-seat': side, 'data-out-of-range': '' }, t('rated.range_short', { min: tb.options.rating_range.min, max: tb.options.rating_range.max }))
         : h('a', { class: 'btn small', href: href('table', tb.id), 'data-action': 'sit', 'data-seat': side, 'aria-label': t(`sit.${side}`), onclick: () => ctx.setIntent(tb.id, side) }, t('sit')),
   );
 }

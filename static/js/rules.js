@@ -1,22 +1,50 @@
 // The rules pages: an index with the comparison of the seven variants, and one page per
-// variant, in the chosen language (texts in rules/pl.js and rules/en.js).
+// variant, in the chosen language (texts in rules/{lang}.js, one module per language,
+// loaded when a rules page is first opened in that language).
 
 import * as api from './api.js';
 import { Board } from './board.js';
 import { h, replace } from './dom.js';
 import { parseFen } from './fen.js';
+import { LANGUAGES } from './i18n.js';
 import { href } from './router.js';
-import pl from './rules/pl.js';
-import en from './rules/en.js';
 
-const TEXTS = { pl, en };
 /** The variant ids, in the order of the comparison table. */
 export const VARIANTS = ['american', 'russian', 'brazilian', 'spanish', 'italian', 'czech', 'international'];
 
+const loaded = {};
+
+/**
+ * The rules texts in `lang`: English for a language without them, or when the module
+ * cannot be fetched.
+ * @param {string} lang
+ */
+export function rulesTexts(lang) {
+  const l = LANGUAGES.includes(lang) ? lang : 'en';
+  loaded[l] ??= import(`./rules/${l}.js`).then((m) => m.default, (err) => {
+    delete loaded[l];
+    if (l === 'en') throw err;
+    return rulesTexts('en');
+  });
+  return loaded[l];
+}
+
 /** Mounts the rules index (`id` null) or one variant's rules page. */
 export function mount(root, { id, ctx }) {
-  const { t } = ctx;
-  const texts = TEXTS[t.lang] ?? en;
+  let mounted = true;
+  // (Texts already loaded come before the next paint: nothing flashes.)
+  replace(root);
+  rulesTexts(ctx.t.lang).then((texts) => {
+    if (mounted) render(root, id, ctx.t, texts);
+  }).catch(() => {
+    if (mounted) replace(root, h('p', { class: 'error' }, ctx.t('error.network')));
+  });
+  return () => {
+    mounted = false;
+  };
+}
+
+function render(root, id, t, texts) {
   const page = id && texts.variants[id === 'english' ? 'american' : id];
   const nav = h('nav', { class: 'rules-nav', 'aria-label': t('nav.rules') },
     h('a', { href: href('rules'), 'aria-current': page ? null : 'page' }, t('rules.all')),
@@ -32,7 +60,7 @@ export function mount(root, { id, ctx }) {
       h('h2', {}, texts.index.common),
       texts.index.commonText.map((p) => h('p', {}, p)),
     ));
-    return () => {};
+    return;
   }
   const diagram = h('figure', { class: 'start-diagram', hidden: true });
   replace(root, h('article', { class: 'rules', 'data-rules': id },
@@ -59,7 +87,6 @@ export function mount(root, { id, ctx }) {
   }).catch(() => {
     // Without the server the text still stands on its own.
   });
-  return () => {};
 }
 
 function comparison(texts, highlight) {

@@ -2,6 +2,16 @@
 // jitter, pings to notice dead connections the browser has not noticed, and reports
 // online/offline so the page can show it. Messages are JSON both ways.
 
+/**
+ * The close code of a socket whose session ended (signed out here or elsewhere, the
+ * password changed, the operator, expiry): no reconnect with the same cookie; the page
+ * learns who it is now (`SIGNED_OUT_EVENT` on `window`) and mounts again.
+ */
+export const SIGNED_OUT = 4001;
+
+/** The window event a socket closed with `SIGNED_OUT` dispatches. */
+export const SIGNED_OUT_EVENT = 'damka:signed-out';
+
 const PING_EVERY_MS = 15_000;
 const PONG_TIMEOUT_MS = 10_000;
 const BACKOFF_MIN_MS = 500;
@@ -31,7 +41,8 @@ export function socketUrl(path, loc = globalThis.location) {
  * `onMessage(msg)` gets every parsed message except `pong`; `onOpen()` runs on every
  * (re)connect, when the server is about to send its fresh state; `onStatus(online)`
  * reports connection changes; `onClosedForGood(code)` runs when the server closed with
- * 1000 (table closed) and no reconnect will happen.
+ * 1000 (table closed) and no reconnect will happen. A close with `SIGNED_OUT` stops the
+ * socket too and tells the page (`SIGNED_OUT_EVENT`), whichever page made it.
  */
 export class LiveSocket {
   constructor(path, { onMessage, onOpen, onStatus, onClosedForGood } = {}) {
@@ -117,6 +128,11 @@ export class LiveSocket {
     if (code === 1000) {
       this.stopped = true;
       this.onClosedForGood(code);
+      return;
+    }
+    if (code === SIGNED_OUT) {
+      this.stopped = true;
+      globalThis.dispatchEvent?.(new CustomEvent(SIGNED_OUT_EVENT));
       return;
     }
     this.later(() => this.connect(), backoffDelay(this.attempt++));

@@ -42,6 +42,9 @@ export function mount(root, { id, ctx }) {
   const page = {
     // The viewer is an account (a rated table seats only accounts); read when drawn, so
     // signing up at the table takes effect at once.
+    get me() {
+      return ctx.me ?? null;
+    },
     get account() {
       return !!ctx.me?.account;
     },

@@ -102,6 +102,7 @@ function applyEvent(s, msg) {
       s.reason = null;
       s.ended_by = null;
       s.ratings = null;
+      s.unrated = msg.unrated ?? null;
       s.first_move_deadline = null;
       // A new game: nobody has offered anything yet.
       s.offer_limits = offerLimits({ plies: s.offer_limits?.plies });

@@ -7,7 +7,7 @@ import { h, replace } from './dom.js';
 import { material, parseFen } from './fen.js';
 import { href } from './router.js';
 import { nameTag, playerName } from './playnow.js';
-import { changeText } from './ratings.js';
+import { changeText, seatRefusal } from './ratings.js';
 import { offerEvery, pliesUntilOffer, takebackPlies } from './offers.js';
 import { claimLeft } from './chat.js';
 import { canMove, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
@@ -110,9 +110,12 @@ function playerBar(side, { t, page, s, count, act, panels }) {
         thinking ? h('span', { class: 'thinking', 'data-thinking': side }, t('bot.thinking')) : null,
       ),
     ),
-    canSit && s.options?.rated && !page.account
+    canSit && seatRefusal(page.me, s.options, s.table?.variant) === 'guest'
       // A guest at a rated table: why there is no Sit button.
       ? h('span', { class: 'rated-note', 'data-rated-seat': side }, t('rated.sit_guest'))
+      : canSit && seatRefusal(page.me, s.options, s.table?.variant) === 'range'
+        // An account outside the free seat's range: why there is no Sit button.
+        ? h('span', { class: 'rated-note', 'data-rated-seat': side, 'data-out-of-range': '' }, t('rated.range_seat', { min: s.options.rating_range.min, max: s.options.rating_range.max }))
       : canSit ? h('button', { class: 'btn small', 'data-action': 'sit', 'data-seat': side, onclick: () => act('sit', { seat: side }) }, t(`sit.${side}`)) : null,
     clock,
   );
@@ -215,6 +218,9 @@ function actionButtons(t, page, s, act, bannerShown) {
   if (live && s.status === 'playing' && color) {
     // The computer takes no draw offers (the server's draw rules still apply).
     const vsBot = !!playerOf(s, OTHER[color])?.bot;
+    // Before both players have moved the server takes no draw offer (and makes a
+    // resignation an abort, never rated, but in a tournament): the offer button waits.
+    const played = s.moves.filter((m) => !m.opening).length;
     if (vsBot) {
       // No offer button.
     } else if (s.draw_offer && s.draw_offer !== color) {
@@ -223,6 +229,8 @@ function actionButtons(t, page, s, act, bannerShown) {
       // On one screen an offer is a draw at once: it asks for a second click first.
       const armed = performance.now() < page.drawArmedUntil;
       out.push(button('draw-offer', armed ? t('action.draw_confirm') : t('action.draw_offer'), act, { kind: armed ? 'armed-draw' : '' }));
+    } else if (!s.draw_offer && played < 2) {
+      out.push(waiting(button('draw-offer', t('action.draw_offer'), act), t, 'draw.wait_first_moves', s, 2 - played));
     } else if (!s.draw_offer) {
       // The server allows one offer per N plies and says when: the button waits, and
       // says why.
@@ -241,7 +249,6 @@ function actionButtons(t, page, s, act, bannerShown) {
     }
     const armed = performance.now() < page.resignArmedUntil;
     out.push(button('resign', armed ? t('action.resign_confirm') : t('action.resign'), act, { kind: armed ? 'danger armed' : 'danger' }));
-    const played = s.moves.filter((m) => !m.opening).length;
     if (played < 2 && !tournament) out.push(button('abort', t('action.abort'), act));
   }
   if (live && s.status === 'playing' && page.premove) out.push(button('premove-cancel', t('action.premove_cancel'), act));
@@ -427,7 +434,8 @@ function info(t, page, s, act) {
   const flags = [
     o.random_opening ? t('option.random_opening') : null,
     o.capture_optional ? t('option.capture_optional') : null,
-    o.rated ? t('option.rated') : null,
+    o.rated && !s.unrated ? t('option.rated') : null,
+    o.rated && s.unrated ? t(`option.unrated.${s.unrated}`) : null,
     o.rated && o.rating_range ? t('option.range', { min: o.rating_range.min, max: o.rating_range.max }) : null,
   ].filter(Boolean);
   return [

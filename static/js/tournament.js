@@ -117,7 +117,8 @@ export function mount(root, { id, ctx }) {
             x.rounds[x.rounds.length - 1]?.bye?.id === me ? t('tournament.your_bye') : t('tournament.waiting_round'))
           : null,
       h('div', { class: 'actions' },
-        canJoin(x, me) ? h('button', { class: 'btn primary', 'data-action': 'join-tournament', onclick: () => act('join') }, t('action.join')) : null,
+        canJoin(x, me, !!ctx.me?.account) ? h('button', { class: 'btn primary', 'data-action': 'join-tournament', onclick: () => act('join') }, t('action.join'))
+          : canJoin(x, me) ? h('span', { class: 'rated-note', 'data-rated-join': '' }, t('rated.join_guest')) : null,
         canStart(x, me) ? h('button', { class: 'btn', 'data-action': 'start-tournament', onclick: () => act('start') }, t('action.start_now')) : null,
         canLeave(x, me) ? h('button', { class: 'btn danger', 'data-action': 'leave-tournament', onclick: () => act('leave') }, t('action.leave')) : null,
       ),

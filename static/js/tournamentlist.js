@@ -43,7 +43,8 @@ export function tournamentRows(t, list, ctx, onError) {
       h('div', { class: 'tr-foot' },
         isIn(x, me) ? h('span', { class: 'badge ready' }, t('tournament.you_are_in')) : h('span'),
         h('span', { class: 'row-actions' },
-          canJoin(x, me) ? h('button', { class: 'btn small primary', 'data-action': 'join-tournament', onclick: () => act('join') }, t('action.join')) : null,
+          canJoin(x, me, !!ctx.me?.account) ? h('button', { class: 'btn small primary', 'data-action': 'join-tournament', onclick: () => act('join') }, t('action.join'))
+            : canJoin(x, me) ? h('span', { class: 'rated-note', 'data-rated-join': '' }, t('rated.accounts_only')) : null,
           canLeave(x, me) && x.status === 'open' ? h('button', { class: 'btn small', 'data-action': 'leave-tournament', onclick: () => act('leave') }, t('action.leave')) : null,
           h('a', { class: 'btn small', href: href('tournament', x.id), 'data-action': 'open-tournament' }, t('action.open')),
         ),

@@ -47,9 +47,13 @@ export function hasLeft(x, me) {
   return (x.standings ?? []).some((l) => l.player.id === me && l.withdrawn);
 }
 
-/** Whether `me` may join now: open, a place free, not in it. */
-export function canJoin(x, me) {
-  return !!me && x.status === 'open' && !isIn(x, me) && (x.players?.length ?? 0) < x.max_players;
+/**
+ * Whether `me` may join now: open, a place free, not in it, and (for a rated tournament)
+ * an account: `account` says whether the viewer is one.
+ */
+export function canJoin(x, me, account = true) {
+  return !!me && x.status === 'open' && !isIn(x, me) && (x.players?.length ?? 0) < x.max_players
+    && !(x.rated && !account);
 }
 
 /** Whether `me` may leave: in it, not over, not left already. */

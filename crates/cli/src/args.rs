@@ -47,6 +47,8 @@ pub(crate) enum Command {
     Bitbase(BitbaseArgs),
     /// Fits the evaluation's weights: self-play data, then the fit (docs/engine.md).
     Tune(crate::tune_cmd::TuneArgs),
+    /// The opening ballots: lists them, imports a published table, makes Damka's own (docs/ballots.md).
+    Ballots(crate::ballots_cmd::BallotsArgs),
 }
 
 /// The position a command works on.

@@ -13,12 +13,14 @@
 //! draughts bitbase --variant V[,V...] --pieces N --out DIR [--verbose] | --variant V --out DIR --probe FEN
 //! draughts tune selfplay --variant V --games N --depth D --seed S --out FILE
 //! draughts tune fit --variant V --data FILE[,FILE...] --out WEIGHTS
+//! draughts ballots list --variant V [--set S] | import --variant V --set S [FILE] | make --variant V [--plies P] [--depth D] [--margin M] [--threads N]
 //! ```
 //!
 //! Every subcommand answers `--help`. Exit status: 0 on success, 1 for a bad position or
 //! an illegal move, 2 for bad arguments.
 
 mod args;
+mod ballots_cmd;
 mod bench_cmd;
 mod bitbase_cmd;
 mod hub_cmd;
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => ("bench", bench_cmd::run(&a)),
         Command::Bitbase(a) => ("bitbase", bitbase_cmd::run(&a)),
         Command::Tune(a) => ("tune", tune_cmd::run(&a)),
+        Command::Ballots(a) => ("ballots", ballots_cmd::run(&a)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -29,12 +29,17 @@
 //!   limits of every variant with live [`Counter`]s, the [`Outcome`], and
 //!   [`random_opening`].
 //! - [`clock`]: the Fischer clock; [`pdn`]: PDN reading and writing.
+//! - [`ballot`]: the opening ballots ([`Ballot`], [`BallotSet`]): the ACF
+//!   3-move and 2-move ballots, the FMJD-64 and IDF tables, and Damka's own
+//!   balanced sets; [`ballot::random`] draws one by seed, [`ballot::find`]
+//!   looks one up by id.
 //!
 //! Internally every variant is played on one reference numbering (square 1
 //! top-left, first mover at the bottom); see [`Square`].
 
 #![forbid(unsafe_code)]
 
+pub mod ballot;
 mod bitboard;
 mod capture;
 pub mod clock;
@@ -62,6 +67,7 @@ mod rules;
 mod square;
 mod variant;
 
+pub use ballot::{Ballot, BallotSet};
 pub use bitboard::Bitboard;
 pub use color::{ByColor, Color, ParseColorError};
 pub use draw::{Counter, DrawLimits};

@@ -3,11 +3,40 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Where a game's analysis is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    /// Nobody asked for it.
+    None,
+    /// Waiting for the engine.
+    Queued,
+    /// The engine works on it.
+    Running,
+    /// Finished: the plies are there.
+    Done,
+}
+
+/// How far a running analysis got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Positions searched so far.
+    pub searched: u32,
+    /// Positions of the game (its plies and the start).
+    pub positions: u32,
+}
+
 /// A job's state (`202` answer of the request, and part of the result).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnalysisStatus {
     /// `queued`, `running` or `done`; `none` for a game nobody asked to analyse.
-    pub status: String,
+    pub status: JobState,
+    /// While queued: its place in the queue over every node (1: next).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_position: Option<u32>,
+    /// While running: how far it got.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<Progress>,
 }
 
 /// A position's value from White's side, flattened into the object that carries it:
@@ -51,7 +80,13 @@ pub struct PlyAnalysis {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameAnalysis {
     /// `queued`, `running` or `done`; `none` for a game nobody asked to analyse.
-    pub status: String,
+    pub status: JobState,
+    /// While queued: its place in the queue over every node (1: next).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_position: Option<u32>,
+    /// While running: how far it got.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<Progress>,
     /// Every ply once done (empty before).
     pub plies: Vec<PlyAnalysis>,
     /// Each side's accuracy in per cent, once done (see `docs/protocol.md`).

@@ -15,3 +15,8 @@ pub const INTERNAL: u16 = 1011;
 pub const MOVING: u16 = 1012;
 /// The table is between nodes: reconnect in a moment.
 pub const TRY_AGAIN: u16 = 1013;
+/// The socket's session ended (signed out here or everywhere, the password changed, the
+/// operator disabled the account or reset its password, the session expired): the client
+/// asks who it is now (`GET /api/me`, a new guest if need be) before it reconnects, and
+/// tells the person they were signed out. An application code (4000–4999).
+pub const SIGNED_OUT: u16 = 4001;

@@ -325,6 +325,15 @@ impl GameResult {
     }
 }
 
+/// Why a game at a rated table (or of a rated tournament) is played unrated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unrated {
+    /// The two players already played the server's daily number of rated games against
+    /// each other (`--rated-games-per-pair`): this one is casual.
+    PairLimit,
+}
+
 /// Why a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -420,13 +429,35 @@ pub struct TableView {
     pub tournament: Option<TableTournament>,
 }
 
-/// A text in Polish and English.
+/// A text in the client's languages: Polish and English always, the others when known
+/// (a rooms file may give only `pl` and `en`; the client then shows English).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Texts {
     /// Polish.
     pub pl: String,
     /// English.
     pub en: String,
+    /// Russian.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ru: Option<String>,
+    /// Portuguese (Brazil).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pt: Option<String>,
+    /// Spanish.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub es: Option<String>,
+    /// Italian.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub it: Option<String>,
+    /// Czech.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cs: Option<String>,
+    /// Dutch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nl: Option<String>,
+    /// French.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fr: Option<String>,
 }
 
 /// A room as listed by `GET /api/rooms`.

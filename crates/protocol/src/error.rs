@@ -59,6 +59,9 @@ pub enum ErrorCode {
     RatedNeedsAccount,
     /// A rating outside the free seat's range of a rated table (HTTP 403).
     RatingOutOfRange,
+    /// The analysis board asked by a person who plays a live game against another
+    /// person or in a tournament (HTTP 409).
+    InGame,
 }
 
 impl ErrorCode {
@@ -90,6 +93,7 @@ impl ErrorCode {
             ErrorCode::BadCredentials => "bad_credentials",
             ErrorCode::RatedNeedsAccount => "rated_needs_account",
             ErrorCode::RatingOutOfRange => "rating_out_of_range",
+            ErrorCode::InGame => "in_game",
         }
     }
 }
@@ -135,6 +139,14 @@ mod tests {
             ErrorCode::StorageUnavailable,
             ErrorCode::TooManyConnections,
             ErrorCode::Forbidden,
+            ErrorCode::UsernameTaken,
+            ErrorCode::InvalidUsername,
+            ErrorCode::WeakPassword,
+            ErrorCode::AlreadyAccount,
+            ErrorCode::BadCredentials,
+            ErrorCode::RatedNeedsAccount,
+            ErrorCode::RatingOutOfRange,
+            ErrorCode::InGame,
         ] {
             let json = serde_json::to_string(&code).expect("serialises");
             assert_eq!(json, format!("\"{}\"", code.as_str()));

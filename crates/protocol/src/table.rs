@@ -175,6 +175,10 @@ pub struct State {
     /// server ruled (time, rules, the first-move window), or when not known.
     #[serde(default)]
     pub ended_by: Option<Side>,
+    /// At a rated table: why the current or last game is not rated (absent when it is,
+    /// or the table is casual).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<crate::Unrated>,
 }
 
 /// When each player may next offer a draw or ask for a takeback: the server allows one
@@ -396,6 +400,10 @@ pub struct GameStarted {
     pub counters: Vec<CounterView>,
     /// Time for the first move (the first-move window), ms.
     pub first_move_deadline: Option<u64>,
+    /// At a rated table: why this game is not rated (absent when it is, or the table is
+    /// casual).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<crate::Unrated>,
 }
 
 /// The `move` event.

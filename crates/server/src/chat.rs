@@ -40,7 +40,7 @@ pub const ADDRESS_PER_SECOND: f64 = 1.0;
 /// Fails with `rate_limited`.
 pub fn address_token(
     limits: &crate::limits::Limits,
-    ip: std::net::IpAddr,
+    ip: crate::limits::RateKey,
     scope: &str,
 ) -> Result<(), AppError> {
     if limits

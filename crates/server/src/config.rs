@@ -286,7 +286,8 @@ pub struct Config {
     pub analysis_depth: u32,
 
     /// Game analyses one node runs at once (each searches one position at a time on the
-    /// computer's threads, below every live game).
+    /// computer's threads, below every live game); 0: this node runs none (another node
+    /// of its cluster does).
     #[arg(long, env = "DAMKA_ANALYSIS_JOBS", default_value_t = 2)]
     pub analysis_jobs: usize,
 
@@ -321,6 +322,63 @@ pub struct Config {
         default_value_t = 60.0
     )]
     pub position_analyses_per_minute: f64,
+
+    /// Rated games two players may start against each other in 24 hours; past that
+    /// their games (at a rated table or in a rated tournament) are casual (0: no limit).
+    #[arg(long, env = "DAMKA_RATED_GAMES_PER_PAIR", default_value_t = 10)]
+    pub rated_games_per_pair: u32,
+
+    /// Days an account's addresses are kept for the operator's report of suspicious
+    /// pairs (`damka account pairs`).
+    #[arg(long, env = "DAMKA_ADDRESS_DAYS", default_value_t = 30)]
+    pub address_days: u32,
+    /// Bits of an IPv6 address that make one client for the per-address limits (the rest
+    /// is the client's own to vary: a home or a server gets a whole /64); IPv4 addresses
+    /// count whole.
+    #[arg(long, env = "DAMKA_IPV6_PREFIX", default_value_t = 64,
+          value_parser = clap::value_parser!(u8).range(16..=128))]
+    pub ipv6_prefix: u8,
+
+    /// Password hashes and checks that run at once (0: one fewer than the machine's
+    /// cores, at least one); each takes a core and 19 MiB while it runs.
+    #[arg(long, env = "DAMKA_PASSWORD_HASHES", default_value_t = 0)]
+    pub password_hashes: usize,
+
+    /// Password checks that may wait for one of those (two at most from one address; the
+    /// address with the fewest recent failed checks goes first); more are answered `429`
+    /// with `Retry-After` at once.
+    #[arg(long, env = "DAMKA_PASSWORD_QUEUE", default_value_t = 32)]
+    pub password_queue: usize,
+
+    /// Days an account's session lives unused before it ends (0: no limit).
+    #[arg(long, env = "DAMKA_SESSION_IDLE_DAYS", default_value_t = 30)]
+    pub session_idle_days: u32,
+
+    /// Days an account's session lives at most, used or not (0: no limit).
+    #[arg(long, env = "DAMKA_SESSION_MAX_DAYS", default_value_t = 365)]
+    pub session_max_days: u32,
+
+    /// Seconds between two checks of the open sockets' sessions against the database:
+    /// how soon a session ended elsewhere (the operator's `damka account` commands,
+    /// another node of a cluster, expiry) closes its sockets.
+    #[arg(long, env = "DAMKA_SESSION_CHECK_SECS", default_value_t = 5)]
+    pub session_check_secs: u64,
+
+    /// Seconds between two deletions of expired sessions.
+    #[arg(long, env = "DAMKA_SESSION_SWEEP_SECS", default_value_t = 3600)]
+    pub session_sweep_secs: u64,
+
+    /// Game analyses waiting in the queue (over every node) past which a new request is
+    /// refused (`429`, `Retry-After`); an account's request for its own game is refused
+    /// only past twice this.
+    #[arg(long, env = "DAMKA_ANALYSIS_QUEUE", default_value_t = 32)]
+    pub analysis_queue: usize,
+
+    /// Analysis-board searches one node lets wait or run at once (a position asked
+    /// again, or while it is searched, comes from the cache and takes no place); past
+    /// that the board answers `429` with `Retry-After`.
+    #[arg(long, env = "DAMKA_ANALYSIS_BOARD_SEARCHES", default_value_t = 8)]
+    pub analysis_board_searches: usize,
 
     /// Public lookups (profiles, a player's games and PDN, leaderboards, game lists and
     /// replays) per minute from one address, after a burst of a quarter of it (0: no
@@ -448,8 +506,33 @@ pub enum AccountAction {
         /// The username (any case).
         username: String,
     },
+    /// Ends every session of an account (every device is signed out; the password
+    /// stays).
+    SignOut {
+        /// The username (any case).
+        username: String,
+    },
     /// Shows an account: its id, when it was made, whether it is disabled, its sessions.
     Show {
+        /// The username (any case).
+        username: String,
+    },
+    /// Lists pairs of accounts that played many rated games against each other lately:
+    /// games, wins each, quick results (a resignation or an agreed draw within 10 plies)
+    /// and whether both were seen at one address (which alone proves nothing: a club
+    /// plays from one).
+    Pairs {
+        /// Games ended in the last this many days.
+        #[arg(long, default_value_t = 30)]
+        days: u32,
+        /// Pairs with at least this many rated games.
+        #[arg(long, default_value_t = 10)]
+        min_games: u32,
+    },
+    /// Voids every rated result of an account (its rated games become casual, their
+    /// results stay) and recomputes every player's ratings from the rated games that
+    /// remain. Prints the ratings that changed most.
+    Void {
         /// The username (any case).
         username: String,
     },
@@ -509,6 +592,13 @@ impl fmt::Debug for Config {
             .field("node_name", &self.node_name)
             .field("lease_ms", &self.lease_ms)
             .field("nats_prefix", &self.nats_prefix)
+            .field("ipv6_prefix", &self.ipv6_prefix)
+            .field("password_hashes", &self.password_hashes)
+            .field("password_queue", &self.password_queue)
+            .field("session_idle_days", &self.session_idle_days)
+            .field("session_max_days", &self.session_max_days)
+            .field("session_check_secs", &self.session_check_secs)
+            .field("session_sweep_secs", &self.session_sweep_secs)
             .finish_non_exhaustive()
     }
 }

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::limits::Limits;
 use crate::metrics::Metrics;
 use crate::room::Rooms;
+use crate::session_sockets::SessionSockets;
 use crate::time::TimeSource;
 
 /// What every part of the server shares.
@@ -32,6 +33,8 @@ pub struct Core {
     pub limits: Limits,
     /// Password hashing, a few at a time.
     pub passwords: Passwords,
+    /// The open sockets of each session, closed when it ends.
+    pub sessions: SessionSockets,
     /// Monotonic time for clocks and timers.
     pub time: TimeSource,
     /// Cancelled when the server shuts down.

@@ -123,9 +123,10 @@ impl AppError {
             ErrorCode::UsernameTaken | ErrorCode::AlreadyAccount => StatusCode::CONFLICT,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
-            ErrorCode::SeatTaken | ErrorCode::GameInProgress | ErrorCode::StalePly => {
-                StatusCode::CONFLICT
-            }
+            ErrorCode::SeatTaken
+            | ErrorCode::GameInProgress
+            | ErrorCode::StalePly
+            | ErrorCode::InGame => StatusCode::CONFLICT,
             _ => StatusCode::BAD_REQUEST,
         }
     }

@@ -16,10 +16,12 @@
 //! - [`analysis`]: analyses of finished games (jobs claimed through the store, searched on
 //!   the computer's threads below every live game) and of positions;
 //! - [`sweep`]: periodic clean-ups; [`session`]: who a request is from (cookie,
-//!   address);
+//!   address); [`session_sweep`]: sessions checked, touched and expired over time;
 //! - [`core`]: the services every layer shares; [`room`]: rooms, their live table
 //!   lists and the fan-out to room sockets; [`bots`]: the computer's search threads;
 //!   [`chat`], [`names`], [`text`]: what people write; [`limits`]: per-address counters;
+//!   [`session_sockets`]: the open sockets of each session; [`password_gate`]: password
+//!   hashes a few at a time, those of addresses without recent failures first;
 //! - [`config`], [`metrics`], [`error`], [`time`], [`random`], [`lock`]: the ground
 //!   floor.
 //!
@@ -41,18 +43,23 @@ pub mod cluster;
 pub mod config;
 pub mod core;
 pub mod error;
+pub mod fair_play;
 pub mod http;
 pub mod limits;
 pub mod lock;
 pub mod metrics;
 pub mod names;
 pub mod operator;
+pub mod operator_fair_play;
+pub mod password_gate;
 pub mod placement;
 pub mod random;
 pub mod ratings;
 pub mod room;
 pub mod server;
 pub mod session;
+pub mod session_sockets;
+pub mod session_sweep;
 pub mod sweep;
 pub mod table;
 pub mod text;

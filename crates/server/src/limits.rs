@@ -2,6 +2,10 @@
 //! guest creation (token buckets); and the guests seen since the last sweep
 //! ([`crate::sweep`] writes when they were seen and deletes the idle ones).
 //!
+//! Every per-address limit counts under a [`RateKey`], never a bare address: an IPv4
+//! address is its own key, an IPv6 address is cut to its network (`--ipv6-prefix`, a /64
+//! by default), so the 2^64 addresses one home or one rented server has are one client.
+//!
 //! The defaults are generous on purpose: a family or a school behind one address never
 //! meets them (200 sockets, 30 guests a minute, 40 open tables, 10 socket opens a second),
 //! while one machine can no longer exhaust the server's file descriptors, fill the guests
@@ -9,7 +13,8 @@
 
 use crate::lock::lock;
 use std::collections::{HashMap, HashSet};
-use std::net::IpAddr;
+use std::fmt;
+use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -21,37 +26,43 @@ const MAX_TOUCHED: usize = 100_000;
 #[derive(Default)]
 pub struct Limits {
     /// Open sockets per address.
-    sockets: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    sockets: Arc<Mutex<HashMap<RateKey, usize>>>,
     /// Guest-creation buckets per address.
-    guests: Mutex<HashMap<IpAddr, Bucket>>,
+    guests: Mutex<HashMap<RateKey, Bucket>>,
     /// Guests seen since the last sweep.
     touched: Mutex<HashSet<String>>,
     /// Socket opens per address.
-    pub socket_opens: RateMap<IpAddr>,
+    pub socket_opens: RateMap<RateKey>,
     /// Seat changes (`sit`, `stand`) per address.
-    pub seat_changes: RateMap<IpAddr>,
+    pub seat_changes: RateMap<RateKey>,
     /// Chat messages per address in one room or at one table (`room:<id>` /
     /// `table:<id>`): one budget for every guest of the address.
-    pub chat: RateMap<(IpAddr, String)>,
+    pub chat: RateMap<(RateKey, String)>,
     /// Renames per guest, and per address.
     pub renames: RateMap<String>,
     /// Renames per address.
-    pub renames_from: RateMap<IpAddr>,
+    pub renames_from: RateMap<RateKey>,
     /// Password checks (sign-in, password change) per address.
-    pub sign_ins_from: RateMap<IpAddr>,
-    /// Password checks per username (folded), whoever tries.
+    pub sign_ins_from: RateMap<RateKey>,
+    /// Failed password checks per username (folded), from anywhere: the ceiling a
+    /// guesser with many addresses meets.
     pub sign_ins_of: RateMap<String>,
+    /// Failed password checks per username (folded) and address: one address guessing
+    /// cannot lock the owner out from another.
+    pub sign_ins_of_from: RateMap<(String, RateKey)>,
     /// Accounts made per address.
-    pub accounts_from: RateMap<IpAddr>,
+    pub accounts_from: RateMap<RateKey>,
     /// Position analyses (the analysis board) per address.
-    pub analyses_from: RateMap<IpAddr>,
+    pub analyses_from: RateMap<RateKey>,
     /// Game analyses asked for per address.
-    pub game_analyses_from: RateMap<IpAddr>,
+    pub game_analyses_from: RateMap<RateKey>,
     /// Game analyses asked for per player (guest or account id).
     pub game_analyses_of: RateMap<String>,
+    /// When an account was last written as seen at an address ([`crate::fair_play`]).
+    pub addresses_seen: RateMap<(String, String)>,
     /// Public lookups (profiles, a player's games and PDN, leaderboards, game lists and
     /// replays) per address.
-    pub lookups_from: RateMap<IpAddr>,
+    pub lookups_from: RateMap<RateKey>,
     /// Players' PDN downloads streaming now, per address and in all.
     pub downloads: Streams,
 }
@@ -61,14 +72,14 @@ pub struct Limits {
 #[derive(Default)]
 pub struct Streams {
     /// Per address; the sum is the total.
-    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    open: Arc<Mutex<HashMap<RateKey, usize>>>,
 }
 
 /// One running stream; its place is given back when it is dropped (the response ended or
 /// its client went away).
 pub struct StreamPermit {
-    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
-    ip: IpAddr,
+    open: Arc<Mutex<HashMap<RateKey, usize>>>,
+    ip: RateKey,
 }
 
 impl Drop for StreamPermit {
@@ -86,7 +97,7 @@ impl Drop for StreamPermit {
 impl Streams {
     /// A place for one more stream of `ip`, unless it has `per_address` running or all
     /// addresses `total` (0: no limit for either).
-    pub fn open(&self, ip: IpAddr, per_address: usize, total: usize) -> Option<StreamPermit> {
+    pub fn open(&self, ip: RateKey, per_address: usize, total: usize) -> Option<StreamPermit> {
         let mut map = lock(&self.open);
         let all: usize = map.values().sum();
         let mine = map.get(&ip).copied().unwrap_or(0);
@@ -194,6 +205,15 @@ impl<K: std::hash::Hash + Eq> RateMap<K> {
         }
     }
 
+    /// Gives a token taken from `key`'s bucket back (an attempt that turned out not to
+    /// count: a sign-in that succeeded, or a check that never ran); nothing when the
+    /// bucket is gone or full.
+    pub fn give_back(&self, key: &K) {
+        if let Some(b) = lock(&self.buckets).get_mut(key) {
+            b.tokens = (b.tokens + 1.0).min(b.burst);
+        }
+    }
+
     /// Forgets the buckets that have refilled by now.
     pub fn prune(&self) {
         let now = Instant::now();
@@ -223,8 +243,8 @@ struct Bucket {
 
 /// One open socket of an address; the count goes down when it is dropped.
 pub struct SocketPermit {
-    sockets: Arc<Mutex<HashMap<IpAddr, usize>>>,
-    ip: IpAddr,
+    sockets: Arc<Mutex<HashMap<RateKey, usize>>>,
+    ip: RateKey,
 }
 
 impl Drop for SocketPermit {
@@ -241,7 +261,7 @@ impl Drop for SocketPermit {
 
 impl Limits {
     /// One more socket for `ip`, unless it already holds `max` (0: no limit).
-    pub fn open_socket(&self, ip: IpAddr, max: usize) -> Option<SocketPermit> {
+    pub fn open_socket(&self, ip: RateKey, max: usize) -> Option<SocketPermit> {
         let mut map = lock(&self.sockets);
         let n = map.entry(ip).or_insert(0);
         if max > 0 && *n >= max {
@@ -255,17 +275,17 @@ impl Limits {
     }
 
     /// Sockets open from `ip`.
-    pub fn sockets_of(&self, ip: IpAddr) -> usize {
+    pub fn sockets_of(&self, ip: RateKey) -> usize {
         lock(&self.sockets).get(&ip).copied().unwrap_or(0)
     }
 
     /// Takes a guest-creation token of `ip` (`per_minute` burst, refilled at
     /// `per_minute`; 0: no limit); `false` when none is left.
-    pub fn take_guest(&self, ip: IpAddr, per_minute: u32) -> bool {
+    pub fn take_guest(&self, ip: RateKey, per_minute: u32) -> bool {
         self.take_guest_at(ip, per_minute, Instant::now())
     }
 
-    fn take_guest_at(&self, ip: IpAddr, per_minute: u32, now: Instant) -> bool {
+    fn take_guest_at(&self, ip: RateKey, per_minute: u32, now: Instant) -> bool {
         if per_minute == 0 {
             return true;
         }
@@ -312,9 +332,11 @@ impl Limits {
         self.renames_from.prune();
         self.sign_ins_from.prune();
         self.sign_ins_of.prune();
+        self.sign_ins_of_from.prune();
         self.accounts_from.prune();
         self.analyses_from.prune();
         self.game_analyses_from.prune();
+        self.addresses_seen.prune();
         self.game_analyses_of.prune();
         self.lookups_from.prune();
     }
@@ -328,17 +350,103 @@ impl Limits {
     }
 }
 
+/// What one client counts as for every per-address limit: an IPv4 address whole, an
+/// IPv6 address cut to its first `prefix` bits (the rest zero), an IPv4-mapped IPv6
+/// address (`::ffff:a.b.c.d`, as a dual-stack socket reports IPv4 peers) as its IPv4
+/// address. [`crate::session::ClientIp`] yields one; a new per-address limit is a
+/// `RateMap<RateKey>` (or a map keyed by it) and takes the key the request's
+/// `ClientIp` gives, never an `IpAddr` of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RateKey {
+    /// The address with the bits beyond the prefix cleared.
+    addr: IpAddr,
+    /// The prefix kept (32 for IPv4), for logs.
+    prefix: u8,
+}
+
+impl RateKey {
+    /// The key of `ip`, IPv6 addresses cut to `ipv6_prefix` bits (at most 128).
+    pub fn new(ip: IpAddr, ipv6_prefix: u8) -> RateKey {
+        match ip {
+            IpAddr::V4(v4) => RateKey {
+                addr: IpAddr::V4(v4),
+                prefix: 32,
+            },
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => RateKey {
+                    addr: IpAddr::V4(v4),
+                    prefix: 32,
+                },
+                None => {
+                    let prefix = ipv6_prefix.min(128);
+                    let mask = u128::MAX.checked_shl(128 - u32::from(prefix)).unwrap_or(0);
+                    RateKey {
+                        addr: IpAddr::V6(Ipv6Addr::from(u128::from(v6) & mask)),
+                        prefix,
+                    }
+                }
+            },
+        }
+    }
+
+    /// The key as an address (an IPv6 network's first address), for the counters that
+    /// store one (the tables and tournaments created from an address, the computer's
+    /// fair queue).
+    pub fn addr(self) -> IpAddr {
+        self.addr
+    }
+}
+
+/// `10.0.0.1`, `2001:db8:1:2::/64`: logs show that an IPv6 key is a network.
+impl fmt::Display for RateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.addr {
+            IpAddr::V4(v4) => write!(f, "{v4}"),
+            IpAddr::V6(v6) if self.prefix == 128 => write!(f, "{v6}"),
+            IpAddr::V6(v6) => write!(f, "{v6}/{}", self.prefix),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::net::Ipv4Addr;
 
-    const UNKNOWN: IpAddr = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+    const UNKNOWN: RateKey = RateKey {
+        addr: IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+        prefix: 32,
+    };
+
+    fn key(ip: &str) -> RateKey {
+        RateKey::new(ip.parse().unwrap_or(UNKNOWN.addr), 64)
+    }
+
+    #[test]
+    fn rate_keys_cut_ipv6_to_the_prefix_and_read_mapped_ipv4_as_ipv4() {
+        assert_eq!(key("10.0.0.1"), key("::ffff:10.0.0.1"));
+        assert_ne!(key("10.0.0.1"), key("10.0.0.2"));
+        assert_eq!(
+            key("2001:db8:1:2::1"),
+            key("2001:db8:1:2:ffff:ffff:ffff:ffff")
+        );
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("2001:db8:1:2:3:4:5:6").to_string(), "2001:db8:1:2::/64");
+        assert_eq!(key("10.0.0.1").to_string(), "10.0.0.1");
+        let ip = "2001:db8:1:2:3:4:5:6".parse().unwrap_or(UNKNOWN.addr);
+        assert_eq!(RateKey::new(ip, 128).to_string(), "2001:db8:1:2:3:4:5:6");
+        assert_eq!(RateKey::new(ip, 48).to_string(), "2001:db8:1::/48");
+        assert_eq!(
+            RateKey::new(ip, 0),
+            RateKey::new("::1".parse().unwrap_or(ip), 0)
+        );
+        assert_eq!(key("2001:db8:1:2::9").addr().to_string(), "2001:db8:1:2::");
+    }
 
     #[test]
     fn sockets_are_counted_and_released() {
         let limits = Limits::default();
-        let ip: IpAddr = "10.0.0.1".parse().unwrap_or(UNKNOWN);
+        let ip = key("10.0.0.1");
         let a = limits.open_socket(ip, 2);
         let b = limits.open_socket(ip, 2);
         assert!(a.is_some() && b.is_some());
@@ -356,7 +464,7 @@ mod tests {
     #[test]
     fn guest_bucket_bursts_then_refills() {
         let limits = Limits::default();
-        let ip: IpAddr = "10.0.0.2".parse().unwrap_or(UNKNOWN);
+        let ip = key("10.0.0.2");
         let t0 = Instant::now();
         for _ in 0..30 {
             assert!(limits.take_guest_at(ip, 30, t0));
@@ -372,8 +480,8 @@ mod tests {
     #[test]
     fn streams_are_capped_per_address_and_in_all() {
         let streams = Streams::default();
-        let a: IpAddr = "10.0.0.3".parse().unwrap_or(UNKNOWN);
-        let b: IpAddr = "10.0.0.4".parse().unwrap_or(UNKNOWN);
+        let a = key("10.0.0.3");
+        let b = key("10.0.0.4");
         let first = streams.open(a, 1, 2);
         assert!(first.is_some());
         assert!(streams.open(a, 1, 2).is_none(), "one per address");

@@ -96,6 +96,8 @@ pub struct Metrics {
     pub analyses_running: Gauge,
     /// Game analysis jobs this node finished and stored.
     pub analyses_done: Counter,
+    /// Game analyses refused because the queue was full.
+    pub analyses_refused: Counter,
     /// Positions searched for game analyses (a search stopped for a live game and run
     /// again counts twice).
     pub analysis_positions: Counter,
@@ -103,6 +105,13 @@ pub struct Metrics {
     pub analysis_preempted: Counter,
     /// Positions of the analysis board answered.
     pub position_analyses: Counter,
+    /// Positions of the analysis board answered from its cache (or by another request's
+    /// search of the same position).
+    pub position_analyses_cached: Counter,
+    /// Requests of the analysis board refused because its searches were all taken.
+    pub position_analyses_refused: Counter,
+    /// Analysis-board searches waiting for the computer's threads or running.
+    pub position_analyses_searching: Gauge,
     /// From claiming a game analysis job to storing its result.
     pub analysis_job: Timing,
 }
@@ -123,9 +132,13 @@ impl Default for Metrics {
             sign_ins_refused: Counter::default(),
             analyses_running: Gauge::default(),
             analyses_done: Counter::default(),
+            analyses_refused: Counter::default(),
             analysis_positions: Counter::default(),
             analysis_preempted: Counter::default(),
             position_analyses: Counter::default(),
+            position_analyses_cached: Counter::default(),
+            position_analyses_refused: Counter::default(),
+            position_analyses_searching: Gauge::default(),
             analysis_job: Timing::new(&ANALYSIS_BUCKETS),
         }
     }
@@ -196,6 +209,11 @@ impl Metrics {
             self.analyses_done.clone(),
         );
         registry.register(
+            "damka_analyses_refused",
+            "Game analyses refused because the queue was full",
+            self.analyses_refused.clone(),
+        );
+        registry.register(
             "damka_analysis_positions",
             "Positions searched for game analyses (a preempted search counts again)",
             self.analysis_positions.clone(),
@@ -209,6 +227,21 @@ impl Metrics {
             "damka_position_analyses",
             "Positions of the analysis board answered",
             self.position_analyses.clone(),
+        );
+        registry.register(
+            "damka_position_analyses_cached",
+            "Positions of the analysis board answered from the cache",
+            self.position_analyses_cached.clone(),
+        );
+        registry.register(
+            "damka_position_analyses_refused",
+            "Analysis board requests refused (all its searches taken)",
+            self.position_analyses_refused.clone(),
+        );
+        registry.register(
+            "damka_position_analyses_searching",
+            "Analysis board searches waiting for the computer's threads or running",
+            self.position_analyses_searching.clone(),
         );
         self.analysis_job.register(
             registry,

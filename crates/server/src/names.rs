@@ -7,7 +7,7 @@
 //!   scripts (UTS #39 mixed-script detection: Latin with a Cyrillic, Greek or Armenian
 //!   look-alike, the usual way to fake a name; scripts written together, such as Han with
 //!   kana, are one script there), when a letter carries more than [`MAX_MARKS`] combining
-//!   marks, or when it poses as the computer ([`reserved`]).
+//!   marks, or when it poses as the computer or the server's staff ([`reserved`]).
 //! - For comparison a name is *folded*: decomposed, accents dropped, mapped to its UTS #39
 //!   confusables skeleton (Cyrillic `а`, Greek `α` and Armenian `ɑ`-likes to Latin `a`,
 //!   `0` to `O`, `1` and `I` to `l`, `m` to `rn`, small capitals and Lisu letters to
@@ -15,6 +15,8 @@
 //!   (`-`, `_`, `.`, spaces) collapsed to one space.
 //! - Two people in one room whose folded names are equal are both shown with a short
 //!   tag from their id (`Ala #3fa`), in the room's `people`, in seats and in chat.
+//! - A guest whose name is an account's username is shown tagged everywhere
+//!   ([`tagged`]): an account's name means that account only.
 
 use std::collections::HashMap;
 
@@ -24,9 +26,117 @@ use unicode_security::{GeneralSecurityProfile, MixedScript, skeleton};
 /// Combining marks a letter of a name may carry (decomposed: Vietnamese needs two).
 pub const MAX_MARKS: usize = 2;
 
-/// What the computer is called in each language of the client: no person's name may
-/// contain one of these, however written (compared folded).
-const COMPUTER_NAMES: [&str; 2] = ["Computer", "Komputer"];
+/// What the computer is called in the languages the client speaks or is being
+/// translated to (English, Polish, Russian, Portuguese, Spanish, Italian, Czech, Dutch,
+/// French): no person's name may contain one of these, however written (compared
+/// folded).
+const COMPUTER_NAMES: [&str; 8] = [
+    "Computer",
+    "Komputer",
+    "Компьютер",
+    "Computador",
+    "Computadora",
+    "Ordenador",
+    "Počítač",
+    "Ordinateur",
+];
+
+/// Who a person must not pose as, in the same languages: the server's staff and the
+/// server itself. A name is refused when one of its words is one of these (folded),
+/// alone or followed by digits (`Admin`, `admin_2`, `The Admin`, `Moderátor 1`), or, for
+/// the words of six letters or more, when a word contains one (`SuperModerator`).
+const STAFF_NAMES: [&str; 44] = [
+    // Administrators.
+    "admin",
+    "administrator",
+    "админ",
+    "администратор",
+    "administrador",
+    "amministratore",
+    "beheerder",
+    "administrateur",
+    // Moderators.
+    "moderator",
+    "mod",
+    "модератор",
+    "moderador",
+    "moderatore",
+    "moderateur",
+    // Operators.
+    "operator",
+    "оператор",
+    "operador",
+    "operatore",
+    "operateur",
+    "root",
+    "sysop",
+    // The system.
+    "system",
+    "система",
+    "sistema",
+    "systeem",
+    "systeme",
+    // Support.
+    "support",
+    "поддержка",
+    "suporte",
+    "soporte",
+    "supporto",
+    "assistenza",
+    "podpora",
+    "wsparcie",
+    "ondersteuning",
+    "helpdesk",
+    // The server and the computer's seats.
+    "damka",
+    "дамка",
+    "bot",
+    "бот",
+    "robot",
+    "робот",
+    "staff",
+    "official",
+];
+
+/// What [`reserved`] compares: the folded name with `i` taken as `l` too (as usernames
+/// are compared), so that `1`, `I`, `l` and `i` are one letter.
+fn reserved_fold(name: &str) -> String {
+    fold(name).replace('i', "l")
+}
+
+/// The folds of a name in lower case, upper case and as written: a skeleton is not
+/// blind to case for every script (Cyrillic capital `М` looks like `M`, its small `м`
+/// like nothing Latin), so a name and a reserved word are compared in each.
+fn case_folds(name: &str) -> [String; 3] {
+    [
+        reserved_fold(&name.to_lowercase()),
+        reserved_fold(&name.to_uppercase()),
+        reserved_fold(name),
+    ]
+}
+
+/// Reserved words folded, as [`reserved`] compares them.
+struct ReservedFolds {
+    /// [`STAFF_NAMES`] in each case, each with whether it has six letters or more.
+    staff: Vec<(String, bool)>,
+    /// [`COMPUTER_NAMES`] in each case.
+    computer: Vec<String>,
+    /// What digits fold to (`0` to `o`, `1` to `l`, ...).
+    digits: String,
+}
+
+/// The folded forms, made once.
+fn reserved_folds() -> &'static ReservedFolds {
+    static FOLDS: std::sync::OnceLock<ReservedFolds> = std::sync::OnceLock::new();
+    FOLDS.get_or_init(|| ReservedFolds {
+        staff: STAFF_NAMES
+            .iter()
+            .flat_map(|n| case_folds(n).map(|f| (f, n.chars().count() >= 6)))
+            .collect(),
+        computer: COMPUTER_NAMES.iter().flat_map(|n| case_folds(n)).collect(),
+        digits: reserved_fold("0123456789"),
+    })
+}
 
 /// Whether a display name follows the rules: 2–24 characters of letters, digits, space,
 /// `-` or `_`, not blank.
@@ -65,10 +175,30 @@ pub fn normalise(name: &str) -> Option<String> {
     Some(n)
 }
 
-/// Whether a name poses as the computer ("Computer level 3", "K0mputer", ...).
+/// Whether a name poses as the computer ("Computer level 3", "K0mputer", "bot-1") or
+/// the server's staff ("Admin", "moderator_2", "Администратор"), compared folded, so
+/// look-alike letters and digits, case, accents and separators do not help.
 pub fn reserved(name: &str) -> bool {
-    let folded = fold(name);
-    COMPUTER_NAMES.iter().any(|c| folded.contains(&fold(c)))
+    let folds = reserved_folds();
+    let staff_word = |word: &str| {
+        folds.staff.iter().any(|(s, long)| {
+            let rest = word.strip_prefix(s.as_str());
+            rest.is_some_and(|r| r.chars().all(|c| folds.digits.contains(c)))
+                || (*long && word.contains(s.as_str()))
+        })
+    };
+    case_folds(name).iter().any(|folded| {
+        folds.computer.iter().any(|c| folded.contains(c.as_str()))
+            // Each word, and the name run together (`a-d-m-i-n`, `bot 1`).
+            || folded.split(' ').any(staff_word)
+            || staff_word(&folded.replace(' ', ""))
+    })
+}
+
+/// A name shown with a tag of its owner's id (`Bolek #3fa9`): a guest whose name an
+/// account holds.
+pub fn tagged(name: &str, id: &str) -> String {
+    format!("{name} #{}", prefix(id, 4))
 }
 
 /// The folded form of a name, for comparing names (never shown).
@@ -256,6 +386,67 @@ mod tests {
         }
         assert!(!reserved("Komar"));
         assert!(!reserved("Compote"));
+    }
+
+    #[test]
+    fn nobody_poses_as_staff_or_a_computer_seat_in_any_language() {
+        for name in [
+            "Admin",
+            "ADMIN",
+            "admin_2",
+            "Adm1n",
+            "The Admin",
+            "a-d-m-i-n",
+            "Administrator",
+            "Администратор",
+            "Админ Вася",
+            "administrátor",
+            "Administrador",
+            "Amministratore",
+            "Beheerder",
+            "Administrateur",
+            "Moderátor 1",
+            "Модератор",
+            "SuperModerator",
+            "Opérateur",
+            "root",
+            "R00t",
+            "System",
+            "Système",
+            "Systém",
+            "Sistema",
+            "Support",
+            "Поддержка",
+            "Damka",
+            "Дамка",
+            "bot",
+            "bot-1",
+            "Bot 12",
+            "b0t_3",
+            "Бот",
+            "Компьютер",
+            "Computador 2",
+            "Ordenador",
+            "Počítač",
+            "pocitac",
+            "Ordinateur",
+        ] {
+            assert!(reserved(name), "{name}");
+            assert_eq!(normalise(name), None, "{name}");
+        }
+        for name in [
+            "Abbott",
+            "Botwinnik",
+            "Badminton",
+            "Rooted",
+            "Damkarz",
+            "Admiral",
+            "Gość 4821",
+            "Quick Fox",
+            "Modest",
+        ] {
+            assert!(!reserved(name), "{name}");
+        }
     }
 
     #[test]

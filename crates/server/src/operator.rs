@@ -1,6 +1,9 @@
 //! `damka account ...`: the operator's commands on accounts, run against the same
 //! database as the server (beside a running server too: every change is one write).
-//! There is no e-mail, so a forgotten password is reset here.
+//! There is no e-mail, so a forgotten password is reset here. A command that ends
+//! sessions (reset, disable, sign-out) ends them in the database; a running server finds
+//! them gone at its next check of its sockets' sessions (`--session-check-secs`) and
+//! closes those sockets.
 
 use std::io::BufRead;
 
@@ -26,7 +29,12 @@ async fn run(store: &Store, action: &AccountAction) -> Result<String, String> {
         AccountAction::ResetPassword { username, .. }
         | AccountAction::Disable { username }
         | AccountAction::Enable { username }
-        | AccountAction::Show { username } => username,
+        | AccountAction::Show { username }
+        | AccountAction::SignOut { username }
+        | AccountAction::Void { username } => username,
+        AccountAction::Pairs { days, min_games } => {
+            return crate::operator_fair_play::pairs(store, *days, *min_games).await;
+        }
     };
     let account = store
         .account_by_key(&crate::accounts::username_key(username))
@@ -48,8 +56,9 @@ async fn run(store: &Store, action: &AccountAction) -> Result<String, String> {
             };
             crate::accounts::check_password(&password, &account.username)
                 .map_err(|e| e.to_string())?;
-            let hash = crate::accounts::Passwords::default()
-                .hash(&password)
+            let operator = crate::limits::RateKey::new(std::net::Ipv4Addr::LOCALHOST.into(), 128);
+            let hash = crate::accounts::Passwords::new(1, 0)
+                .hash(&password, operator)
                 .await
                 .map_err(|e| e.to_string())?;
             store
@@ -88,6 +97,25 @@ async fn run(store: &Store, action: &AccountAction) -> Result<String, String> {
             } else {
                 format!("{} enabled", account.username)
             })
+        }
+        AccountAction::Void { .. } => {
+            crate::operator_fair_play::void(store, &account.username, &id).await
+        }
+        AccountAction::Pairs { .. } => Err("not an account's command".into()),
+        AccountAction::SignOut { .. } => {
+            let sessions = store.session_count(&id).await.map_err(|e| e.to_string())?;
+            store
+                .account_write(AccountWrite::EndSessions {
+                    player_id: id,
+                    keep: None,
+                })
+                .await
+                .map_err(|e| e.to_string())?;
+            tracing::info!(username = %account.username, sessions, "signed out everywhere by the operator");
+            Ok(format!(
+                "{}: {sessions} sessions ended (a running server closes their sockets within --session-check-secs)",
+                account.username
+            ))
         }
         AccountAction::Show { .. } => {
             let sessions = store.session_count(&id).await.map_err(|e| e.to_string())?;

@@ -53,6 +53,22 @@ pub fn new_rating() -> WireRating {
     }
 }
 
+/// Whether two players may play one more rated game against each other now: fewer than
+/// `--rated-games-per-pair` rated games between them started in the last 24 hours (0:
+/// no limit). Past that their games are casual, so two accounts that only play each other
+/// cannot farm a rating.
+///
+/// Fails on a database error.
+pub async fn within_pair_limit(core: &Core, a: &str, b: &str) -> Result<bool, AppError> {
+    let limit = core.config.rated_games_per_pair;
+    if limit == 0 {
+        return Ok(true);
+    }
+    let since = crate::time::unix_ms().saturating_sub(24 * 3600 * 1000);
+    let played = core.store.rated_games_between(a, b, since).await?;
+    Ok(played < i64::from(limit))
+}
+
 /// `player` as shown where `variant` is played: an account with its rating there (a new
 /// account's 1500?), anyone else as is.
 ///

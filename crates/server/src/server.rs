@@ -140,6 +140,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     if let Some(cluster) = &cluster {
         cluster.register_metrics(&mut registry);
     }
+    let passwords = crate::accounts::Passwords::new(config.password_hashes, config.password_queue);
     let core = Arc::new(Core {
         config,
         store,
@@ -147,7 +148,8 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         bots,
         metrics,
         limits: crate::limits::Limits::default(),
-        passwords: crate::accounts::Passwords::default(),
+        passwords,
+        sessions: crate::session_sockets::SessionSockets::default(),
         time,
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
@@ -228,6 +230,14 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     );
     core.tracker.spawn(
         crate::sweep::guest_sweeper(core.clone()).instrument(tracing::info_span!("guest_sweep")),
+    );
+    core.tracker.spawn(
+        crate::fair_play::forget_loop(core.clone())
+            .instrument(tracing::info_span!("address_forget")),
+    );
+    core.tracker.spawn(
+        crate::session_sweep::session_sweeper(core.clone())
+            .instrument(tracing::info_span!("session_sweep")),
     );
     analyses.start();
     core.bots.endgames().start(

@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use crate::config::Config;
 use crate::core::Core;
 use crate::error::AppError;
+use crate::limits::RateKey;
 use crate::random;
 
 /// Name of the session cookie.
@@ -57,20 +58,49 @@ pub fn set_cookie(token: &str, secure: bool) -> String {
 ///
 /// Fails only on a database error.
 pub async fn guest_of(core: &Core, headers: &HeaderMap) -> Result<Option<Player>, AppError> {
+    Ok(session_of(core, headers).await?.map(|(player, _)| player))
+}
+
+/// The player behind the request's cookie and its session (the token's hash), if the
+/// session holds: a guest's own token, or an account's session that has not expired
+/// (`--session-idle-days`, `--session-max-days`, checked at every use). A use of an
+/// account's session is noted, so its `used_at` is written within minutes.
+///
+/// A guest whose name is an account's username (folded: case and look-alikes) is shown
+/// with a tag of its id (`Bolek #3fa9`): it had the name before the account took it,
+/// keeps playing, and is never taken for the account.
+///
+/// Fails only on a database error.
+pub async fn session_of(
+    core: &Core,
+    headers: &HeaderMap,
+) -> Result<Option<(Player, String)>, AppError> {
     let Some(token) = session_token(headers) else {
         return Ok(None);
     };
-    let row = core.store.player_by_token(&token_hash(&token)).await?;
-    if let Some(g) = &row {
-        core.limits.touch(&g.id);
+    let hash = token_hash(&token);
+    let now = crate::time::unix_ms();
+    let cutoffs = crate::session_sweep::cutoffs(&core.config, now);
+    let Some(g) = core.store.player_by_token(&hash, cutoffs).await? else {
+        return Ok(None);
+    };
+    core.limits.touch(&g.id);
+    if g.used_at
+        .is_some_and(|at| at < now - crate::session_sockets::TOUCH_EVERY_MS)
+    {
+        core.sessions.touch(&hash);
     }
-    Ok(row.map(|g| {
-        if g.username.is_some() {
-            Player::account(g.id, g.name)
-        } else {
-            Player::guest(g.id, g.name)
-        }
-    }))
+    let player = if g.username.is_some() {
+        Player::account(g.id, g.name)
+    } else {
+        let key = crate::accounts::username_key(&g.name);
+        let name = match core.store.account_by_key(&key).await? {
+            Some(a) if a.player_id != g.id => crate::names::tagged(&g.name, &g.id),
+            _ => g.name,
+        };
+        Player::guest(g.id, name)
+    };
+    Ok(Some((player, hash)))
 }
 
 /// Extractor: the request's guest, or `401 unauthorized`.
@@ -80,10 +110,12 @@ impl<S: AsRef<Core> + Send + Sync> FromRequestParts<S> for Guest {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        guest_of(state.as_ref(), &parts.headers)
+        let core = state.as_ref();
+        let player = guest_of(core, &parts.headers)
             .await?
-            .map(Guest)
-            .ok_or(AppError::Unauthorized)
+            .ok_or(AppError::Unauthorized)?;
+        crate::fair_play::seen(core, &player, client_ip(&core.config, parts));
+        Ok(Guest(player))
     }
 }
 
@@ -94,22 +126,29 @@ impl<S: AsRef<Core> + Send + Sync> FromRequestParts<S> for MaybeGuest {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        Ok(MaybeGuest(guest_of(state.as_ref(), &parts.headers).await?))
+        let core = state.as_ref();
+        let player = guest_of(core, &parts.headers).await?;
+        if let Some(player) = &player {
+            crate::fair_play::seen(core, player, client_ip(&core.config, parts));
+        }
+        Ok(MaybeGuest(player))
     }
 }
 
-/// The client's address: the TCP peer, or with `trust_forwarded_for` the last valid
+/// The client's address as the per-address limits count it ([`RateKey`]: IPv6 cut to
+/// `--ipv6-prefix`): the TCP peer, or with `trust_forwarded_for` the last valid
 /// `X-Forwarded-For` entry (the one the trusted proxy added).
-pub fn client_ip(config: &Config, parts: &Parts) -> IpAddr {
+pub fn client_ip(config: &Config, parts: &Parts) -> RateKey {
     let peer = parts
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(UNKNOWN, |c| c.0.ip());
-    if config.trust_forwarded_for {
+    let ip = if config.trust_forwarded_for {
         forwarded_for(&parts.headers).unwrap_or(peer)
     } else {
         peer
-    }
+    };
+    RateKey::new(ip, config.ipv6_prefix)
 }
 
 /// The last address of the `X-Forwarded-For` headers, if it parses.
@@ -118,8 +157,9 @@ fn forwarded_for(headers: &HeaderMap) -> Option<IpAddr> {
     last.to_str().ok()?.rsplit(',').next()?.trim().parse().ok()
 }
 
-/// Extractor: the client's address ([`client_ip`]).
-pub struct ClientIp(pub IpAddr);
+/// Extractor: the client's address as a limit key ([`client_ip`]); every per-address
+/// limit counts under it.
+pub struct ClientIp(pub RateKey);
 
 impl<S: AsRef<Core> + Send + Sync> FromRequestParts<S> for ClientIp {
     type Rejection = std::convert::Infallible;

@@ -10,6 +10,7 @@
 use sqlx::postgres::PgConnection;
 use sqlx::sqlite::SqliteConnection;
 
+use super::sessions::SessionCutoffs;
 use super::write::Write;
 use super::{Store, StoreError, on_pool};
 
@@ -40,6 +41,9 @@ pub struct SessionPlayer {
     pub name: String,
     /// The username of an account; `None` for a guest.
     pub username: Option<String>,
+    /// When an account's session was last used (Unix ms); `None` for a guest's own
+    /// token, which lives as long as the guest.
+    pub used_at: Option<i64>,
 }
 
 /// An account as signing in needs it.
@@ -83,6 +87,7 @@ struct RawSessionPlayer {
     id: String,
     name: String,
     username: Option<String>,
+    used_at: Option<i64>,
 }
 
 /// A guest that becomes an account.
@@ -146,6 +151,21 @@ pub enum AccountWrite {
         /// Disabled or enabled.
         disabled: bool,
     },
+    /// Sessions were used: their `used_at` becomes `now` (the idle limit counts from
+    /// it).
+    TouchSessions {
+        /// The sessions' token hashes.
+        token_hashes: Vec<Secret>,
+        /// Unix ms.
+        now: i64,
+    },
+    /// Expired sessions go: unused since `used_before`, or made before `created_before`.
+    ExpireSessions {
+        /// Unix ms; sessions last used before it end.
+        used_before: i64,
+        /// Unix ms; sessions made before it end.
+        created_before: i64,
+    },
 }
 
 impl From<AccountWrite> for Write {
@@ -163,6 +183,7 @@ impl AccountWrite {
                 | AccountWrite::EndSession { .. }
                 | AccountWrite::Password { .. }
                 | AccountWrite::Disable { .. }
+                | AccountWrite::TouchSessions { .. }
         )
     }
 }
@@ -173,8 +194,8 @@ const RETIRE_GUEST_TOKEN: &str = "UPDATE guests SET token_hash = '-' || id WHERE
 const INSERT_ACCOUNT: &str = "INSERT INTO accounts (player_id, username, username_key, \
     password_hash, created_at) VALUES ($1, $2, $3, $4, $5)";
 
-const INSERT_SESSION: &str =
-    "INSERT INTO sessions (token_hash, player_id, created_at) VALUES ($1, $2, $3)";
+const INSERT_SESSION: &str = "INSERT INTO sessions (token_hash, player_id, created_at, used_at) \
+    VALUES ($1, $2, $3, $3)";
 
 const END_OTHER_SESSIONS: &str =
     "DELETE FROM sessions WHERE player_id = $1 AND token_hash <> COALESCE($2, '')";
@@ -269,6 +290,27 @@ macro_rules! apply_account {
                         .await?;
                 }
             }
+            AccountWrite::TouchSessions { token_hashes, now } => {
+                for hash in token_hashes {
+                    sqlx::query(
+                        "UPDATE sessions SET used_at = $2 WHERE token_hash = $1 AND used_at < $2",
+                    )
+                    .bind(hash.expose())
+                    .bind(now)
+                    .execute(&mut *$conn)
+                    .await?;
+                }
+            }
+            AccountWrite::ExpireSessions {
+                used_before,
+                created_before,
+            } => {
+                sqlx::query("DELETE FROM sessions WHERE used_at < $1 OR created_at < $2")
+                    .bind(used_before)
+                    .bind(created_before)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
         }
     };
 }
@@ -292,14 +334,17 @@ pub(super) async fn apply_postgres(
 }
 
 /// Who a token belongs to: the guest whose own token it is, or the account whose session
-/// it is (a disabled account's sessions are gone, and are not honoured meanwhile).
-const PLAYER_BY_TOKEN: &str = "SELECT g.id, g.name, a.username FROM guests g \
+/// it is and has not expired (unused since `$2`, or made before `$3`) (a disabled
+/// account's sessions are gone, and are not honoured meanwhile).
+const PLAYER_BY_TOKEN: &str = "SELECT g.id, g.name, a.username, NULL AS used_at FROM guests g \
     LEFT JOIN accounts a ON a.player_id = g.id \
     WHERE g.token_hash = $1 AND (a.disabled IS NULL OR a.disabled = 0) \
     UNION ALL \
-    SELECT g.id, g.name, a.username FROM sessions s JOIN guests g ON g.id = s.player_id \
+    SELECT g.id, g.name, a.username, s.used_at FROM sessions s \
+    JOIN guests g ON g.id = s.player_id \
     LEFT JOIN accounts a ON a.player_id = g.id \
-    WHERE s.token_hash = $1 AND (a.disabled IS NULL OR a.disabled = 0)";
+    WHERE s.token_hash = $1 AND (a.disabled IS NULL OR a.disabled = 0) \
+    AND s.used_at >= $2 AND s.created_at >= $3";
 
 const ACCOUNT_COLUMNS: &str = "player_id, username, password_hash, created_at, disabled";
 
@@ -312,19 +357,23 @@ impl Store {
         self.write(write.into()).await
     }
 
-    /// The player (guest or account) behind a session token's hash, if any.
+    /// The player (guest or account) behind a session token's hash, if any and not
+    /// expired by `cutoffs`.
     ///
     /// Fails on a database error.
     pub async fn player_by_token(
         &self,
         token_hash: &str,
+        cutoffs: SessionCutoffs,
     ) -> Result<Option<SessionPlayer>, StoreError> {
         let row: Option<RawSessionPlayer> = on_pool!(self, pool => sqlx::query_as(PLAYER_BY_TOKEN)
-            .bind(token_hash).fetch_optional(pool).await)?;
+            .bind(token_hash).bind(cutoffs.used_after).bind(cutoffs.created_after)
+            .fetch_optional(pool).await)?;
         Ok(row.map(|r| SessionPlayer {
             id: r.id,
             name: r.name,
             username: r.username,
+            used_at: r.used_at,
         }))
     }
 

@@ -34,6 +34,7 @@ mod chat;
 mod checkpoint;
 mod error;
 mod expiry;
+mod fair_play;
 pub mod fence;
 mod games;
 mod guests;
@@ -44,6 +45,7 @@ mod pg_writer;
 mod plans;
 mod queue;
 mod ratings;
+mod sessions;
 mod stats;
 mod tournaments;
 mod write;
@@ -61,10 +63,11 @@ use sqlx::sqlite::{
 };
 
 pub use accounts::{AccountRow, AccountWrite, NewAccount, Secret, SessionPlayer};
-pub use analysis::{AnalysisRow, AnalysisStatus, AnalysisWrite};
+pub use analysis::{AnalysisRow, AnalysisStatus, AnalysisWrite, Priority as AnalysisPriority};
 pub use chat::ChatRow;
 pub use error::StoreError;
 pub use expiry::{EXPIRE_BATCH, SEEN_BATCH, UnseenGuest};
+pub use fair_play::{FairPlayWrite, PairRow};
 pub use games::{ClockRow, DrawOfferRow, GameCursor, GameEnd, GameRow, MAX_IDS, MoveRow, NewGame};
 pub use health::Breaker;
 pub use lease::Leases;
@@ -73,6 +76,7 @@ pub use ratings::{
     BoardRow, HistoryPoint, RatedEnd, RatingChange, RatingChanges, RatingRow, RatingSlot,
     ResultCounts,
 };
+pub use sessions::{LiveSession, SessionCutoffs};
 pub use stats::StoreStats;
 pub use tournaments::{
     BoardResult, EntrantRow, GameTournament, PairingRow, TournamentRow, TournamentWrite,

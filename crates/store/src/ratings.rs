@@ -160,6 +160,10 @@ const UPSERT_RATING: &str = "INSERT INTO ratings (player_id, variant, rating, rd
     ON CONFLICT (player_id, variant) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, \
     volatility = excluded.volatility, games = ratings.games + 1, rated_at = excluded.rated_at";
 
+const INSERT_NEW_RATING: &str = "INSERT INTO ratings (player_id, variant, rating, rd, \
+    volatility, games, rated_at) VALUES ($1, $2, $3, $4, $5, 0, $6) \
+    ON CONFLICT (player_id, variant) DO NOTHING";
+
 const INSERT_HISTORY: &str = "INSERT INTO rating_history (game_id, player_id, variant, at, \
     rating_before, rating_after, rd) VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
@@ -170,6 +174,23 @@ macro_rules! rate_game {
         if ABORT_BEFORE_RATINGS.load(Ordering::Relaxed) {
             tracing::error!("test hook: aborting between a rated game's end and its ratings");
             std::process::abort();
+        }
+        // Both rows made first (a new player's, as Glicko-2's start), in id order: the
+        // lock below then always has rows to lock, so two games of a player's first
+        // rated games ending at once take turns instead of both rating from nothing
+        // (PostgreSQL's `FOR UPDATE` locks no row that does not exist yet).
+        let mut ids = [&$rated.white_id, &$rated.black_id];
+        ids.sort();
+        for id in ids {
+            sqlx::query(INSERT_NEW_RATING)
+                .bind(id)
+                .bind(&$rated.variant)
+                .bind(Rating::NEW.rating)
+                .bind(Rating::NEW.rd)
+                .bind(Rating::NEW.volatility)
+                .bind($at)
+                .execute(&mut *$conn)
+                .await?;
         }
         let sql = format!(
             "SELECT {RATING_COLUMNS} FROM ratings WHERE variant = $1 AND player_id IN ($2, $3) \
@@ -423,6 +444,23 @@ impl Store {
         on_pool!(self, pool => sqlx::query_as::<_, (String, f64, f64)>(
             "SELECT player_id, rating_before, rating_after FROM rating_history WHERE game_id = $1")
             .bind(game_id).fetch_all(pool).await)
+    }
+
+    /// Rated games between two players started at or after `since` (Unix ms), aborted
+    /// ones (never rated) aside.
+    ///
+    /// Fails on a database error.
+    pub async fn rated_games_between(
+        &self,
+        a: &str,
+        b: &str,
+        since: i64,
+    ) -> Result<i64, StoreError> {
+        let sql = "SELECT COUNT(*) FROM games WHERE rated = 1 AND started_at >= $3 \
+             AND ((white_id = $1 AND black_id = $2) OR (white_id = $2 AND black_id = $1)) \
+             AND (reason IS NULL OR reason <> 'aborted')";
+        on_pool!(self, pool => sqlx::query_scalar(sql)
+            .bind(a).bind(b).bind(since).fetch_one(pool).await)
     }
 
     /// A player's results over finished games with a result.

@@ -11,6 +11,7 @@
 //! and jobs whose lease ran out (their node died), and at start-up on a single node every
 //! job not done (what the last run left). Nothing here touches a table.
 
+mod board;
 mod judge;
 mod pdn;
 mod search;
@@ -21,9 +22,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use damka_protocol::analysis::{GameAnalysis, PlyAnalysis, PositionAnalysis};
-use damka_protocol::{ErrorCode, GameStatus};
-use damka_store::{AnalysisRow, AnalysisStatus, AnalysisWrite};
+use damka_protocol::analysis::{
+    AnalysisStatus, GameAnalysis, JobState, PlyAnalysis, PositionAnalysis, Progress,
+};
+use damka_protocol::{ErrorCode, GameStatus, Player};
+use damka_store::{AnalysisPriority, AnalysisRow, AnalysisStatus as StoredStatus, AnalysisWrite};
 use draughts::{Game, Position, Rules, Variant};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tracing::Instrument;
@@ -47,6 +50,8 @@ pub struct Analyses {
     budget: Budget,
     /// Per position of the analysis board.
     board_budget: Budget,
+    /// The analysis board's cache and bound.
+    board: Arc<board::Board>,
     /// The games whose jobs this node runs now (so a pass does not start one twice; the
     /// claim in the store is what keeps two nodes apart).
     running: Mutex<HashSet<String>>,
@@ -63,8 +68,20 @@ pub struct Analyses {
     searches: AtomicU64,
 }
 
-/// The status of a finished game's analysis nobody asked for.
-const NONE: &str = "none";
+/// How often a running job stores its progress (with its lease).
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+/// Seconds a request refused for a full queue is told to wait.
+const QUEUE_FULL_RETRY_SECS: u64 = 60;
+
+/// The wire's name of a stored job state.
+fn job_state(status: StoredStatus) -> JobState {
+    match status {
+        StoredStatus::Queued => JobState::Queued,
+        StoredStatus::Running => JobState::Running,
+        StoredStatus::Done => JobState::Done,
+    }
+}
 
 impl Analyses {
     /// The analyses of a node; `alone` unless it is part of a cluster.
@@ -78,11 +95,14 @@ impl Analyses {
             nodes: config.analysis_board_nodes,
             depth: config.analysis_depth,
         };
-        let slots = Arc::new(Semaphore::new(config.analysis_jobs.max(1)));
+        // 0: this node runs no job (another node of the cluster does).
+        let slots = Arc::new(Semaphore::new(config.analysis_jobs));
+        let board = Arc::new(board::Board::new(config.analysis_board_searches));
         Arc::new(Analyses {
             core,
             budget,
             board_budget,
+            board,
             running: Mutex::new(HashSet::new()),
             slots,
             wake: Notify::new(),
@@ -111,16 +131,18 @@ impl Analyses {
     }
 
     /// Asks for a finished game's analysis: the job's state (the same job however often
-    /// and wherever it is asked).
+    /// and wherever it is asked). An account asking about a game it played goes before
+    /// every other request in the queue.
     ///
     /// Fails with `not_found` for an unknown game, `game_in_progress` while it is played,
-    /// or a database error.
-    /// `limit` is called before a new job is made (a limit that refuses fails the request
-    /// with its error); asking about a job that exists is free.
+    /// `rate_limited` (`Retry-After`) when the queue is full (`--analysis-queue` jobs
+    /// waiting over every node; twice that for an account's own game), or a database
+    /// error. `limit` is called before a new job is made (a limit that refuses fails the
+    /// request with its error); asking about a job that exists is free.
     pub async fn request(
         &self,
         game_id: &str,
-        player: &str,
+        player: &Player,
         address: IpAddr,
         limit: impl FnOnce() -> AppResult<()>,
     ) -> AppResult<AnalysisStatus> {
@@ -135,15 +157,39 @@ impl Analyses {
                 "the game is still being played",
             ));
         }
+        let own = player.account && (game.white_id == player.id || game.black_id == player.id);
+        let priority = if own {
+            AnalysisPriority::Own
+        } else {
+            AnalysisPriority::Other
+        };
         if let Some(row) = store.analysis(game_id).await? {
-            return Ok(row.status);
+            if row.status == StoredStatus::Queued && priority < row.priority {
+                // Somebody else asked first: the player's own request moves it up.
+                store
+                    .analysis_write(AnalysisWrite::Prioritize {
+                        game_id: game_id.to_owned(),
+                        priority,
+                    })
+                    .await?;
+                if let Some(row) = store.analysis(game_id).await? {
+                    return self.status_of(&row).await;
+                }
+            }
+            return self.status_of(&row).await;
+        }
+        let bound = self.core.config.analysis_queue as i64 * if own { 2 } else { 1 };
+        if store.queued_analyses().await? >= bound {
+            self.core.metrics.analyses_refused.inc();
+            return Err(AppError::RetryAfter(QUEUE_FULL_RETRY_SECS));
         }
         limit()?;
         store
             .analysis_write(AnalysisWrite::Request {
                 game_id: game_id.to_owned(),
-                requested_by: player.to_owned(),
+                requested_by: player.id.clone(),
                 address: Some(address.to_string()),
+                priority,
                 now: unix_ms(),
             })
             .await?;
@@ -152,7 +198,28 @@ impl Analyses {
             .analysis(game_id)
             .await?
             .ok_or_else(|| AppError::Internal(format!("analysis of {game_id} not stored")))?;
-        Ok(row.status)
+        self.status_of(&row).await
+    }
+
+    /// A job's state on the wire: its queue position while queued, its progress while
+    /// running.
+    async fn status_of(&self, row: &AnalysisRow) -> AppResult<AnalysisStatus> {
+        let queue_position = match row.status {
+            StoredStatus::Queued => Some(self.core.store.analysis_queue_position(row).await?),
+            _ => None,
+        };
+        let progress = match (row.status, row.searched, row.positions) {
+            (StoredStatus::Running, Some(searched), Some(positions)) => Some(Progress {
+                searched: u32::try_from(searched).unwrap_or(0),
+                positions: u32::try_from(positions).unwrap_or(0),
+            }),
+            _ => None,
+        };
+        Ok(AnalysisStatus {
+            status: job_state(row.status),
+            queue_position: queue_position.map(|p| u32::try_from(p).unwrap_or(u32::MAX)),
+            progress,
+        })
     }
 
     /// A game's analysis as it stands.
@@ -169,19 +236,24 @@ impl Analyses {
                 .await?
                 .ok_or(AppError::NotFound("game"))?;
             return Ok(GameAnalysis {
-                status: NONE.to_owned(),
+                status: JobState::None,
+                queue_position: None,
+                progress: None,
                 plies: Vec::new(),
                 accuracy: None,
                 budget: None,
             });
         };
+        let state = self.status_of(&row).await?;
         let mut out = GameAnalysis {
-            status: row.status.as_str().to_owned(),
+            status: state.status,
+            queue_position: state.queue_position,
+            progress: state.progress,
             plies: Vec::new(),
             accuracy: None,
             budget: row.budget.clone(),
         };
-        if let (AnalysisStatus::Done, Some(text)) = (row.status, &row.result) {
+        if let (StoredStatus::Done, Some(text)) = (row.status, &row.result) {
             let stored: Stored = serde_json::from_str(text)
                 .map_err(|e| AppError::Internal(format!("analysis of {game_id}: {e}")))?;
             out.plies = stored.plies;
@@ -196,16 +268,18 @@ impl Analyses {
     pub async fn done_plies(&self, game_id: &str) -> AppResult<Option<Vec<PlyAnalysis>>> {
         let a = self.show(game_id).await;
         match a {
-            Ok(a) if a.status == "done" => Ok(Some(a.plies)),
+            Ok(a) if a.status == JobState::Done => Ok(Some(a.plies)),
             Ok(_) | Err(AppError::NotFound(_)) => Ok(None),
             Err(e) => Err(e),
         }
     }
 
     /// Analyses one position (the analysis board) on the computer's threads, below every
-    /// live game; a search stopped early for a game answers with what it has.
+    /// live game; a search stopped early for a game answers with what it has. The same
+    /// position asked again (or while it is searched) is answered from the board's cache.
     ///
-    /// Fails with `bad_message` for a variant or FEN that does not parse.
+    /// Fails with `bad_message` for a variant or FEN that does not parse, and with
+    /// `rate_limited` (`Retry-After`) when the board's searches are all taken.
     pub async fn position(
         &self,
         variant: &str,
@@ -216,24 +290,76 @@ impl Analyses {
             .ok_or_else(|| AppError::BadMessage(format!("unknown variant {variant}")))?;
         let pos = Position::from_fen(Rules::new(variant), fen)
             .map_err(|e| AppError::BadMessage(format!("bad FEN: {e}")))?;
-        let game = Game::new(pos.clone());
-        let budget = self.board_budget;
-        let tables = self.core.bots.endgames().get(variant);
-        let (found, _) = self
-            .core
-            .bots
-            .run(Class::Analysis, &who, move |stop| {
-                search::search_with(&game, budget, stop, tables)
-            })
-            .await
-            .ok_or_else(|| AppError::Internal("a position search failed".into()))?;
-        self.core.metrics.position_analyses.inc();
-        Ok(PositionAnalysis {
-            best: found.best.as_ref().map(|m| pos.move_to_string(m)),
-            eval: search::eval(found.value),
-            pv: search::line(&pos, &found.pv),
-            depth: found.depth,
-        })
+        let key = board::Key {
+            variant: variant.name(),
+            fen: pos.to_fen(),
+        };
+        let metrics = &self.core.metrics;
+        loop {
+            match self.board.admit(&key) {
+                board::Admission::Cached(answer) => {
+                    metrics.position_analyses_cached.inc();
+                    return Ok(answer);
+                }
+                board::Admission::Busy => {
+                    metrics.position_analyses_refused.inc();
+                    return Err(AppError::RetryAfter(board::RETRY_AFTER_SECS));
+                }
+                board::Admission::Wait(mut answer) => {
+                    if let Ok(found) = answer.wait_for(Option::is_some).await
+                        && let Some(found) = found.clone()
+                    {
+                        metrics.position_analyses_cached.inc();
+                        return Ok(found);
+                    }
+                    // That search gave no answer to keep: ask again.
+                }
+                board::Admission::Search(permit, cell) => {
+                    // On its own task, so the answer reaches the cache and whoever waits
+                    // for it even when this request goes away.
+                    let core = self.core.clone();
+                    let board = self.board.clone();
+                    let budget = self.board_budget;
+                    let pos = pos.clone();
+                    let search = async move {
+                        let _permit = permit;
+                        // A spawned task runs to its end: the gauge comes down below.
+                        core.metrics.position_analyses_searching.inc();
+                        let game = Game::new(pos.clone());
+                        let tables = core.bots.endgames().get(variant);
+                        let done = core
+                            .bots
+                            .run(Class::Analysis, &who, move |stop| {
+                                search::search_with(&game, budget, stop, tables)
+                            })
+                            .await;
+                        core.metrics.position_analyses_searching.dec();
+                        let Some((found, cut)) = done else {
+                            board.forget(&key, &cell);
+                            return None;
+                        };
+                        core.metrics.position_analyses.inc();
+                        let answer = PositionAnalysis {
+                            best: found.best.as_ref().map(|m| pos.move_to_string(m)),
+                            eval: search::eval(found.value),
+                            pv: search::line(&pos, &found.pv),
+                            depth: found.depth,
+                        };
+                        board.store(&key, &cell, &answer, !cut);
+                        Some(answer)
+                    };
+                    let task = self
+                        .core
+                        .tracker
+                        .spawn(search.instrument(tracing::info_span!("analysis_board")));
+                    return task
+                        .await
+                        .ok()
+                        .flatten()
+                        .ok_or_else(|| AppError::Internal("a position search failed".into()));
+                }
+            }
+        }
     }
 
     /// Picks jobs up until shutdown.
@@ -306,7 +432,7 @@ impl Analyses {
             .await?;
         let claimed = store.analysis(&game_id).await?;
         if claimed.as_ref().and_then(|r| r.claim.as_deref()) != Some(claim.as_str())
-            || claimed.map(|r| r.status) != Some(AnalysisStatus::Running)
+            || claimed.map(|r| r.status) != Some(StoredStatus::Running)
         {
             return Ok(()); // another node's now
         }
@@ -363,7 +489,19 @@ impl Analyses {
         let tables = self.core.bots.endgames().get(variant);
         let mut searched = Vec::with_capacity(games.len());
         let mut renewed = std::time::Instant::now();
-        let renew_every = Duration::from_millis(u64::try_from(lease / 3).unwrap_or(1000));
+        // Renewed every third of the lease, and at least every PROGRESS_EVERY so the
+        // progress shown is fresh.
+        let renew_every =
+            Duration::from_millis(u64::try_from(lease / 3).unwrap_or(1000)).min(PROGRESS_EVERY);
+        let positions = i64::try_from(games.len()).unwrap_or(i64::MAX);
+        store
+            .analysis_write(AnalysisWrite::Renew {
+                game_id: game_id.clone(),
+                claim: claim.clone(),
+                until: unix_ms().saturating_add(lease),
+                progress: Some((0, positions)),
+            })
+            .await?;
         for game in &games {
             loop {
                 if self.core.shutdown.is_cancelled() {
@@ -373,6 +511,7 @@ impl Analyses {
                         game_id: game_id.clone(),
                         claim: claim.clone(),
                         until: 0,
+                        progress: None,
                     };
                     if let Err(e) = store.analysis_write(release).await {
                         tracing::warn!(error = %e, "analysis lease not released at shutdown");
@@ -410,6 +549,7 @@ impl Analyses {
                         game_id: game_id.clone(),
                         claim: claim.clone(),
                         until: unix_ms().saturating_add(lease),
+                        progress: Some((i64::try_from(searched.len()).unwrap_or(0), positions)),
                     })
                     .await?;
             }

@@ -3,7 +3,11 @@
 //! analysis), then round-robin over client addresses, then round-robin over the owners
 //! of one address, then first come first served. One address with many tables gets one
 //! turn in each round, as does a player alone at one table. A search that has waited
-//! longer than [`AGE`] is served before anything of a better class, so nothing starves.
+//! longer than [`AGE`] is served before anything of a better class, so nothing starves,
+//! with one exception: analysis never goes before a person's game. An analysis waits as
+//! long as people play the computer (the analysis board's queue is bounded and answers
+//! "busy" instead), since a person's clock runs while the computer thinks and an
+//! analysis has no clock at all.
 //!
 //! Pure data: no locks, no clocks of its own (the caller passes `now`), unit-tested here.
 
@@ -199,11 +203,14 @@ impl<T> FairQueue<T> {
     }
 
     /// The next search to run as of `now`, with its class: one of a lower class that
-    /// has waited longer than [`AGE`] first, else the best class's next in turn.
+    /// has waited longer than [`AGE`] first (an analysis only while no person's search
+    /// waits), else the best class's next in turn.
     pub fn pop(&mut self, now: Instant) -> Option<(Class, T)> {
+        let person_waits = self.classes[Class::Person.index()].len() > 0;
         let aged = Class::ALL
             .into_iter()
             .skip(1)
+            .filter(|c| !(person_waits && *c == Class::Analysis))
             .filter_map(|c| Some((self.classes[c.index()].oldest()?, c)))
             .filter(|(since, _)| now.saturating_duration_since(*since) > AGE)
             .min_by_key(|(since, _)| *since);
@@ -286,9 +293,25 @@ mod tests {
         // The fill-in has waited too long: it goes before the person's next search.
         let later = t + AGE + Duration::from_millis(1);
         assert_eq!(q.pop(later), Some((Class::FillIn, "fill-in")));
-        assert_eq!(q.pop(later), Some((Class::Analysis, "analysis")));
+        // The analysis has waited as long, but a person's game waits: the person first.
         assert_eq!(q.pop(later), Some((Class::Person, "person2")));
+        assert_eq!(q.pop(later), Some((Class::Analysis, "analysis")));
         assert_eq!(q.pop(later), None);
+    }
+
+    #[test]
+    fn analysis_never_overtakes_a_persons_game_however_long_it_waited() {
+        let mut q = FairQueue::default();
+        let t = Instant::now();
+        for i in 0..50 {
+            q.push(Class::Analysis, &who(1 + i % 40, "flood"), t, "analysis");
+        }
+        let much_later = t + AGE * 100;
+        q.push(Class::Person, &who(200, "p"), much_later, "person");
+        assert_eq!(q.pop(much_later), Some((Class::Person, "person")));
+        // With no person waiting, an aged analysis goes before a fresh fill-in.
+        q.push(Class::FillIn, &who(201, "tour"), much_later, "fill-in");
+        assert_eq!(q.pop(much_later), Some((Class::Analysis, "analysis")));
     }
 
     #[test]

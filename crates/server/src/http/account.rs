@@ -86,6 +86,7 @@ pub async fn create(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     Guest(guest): Guest,
+    headers: HeaderMap,
     json: Result<Json<Credentials>, JsonRejection>,
 ) -> AppResult<Response> {
     let req = body(json)?;
@@ -107,7 +108,7 @@ pub async fn create(
     if state.core.store.account_by_key(&key).await?.is_some() {
         return Err(taken());
     }
-    let hash = state.core.passwords.hash(&req.password).await?;
+    let hash = state.core.passwords.hash(&req.password, ip).await?;
     let token = random::session_token();
     let write = AccountWrite::Create(NewAccount {
         player_id: guest.id.clone(),
@@ -128,6 +129,14 @@ pub async fn create(
         }
         Err(e) => return Err(e.into()),
     }
+    // The guest's sockets go on as the account's (a game in progress is not
+    // interrupted), and end with the account's session.
+    if let Some(old) = session_token(&headers) {
+        state
+            .core
+            .sessions
+            .rekey(&token_hash(&old), &token_hash(&token));
+    }
     tracing::info!(player = %guest.id, "a guest became an account");
     let player = Player::account(guest.id, req.username);
     let me = me_of(&state, &player).await?;
@@ -136,7 +145,9 @@ pub async fn create(
 
 /// `POST /api/session`: signs in with a fresh session (never the request's own token).
 /// A wrong password and an unknown (or disabled) username get the same `401` after the
-/// same work; attempts are limited per address and per username.
+/// same work. The limits that cost nothing (per address, per username and address, per
+/// username) are taken before the check, so checks at once cannot overrun them; the
+/// check itself waits at the password gate or is refused at once (`429`).
 pub async fn sign_in(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -144,44 +155,39 @@ pub async fn sign_in(
 ) -> AppResult<Response> {
     let req = body(json)?;
     let key = accounts::username_key(&req.username);
-    let limits = &state.core.limits;
-    limits
-        .sign_ins_from
-        .take_or_wait(ip, accounts::SIGN_IN_BURST, accounts::SIGN_IN_PER_SECOND)
-        .map_err(retry_after)?;
-    // A name's budget is spent by failures only: its owner signing in on a few devices
-    // is not held back.
-    limits
-        .sign_ins_of
-        .check(
-            key.clone(),
-            accounts::USERNAME_BURST,
-            accounts::USERNAME_PER_SECOND,
-        )
-        .map_err(retry_after)?;
-    let account = state
-        .core
-        .store
-        .account_by_key(&key)
-        .await?
-        .filter(|a| !a.disabled);
-    let ok = state
+    let attempt = accounts::admit_check(&state.core.limits, ip, &key)?;
+    let account = match state.core.store.account_by_key(&key).await {
+        Ok(account) => account.filter(|a| !a.disabled),
+        Err(e) => {
+            attempt.not_run();
+            return Err(e.into());
+        }
+    };
+    let checked = state
         .core
         .passwords
         .verify(
             &req.password,
             account.as_ref().map(|a| a.password_hash.expose()),
+            ip,
         )
-        .await?;
+        .await;
+    let ok = match checked {
+        Ok(ok) => ok,
+        Err(e) => {
+            attempt.not_run();
+            return Err(e);
+        }
+    };
     state.core.metrics.password_checks.inc();
     let Some(account) = account.filter(|_| ok) else {
-        limits
-            .sign_ins_of
-            .take(key, accounts::USERNAME_BURST, accounts::USERNAME_PER_SECOND);
+        // The tokens taken stay spent: a failure counts.
+        drop(attempt);
         state.core.metrics.sign_ins_refused.inc();
         tracing::info!(%ip, "sign-in refused");
         return Err(bad_credentials());
     };
+    attempt.succeeded();
     let token = random::session_token();
     state
         .core
@@ -225,10 +231,19 @@ pub async fn sign_out(
             keep: None,
         }
     } else {
-        AccountWrite::EndSession { token_hash: hash }
+        AccountWrite::EndSession {
+            token_hash: hash.clone(),
+        }
     };
     state.core.store.account_write(write).await?;
-    tracing::info!(player = %player.id, all = q.all, "signed out");
+    // The session's sockets (every tab of this browser; with `all`, every device's)
+    // close at once: none of them acts for the player any more.
+    let closed = if q.all && player.account {
+        state.core.sessions.end_player(&player.id, None)
+    } else {
+        state.core.sessions.end(hash.expose())
+    };
+    tracing::info!(player = %player.id, all = q.all, closed, "signed out");
     let secure = if state.core.config.secure_cookie {
         "; Secure"
     } else {
@@ -256,34 +271,27 @@ pub async fn change_password(
         false => None,
     }
     .ok_or(AppError::Unauthorized)?;
-    let limits = &state.core.limits;
-    limits
-        .sign_ins_from
-        .take_or_wait(ip, accounts::SIGN_IN_BURST, accounts::SIGN_IN_PER_SECOND)
-        .map_err(retry_after)?;
     let key = accounts::username_key(&account.username);
-    limits
-        .sign_ins_of
-        .check(
-            key.clone(),
-            accounts::USERNAME_BURST,
-            accounts::USERNAME_PER_SECOND,
-        )
-        .map_err(retry_after)?;
-    let ok = state
+    let attempt = accounts::admit_check(&state.core.limits, ip, &key)?;
+    let checked = state
         .core
         .passwords
-        .verify(&req.old, Some(account.password_hash.expose()))
-        .await?;
+        .verify(&req.old, Some(account.password_hash.expose()), ip)
+        .await;
+    let ok = match checked {
+        Ok(ok) => ok,
+        Err(e) => {
+            attempt.not_run();
+            return Err(e);
+        }
+    };
     state.core.metrics.password_checks.inc();
     if !ok {
-        limits
-            .sign_ins_of
-            .take(key, accounts::USERNAME_BURST, accounts::USERNAME_PER_SECOND);
         return Err(bad_credentials());
     }
+    attempt.succeeded();
     accounts::check_password(&req.new, &account.username)?;
-    let hash = state.core.passwords.hash(&req.new).await?;
+    let hash = state.core.passwords.hash(&req.new, ip).await?;
     let keep = session_token(&headers).map(|t| Secret(token_hash(&t)));
     state
         .core
@@ -291,9 +299,14 @@ pub async fn change_password(
         .account_write(AccountWrite::Password {
             player_id: account.player_id.clone(),
             password_hash: Secret(hash),
-            keep,
+            keep: keep.clone(),
         })
         .await?;
+    // Every other session's sockets close now; this one's stay.
+    state
+        .core
+        .sessions
+        .end_player(&account.player_id, keep.as_ref().map(Secret::expose));
     tracing::info!(player = %account.player_id, "password changed; other sessions ended");
     Ok(StatusCode::NO_CONTENT)
 }

@@ -5,6 +5,7 @@ use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use damka_protocol::ErrorCode;
 use damka_protocol::analysis::{AnalysisStatus, GameAnalysis, PositionAnalysis};
 use serde::Deserialize;
 
@@ -12,7 +13,7 @@ use crate::accounts::retry_after;
 use crate::app::AppState;
 use crate::bots::Who;
 use crate::error::{AppError, AppResult};
-use crate::session::{ClientIp, Guest};
+use crate::session::{ClientIp, Guest, MaybeGuest};
 
 /// Burst of game analyses per address.
 const GAMES_BURST_ADDRESS: f64 = 5.0;
@@ -49,13 +50,11 @@ pub async fn request(
             .take_or_wait(ip, GAMES_BURST_ADDRESS, per_address)
             .map_err(retry_after)
     };
-    let status = state.analyses.request(&id, &player.id, ip, take).await?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(AnalysisStatus {
-            status: status.as_str().to_owned(),
-        }),
-    ))
+    let status = state
+        .analyses
+        .request(&id, &player, ip.addr(), take)
+        .await?;
+    Ok((StatusCode::ACCEPTED, Json(status)))
 }
 
 /// A game's analysis as it stands (`"status": "none"` when never asked for, `404` for an
@@ -76,13 +75,24 @@ pub struct PositionQuery {
     fen: String,
 }
 
-/// One position's analysis (limited per address).
+/// One position's analysis (limited per address; refused with `409 in_game` to a person
+/// playing a live game against another person or in a tournament, where it would be
+/// engine help).
 pub async fn position(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    MaybeGuest(asker): MaybeGuest,
     query: Result<Query<PositionQuery>, QueryRejection>,
 ) -> AppResult<Json<PositionAnalysis>> {
     let Query(q) = query.map_err(|e| AppError::BadMessage(e.body_text()))?;
+    if let Some(asker) = &asker
+        && state.core.rooms.in_live_game(&asker.id)
+    {
+        return Err(AppError::game(
+            ErrorCode::InGame,
+            "the analysis board is closed while you play a game",
+        ));
+    }
     state
         .core
         .limits
@@ -94,7 +104,7 @@ pub async fn position(
         )
         .map_err(retry_after)?;
     let who = Who {
-        address: Some(ip),
+        address: Some(ip.addr()),
         owner: ip.to_string(),
     };
     Ok(Json(

@@ -63,6 +63,7 @@ pub async fn create(
             {
                 return Err(AppError::RateLimited);
             }
+            crate::accounts::guest_name_free(&state.core.store, &name).await?;
             state.core.store.rename_guest(&guest.id, &name, now).await?;
             guest.name = name;
         }
@@ -75,6 +76,9 @@ pub async fn create(
     {
         tracing::info!(%ip, "guest creation refused: too many from one address");
         return Err(AppError::TooManyGuests);
+    }
+    if let Some(name) = &req.name {
+        crate::accounts::guest_name_free(&state.core.store, name).await?;
     }
     let token = random::session_token();
     let guest = Player::guest(

@@ -4,18 +4,17 @@
 //! apart from the game path's; when they stay taken the lookup is answered `429` with
 //! `Retry-After: 1` at once rather than queued behind the others.
 
-use std::net::IpAddr;
-
 use damka_store::{GameCursor, Store, StoreError};
 
 use crate::accounts::retry_after;
 use crate::app::AppState;
 use crate::error::{AppError, AppResult};
+use crate::limits::RateKey;
 
 /// Takes a token of `ip`'s lookups budget and returns the store to read with.
 ///
 /// Fails with `429 rate_limited` (and `Retry-After`) when the budget is spent.
-pub fn admit(state: &AppState, ip: IpAddr) -> AppResult<Store> {
+pub fn admit(state: &AppState, ip: RateKey) -> AppResult<Store> {
     let per_minute = state.core.config.lookups_per_minute;
     state
         .core

@@ -46,7 +46,9 @@ pub async fn create_table(
     let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
     // Seated with the rating of the room's variant (an account's).
     let guest = crate::ratings::shown(&state.core, guest, room.config.variant).await?;
-    let view = state.tables.create_from(&room, guest, &req, Some(ip))?;
+    let view = state
+        .tables
+        .create_from(&room, guest, &req, Some(ip.addr()))?;
     tracing::info!(table = %view.id, room = %room.config.id, "table created");
     Ok((StatusCode::CREATED, Json(view)))
 }

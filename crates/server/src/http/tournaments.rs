@@ -31,7 +31,7 @@ pub async fn create(
         .ok_or(AppError::NotFound("room"))?
         .clone();
     let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
-    let view = tournament::create(&state.tournaments, &room, guest, ip, &req).await?;
+    let view = tournament::create(&state.tournaments, &room, guest, ip.addr(), &req).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 

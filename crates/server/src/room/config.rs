@@ -125,6 +125,27 @@ mod tests {
             .find(|r| r.id == "brazilian")
             .expect("brazilian room");
         assert_eq!(brazilian.rules.pl, "Warcaby 8×8: pionki biją do tyłu");
+        assert_eq!(brazilian.names.ru.as_deref(), Some("Бразильские шашки"));
+        assert_eq!(brazilian.names.fr.as_deref(), Some("Dames brésiliennes"));
+    }
+
+    #[test]
+    fn a_rooms_file_may_name_a_room_in_polish_and_english_only() {
+        let rooms = parse_rooms(
+            r#"[{"id": "klub", "variant": "czech", "names": {"pl": "Klub", "en": "Club", "cs": "Klub"}}]"#,
+        )
+        .expect("valid");
+        assert_eq!(rooms[0].names.cs.as_deref(), Some("Klub"));
+        assert_eq!(rooms[0].names.nl, None);
+        let json = serde_json::to_value(&rooms[0].names).expect("serializes");
+        assert_eq!(
+            json,
+            serde_json::json!({"pl": "Klub", "en": "Club", "cs": "Klub"})
+        );
+        assert_eq!(
+            rooms[0].rules.nl.as_deref(),
+            Some("8×8: kan een dam slaan, dan moet een dam slaan")
+        );
     }
 
     #[test]

@@ -495,6 +495,14 @@ impl Room {
             .count()
     }
 
+    /// Whether a guest plays a live game at one of this room's tables against a person,
+    /// or any game of a tournament (where the analysis board would be engine help).
+    pub fn in_live_game(&self, guest_id: &str) -> bool {
+        self.lock_tables()
+            .values()
+            .any(|t| live_game_of(t, guest_id))
+    }
+
     /// The guests seated at this room's tables.
     pub fn seated_guests(&self, into: &mut HashSet<String>) {
         for t in self.lock_tables().values() {
@@ -575,6 +583,12 @@ impl Rooms {
         self.list.iter().map(|r| r.seated_tables(guest_id)).sum()
     }
 
+    /// Whether a guest plays a live game against a person or in a tournament, in any
+    /// room (room views are shared by a cluster's nodes, so any node can tell).
+    pub fn in_live_game(&self, guest_id: &str) -> bool {
+        self.list.iter().any(|r| r.in_live_game(guest_id))
+    }
+
     /// Every guest seated at an open table.
     pub fn seated_guests(&self) -> HashSet<String> {
         let mut set = HashSet::new();
@@ -613,4 +627,22 @@ pub async fn events_ticker(rooms: &Rooms, shutdown: &tokio_util::sync::Cancellat
             }
         }
     }
+}
+
+/// Whether `guest_id` sits at `table`, whose game is in progress, against a person or in
+/// a tournament.
+fn live_game_of(table: &TableView, guest_id: &str) -> bool {
+    let seats = [&table.seats.white, &table.seats.black];
+    let Some(me) = seats
+        .iter()
+        .position(|s| s.as_ref().is_some_and(|p| p.id == guest_id))
+    else {
+        return false;
+    };
+    let playing = table
+        .game
+        .as_ref()
+        .is_some_and(|g| g.status == damka_protocol::GameStatus::Playing);
+    let opponent_is_person = seats[1 - me].as_ref().is_some_and(|p| p.bot.is_none());
+    playing && (opponent_is_person || table.tournament.is_some())
 }

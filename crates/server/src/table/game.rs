@@ -85,6 +85,9 @@ pub struct GameStart {
     pub now: u64,
     /// The length of a first-move window, ms.
     pub first_move_ms: u64,
+    /// Whether the game is rated: the table's (or tournament's) option, unless the two
+    /// players reached their daily number of rated games against each other.
+    pub rated: bool,
 }
 
 impl LiveGame {
@@ -140,7 +143,7 @@ impl LiveGame {
             increment_s: i64::from(s.options.increment),
             random_opening: s.options.random_opening,
             capture_optional: s.options.capture_optional,
-            rated: s.options.rated,
+            rated: s.rated,
             white_id: s.players.white.id.clone(),
             white_name: s.players.white.name.clone(),
             black_id: s.players.black.id.clone(),
@@ -175,7 +178,7 @@ impl LiveGame {
             started_at,
             lag_ms: ByColor::default(),
             ended_by: None,
-            rated: s.options.rated,
+            rated: s.rated,
             ratings: None,
         };
         (live, NewGame { row, opening })
@@ -249,9 +252,11 @@ pub fn game_end(outcome: &Outcome, clock: ClockRow, rated: Option<RatedEnd>) -> 
 }
 
 impl LiveGame {
-    /// How this game ended, to store (rated with it when the game is rated).
+    /// How this game ended, to store (rated with it when the game is rated and both
+    /// players have moved: a game that ends before is never rated, so a resignation or
+    /// a flag before the first moves farms nothing).
     pub fn end_row(&self, outcome: &Outcome, clock: ClockRow) -> GameEnd {
-        let rated = self.rated.then(|| {
+        let rated = (self.rated && self.both_moved()).then(|| {
             RatedEnd::new(
                 self.position().variant().name(),
                 &self.players.white.id,
@@ -290,6 +295,11 @@ impl LiveGame {
     /// table).
     pub fn color_of(&self, guest_id: &str) -> Option<Color> {
         self.players.find(|p| p.id == guest_id)
+    }
+
+    /// At a table whose options say rated: why this game is not.
+    pub fn unrated(&self, table_rated: bool) -> Option<damka_protocol::Unrated> {
+        (table_rated && !self.rated).then_some(damka_protocol::Unrated::PairLimit)
     }
 
     /// Whether both players have made their first move (abort no longer allowed).

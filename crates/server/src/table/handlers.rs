@@ -41,7 +41,7 @@ impl TableActor {
             }
             (_, None) => Err(AppError::Unauthorized),
             (ref m, Some(_)) if self.tournament_refuses(m).is_err() => self.tournament_refuses(m),
-            (ClientMessage::Sit { seat }, Some(g)) => self.sit(g, seat),
+            (ClientMessage::Sit { seat }, Some(g)) => self.sit(g, seat).await,
             (ClientMessage::Stand, Some(g)) => self.stand(&g),
             (ClientMessage::Start, Some(g)) => self.start(&g).await,
             (ClientMessage::Move { mv, ply, ack }, Some(g)) => match self.game_color(&g) {
@@ -135,8 +135,16 @@ impl TableActor {
             .ok_or_else(|| AppError::game(ErrorCode::NotSeated, "you do not play this game"))
     }
 
-    fn sit(&mut self, guest: Player, seat: Side) -> Result<(), AppError> {
+    /// Takes a seat. An account sits with its rating as it is now (read again: the one
+    /// its socket opened with may be hours old), which is what a rated table's range is
+    /// checked against.
+    async fn sit(&mut self, guest: Player, seat: Side) -> Result<(), AppError> {
         self.between_games()?;
+        let guest = if guest.account {
+            crate::ratings::shown(&self.core, guest, self.variant).await?
+        } else {
+            guest
+        };
         super::registry::may_sit(&self.options, &guest, true)?;
         match self.seating.player(color(seat)) {
             Some(p) if p.id == guest.id => return Ok(()),
@@ -229,9 +237,17 @@ impl TableActor {
         Ok(())
     }
 
+    /// Resigns; before both players have moved, at a table of no tournament, the game is
+    /// aborted instead (no result, never rated), as lichess does: a resignation before
+    /// the first moves would be a free result for two accounts that farm ratings. A
+    /// tournament game needs a result: there it is a loss, but still not rated.
     async fn resign(&mut self, guest: &Player) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
         self.before_write()?;
+        let before_moves = self.game.as_ref().is_some_and(|g| !g.both_moved());
+        if before_moves && self.tournament.is_none() {
+            return self.finish_by(None, Reason::Aborted, Some(me)).await;
+        }
         self.finish_by(Some(me.other()), Reason::Resign, Some(me))
             .await
     }
@@ -248,6 +264,8 @@ impl TableActor {
         self.finish_by(None, Reason::Aborted, Some(me)).await
     }
 
+    /// Offers (or accepts) a draw; refused before both players have moved (abort the
+    /// game instead), so no draw is agreed without a game.
     async fn draw_offer(&mut self, guest: &Player) -> Result<(), AppError> {
         let me = self.game_color(guest)?;
         if self
@@ -257,6 +275,12 @@ impl TableActor {
         {
             return Err(AppError::BadMessage(
                 "the computer does not take draw offers (the draw rules still apply)".into(),
+            ));
+        }
+        if self.game.as_ref().is_some_and(|g| !g.both_moved()) && !self.options.local {
+            return Err(AppError::game(
+                ErrorCode::NoGame,
+                "a draw can be offered once both players have moved: abort instead",
             ));
         }
         let now = self.core.time.now_ms();

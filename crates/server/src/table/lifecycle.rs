@@ -35,6 +35,8 @@ impl TableActor {
             }
             None => Position::new(self.rules),
         };
+        let rated = self.options.rated
+            && crate::ratings::within_pair_limit(&self.core, &white.id, &black.id).await?;
         let (live, new) = LiveGame::start(GameStart {
             id: random::token_base36(12),
             table_id: self.id.clone(),
@@ -49,6 +51,7 @@ impl TableActor {
             opening_seed: self.options.random_opening.then(random::u64),
             now,
             first_move_ms: self.first_move_window_ms(),
+            rated,
         });
         self.core.store.insert_game(&new).await?;
         self.seating.seat_game(white.clone(), black.clone());
@@ -69,6 +72,7 @@ impl TableActor {
             clock: live.clock_view(now),
             counters: live.counters(),
             first_move_deadline: live.first_move_left(now),
+            unrated: live.unrated(self.options.rated),
         };
         let ended = live.game.outcome();
         self.game = Some(live);

@@ -59,6 +59,7 @@ async fn test_tables(name: &str, config: Config) -> (Arc<Tables>, std::path::Pat
         metrics: metrics::Metrics::default(),
         limits: crate::limits::Limits::default(),
         passwords: crate::accounts::Passwords::default(),
+        sessions: crate::session_sockets::SessionSockets::default(),
         time: TimeSource::manual(),
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),

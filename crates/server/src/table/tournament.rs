@@ -50,6 +50,9 @@ pub struct TournamentGameSpec {
     pub increment: u32,
     /// A rated tournament's game.
     pub rated: bool,
+    /// Whether this game is rated: the tournament's setting, unless the two players
+    /// reached their daily number of rated games against each other.
+    pub rate_game: bool,
     /// The tournament creator's address: the table counts against its table cap.
     pub creator_ip: Option<std::net::IpAddr>,
 }
@@ -112,6 +115,7 @@ impl Tables {
             opening_seed: None,
             now: self.core.time.now_ms(),
             first_move_ms: self.core.config.first_move_window().as_millis() as u64,
+            rated: spec.rated && spec.rate_game,
         });
         let seed = TableSeed {
             id: spec.table_id.clone(),

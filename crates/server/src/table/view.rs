@@ -91,6 +91,7 @@ impl TableActor {
                 ..Default::default()
             },
             ended_by: None,
+            unrated: None,
         };
         let Some(g) = self.game.as_ref() else {
             let start = self.variant.start_fen().to_owned();
@@ -120,6 +121,7 @@ impl TableActor {
             takeback_offer: g.offers.takeback.map(side),
             offer_limits: g.offers.limits(self.core.config.draw_offer_plies),
             ended_by: g.ended_by.filter(|_| !g.playing()).map(side),
+            unrated: g.unrated(self.options.rated),
             counters: g.counters(),
             result: g.over.as_ref().and_then(result_of),
             reason: g.over.as_ref().map(reason_of),

@@ -410,15 +410,32 @@ impl TournamentActor {
         Ok(())
     }
 
+    /// Shows every player with their rating as it stands now (an account's, in the
+    /// tournament's variant): at the start and before each round (a player's rating
+    /// moves with every rated game). A restored tournament's players are shown so by
+    /// `restore` before its actor runs.
+    ///
+    /// Fails on a database error.
+    pub(super) async fn refresh_ratings(&mut self) -> Result<(), AppError> {
+        let variant = self.room.config.variant;
+        for e in &mut self.t.players {
+            if e.player.is_bot() {
+                continue;
+            }
+            if !e.player.account && self.core.store.account_of(&e.player.id).await?.is_some() {
+                e.player.account = true;
+            }
+            e.player = crate::ratings::shown(&self.core, e.player.clone(), variant).await?;
+        }
+        Ok(())
+    }
+
     /// Orders the players by their ratings now, best first; returns each player's new
     /// seed (`seq`, from 1) to store. On a storage failure nothing is reordered.
     ///
     /// Fails on a database error.
     async fn seed_by_rating(&mut self) -> Result<Vec<(String, i64)>, AppError> {
-        let variant = self.room.config.variant;
-        for e in &mut self.t.players {
-            e.player = crate::ratings::shown(&self.core, e.player.clone(), variant).await?;
-        }
+        self.refresh_ratings().await?;
         self.t.seed_by_rating();
         Ok(self
             .t

@@ -90,10 +90,11 @@ async fn resume(
     let entrants = state.store.tournament_entrants(&row.id).await?;
     let next_seq = entrants.iter().map(|e| e.seq).max().unwrap_or(0) + 1;
     let pairings = state.store.tournament_pairings(&row.id).await?;
-    let Some(t) = build(row, &entrants, &pairings) else {
+    let Some(mut t) = build(row, &entrants, &pairings) else {
         tracing::error!(tournament = %row.id, "a stored tournament does not add up");
         return Ok(false);
     };
+    show_ratings(state, &mut t, room.config.variant).await?;
     // Announced when taken over (the room lists of other nodes lost it with its old
     // owner); listed quietly at start-up.
     if epoch.is_some() {
@@ -121,7 +122,39 @@ async fn load_row(
 ) -> Result<Option<Tournament>, damka_store::StoreError> {
     let entrants = state.store.tournament_entrants(&row.id).await?;
     let pairings = state.store.tournament_pairings(&row.id).await?;
-    Ok(build(row, &entrants, &pairings))
+    let Some(mut t) = build(row, &entrants, &pairings) else {
+        return Ok(None);
+    };
+    if let Some(room) = state.rooms.get(&row.room) {
+        show_ratings(state, &mut t, room.config.variant).await?;
+    }
+    Ok(Some(t))
+}
+
+/// Shows the restored players as they are now: the stored entrants know ids and names
+/// only, so which are accounts, and their ratings in the tournament's variant, are read
+/// back (without this a tournament lost every rating at a restart).
+///
+/// Fails on a database error.
+async fn show_ratings(
+    state: &Core,
+    t: &mut Tournament,
+    variant: draughts::Variant,
+) -> Result<(), damka_store::StoreError> {
+    let now = crate::time::unix_ms();
+    for e in &mut t.players {
+        if e.player.is_bot() || state.store.account_of(&e.player.id).await?.is_none() {
+            continue;
+        }
+        let rating = state.store.rating_of(&e.player.id, variant.name()).await?;
+        let w = rating.map_or_else(crate::ratings::new_rating, |r| {
+            crate::ratings::wire(&r, now)
+        });
+        e.player.account = true;
+        e.player.rating = Some(w.rating);
+        e.player.provisional = w.provisional;
+    }
+    Ok(())
 }
 
 /// Rebuilds the model from its rows; `None` if they do not fit together.

@@ -13,6 +13,10 @@ impl TournamentActor {
     /// Stores a round with its games, then opens the tables and sends each paired
     /// person to theirs. Returns whether it was stored.
     pub(super) async fn start_round(&mut self, planned: PlannedRound) -> bool {
+        // The seats show each player's rating as it is now, not as it was at the start.
+        if let Err(e) = self.refresh_ratings().await {
+            tracing::warn!(error = %e, "ratings not refreshed for the round");
+        }
         let number = planned.number;
         let round = i64::from(number);
         let mut places = Vec::with_capacity(planned.boards.len());
@@ -36,6 +40,10 @@ impl TournamentActor {
                 });
                 continue;
             }
+            let rate_game = !self.t.settings.rated
+                || crate::ratings::within_pair_limit(&self.core, &white.id, &black.id)
+                    .await
+                    .unwrap_or(true);
             let spec = TournamentGameSpec {
                 table_id: self.tables.fresh_id(),
                 game_id: crate::random::token_base36(12),
@@ -48,6 +56,7 @@ impl TournamentActor {
                 minutes: self.t.settings.minutes,
                 increment: self.t.settings.increment,
                 rated: self.t.settings.rated,
+                rate_game,
                 creator_ip: self.creator_ip,
             };
             let table = self.tables.prepare_tournament_game(&self.room, &spec);

@@ -41,7 +41,10 @@ pub use damka_protocol::close;
 /// sockets (`--max-sockets-per-address`).
 ///
 /// Fails with `rate_limited` (opening too fast) or `too_many_connections`.
-pub fn admit(state: &crate::app::AppState, ip: std::net::IpAddr) -> Result<SocketPermit, AppError> {
+pub fn admit(
+    state: &crate::app::AppState,
+    ip: crate::limits::RateKey,
+) -> Result<SocketPermit, AppError> {
     let rate = state.core.config.socket_opens_per_second;
     if !state.core.limits.socket_opens.take(ip, rate * 5.0, rate) {
         tracing::info!(%ip, rate, "socket refused: opened too fast from one address");
@@ -52,6 +55,15 @@ pub fn admit(state: &crate::app::AppState, ip: std::net::IpAddr) -> Result<Socke
         tracing::info!(%ip, max, "socket refused: too many from one address");
         AppError::TooManyConnections(max)
     })
+}
+
+/// Completes when the socket's session ends ([`crate::session_sockets`]); never for a
+/// socket without one.
+pub async fn session_ended(watch: Option<&crate::session_sockets::SocketSession>) {
+    match watch {
+        Some(w) => w.ended().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Applies the limits: small messages and frames, and small buffers so an idle

@@ -2,7 +2,6 @@
 //! a session cookie the guest counts among the room's people, may chat and invite, and
 //! receives the invitations addressed to them.
 
-use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -21,10 +20,11 @@ use super::rate_limit::RateLimiter;
 use super::{close, error_frame, limit, origin_allowed, send_close, send_within};
 use crate::app::AppState;
 use crate::error::AppError;
-use crate::limits::SocketPermit;
+use crate::limits::{RateKey, SocketPermit};
 use crate::room::Room;
 use crate::session::ClientIp;
-use crate::session::guest_of;
+use crate::session::session_of;
+use crate::session_sockets::SocketSession;
 
 /// Upgrades to a room socket (`404` for an unknown room, `429` when the address holds
 /// as many sockets as it may).
@@ -43,9 +43,17 @@ pub async fn upgrade(
         .clone();
     let permit = super::admit(&state, ip)?;
     let origin_ok = origin_allowed(&headers, &state.core.config.allowed_origins);
-    let guest = match guest_of(&state.core, &headers).await? {
+    let signed = session_of(&state.core, &headers).await?;
+    // Registered now: a session that ends from here on closes the socket.
+    let watch = signed
+        .as_ref()
+        .map(|(g, hash)| state.core.sessions.register(hash, &g.id));
+    if let Some((g, _)) = &signed {
+        crate::fair_play::seen(&state.core, g, ip);
+    }
+    let guest = match signed {
         // Among the room's people with its rating in the room's variant.
-        Some(g) => Some(crate::ratings::shown(&state.core, g, room.config.variant).await?),
+        Some((g, _)) => Some(crate::ratings::shown(&state.core, g, room.config.variant).await?),
         None => None,
     };
     let span = tracing::info_span!("room_socket", room = %room.config.id);
@@ -54,7 +62,8 @@ pub async fn upgrade(
         tracker.track_future(
             async move {
                 if origin_ok {
-                    session(socket, state, room, guest, ip, permit).await;
+                    let from = From { ip, permit, watch };
+                    session(socket, state, room, guest, from).await;
                 } else {
                     tracing::info!("rejected origin");
                     send_close(&mut socket, close::POLICY, "origin not allowed").await;
@@ -83,7 +92,7 @@ async fn chat(
     state: &AppState,
     room: &Room,
     guest: Option<&Player>,
-    ip: IpAddr,
+    ip: RateKey,
     text: &str,
 ) -> Result<(), AppError> {
     let guest = guest.ok_or(AppError::Unauthorized)?;
@@ -113,14 +122,25 @@ async fn send_snapshot(socket: &mut WebSocket, room: &Room, within: Duration) ->
     true
 }
 
+/// Where a room socket comes from: its address (with its place among the address's
+/// sockets) and its session, if it has one.
+struct From {
+    /// The client's address.
+    ip: RateKey,
+    /// One of the address's sockets, given back when the session ends.
+    permit: SocketPermit,
+    /// The session's registration: its end closes the socket.
+    watch: Option<SocketSession>,
+}
+
 async fn session(
     mut socket: WebSocket,
     state: AppState,
     room: Arc<Room>,
     guest: Option<Player>,
-    ip: IpAddr,
-    permit: SocketPermit,
+    from: From,
 ) {
+    let From { ip, permit, watch } = from;
     state.core.metrics.room_connections.inc();
     let mut events = room.subscribe();
     room.socket_joined(true);
@@ -140,11 +160,18 @@ async fn session(
     // One wait for shutdown for the whole session (see `table_socket`).
     let shutdown = state.core.shutdown.cancelled();
     tokio::pin!(shutdown);
+    let ended = super::session_ended(watch.as_ref());
+    tokio::pin!(ended);
     while alive {
         tokio::select! {
             biased;
             () = &mut shutdown => {
                 send_close(&mut socket, close::GOING_AWAY, "server shutting down").await;
+                break;
+            }
+            // Before anything the client sent is read (see `table_socket`).
+            () = &mut ended => {
+                send_close(&mut socket, close::SIGNED_OUT, "signed out").await;
                 break;
             }
             event = events.recv() => match event {

@@ -24,7 +24,8 @@ use crate::app::AppState;
 use crate::cluster::link::RemoteConn;
 use crate::error::AppError;
 use crate::session::ClientIp;
-use crate::session::guest_of;
+use crate::session::session_of;
+use crate::session_sockets::SocketSession;
 use crate::table::{Command, Outgoing, SOCKET_QUEUE, TableHandle};
 
 /// How long a socket waits for the owner of a table on another node to answer before it
@@ -51,7 +52,15 @@ pub async fn upgrade(
 ) -> Result<Response, AppError> {
     let permit = super::admit(&state, ip)?;
     let origin_ok = origin_allowed(&headers, &state.core.config.allowed_origins);
-    let guest = guest_of(&state.core, &headers).await?;
+    let signed = session_of(&state.core, &headers).await?;
+    // Registered now: a session that ends from here on closes the socket.
+    let watch = signed
+        .as_ref()
+        .map(|(g, hash)| state.core.sessions.register(hash, &g.id));
+    let guest = signed.map(|(g, _)| g);
+    if let Some(g) = &guest {
+        crate::fair_play::seen(&state.core, g, ip);
+    }
     // The id comes from the URL: only a well-formed one is looked up or logged, so a
     // crafted id cannot forge log lines.
     let valid = valid_id(&id);
@@ -96,7 +105,7 @@ pub async fn upgrade(
                             ip,
                             scope: format!("table:{id}"),
                         };
-                        session(socket, &state, link, rx, &from).await;
+                        session(socket, &state, link, rx, &from, watch.as_ref()).await;
                     }
                     Joined::NotFound => {
                         let frame = error_frame(ErrorCode::NotFound, "no such table", None);
@@ -237,7 +246,7 @@ async fn join_remote(state: &AppState, id: &str, guest: Option<&Player>) -> Join
 /// Where a socket's messages come from: the client's address and the table's chat
 /// scope, for the limits one address shares across its guests and sockets.
 struct From {
-    ip: std::net::IpAddr,
+    ip: crate::limits::RateKey,
     scope: String,
 }
 
@@ -276,6 +285,7 @@ async fn session(
     link: Link,
     mut rx: mpsc::Receiver<Outgoing>,
     from: &From,
+    watch: Option<&SocketSession>,
 ) {
     let mut limiter = RateLimiter::default();
     let period = Duration::from_millis(state.core.config.ws_ping_ms.max(10));
@@ -288,12 +298,20 @@ async fn session(
     // register with the server-wide token (behind its lock) for every frame.
     let shutdown = state.core.shutdown.cancelled();
     tokio::pin!(shutdown);
+    let ended = super::session_ended(watch);
+    tokio::pin!(ended);
     let mut alive = true;
     while alive {
         tokio::select! {
             biased;
             () = &mut shutdown => {
                 send_close(&mut socket, close::GOING_AWAY, "server shutting down").await;
+                break;
+            }
+            // Before anything the client sent is read: nothing it sends after its
+            // session ended reaches the table.
+            () = &mut ended => {
+                send_close(&mut socket, close::SIGNED_OUT, "signed out").await;
                 break;
             }
             out = rx.recv() => match out {

@@ -220,7 +220,7 @@ async fn one_address_holds_at_most_its_socket_cap() {
     let mut gone = open.pop().unwrap();
     gone.stream.close(None).await.unwrap();
     drop(gone);
-    let ip = "127.0.0.1".parse().unwrap();
+    let ip = damka_server::limits::RateKey::new("127.0.0.1".parse().unwrap(), 64);
     let deadline = Instant::now() + crate::common::ws::TIMEOUT;
     while s.server.state.core.limits.sockets_of(ip) >= 5 {
         assert!(Instant::now() < deadline, "the closed socket is released");

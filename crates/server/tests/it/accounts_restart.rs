@@ -137,7 +137,7 @@ async fn a_rated_end_and_its_ratings_survive_a_crash_together(backend: Backend) 
 }
 
 /// Runs `damka --database-url <url> account ...` and returns its exit status and output.
-fn operator(url: &str, args: &[&str], stdin: Option<&str>) -> (bool, String) {
+pub(crate) fn operator(url: &str, args: &[&str], stdin: Option<&str>) -> (bool, String) {
     use std::io::Write as _;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_damka"))
         .args(["--database-url", url, "account"])

@@ -36,6 +36,18 @@ pub(crate) async fn store_game(
     moves: &[String],
     n: u32,
 ) -> String {
+    store_game_of(s, variant, moves, n, ("bot-1", "Computer (level 1)")).await
+}
+
+/// [`store_game`] with White played by `white` (a guest's id and name) against the
+/// computer at level 2.
+pub(crate) async fn store_game_of(
+    s: &TestServer,
+    variant: Variant,
+    moves: &[String],
+    n: u32,
+    white: (&str, &str),
+) -> String {
     let id = format!("an{n}x{}", std::process::id());
     let start = Position::new(Rules::new(variant));
     let mut pos = start.clone();
@@ -62,8 +74,8 @@ pub(crate) async fn store_game(
         random_opening: false,
         capture_optional: false,
         rated: false,
-        white_id: "bot-1".into(),
-        white_name: "Computer (level 1)".into(),
+        white_id: white.0.into(),
+        white_name: white.1.into(),
         black_id: "bot-2".into(),
         black_name: "Computer (level 2)".into(),
         initial_fen: start.to_fen(),
@@ -435,11 +447,193 @@ async fn worst_moves_are_judged_on_the_flattest_curves() {
     db.cleanup().await;
 }
 
+/// The queue of game analyses is bounded over every node (a full queue refuses with
+/// 429 and `Retry-After`, today it grew without end), shows each job's place, and puts an
+/// account's own games first (and lets them in past the bound, up to twice it).
+async fn the_queue_is_bounded_ordered_and_shown(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let mut c = test_config(&db);
+    // This node runs no job: what is asked stays queued.
+    c.analysis_jobs = 0;
+    c.analysis_queue = 3;
+    let s = TestServer::start(c).await;
+    let mut games = Vec::new();
+    for n in 0..5 {
+        games.push(store_game(&s, Variant::Russian, &[], 20_000 + n).await);
+    }
+    // Three guests of three addresses fill the queue; the fourth is refused.
+    for (i, g) in games.iter().enumerate().take(4) {
+        let ip = format!("10.3.0.{}", i + 1);
+        let (cookie, _) = s.guest_from(&ip, "Gość").await;
+        let r = s
+            .http_from(
+                &ip,
+                "POST",
+                &format!("/api/games/{g}/analysis"),
+                Some(&cookie),
+                None,
+            )
+            .await;
+        if i < 3 {
+            assert_eq!(r.status, 202, "{}", r.body);
+            assert_eq!(r.json()["status"], "queued");
+            assert_eq!(r.json()["queue_position"], i + 1, "{}", r.body);
+        } else {
+            assert_eq!(r.status, 429, "{}", r.body);
+            assert_eq!(r.error_code(), "rate_limited");
+            assert!(r.header("retry-after").is_some());
+        }
+    }
+    // An account asking about its own game: let in past the bound, and first.
+    let (guest, me) = s.guest_from("10.3.0.9", "Właścicielka").await;
+    let r = s
+        .http_from(
+            "10.3.0.9",
+            "POST",
+            "/api/account",
+            Some(&guest),
+            Some(serde_json::json!({"username": "Wlascicielka", "password": "a long password 1"})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let account = r.cookie().expect("the account's session");
+    let id = me["id"].as_str().expect("the guest's id");
+    let own = store_game_of(&s, Variant::Russian, &[], 20_100, (id, "Wlascicielka")).await;
+    let r = s
+        .http_from(
+            "10.3.0.9",
+            "POST",
+            &format!("/api/games/{own}/analysis"),
+            Some(&account),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 202, "{}", r.body);
+    assert_eq!(r.json()["queue_position"], 1, "{}", r.body);
+    // Everybody else moved one place down, as any node shows it.
+    let shown = s
+        .http(
+            "GET",
+            &format!("/api/games/{}/analysis", games[0]),
+            None,
+            None,
+        )
+        .await
+        .json();
+    assert_eq!(shown["status"], "queued");
+    assert_eq!(shown["queue_position"], 2, "{shown}");
+    // Someone else's game, asked by the account: not first, and refused (queue full).
+    let r = s
+        .http_from(
+            "10.3.0.9",
+            "POST",
+            &format!("/api/games/{}/analysis", games[4]),
+            Some(&account),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    // Its own game that a guest asked for first (queued among the others): the
+    // account's own request moves it up, behind the account's other own game.
+    let own2 = store_game_of(&s, Variant::Russian, &[], 20_101, (id, "Wlascicielka")).await;
+    store_analysis_request(&s, &own2, "someone").await;
+    let first = s
+        .http("GET", &format!("/api/games/{own2}/analysis"), None, None)
+        .await
+        .json();
+    assert_eq!(first["queue_position"], 5, "last of five: {first}");
+    let r = s
+        .http_from(
+            "10.3.0.9",
+            "POST",
+            &format!("/api/games/{own2}/analysis"),
+            Some(&account),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 202, "{}", r.body);
+    assert_eq!(r.json()["queue_position"], 2, "{}", r.body);
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
+/// A job asked for by somebody else (stored directly, as another node or an earlier
+/// request would have).
+async fn store_analysis_request(s: &TestServer, game: &str, by: &str) {
+    s.server
+        .state
+        .core
+        .store
+        .analysis_write(damka_store::AnalysisWrite::Request {
+            game_id: game.to_owned(),
+            requested_by: by.to_owned(),
+            address: None,
+            priority: damka_store::AnalysisPriority::Other,
+            now: damka_server::time::unix_ms(),
+        })
+        .await
+        .unwrap();
+}
+
+/// A running job shows how far it got, as its lease renewals store it.
+async fn a_running_job_shows_its_progress(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(test_config(&db)).await;
+    let (moves, _) = game_with_worst_moves(Variant::Russian, 12, &[]);
+    let g = store_game(&s, Variant::Russian, &moves, 20_200).await;
+    let (cookie, _) = s.guest_from("10.3.1.1", "Ala").await;
+    let r = s
+        .http_from(
+            "10.3.1.1",
+            "POST",
+            &format!("/api/games/{g}/analysis"),
+            Some(&cookie),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 202);
+    // Every answer until done is queued (with a place) or running (with progress).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    let mut seen_running = false;
+    loop {
+        let v = s
+            .http("GET", &format!("/api/games/{g}/analysis"), None, None)
+            .await
+            .json();
+        match v["status"].as_str() {
+            Some("queued") => assert!(v["queue_position"].as_u64() >= Some(1), "{v}"),
+            // (Just claimed, before the job has read the game: no progress yet.)
+            Some("running") if v.get("progress").is_none() => {}
+            Some("running") => {
+                let p = &v["progress"];
+                assert_eq!(p["positions"], 13, "{v}");
+                assert!(p["searched"].as_u64() <= Some(13), "{v}");
+                seen_running = true;
+            }
+            Some("done") => {
+                assert!(v.get("progress").is_none() && v.get("queue_position").is_none());
+                break;
+            }
+            other => panic!("unexpected status {other:?}: {v}"),
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the job did not finish"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let _ = seen_running; // a fast machine may finish between two looks
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
 both_backends!(
     worst_moves_are_judged_and_the_pdn_reads_back,
     refused_during_play_and_unknown,
     one_job_per_game_under_concurrent_requests,
     a_restart_mid_job_finishes_the_job,
+    the_queue_is_bounded_ordered_and_shown,
+    a_running_job_shows_its_progress,
 );
 
 /// Two servers on one PostgreSQL database (as two nodes of a cluster share it): asked on

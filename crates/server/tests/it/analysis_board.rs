@@ -182,4 +182,141 @@ async fn finished_game(s: &TestServer) -> String {
     crate::analysis::store_game(s, Variant::Russian, &[], N.fetch_add(1, Ordering::Relaxed)).await
 }
 
-both_backends!(the_shot_is_best_in_every_variant, limits_give_429);
+/// Waits (polling, with the socket timeout as the deadline) until `f` holds.
+async fn until(what: &str, mut f: impl AsyncFnMut() -> bool) {
+    let deadline = tokio::time::Instant::now() + crate::common::ws::TIMEOUT;
+    while !f().await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting: {what}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// The board's searches are bounded per node: past the bound a new position is refused
+/// at once with 429 and `Retry-After` (today it queued without end); the position being
+/// searched, asked again, waits for that one search, and later comes from the cache.
+async fn the_board_is_bounded_and_cached(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let mut c = config(&db);
+    c.trust_forwarded_for = true;
+    c.analysis_board_searches = 1;
+    c.bot_searches = 1;
+    // Long enough (seconds) that the second request comes while it runs.
+    c.analysis_board_nodes = 3_000_000;
+    c.analysis_depth = 64;
+    let s = std::sync::Arc::new(TestServer::start(c).await);
+    let metrics = &s.server.state.core.metrics;
+    let start = Position::new(Rules::new(Variant::International)).to_fen();
+    let path = |fen: &str| format!("/api/analyse?variant=international&fen={}", query(fen));
+    let first = {
+        let (s, path) = (s.clone(), path(&start));
+        tokio::spawn(async move { s.http_from("10.2.0.1", "GET", &path, None, None).await })
+    };
+    until("the first search runs", async || {
+        metrics.position_analyses_searching.get() == 1
+    })
+    .await;
+    // Another position, from another address: refused at once.
+    let (other, _, _) = shot(Variant::International);
+    let r = s
+        .http_from("10.2.0.2", "GET", &path(&other), None, None)
+        .await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert_eq!(r.error_code(), "rate_limited");
+    assert_eq!(r.header("retry-after"), Some("2"));
+    // The same position (spelt differently: the pieces in another order) waits for the
+    // search under way instead of being refused or searched twice.
+    let respelt = {
+        let (w, b) = start[2..].split_once(":B").expect("W:W..:B..");
+        let mut whites: Vec<&str> = w.trim_start_matches('W').split(',').collect();
+        whites.reverse();
+        format!("W:W{}:B{b}", whites.join(","))
+    };
+    assert_ne!(respelt, start);
+    let second = s
+        .http_from("10.2.0.3", "GET", &path(&respelt), None, None)
+        .await;
+    let first = first.await.expect("the first request");
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(second.status, 200, "{}", second.body);
+    assert_eq!(first.json(), second.json());
+    // And again: from the cache, with no search.
+    let third = s
+        .http_from("10.2.0.4", "GET", &path(&start), None, None)
+        .await;
+    assert_eq!(third.json(), first.json());
+    assert_eq!(
+        metrics.position_analyses.get(),
+        1,
+        "one search for three answers"
+    );
+    assert_eq!(metrics.position_analyses_cached.get(), 2);
+    assert_eq!(metrics.position_analyses_refused.get(), 1);
+    let s = std::sync::Arc::into_inner(s).expect("no other handle");
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
+/// A person playing another person (or in a tournament) cannot ask the analysis board
+/// (409 `in_game`), as lichess closes it during a game; their opponent of the computer
+/// can, and so can they once the game is over.
+async fn the_board_is_closed_during_ones_own_game(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let mut c = config(&db);
+    c.analysis_board_nodes = 1_000;
+    let s = TestServer::start(c).await;
+    let mut m = crate::common::start_match(
+        &s,
+        "russian",
+        serde_json::json!({"minutes": 5, "increment": 3}),
+    )
+    .await;
+    let fen = Position::new(Rules::new(Variant::Russian)).to_fen();
+    let path = format!("/api/analyse?variant=russian&fen={}", query(&fen));
+    for cookie in [m.white.1.clone(), m.black.1.clone()] {
+        let r = s.http("GET", &path, Some(&cookie), None).await;
+        assert_eq!(r.status, 409, "{}", r.body);
+        assert_eq!(r.error_code(), "in_game");
+    }
+    // A spectator and a visitor without a cookie are not playing.
+    let (spectator, _) = s.guest("Celina").await;
+    assert_eq!(
+        s.http("GET", &path, Some(&spectator), None).await.status,
+        200
+    );
+    assert_eq!(s.http("GET", &path, None, None).await.status, 200);
+    // Once the game is over the board opens again.
+    m.white.0.send(serde_json::json!({"t": "resign"})).await;
+    m.white.0.recv_t("game_over").await;
+    let white = m.white.1.clone();
+    until("the board opens after the game", async || {
+        s.http("GET", &path, Some(&white), None).await.status == 200
+    })
+    .await;
+
+    // Against the computer, the board stays open.
+    let (solo, _) = s.guest("Darek").await;
+    let table = s
+        .create_table(
+            &solo,
+            "russian",
+            serde_json::json!({"minutes": 5, "increment": 3, "seat": "white", "bot": 1}),
+        )
+        .await;
+    let mut ws = s.table_ws(table["id"].as_str().unwrap(), Some(&solo)).await;
+    ws.recv_t("state").await;
+    ws.send(serde_json::json!({"t": "start"})).await;
+    ws.recv_t("game_started").await;
+    assert_eq!(s.http("GET", &path, Some(&solo), None).await.status, 200);
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
+both_backends!(
+    the_shot_is_best_in_every_variant,
+    limits_give_429,
+    the_board_is_bounded_and_cached,
+    the_board_is_closed_during_ones_own_game
+);

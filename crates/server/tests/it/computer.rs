@@ -121,9 +121,10 @@ async fn the_computer_is_ready_for_the_next_game(backend: Backend) {
     ws.send(json!({"t": "draw_offer"})).await;
     let refused = ws.recv_t("error").await;
     assert_eq!(refused["code"], "bad_message", "{refused}");
+    // Resigning before both have moved aborts the game.
     ws.send(json!({"t": "resign"})).await;
     let over = ws.recv_t("game_over").await;
-    assert_eq!(over["result"], "black");
+    assert_eq!(over["reason"], "aborted", "{over}");
     // One press starts the rematch: colours swap, so the computer now has White and
     // moves first.
     ws.send(json!({"t": "start"})).await;

@@ -329,7 +329,11 @@ async fn one_pdn_download_at_a_time_per_address(backend: Backend) {
         .core
         .limits
         .downloads
-        .open("10.3.0.9".parse().unwrap(), 1, 0)
+        .open(
+            damka_server::limits::RateKey::new("10.3.0.9".parse().unwrap(), 64),
+            1,
+            0,
+        )
         .unwrap();
     let r = s
         .http_from("10.3.0.9", "GET", "/api/players/alice/pdn", None, None)

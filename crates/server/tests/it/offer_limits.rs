@@ -4,7 +4,8 @@
 //! resignation and an abort, seen by players and spectators alike.
 
 use crate::common::{
-    Backend, TestDb, TestServer, config, play_first_moves, play_first_moves_from, start_match,
+    Backend, TestDb, TestServer, config, one_move_each, play_first_moves, play_first_moves_from,
+    start_match,
 };
 use serde_json::{Value, json};
 
@@ -96,8 +97,10 @@ async fn the_end_says_who_resigned_or_aborted() {
     let started = spectator.recv_t("game_started").await;
     spectator.send(json!({"t": "resync"})).await;
     assert_eq!(spectator.recv_t("state").await["ended_by"], Value::Null);
-    // Bolek's socket (`black` of the match) now plays White.
+    // Bolek's socket (`black` of the match) now plays White; a move each (before both
+    // have moved a resignation is an abort).
     m.started = started;
+    one_move_each(&mut m.black.0, &mut m.white.0, &m.started).await;
     m.black.0.send(json!({"t": "resign"})).await;
     let over = spectator.recv_t("game_over").await;
     assert_eq!(

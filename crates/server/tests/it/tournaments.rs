@@ -565,10 +565,110 @@ async fn no_show_and_leaving_lose_and_forfeit_the_rest(backend: Backend) {
     db.cleanup().await;
 }
 
+/// An account entering tournaments.
+async fn account_entrant(s: &TestServer, name: &'static str) -> Entrant {
+    let (cookie, me) = crate::accounts::account(s, name, "a long password").await;
+    let room = room_socket(s, &cookie).await;
+    Entrant {
+        name,
+        cookie,
+        id: me["id"].as_str().unwrap().to_owned(),
+        room,
+    }
+}
+
+/// A rated round-robin shows every player's rating as it stands (issue 34, item 8): the
+/// second round's seats after the first round's rated games, and the tournament after a
+/// restart (its stored entrants carry no rating: they were shown without any).
+async fn a_rated_tournament_shows_ratings_as_they_stand_across_a_restart(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let mut s = TestServer::start(config(&db)).await;
+    let mut es = Vec::new();
+    for name in ["Ada", "Bea", "Cyd", "Dan"] {
+        es.push(account_entrant(&s, name).await);
+    }
+    let body = json!({"kind": "round_robin", "minutes": 3, "increment": 2, "max_players": 4,
+                      "rated": true});
+    let id = create(&s, &es[0], body).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The fourth to join fills it: it starts.
+    for e in &es[1..] {
+        act(&s, e, &id, "join").await;
+    }
+    let index: HashMap<String, usize> = es
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id.clone(), i))
+        .collect();
+    let round_boards = |t: &Value, n: usize| -> Vec<(usize, usize)> {
+        t["rounds"][n - 1]["pairings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    index[p["white"]["id"].as_str().unwrap()],
+                    index[p["black"]["id"].as_str().unwrap()],
+                )
+            })
+            .collect()
+    };
+    // Round 1: White wins both games (rated: both players moved).
+    let tables = sent_to_tables(&mut es, &[0, 1, 2, 3], 1).await;
+    let t = tournament(&s, &id).await;
+    for (w, b) in round_boards(&t, 1) {
+        play(&s, &tables[&w], &es[w], &es[b], "white").await;
+    }
+    // Round 2's seats show the ratings after round 1.
+    let tables = sent_to_tables(&mut es, &[0, 1, 2, 3], 2).await;
+    let t = tournament(&s, &id).await;
+    for (w, b) in round_boards(&t, 2) {
+        let (_, _, st) = sit_down(&s, &tables[&w], &es[w], &es[b]).await;
+        for (side, i) in [("white", w), ("black", b)] {
+            let me = s
+                .http("GET", "/api/me", Some(&es[i].cookie), None)
+                .await
+                .json();
+            let now = &me["ratings"]["russian"]["rating"];
+            assert_ne!(now, 1500, "{} played a rated game: {me}", es[i].name);
+            assert_eq!(&st["seats"][side]["rating"], now, "{side}: {st}");
+        }
+    }
+    // A restart in round 2: the tournament, its players and standings keep showing them.
+    s.stop().await;
+    s = TestServer::start(config(&db)).await;
+    let t = tournament(&s, &id).await;
+    assert_eq!(t["round"], 2, "{t}");
+    for e in &es {
+        let me = s.http("GET", "/api/me", Some(&e.cookie), None).await.json();
+        let now = &me["ratings"]["russian"]["rating"];
+        let player = t["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == e.id.as_str())
+            .unwrap();
+        assert_eq!(&player["rating"], now, "{}: {t}", e.name);
+        assert_eq!(player["account"], true);
+        let line = t["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["player"]["id"] == e.id.as_str())
+            .unwrap();
+        assert_eq!(&line["player"]["rating"], now, "{}", t["standings"]);
+    }
+    s.stop().await;
+    db.cleanup().await;
+}
+
 both_backends!(
     a_four_player_round_robin_is_played_to_the_end,
     a_seven_player_swiss_survives_a_restart_and_is_played_to_the_end,
     no_show_and_leaving_lose_and_forfeit_the_rest,
+    a_rated_tournament_shows_ratings_as_they_stand_across_a_restart,
 );
 
 /// A Russian ending over in a few moves: three black kings against two white men.

@@ -419,13 +419,15 @@ pub async fn one_move_each(first: &mut Ws, second: &mut Ws, started: &Value) {
         .send(serde_json::json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
         .await;
     first.recv_t("ack").await;
+    assert_eq!(first.recv_t("move").await["ply"], 1);
     let seen = second.recv_t("move").await;
     let mv = seen["legal"][0].as_str().unwrap();
     second
         .send(serde_json::json!({"t": "move", "move": mv, "ply": 2, "ack": 2}))
         .await;
     second.recv_t("ack").await;
-    first.recv_t("move").await;
+    assert_eq!(second.recv_t("move").await["ply"], 2);
+    assert_eq!(first.recv_t("move").await["ply"], 2);
 }
 
 /// Polls `/readyz` until it answers `status` (the server's storage state changes in the
