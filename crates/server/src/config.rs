@@ -16,6 +16,16 @@ pub enum LogFormat {
     Json,
 }
 
+/// The priority of the thread that makes the endgame tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BuildPriority {
+    /// The scheduler's idle priority (Linux `SCHED_IDLE`): only a core nothing else
+    /// wants; live games never wait for it, and on a busy machine it takes longer.
+    Idle,
+    /// The priority of the server's other threads: as fast as the machine allows.
+    Normal,
+}
+
 /// Everything the server can be told at start-up.
 #[derive(Clone, Parser)]
 #[command(name = "damka", version, about = "The Damka draughts server")]
@@ -115,11 +125,28 @@ pub struct Config {
           value_parser = clap::value_parser!(u8).range(0..=5))]
     pub bitbase_pieces: u8,
 
+    /// Priority of the thread that makes the endgame tables the first time: `idle` (only
+    /// a core nothing else wants: a fresh server's games do not notice it) or `normal`.
+    #[arg(long, env = "DAMKA_BITBASE_PRIORITY", value_enum, default_value_t = BuildPriority::Idle)]
+    pub bitbase_priority: BuildPriority,
+
     /// Milliseconds a database operation waits for a connection (and for a new one to be
     /// made) before it fails; keep it short, so an outage fails fast instead of holding
     /// every table up.
     #[arg(long, env = "DAMKA_DB_ACQUIRE_TIMEOUT_MS", default_value_t = 1000)]
     pub db_acquire_timeout_ms: u64,
+
+    /// Database connections of the public lookups (profiles, a player's games and PDN,
+    /// leaderboards, game lists and replays), apart from the game path's: however many
+    /// lookups come, sign-in, sessions, table sockets and moves keep their connections.
+    #[arg(long, env = "DAMKA_DB_LOOKUP_CONNECTIONS", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub db_lookup_connections: u32,
+
+    /// Milliseconds a lookup waits for one of its connections before it is answered
+    /// `429 rate_limited` (`Retry-After: 1`).
+    #[arg(long, env = "DAMKA_DB_LOOKUP_WAIT_MS", default_value_t = 250)]
+    pub db_lookup_wait_ms: u64,
 
     /// Seconds a game restored after a restart waits for both players to reconnect
     /// before its clock (or first-move window) runs again.
@@ -353,6 +380,17 @@ pub struct Config {
     #[arg(long, env = "DAMKA_ANALYSIS_BOARD_SEARCHES", default_value_t = 8)]
     pub analysis_board_searches: usize,
 
+    /// Public lookups (profiles, a player's games and PDN, leaderboards, game lists and
+    /// replays) per minute from one address, after a burst of a quarter of it (0: no
+    /// limit).
+    #[arg(long, env = "DAMKA_LOOKUPS_PER_MINUTE", default_value_t = 120.0)]
+    pub lookups_per_minute: f64,
+
+    /// Players' whole-PDN downloads streaming at once, in all (one per address; 0: no
+    /// limit).
+    #[arg(long, env = "DAMKA_PDN_DOWNLOADS", default_value_t = 4)]
+    pub pdn_downloads: usize,
+
     /// Test hook, not a flag: every new game starts from this FEN (when it parses for
     /// the table's variant) instead of the start position.
     #[arg(skip)]
@@ -523,7 +561,10 @@ impl fmt::Debug for Config {
             .field("bot_slice_ms", &self.bot_slice_ms)
             .field("bitbases_dir", &self.bitbases_dir)
             .field("bitbase_pieces", &self.bitbase_pieces)
+            .field("bitbase_priority", &self.bitbase_priority)
             .field("db_acquire_timeout_ms", &self.db_acquire_timeout_ms)
+            .field("db_lookup_connections", &self.db_lookup_connections)
+            .field("db_lookup_wait_ms", &self.db_lookup_wait_ms)
             .field("restart_grace_secs", &self.restart_grace_secs)
             .field("round_break_secs", &self.round_break_secs)
             .field("metrics_bind", &self.metrics_bind)

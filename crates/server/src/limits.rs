@@ -60,6 +60,61 @@ pub struct Limits {
     pub game_analyses_of: RateMap<String>,
     /// When an account was last written as seen at an address ([`crate::fair_play`]).
     pub addresses_seen: RateMap<(String, String)>,
+    /// Public lookups (profiles, a player's games and PDN, leaderboards, game lists and
+    /// replays) per address.
+    pub lookups_from: RateMap<RateKey>,
+    /// Players' PDN downloads streaming now, per address and in all.
+    pub downloads: Streams,
+}
+
+/// Long responses running now (a player's whole PDN, streamed), per address and in all;
+/// a [`StreamPermit`] holds one place until its response ends.
+#[derive(Default)]
+pub struct Streams {
+    /// Per address; the sum is the total.
+    open: Arc<Mutex<HashMap<RateKey, usize>>>,
+}
+
+/// One running stream; its place is given back when it is dropped (the response ended or
+/// its client went away).
+pub struct StreamPermit {
+    open: Arc<Mutex<HashMap<RateKey, usize>>>,
+    ip: RateKey,
+}
+
+impl Drop for StreamPermit {
+    fn drop(&mut self) {
+        let mut map = lock(&self.open);
+        if let Some(n) = map.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                map.remove(&self.ip);
+            }
+        }
+    }
+}
+
+impl Streams {
+    /// A place for one more stream of `ip`, unless it has `per_address` running or all
+    /// addresses `total` (0: no limit for either).
+    pub fn open(&self, ip: RateKey, per_address: usize, total: usize) -> Option<StreamPermit> {
+        let mut map = lock(&self.open);
+        let all: usize = map.values().sum();
+        let mine = map.get(&ip).copied().unwrap_or(0);
+        if (per_address > 0 && mine >= per_address) || (total > 0 && all >= total) {
+            return None;
+        }
+        *map.entry(ip).or_insert(0) += 1;
+        Some(StreamPermit {
+            open: self.open.clone(),
+            ip,
+        })
+    }
+
+    /// Streams running now, in all.
+    pub fn running(&self) -> usize {
+        lock(&self.open).values().sum()
+    }
 }
 
 /// Token buckets by key, each `burst` tokens refilled at `per_second`; a bucket that has
@@ -283,6 +338,7 @@ impl Limits {
         self.game_analyses_from.prune();
         self.addresses_seen.prune();
         self.game_analyses_of.prune();
+        self.lookups_from.prune();
     }
 
     pub(crate) fn take_touched(&self) -> Vec<String> {
@@ -419,6 +475,23 @@ mod tests {
         assert!(!limits.take_guest_at(ip, 30, t0 + Duration::from_millis(2200)));
         // Another address has its own bucket.
         assert!(limits.take_guest_at(UNKNOWN, 30, t0));
+    }
+
+    #[test]
+    fn streams_are_capped_per_address_and_in_all() {
+        let streams = Streams::default();
+        let a = key("10.0.0.3");
+        let b = key("10.0.0.4");
+        let first = streams.open(a, 1, 2);
+        assert!(first.is_some());
+        assert!(streams.open(a, 1, 2).is_none(), "one per address");
+        let second = streams.open(b, 1, 2);
+        assert!(second.is_some());
+        assert!(streams.open(UNKNOWN, 1, 2).is_none(), "two in all");
+        drop(first);
+        assert_eq!(streams.running(), 1);
+        assert!(streams.open(a, 1, 2).is_some(), "a place is given back");
+        assert!(streams.open(UNKNOWN, 0, 0).is_some(), "0: no limit");
     }
 
     #[test]

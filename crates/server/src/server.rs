@@ -80,6 +80,8 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
             acquire_timeout: config.db_acquire_timeout(),
             sqlite_max_page_count: config.test_sqlite_max_page_count.clone(),
             abort_before_ratings: config.test_abort_before_ratings,
+            lookup_connections: config.db_lookup_connections,
+            lookup_wait: std::time::Duration::from_millis(config.db_lookup_wait_ms),
             ..StoreOptions::default()
         },
     )
@@ -241,6 +243,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     core.bots.endgames().start(
         core.config.bitbases_dir.clone(),
         core.config.bitbase_pieces,
+        core.config.bitbase_priority,
         core.shutdown.clone(),
     );
     tracing::info!(%addr, restored, tournaments = resumed, "listening");

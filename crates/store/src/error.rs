@@ -27,6 +27,11 @@ pub enum StoreError {
     /// Any other database failure (a bug, most likely: the details are in the text).
     #[error("database error: {0}")]
     Database(String),
+    /// Every connection of the lookups' pool ([`crate::Store::lookups`]) stayed taken
+    /// for as long as a lookup may wait: try again in a moment. The game path is not
+    /// affected.
+    #[error("every connection for lookups is taken")]
+    Busy,
 }
 
 impl StoreError {
@@ -34,6 +39,12 @@ impl StoreError {
     /// good: see [`crate::Breaker`]).
     pub fn is_outage(&self) -> bool {
         matches!(self, StoreError::Unavailable(_))
+    }
+
+    /// Whether a lookup found the lookups' connections all taken (see
+    /// [`StoreError::Busy`]).
+    pub fn is_busy(&self) -> bool {
+        matches!(self, StoreError::Busy)
     }
 
     /// Whether a write was refused because this node lost the table's lease.

@@ -1,6 +1,8 @@
 //! Games and their moves. A move row is written (and committed) before the move is
 //! acknowledged; the game row holds the players, options and, at the end, the result.
 
+use std::collections::HashMap;
+
 use damka_protocol::{EndReason, GameResult, GameStatus, Side};
 
 use super::write::Write;
@@ -338,47 +340,160 @@ impl Store {
         )
     }
 
-    /// Recent finished games of a room, newest first, with their ply counts. Aborted games
-    /// are left out: nobody played them, and a list of them would bury the real games.
+    /// Finished games of a room (aborted ones left out: nobody played them, and a list of
+    /// them would bury the real games), newest first, with their ply counts: at most
+    /// `limit`, from after `before` (a page's last game) when given. Keyset pages on the
+    /// index of (room, ended_at, id), so a page costs the same however deep it is.
     ///
     /// Fails on a database error.
     pub async fn recent_games(
         &self,
         room: &str,
+        before: Option<&GameCursor>,
         limit: i64,
     ) -> Result<Vec<(GameRow, i64)>, StoreError> {
-        let sql = format!(
-            "SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) \
-             AS plies FROM games WHERE room = $1 AND status = 'over' \
-             AND reason <> 'aborted' ORDER BY ended_at DESC LIMIT $2"
-        );
+        let sql = room_games_sql();
+        let (at, id) = GameCursor::bounds(before);
         let rows = on_pool!(self, pool => sqlx::query_as::<_, GameListRow>(&sql)
-            .bind(room).bind(limit).fetch_all(pool).await)?;
+            .bind(room).bind(at).bind(id).bind(limit).fetch_all(pool).await)?;
         rows.into_iter()
             .map(|r| Ok((GameRow::try_from(r.game)?, r.plies)))
             .collect()
     }
 
     /// A player's finished games (aborted ones left out), newest first, with their ply
-    /// counts.
+    /// counts: at most `limit`, from after `before` when given. The games as White and as
+    /// Black are read in order from their own indexes (a keyset page of each, merged), so
+    /// a page reads about `2 * limit` rows whatever the player's number of games.
     ///
     /// Fails on a database error.
     pub async fn games_of_player(
         &self,
         player_id: &str,
+        before: Option<&GameCursor>,
         limit: i64,
     ) -> Result<Vec<(GameRow, i64)>, StoreError> {
-        let sql = format!(
-            "SELECT {GAME_COLUMNS}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) \
-             AS plies FROM games WHERE (white_id = $1 OR black_id = $1) AND status = 'over' \
-             AND reason <> 'aborted' ORDER BY ended_at DESC LIMIT $2"
-        );
+        let sql = player_games_sql();
+        let (at, id) = GameCursor::bounds(before);
         let rows = on_pool!(self, pool => sqlx::query_as::<_, GameListRow>(&sql)
-            .bind(player_id).bind(limit).fetch_all(pool).await)?;
+            .bind(player_id).bind(at).bind(id).bind(limit).fetch_all(pool).await)?;
         rows.into_iter()
             .map(|r| Ok((GameRow::try_from(r.game)?, r.plies)))
             .collect()
     }
+
+    /// Where a list continues after game `id`: its end time and id, if it is a finished
+    /// game.
+    ///
+    /// Fails on a database error.
+    pub async fn game_cursor(&self, id: &str) -> Result<Option<GameCursor>, StoreError> {
+        const SQL: &str = "SELECT ended_at, id FROM games WHERE id = $1 AND ended_at IS NOT NULL";
+        let row: Option<(i64, String)> = on_pool!(self, pool => sqlx::query_as(SQL)
+            .bind(id).fetch_optional(pool).await)?;
+        Ok(row.map(|(ended_at, id)| GameCursor { ended_at, id }))
+    }
+
+    /// The moves of several games (at most [`MAX_IDS`] ids), in ply order per game, in one
+    /// query: what a page of a player's PDN needs.
+    ///
+    /// Fails on a database error.
+    pub async fn moves_of_games(
+        &self,
+        game_ids: &[String],
+    ) -> Result<HashMap<String, Vec<MoveRow>>, StoreError> {
+        let mut out: HashMap<String, Vec<MoveRow>> = HashMap::new();
+        for chunk in game_ids.chunks(MAX_IDS) {
+            let sql = format!(
+                "SELECT game_id, ply, mv, fen_after, white_ms, black_ms, used_ms FROM moves \
+                 WHERE game_id IN ({}) ORDER BY game_id, ply",
+                placeholders(1, chunk.len())
+            );
+            let rows: Vec<GameMoveRow> = on_pool!(self, pool => {
+                let mut q = sqlx::query_as::<_, GameMoveRow>(&sql);
+                for id in chunk {
+                    q = q.bind(id);
+                }
+                q.fetch_all(pool).await
+            })?;
+            for r in rows {
+                out.entry(r.game_id).or_default().push(r.mv);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A room's games: `$1` the room, `$2`/`$3` the cursor, `$4` the page size.
+pub(crate) fn room_games_sql() -> String {
+    format!(
+        "SELECT {GAME_COLUMNS}, {PLIES} FROM games WHERE room = $1 AND {LISTED} \
+         AND {AFTER_CURSOR} ORDER BY ended_at DESC, id DESC LIMIT $4"
+    )
+}
+
+/// A player's games: `$1` the player, `$2`/`$3` the cursor, `$4` the page size. A
+/// one-screen game has the player on both sides: it is listed once, as White.
+pub(crate) fn player_games_sql() -> String {
+    format!(
+        "SELECT {GAME_COLUMNS}, {PLIES} FROM ( \
+           SELECT * FROM (SELECT {GAME_COLUMNS} FROM games WHERE white_id = $1 \
+             AND {LISTED} AND {AFTER_CURSOR} ORDER BY ended_at DESC, id DESC LIMIT $4) AS w \
+           UNION ALL \
+           SELECT * FROM (SELECT {GAME_COLUMNS} FROM games WHERE black_id = $1 \
+             AND white_id <> $1 AND {LISTED} AND {AFTER_CURSOR} \
+             ORDER BY ended_at DESC, id DESC LIMIT $4) AS b \
+         ) AS games ORDER BY ended_at DESC, id DESC LIMIT $4"
+    )
+}
+
+/// Ids bound in one `IN (...)` list.
+pub const MAX_IDS: usize = 500;
+
+/// `$first, $first+1, ...`: `n` placeholders.
+pub(crate) fn placeholders(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A game's ply count, for a list.
+const PLIES: &str = "(SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) AS plies";
+
+/// The games a list shows: finished, and played (not aborted).
+const LISTED: &str = "status = 'over' AND reason <> 'aborted'";
+
+/// Older than the cursor (`$2` its end time, `$3` its id) in (ended_at, id) order; the
+/// first term bounds the index's range.
+const AFTER_CURSOR: &str = "ended_at <= $2 AND (ended_at < $2 OR id < $3)";
+
+/// Where a list of games continues: after the game with this end time and id (lists are
+/// in (ended_at, id) order, newest first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameCursor {
+    /// The last listed game's end, Unix ms.
+    pub ended_at: i64,
+    /// The last listed game's id.
+    pub id: String,
+}
+
+impl GameCursor {
+    /// The bounds to bind: the cursor's, or past every game for a first page.
+    fn bounds(cursor: Option<&GameCursor>) -> (i64, &str) {
+        match cursor {
+            Some(c) => (c.ended_at, c.id.as_str()),
+            // Any id is below U+FFFF's encoding; ids are ASCII.
+            None => (i64::MAX, "\u{ffff}"),
+        }
+    }
+}
+
+/// A move row with its game.
+#[derive(sqlx::FromRow)]
+struct GameMoveRow {
+    game_id: String,
+    #[sqlx(flatten)]
+    mv: MoveRow,
 }
 
 /// How a game ended, as stored with it.

@@ -19,6 +19,13 @@
 //! Every write passes a circuit breaker ([`Breaker`]): once the database is out of reach
 //! or out of space, writes fail at once (no waiting for a pool timeout per write) until a
 //! probe write succeeds.
+//!
+//! Reads go through one of two pools. The main pool serves what the game path needs
+//! (sessions, seats, tables, restores); the lookups' small pool ([`Store::lookups`])
+//! serves the public pages anyone may ask for without limit of their number (profiles, a
+//! player's PDN, leaderboards, game lists and replays). However many of those arrive, they
+//! wait for the lookups' few connections, for a short time only, and then fail as
+//! [`StoreError::Busy`]: they never take a connection the game path needs.
 
 mod accounts;
 mod analysis;
@@ -34,6 +41,8 @@ mod guests;
 mod health;
 pub mod lease;
 mod pg_writer;
+#[cfg(test)]
+mod plans;
 mod queue;
 mod ratings;
 mod sessions;
@@ -57,8 +66,9 @@ pub use accounts::{AccountRow, AccountWrite, NewAccount, Secret, SessionPlayer};
 pub use analysis::{AnalysisRow, AnalysisStatus, AnalysisWrite, Priority as AnalysisPriority};
 pub use chat::ChatRow;
 pub use error::StoreError;
+pub use expiry::{EXPIRE_BATCH, SEEN_BATCH, UnseenGuest};
 pub use fair_play::{FairPlayWrite, PairRow};
-pub use games::{ClockRow, DrawOfferRow, GameEnd, GameRow, MoveRow, NewGame};
+pub use games::{ClockRow, DrawOfferRow, GameCursor, GameEnd, GameRow, MAX_IDS, MoveRow, NewGame};
 pub use health::Breaker;
 pub use lease::Leases;
 pub use queue::WriteQueue;
@@ -68,7 +78,9 @@ pub use ratings::{
 };
 pub use sessions::{LiveSession, SessionCutoffs};
 pub use stats::StoreStats;
-pub use tournaments::{BoardResult, EntrantRow, PairingRow, TournamentRow, TournamentWrite};
+pub use tournaments::{
+    BoardResult, EntrantRow, GameTournament, PairingRow, TournamentRow, TournamentWrite,
+};
 pub use write::Write;
 
 use error::is_outage;
@@ -77,10 +89,31 @@ use error::is_outage;
 /// through (which holds the store's circuit breaker).
 #[derive(Clone, Debug)]
 pub struct Store {
-    /// The connections that read.
+    /// The connections this handle reads with: the main pool, or for the handle
+    /// [`Store::lookups`] returns, the lookups' pool.
     pool: Pool,
+    /// The lookups' pool (see [`Store::lookups`]).
+    lookups: Pool,
+    /// Whether `pool` is the lookups' pool: a wait for one of its connections that runs
+    /// out is [`StoreError::Busy`], not an outage.
+    is_lookups: bool,
     /// The writer's handle: SQLite's one writer task, or PostgreSQL's.
     writer: WriteQueue,
+}
+
+/// The lookups' connections, taken by [`Store::hold_lookups`] until dropped.
+#[derive(Default)]
+pub struct LookupsHeld {
+    sqlite: Vec<sqlx::pool::PoolConnection<sqlx::Sqlite>>,
+    postgres: Vec<sqlx::pool::PoolConnection<sqlx::Postgres>>,
+}
+
+impl std::fmt::Debug for LookupsHeld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LookupsHeld")
+            .field("connections", &(self.sqlite.len() + self.postgres.len()))
+            .finish()
+    }
 }
 
 /// A pool of either backend.
@@ -108,6 +141,11 @@ pub struct StoreOptions {
     /// Test hook: abort the process between a rated game's end and its ratings, inside
     /// their one transaction (see `ratings.rs`).
     pub abort_before_ratings: bool,
+    /// Connections of the lookups' pool ([`Store::lookups`]); at least 1.
+    pub lookup_connections: u32,
+    /// Longest wait for a connection of the lookups' pool, after which a lookup fails
+    /// with [`StoreError::Busy`].
+    pub lookup_wait: Duration,
 }
 
 impl Default for StoreOptions {
@@ -117,6 +155,8 @@ impl Default for StoreOptions {
             sqlite_max_page_count: None,
             sqlite_wal_limit_pages: None,
             abort_before_ratings: false,
+            lookup_connections: 2,
+            lookup_wait: Duration::from_millis(250),
         }
     }
 }
@@ -129,7 +169,7 @@ macro_rules! on_pool {
             $crate::Pool::Sqlite($pool) => $body,
             $crate::Pool::Postgres($pool) => $body,
         }
-        .map_err($crate::StoreError::from)
+        .map_err(|e| $store.read_error(e))
     };
 }
 pub(crate) use on_pool;
@@ -161,9 +201,16 @@ impl Store {
                 .acquire_timeout(options.acquire_timeout)
                 .connect(url)
                 .await?;
+            let lookups = PgPoolOptions::new()
+                .max_connections(options.lookup_connections.max(1))
+                .min_connections(0)
+                .acquire_timeout(options.lookup_wait)
+                .connect_lazy_with((*pool.connect_options()).clone());
             let writer = pg_writer::spawn(&pool, options.acquire_timeout);
             Store {
                 pool: Pool::Postgres(pool),
+                lookups: Pool::Postgres(lookups),
+                is_lookups: false,
                 writer,
             }
         } else if let Some(path) = url
@@ -189,6 +236,13 @@ impl Store {
                 .acquire_timeout(options.acquire_timeout)
                 .connect_with(connect.clone())
                 .await?;
+            // Opened once the file exists (the main pool made it): read-only, so a lookup
+            // can never write, nor ever wait for SQLite's write lock.
+            let lookups = SqlitePoolOptions::new()
+                .max_connections(options.lookup_connections.max(1))
+                .min_connections(0)
+                .acquire_timeout(options.lookup_wait)
+                .connect_lazy_with(connect.clone().read_only(true));
             let writer = writer::spawn(
                 connect,
                 options.sqlite_max_page_count,
@@ -196,6 +250,8 @@ impl Store {
             );
             Store {
                 pool: Pool::Sqlite(pool),
+                lookups: Pool::Sqlite(lookups),
+                is_lookups: false,
                 writer,
             }
         } else {
@@ -218,6 +274,51 @@ impl Store {
             }
         }
         Ok(())
+    }
+
+    /// The same store reading through the lookups' pool: for the public pages anyone may
+    /// ask for (profiles, a player's PDN, leaderboards, game lists and replays), so that
+    /// however many arrive they never take a connection of the game path (sessions,
+    /// sign-in, table sockets, restores) nor the writer's. Its reads wait at most
+    /// [`StoreOptions::lookup_wait`] for one of its few connections and then fail with
+    /// [`StoreError::Busy`]. Writes go through the one writer as ever.
+    pub fn lookups(&self) -> Store {
+        Store {
+            pool: self.lookups.clone(),
+            is_lookups: true,
+            ..self.clone()
+        }
+    }
+
+    /// Takes every connection of the lookups' pool and holds them until the result is
+    /// dropped: meanwhile every lookup waits and fails with [`StoreError::Busy`]. For
+    /// tests and benchmarks (what a flood of lookups does to the rest).
+    ///
+    /// Fails when a connection cannot be had within the lookups' wait.
+    pub async fn hold_lookups(&self) -> Result<LookupsHeld, StoreError> {
+        let mut held = LookupsHeld::default();
+        match &self.lookups {
+            Pool::Sqlite(pool) => {
+                for _ in 0..pool.options().get_max_connections() {
+                    held.sqlite.push(pool.acquire().await?);
+                }
+            }
+            Pool::Postgres(pool) => {
+                for _ in 0..pool.options().get_max_connections() {
+                    held.postgres.push(pool.acquire().await?);
+                }
+            }
+        }
+        Ok(held)
+    }
+
+    /// A read's error: a wait for a lookups' connection that ran out is
+    /// [`StoreError::Busy`]; anything else as [`StoreError::from`].
+    fn read_error(&self, e: sqlx::Error) -> StoreError {
+        match e {
+            sqlx::Error::PoolTimedOut if self.is_lookups => StoreError::Busy,
+            e => StoreError::from(e),
+        }
     }
 
     /// Makes one change; it is committed (durable) when this returns `Ok`. It goes
@@ -309,9 +410,11 @@ impl Store {
 
     /// Closes the pool (after the last write of a graceful shutdown).
     pub async fn close(&self) {
-        match &self.pool {
-            Pool::Sqlite(pool) => pool.close().await,
-            Pool::Postgres(pool) => pool.close().await,
+        for pool in [&self.lookups, &self.pool] {
+            match pool {
+                Pool::Sqlite(pool) => pool.close().await,
+                Pool::Postgres(pool) => pool.close().await,
+            }
         }
     }
 

@@ -320,6 +320,24 @@ struct RawBoard {
     rating: RawRating,
 }
 
+/// A player's results over finished games with a result (`$1` the player): the games as
+/// White and as Black each read through their player's index (a game has a result only
+/// once over; a one-screen game counts once, as White's).
+pub(crate) const RESULT_COUNTS: &str = "SELECT COALESCE(SUM(won), 0), COALESCE(SUM(drawn), 0), \
+     COALESCE(SUM(lost), 0), COALESCE(SUM(left_game), 0) FROM ( \
+       SELECT CASE WHEN result = 'white' THEN 1 ELSE 0 END AS won, \
+              CASE WHEN result = 'draw' THEN 1 ELSE 0 END AS drawn, \
+              CASE WHEN result = 'black' THEN 1 ELSE 0 END AS lost, \
+              CASE WHEN result = 'black' AND reason = 'abandoned' THEN 1 ELSE 0 END AS left_game \
+       FROM games WHERE white_id = $1 AND result IS NOT NULL \
+       UNION ALL \
+       SELECT CASE WHEN result = 'black' THEN 1 ELSE 0 END, \
+              CASE WHEN result = 'draw' THEN 1 ELSE 0 END, \
+              CASE WHEN result = 'white' THEN 1 ELSE 0 END, \
+              CASE WHEN result = 'white' AND reason = 'abandoned' THEN 1 ELSE 0 END \
+       FROM games WHERE black_id = $1 AND white_id <> $1 AND result IS NOT NULL \
+     ) AS r";
+
 /// A player's results in games that ended with one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ResultCounts {
@@ -449,16 +467,7 @@ impl Store {
     ///
     /// Fails on a database error.
     pub async fn result_counts(&self, player_id: &str) -> Result<ResultCounts, StoreError> {
-        let sql = "SELECT \
-             COALESCE(SUM(CASE WHEN (white_id = $1 AND result = 'white') \
-                                 OR (black_id = $1 AND result = 'black') THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN result = 'draw' THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN (white_id = $1 AND result = 'black') \
-                                 OR (black_id = $1 AND result = 'white') THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN reason = 'abandoned' AND ((white_id = $1 AND result = 'black') \
-                                 OR (black_id = $1 AND result = 'white')) THEN 1 ELSE 0 END), 0) \
-             FROM games WHERE status = 'over' AND result IS NOT NULL \
-             AND (white_id = $1 OR black_id = $1)";
+        let sql = RESULT_COUNTS;
         let (wins, draws, losses, abandoned): (i64, i64, i64, i64) =
             on_pool!(self, pool => sqlx::query_as(sql).bind(player_id).fetch_one(pool).await)?;
         Ok(ResultCounts {

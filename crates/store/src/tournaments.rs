@@ -597,4 +597,45 @@ impl Store {
         on_pool!(self, pool => sqlx::query_as::<_, (String, i64)>(SQL)
             .bind(game_id).fetch_optional(pool).await)
     }
+
+    /// The tournament, its name and the round of each of several games that belong to one
+    /// (at most [`crate::games::MAX_IDS`] ids a query), in one query per chunk: what a
+    /// page of a player's PDN needs for its `Event` and `Round` tags.
+    ///
+    /// Fails on a database error.
+    pub async fn tournaments_of_games(
+        &self,
+        game_ids: &[String],
+    ) -> Result<std::collections::HashMap<String, GameTournament>, StoreError> {
+        let mut out = std::collections::HashMap::new();
+        for chunk in game_ids.chunks(crate::games::MAX_IDS) {
+            let sql = format!(
+                "SELECT p.game_id, p.tournament_id, p.round, t.name FROM tournament_pairings p \
+                 JOIN tournaments t ON t.id = p.tournament_id WHERE p.game_id IN ({})",
+                crate::games::placeholders(1, chunk.len())
+            );
+            let rows: Vec<(String, String, i64, Option<String>)> = on_pool!(self, pool => {
+                let mut q = sqlx::query_as(&sql);
+                for id in chunk {
+                    q = q.bind(id);
+                }
+                q.fetch_all(pool).await
+            })?;
+            for (game, id, round, name) in rows {
+                out.insert(game, GameTournament { id, round, name });
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The tournament a game was played in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameTournament {
+    /// The tournament's id.
+    pub id: String,
+    /// The round of the game.
+    pub round: i64,
+    /// The tournament's name, if it has one.
+    pub name: Option<String>,
 }

@@ -147,6 +147,22 @@ pub enum Write {
     FairPlay(Box<super::fair_play::FairPlayWrite>),
     /// Several writes in one transaction, in order (a tournament round and its games).
     All(Vec<Write>),
+    /// Guests seen lately: their `seen_at` becomes `now` (the guest sweep, a batch at a
+    /// time).
+    GuestsSeen {
+        /// Guest ids (a few hundred at most: one statement).
+        ids: Vec<String>,
+        /// Unix ms.
+        now: i64,
+    },
+    /// Idle guests go: those of `ids` still not seen since `cutoff`, without a game or an
+    /// account (checked in the statement).
+    ExpireGuests {
+        /// Guest ids (a hundred or so: one short statement).
+        ids: Vec<String>,
+        /// Unix ms.
+        cutoff: i64,
+    },
     /// A takeback: the moves after `keep_ply` go, the clock is as after `keep_ply`.
     Takeback {
         /// The game.
@@ -345,6 +361,22 @@ macro_rules! apply {
                     .bind(scope)
                     .execute(&mut *$conn)
                     .await?;
+            }
+            Write::GuestsSeen { ids, now } => {
+                let sql = super::expiry::seen_sql(ids.len());
+                let mut q = sqlx::query(&sql).bind(now);
+                for id in ids {
+                    q = q.bind(id);
+                }
+                q.execute(&mut *$conn).await?;
+            }
+            Write::ExpireGuests { ids, cutoff } => {
+                let sql = super::expiry::expire_sql(ids.len());
+                let mut q = sqlx::query(&sql).bind(cutoff);
+                for id in ids {
+                    q = q.bind(id);
+                }
+                q.execute(&mut *$conn).await?;
             }
             Write::Takeback { game_id, clock } => {
                 sqlx::query(DELETE_MOVES_AFTER)

@@ -1,5 +1,6 @@
 //! Stored games: `GET /api/games/{id}`, `GET /api/games/{id}/pdn`,
-//! `GET /api/rooms/{room}/games`.
+//! `GET /api/rooms/{room}/games`. Each is a public lookup ([`super::lookup`]): a token
+//! of the address's budget, read through the store's lookups' pool.
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
@@ -13,16 +14,20 @@ use draughts::pdn::{self, PdnGame};
 use draughts::{Color, Outcome, Position, Reason, Rules, Variant};
 use serde::Deserialize;
 
+use super::lookup::{self, failed};
 use crate::app::AppState;
 use crate::error::{AppError, AppResult};
+use crate::session::ClientIp;
 use crate::time::rfc3339;
-use damka_store::{GameRow, MoveRow};
+use damka_store::{GameRow, GameTournament, MoveRow, Store};
 
 /// Query of the recent-games list.
 #[derive(Deserialize)]
 pub struct RecentQuery {
     /// 1–100, default 20.
     limit: Option<i64>,
+    /// The last game of the previous page: the page starts after it.
+    before: Option<String>,
 }
 
 fn players(row: &GameRow) -> (Player, Player) {
@@ -36,9 +41,11 @@ fn ms(v: i64) -> u64 {
     u64::try_from(v).unwrap_or(0)
 }
 
-/// Recent finished games of a room, newest first.
+/// Recent finished games of a room, newest first, a page at a time (the next page:
+/// `before` = the last game's id).
 pub async fn recent(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     Path(room): Path<String>,
     query: Result<Query<RecentQuery>, QueryRejection>,
 ) -> AppResult<Json<Vec<GameListItem>>> {
@@ -48,63 +55,53 @@ pub async fn recent(
         .rooms
         .get(&room)
         .ok_or(AppError::NotFound("room"))?;
-    let limit = q.limit.unwrap_or(20);
-    if !(1..=100).contains(&limit) {
-        return Err(AppError::BadMessage("limit must be 1 to 100".into()));
-    }
-    let games = state.core.store.recent_games(&room, limit).await?;
+    let limit = lookup::page_size(q.limit, 20)?;
+    let store = &lookup::admit(&state, ip)?;
+    let before = lookup::cursor(store, q.before.as_deref()).await?;
+    let games = store
+        .recent_games(&room, before.as_ref(), limit)
+        .await
+        .map_err(failed)?;
     Ok(Json(
         games
-            .into_iter()
-            .map(|(g, plies)| {
-                let (white, black) = players(&g);
-                GameListItem {
-                    id: g.id.clone(),
-                    white,
-                    black,
-                    result: g.result,
-                    reason: g.reason,
-                    plies: u32::try_from(plies).unwrap_or(0),
-                    ended_at: g.ended_at.map(rfc3339),
-                    variant: g.variant.clone(),
-                }
-            })
+            .iter()
+            .map(|(g, plies)| super::players::list_item(g, *plies))
             .collect(),
     ))
 }
 
 /// A stored game's row and moves.
 ///
-/// Fails with `not_found`, or a database error.
-async fn stored(state: &AppState, id: &str) -> AppResult<(GameRow, Vec<MoveRow>)> {
-    let g = state
-        .core
-        .store
+/// Fails with `not_found`, `429` when the lookups are busy, or a database error.
+async fn stored(store: &Store, id: &str) -> AppResult<(GameRow, Vec<MoveRow>)> {
+    let g = store
         .game(id)
-        .await?
+        .await
+        .map_err(failed)?
         .ok_or(AppError::NotFound("game"))?;
-    let moves = state.core.store.moves(id).await?;
+    let moves = store.moves(id).await.map_err(failed)?;
     Ok((g, moves))
 }
 
 /// A stored game with its moves.
 pub async fn show(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     Path(id): Path<String>,
 ) -> AppResult<Json<GameRecord>> {
-    let (g, moves) = stored(&state, &id).await?;
+    let store = &lookup::admit(&state, ip)?;
+    let (g, moves) = stored(store, &id).await?;
     let (white, black) = players(&g);
-    let tournament = state
-        .core
-        .store
+    let tournament = store
         .tournament_of_game(&id)
-        .await?
+        .await
+        .map_err(failed)?
         .map(|(id, round)| damka_protocol::TableTournament {
             id,
             round: u32::try_from(round).unwrap_or(0),
         });
     let ratings = if g.rated {
-        game_ratings(&state, &g).await?
+        game_ratings(store, &g).await?
     } else {
         None
     };
@@ -152,10 +149,10 @@ pub async fn show(
 ///
 /// Fails on a database error.
 async fn game_ratings(
-    state: &AppState,
+    store: &Store,
     g: &GameRow,
 ) -> AppResult<Option<damka_protocol::account::GameRatings>> {
-    let changes = state.core.store.game_rating_changes(&g.id).await?;
+    let changes = store.game_rating_changes(&g.id).await.map_err(failed)?;
     let diff = |id: &str| {
         changes
             .iter()
@@ -182,12 +179,19 @@ pub struct PdnQuery {
 /// A stored game as PDN, written by the engine.
 pub async fn pdn(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     Path(id): Path<String>,
     query: Result<Query<PdnQuery>, QueryRejection>,
 ) -> AppResult<impl IntoResponse> {
     let Query(q) = query.map_err(|e| AppError::BadMessage(e.body_text()))?;
-    let (g, moves) = stored(&state, &id).await?;
-    let record = pdn_record(&state, &g, &moves).await?;
+    let store = &lookup::admit(&state, ip)?;
+    let (g, moves) = stored(store, &id).await?;
+    let tournament = store
+        .tournaments_of_games(std::slice::from_ref(&id))
+        .await
+        .map_err(failed)?
+        .remove(&id);
+    let record = pdn_record(&g, &moves, tournament.as_ref())?;
     let notes = if q.annotate {
         state
             .analyses
@@ -213,10 +217,15 @@ pub async fn pdn(
     ))
 }
 
-/// A stored game as a PDN record (its moves checked by the engine, its tags).
+/// A stored game as a PDN record (its moves checked by the engine, its tags; a game of a
+/// tournament names it and its round).
 ///
-/// Fails when the stored game cannot be replayed, or on a database error.
-pub async fn pdn_record(state: &AppState, g: &GameRow, moves: &[MoveRow]) -> AppResult<PdnGame> {
+/// Fails when the stored game cannot be replayed.
+pub fn pdn_record(
+    g: &GameRow,
+    moves: &[MoveRow],
+    tournament: Option<&GameTournament>,
+) -> AppResult<PdnGame> {
     let id = &g.id;
     let variant = Variant::from_name(&g.variant)
         .ok_or_else(|| AppError::Internal(format!("stored game {id} has variant {}", g.variant)))?;
@@ -236,17 +245,12 @@ pub async fn pdn_record(state: &AppState, g: &GameRow, moves: &[MoveRow]) -> App
         record.moves.push(mv);
     }
     let date = rfc3339(g.started_at);
-    // A tournament game names its tournament and round.
-    let tournament = state.core.store.tournament_of_game(id).await?;
-    match &tournament {
-        Some((tournament, _)) => {
-            let name = state
-                .core
-                .store
-                .tournament(tournament)
-                .await?
-                .and_then(|t| t.name)
-                .unwrap_or_else(|| format!("Damka tournament {tournament}"));
+    match tournament {
+        Some(t) => {
+            let name = t
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("Damka tournament {}", t.id));
             record.set_tag("Event", name);
         }
         None => record.set_tag("Event", "Damka"),
@@ -256,8 +260,8 @@ pub async fn pdn_record(state: &AppState, g: &GameRow, moves: &[MoveRow]) -> App
         "Date",
         date.get(..10).unwrap_or("????-??-??").replace('-', "."),
     );
-    if let Some((_, round)) = tournament {
-        record.set_tag("Round", round.to_string());
+    if let Some(t) = tournament {
+        record.set_tag("Round", t.round.to_string());
     }
     record.set_tag("White", g.white_name.as_str());
     record.set_tag("Black", g.black_name.as_str());

@@ -7,6 +7,8 @@ pub mod games;
 pub mod guard;
 pub mod guest;
 pub mod health;
+pub mod lookup;
+pub mod players;
 pub mod rooms;
 pub mod tables;
 pub mod tournaments;
@@ -48,9 +50,10 @@ pub fn app(state: AppState) -> Router {
             "/api/session",
             post(account::sign_in).delete(account::sign_out),
         )
-        .route("/api/players/{username}", get(account::profile))
-        .route("/api/players/{username}/pdn", get(account::games_pdn))
-        .route("/api/leaderboard/{variant}", get(account::leaderboard))
+        .route("/api/players/{username}", get(players::profile))
+        .route("/api/players/{username}/games", get(players::games))
+        .route("/api/players/{username}/pdn", get(players::games_pdn))
+        .route("/api/leaderboard/{variant}", get(players::leaderboard))
         .route("/api/variants", get(variants::list))
         .route("/api/rooms", get(rooms::list))
         .route("/api/rooms/{room}", get(rooms::show))

@@ -48,6 +48,8 @@ async fn made_on_first_use_read_back_and_probed_by_the_analysis() {
 
     c.bitbases_dir = dir.clone();
     c.bitbase_pieces = 3;
+    // As fast as it can: on a machine busy with other tests an idle thread waits long.
+    c.bitbase_priority = damka_server::config::BuildPriority::Normal;
     let s = TestServer::start(c.clone()).await;
     ready(&s, 7).await;
     let with = two_kings(&s).await;

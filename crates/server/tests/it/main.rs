@@ -28,6 +28,7 @@ mod invitations;
 mod kill_restart;
 mod layers;
 mod log_forging;
+mod lookups;
 mod offer_limits;
 mod people;
 mod rating_farming;
