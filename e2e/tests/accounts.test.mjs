@@ -273,6 +273,22 @@ test('the profile: ratings, the rating history as an SVG chart, results, recent 
   await waitMoves(A, 2);
   // The replay of a rated game says what it did to the ratings.
   assert.match(await A.locator('[data-replay-ratings]').textContent(), /Ala_K 1500 → 1662 \(\+162\) · Bolek_B 1500 → 1338 \(−162\)/);
+  // Many games: the first 20, then older ones a page at a time (issue 34: the profile
+  // reads a page, never every game).
+  const aid = (await me(alice)).id;
+  sql(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25)
+       INSERT INTO games (id, table_id, room, variant, minutes, increment_s, random_opening,
+         capture_optional, white_id, white_name, black_id, black_name, initial_fen, opening_plies,
+         status, result, reason, white_ms, black_ms, clock_ply, started_at, ended_at, rated)
+       SELECT 'old' || i, 'told' || i, 'russian', 'russian', 5, 0, 0, 0, '${aid}', 'Ala_K', '${aid}',
+         'Ala_K', 'W:Wa1:Bh8', 0, 'over', 'draw', 'agreement', 0, 0, 0, 1000 + i, 1000 + i, 0 FROM n`);
+  await A.goto(`${env.server.url}/#/player/Ala_K`);
+  await A.locator('[data-recent] [data-game-id]').nth(19).waitFor();
+  assert.equal(await A.locator('[data-recent] [data-game-id]').count(), 20);
+  await press(alice, A.locator('[data-action="older-games"]'));
+  await A.locator('[data-recent] [data-game-id="old1"]').waitFor();
+  assert.equal(await A.locator('[data-recent] [data-game-id]').count(), 27);
+  await A.locator('[data-action="older-games"]').waitFor({ state: 'detached' });
   // A name nobody has.
   await A.goto(`${env.server.url}/#/player/Nobody_here`);
   await A.locator('[data-profile-missing]', { hasText: 'No player has this username' }).waitFor();

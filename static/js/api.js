@@ -12,7 +12,25 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+/** Longest `Retry-After` a lookup waits for by itself before it reports "busy". */
+const RETRY_WITHIN_S = 5;
+
+/**
+ * A request; a GET refused for a moment (`429` with a short `Retry-After`: the server's
+ * lookups are busy) is sent again after the wait, twice at most, so a busy server shows
+ * as a short delay rather than an error.
+ */
+async function request(method, path, body, tries = 2) {
+  try {
+    return await once(method, path, body);
+  } catch (err) {
+    if (method !== 'GET' || tries <= 0 || err.status !== 429 || !err.retryAfter || err.retryAfter > RETRY_WITHIN_S) throw err;
+    await new Promise((resolve) => setTimeout(resolve, err.retryAfter * 1000));
+    return request(method, path, body, tries - 1);
+  }
+}
+
+async function once(method, path, body) {
   // The server refuses a POST whose body is not declared JSON (its guard against
   // cross-site forms), so every POST sends a JSON body, `{}` when there is nothing to say.
   if (method === 'POST' && body === undefined) body = {};
@@ -119,6 +137,9 @@ export const signOut = (all = false) => request('DELETE', `/api/session${all ? '
 export const changePassword = (old, nw) => request('POST', '/api/account/password', { old, new: nw });
 /** An account's public profile. */
 export const profile = (username) => request('GET', `/api/players/${encodeURIComponent(username)}`);
+/** A page of a player's finished games, newest first, older than game `before`. */
+export const playerGames = (username, before, limit = 20) =>
+  request('GET', `/api/players/${encodeURIComponent(username)}/games?limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`);
 /** The URL of all of an account's games as one PDN. */
 export const playerPdnUrl = (username) => `/api/players/${encodeURIComponent(username)}/pdn`;
 /** The established accounts of a variant, best first. */

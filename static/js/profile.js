@@ -91,17 +91,50 @@ function page(t, ctx, p, variants) {
       ),
     ),
     history,
-    h('section', { class: 'card', 'data-recent': '' },
-      h('h2', {}, t('profile.recent')),
-      p.recent?.length
-        ? h('ul', { class: 'games' }, p.recent.map((g) => h('li', { 'data-game-id': g.id },
-          h('a', { class: 'pair', href: href('game', g.id), 'data-action': 'replay' },
-            cut(playerName(t, g.white) || '?'), h('span', { 'aria-hidden': 'true' }, '–'), cut(playerName(t, g.black) || '?')),
-          h('span', { class: 'meta' }, ` ${g.variant ? `${variantName(t, variants, g.variant)} · ` : ''}${resultText(t, g)}, ${t('plies', { n: g.plies ?? 0 })}`,
-            g.ended_at ? `, ${new Date(g.ended_at).toLocaleDateString(t.lang)}` : ''))))
-        : h('p', { class: 'meta' }, t('profile.no_games')),
-    ),
+    recentGames(t, p, variants),
   );
+}
+
+/** Games a page of older games asks for. */
+const PAGE = 20;
+
+/**
+ * The player's games, newest first, with "older games" below that fetches the next page
+ * (keyset: the last game shown) until there are no more.
+ */
+function recentGames(t, p, variants) {
+  const row = (g) => h('li', { 'data-game-id': g.id },
+    h('a', { class: 'pair', href: href('game', g.id), 'data-action': 'replay' },
+      cut(playerName(t, g.white) || '?'), h('span', { 'aria-hidden': 'true' }, '–'), cut(playerName(t, g.black) || '?')),
+    h('span', { class: 'meta' }, ` ${g.variant ? `${variantName(t, variants, g.variant)} · ` : ''}${resultText(t, g)}, ${t('plies', { n: g.plies ?? 0 })}`,
+      g.ended_at ? `, ${new Date(g.ended_at).toLocaleDateString(t.lang)}` : ''));
+  const games = p.recent ?? [];
+  if (!games.length) {
+    return h('section', { class: 'card', 'data-recent': '' }, h('h2', {}, t('profile.recent')), h('p', { class: 'meta' }, t('profile.no_games')));
+  }
+  const list = h('ul', { class: 'games' }, games.map(row));
+  const msg = h('p', { class: 'meta', role: 'status' });
+  let last = games[games.length - 1].id;
+  // A first page shorter than a full one is all there is.
+  const more = games.length >= PAGE ? h('button', { class: 'btn small', type: 'button', 'data-action': 'older-games' }, t('profile.older')) : null;
+  more?.addEventListener('click', async () => {
+    more.disabled = true;
+    msg.textContent = '';
+    try {
+      const page = await api.playerGames(p.username, last, PAGE);
+      for (const g of page) list.append(row(g));
+      if (page.length) last = page[page.length - 1].id;
+      if (page.length < PAGE) more.remove();
+    } catch (err) {
+      msg.textContent = t(`error.${err.code}`);
+    }
+    more.disabled = false;
+  });
+  return h('section', { class: 'card', 'data-recent': '' },
+    h('h2', {}, t('profile.recent')),
+    list,
+    h('div', { class: 'actions' }, more),
+    msg);
 }
 
 function cut(name) {

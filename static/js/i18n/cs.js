@@ -403,6 +403,7 @@ export default {
   'profile.rated_games': { one: '{n} hodnocená partie', few: '{n} hodnocené partie', many: '{n} hodnocené partie', other: '{n} hodnocených partií' },
   'profile.chart_label': 'Rating ve variantě {variant} za hodnocené partie ({n}), od {from} do {to}',
   'profile.recent': 'Poslední partie',
+  'profile.older': 'Starší partie',
   'profile.no_games': 'Zatím žádné dohrané partie.',
   'profile.not_found': 'Žádný hráč nemá toto uživatelské jméno (hosté profil nemají).',
   'leaderboard.title': 'Žebříček',

@@ -400,6 +400,7 @@ export default {
   'profile.rated_games': { one: '{n} rated game', other: '{n} rated games' },
   'profile.chart_label': 'Rating in {variant} over {n} rated games, from {from} to {to}',
   'profile.recent': 'Recent games',
+  'profile.older': 'Older games',
   'profile.no_games': 'No finished games yet.',
   'profile.not_found': 'No player has this username (guests have no profile).',
   'leaderboard.title': 'Leaderboard',

@@ -403,6 +403,7 @@ export default {
   'profile.rated_games': { one: '{n} partida puntuable', many: '{n} de partidas puntuables', other: '{n} partidas puntuables' },
   'profile.chart_label': 'Puntuación en {variant} a lo largo de {n} partidas puntuables, de {from} a {to}',
   'profile.recent': 'Partidas recientes',
+  'profile.older': 'Partidas anteriores',
   'profile.no_games': 'Aún no hay partidas terminadas.',
   'profile.not_found': 'Ningún jugador tiene este nombre de usuario (los invitados no tienen perfil).',
   'leaderboard.title': 'Clasificación',

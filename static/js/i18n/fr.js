@@ -403,6 +403,7 @@ export default {
   'profile.rated_games': { one: '{n} partie classée', many: '{n} de parties classées', other: '{n} parties classées' },
   'profile.chart_label': 'Cote en {variant} sur {n} parties classées, de {from} à {to}',
   'profile.recent': 'Parties récentes',
+  'profile.older': 'Parties plus anciennes',
   'profile.no_games': 'Aucune partie terminée pour l’instant.',
   'profile.not_found': 'Aucun joueur n’a ce nom d’utilisateur (les invités n’ont pas de profil).',
   'leaderboard.title': 'Classement',

@@ -403,6 +403,7 @@ export default {
   'profile.rated_games': { one: '{n} partita valida', many: '{n} di partite valide', other: '{n} partite valide' },
   'profile.chart_label': 'Punteggio in {variant} in {n} partite valide, da {from} a {to}',
   'profile.recent': 'Partite recenti',
+  'profile.older': 'Partite precedenti',
   'profile.no_games': 'Ancora nessuna partita finita.',
   'profile.not_found': 'Nessun giocatore ha questo nome utente (gli ospiti non hanno un profilo).',
   'leaderboard.title': 'Classifica',

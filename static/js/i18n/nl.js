@@ -403,6 +403,7 @@ export default {
   'profile.rated_games': { one: '{n} partij voor de rating', other: '{n} partijen voor de rating' },
   'profile.chart_label': 'Rating in {variant} over {n} partijen voor de rating, van {from} naar {to}',
   'profile.recent': 'Recente partijen',
+  'profile.older': 'Oudere partijen',
   'profile.no_games': 'Nog geen afgelopen partijen.',
   'profile.not_found': 'Geen speler heeft deze gebruikersnaam (gasten hebben geen profiel).',
   'leaderboard.title': 'Ranglijst',

@@ -400,6 +400,7 @@ export default {
   'profile.rated_games': { one: '{n} partia rankingowa', few: '{n} partie rankingowe', many: '{n} partii rankingowych', other: '{n} partii rankingowej' },
   'profile.chart_label': 'Ranking w wariancie {variant} w {n} partiach rankingowych, od {from} do {to}',
   'profile.recent': 'Ostatnie partie',
+  'profile.older': 'Starsze partie',
   'profile.no_games': 'Jeszcze bez zakończonych partii.',
   'profile.not_found': 'Nie ma gracza o tej nazwie (goście nie mają profilu).',
   'leaderboard.title': 'Ranking',

@@ -403,6 +403,7 @@ export default {
   'profile.rated_games': { one: '{n} partida valendo rating', many: '{n} de partidas valendo rating', other: '{n} partidas valendo rating' },
   'profile.chart_label': 'Rating em {variant} ao longo de {n} partidas valendo rating, de {from} a {to}',
   'profile.recent': 'Partidas recentes',
+  'profile.older': 'Partidas anteriores',
   'profile.no_games': 'Nenhuma partida terminada ainda.',
   'profile.not_found': 'Nenhum jogador tem este nome de usuário (convidados não têm perfil).',
   'leaderboard.title': 'Ranking',

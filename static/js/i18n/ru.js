@@ -403,6 +403,7 @@ export default {
   'profile.rated_games': { one: '{n} рейтинговая партия', few: '{n} рейтинговые партии', many: '{n} рейтинговых партий', other: '{n} рейтинговой партии' },
   'profile.chart_label': 'Рейтинг в разновидности «{variant}» за {n} рейтинговых партий, от {from} до {to}',
   'profile.recent': 'Последние партии',
+  'profile.older': 'Более ранние партии',
   'profile.no_games': 'Сыгранных партий пока нет.',
   'profile.not_found': 'Игрока с таким именем нет (у гостей нет профиля).',
   'leaderboard.title': 'Рейтинг-лист',

@@ -191,7 +191,13 @@ pub async fn games_pdn(
         done: false,
         _permit: permit,
     };
-    let body = Body::from_stream(futures_util::stream::unfold(pages, PdnPages::next));
+    // Fused: the compression layer polls a finished body once more (for trailers), and a
+    // bare `unfold` panics when polled after its end (the browser saw the download cut
+    // off: ERR_INCOMPLETE_CHUNKED_ENCODING).
+    let body = Body::from_stream(futures_util::StreamExt::fuse(futures_util::stream::unfold(
+        pages,
+        PdnPages::next,
+    )));
     Ok((
         [
             (CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),

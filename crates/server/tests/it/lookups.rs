@@ -223,6 +223,30 @@ async fn games_page_through_and_the_pdn_holds_every_one(backend: Backend) {
     // Newest first, as the list.
     let first = pdn.body.find("t-g01202").unwrap();
     assert!(first < pdn.body.find("t-g01201").unwrap());
+    // Compressed as a browser asks (gzip): the stream ends properly, with its last chunk
+    // (the compression layer polls the body once more after its end: it was cut off).
+    for encoding in ["gzip", "br"] {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut conn = tokio::net::TcpStream::connect(&s.addr).await.unwrap();
+        let req = format!(
+            "GET /api/players/alice/pdn HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 10.1.0.7\r\n\
+             Accept-Encoding: {encoding}\r\nConnection: close\r\n\r\n"
+        );
+        conn.write_all(req.as_bytes()).await.unwrap();
+        let mut raw = Vec::new();
+        conn.read_to_end(&mut raw).await.unwrap();
+        let head = String::from_utf8_lossy(&raw[..raw.len().min(600)]).to_ascii_lowercase();
+        assert!(head.starts_with("http/1.1 200"), "{head}");
+        assert!(
+            head.contains(&format!("content-encoding: {encoding}")),
+            "{head}"
+        );
+        assert!(raw.len() > 2_000, "{encoding}: {} bytes", raw.len());
+        assert!(
+            raw.ends_with(b"\r\n0\r\n\r\n"),
+            "{encoding}: the last chunk is missing"
+        );
+    }
 
     // A cursor that is no finished game is refused.
     let bad = s
