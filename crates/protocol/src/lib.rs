@@ -22,6 +22,7 @@
 
 pub mod account;
 pub mod analysis;
+pub mod ballot;
 pub mod close;
 pub mod common;
 pub mod error;

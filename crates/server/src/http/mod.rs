@@ -3,6 +3,7 @@
 pub mod account;
 pub mod analysis;
 pub mod assets;
+pub mod ballots;
 pub mod games;
 pub mod guard;
 pub mod guest;
@@ -55,6 +56,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/players/{username}/pdn", get(players::games_pdn))
         .route("/api/leaderboard/{variant}", get(players::leaderboard))
         .route("/api/variants", get(variants::list))
+        .route("/api/ballots/{variant}", get(ballots::list))
         .route("/api/rooms", get(rooms::list))
         .route("/api/rooms/{room}", get(rooms::show))
         .route("/api/rooms/{room}/tables", post(rooms::create_table))

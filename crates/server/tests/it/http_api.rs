@@ -198,6 +198,45 @@ async fn variants_health_metrics_and_static() {
     let american = variants.iter().find(|v| v["id"] == "american").unwrap();
     assert_eq!(american["first"], "black");
     assert_eq!(american["squares"].as_array().unwrap().len(), 32);
+    // The ballots (issue 38): every set of the variant, its default set first, typed.
+    for (variant, count, first_set) in [
+        ("american", 156 + 43, "3move"),
+        ("russian", 736 + 150, "fmjd64"),
+        ("brazilian", 725 + 150, "fmjd64"),
+        ("international", 465, "damka"),
+    ] {
+        let r = s
+            .http("GET", &format!("/api/ballots/{variant}"), None, None)
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let list: Vec<damka_protocol::ballot::BallotView> =
+            serde_json::from_str(&r.body).expect("ballots");
+        assert_eq!(list.len(), count, "{variant}");
+        assert_eq!(list[0].set, first_set, "{variant}");
+        let v = draughts::Variant::from_name(variant).unwrap();
+        for b in &list {
+            let pos = draughts::Position::from_fen(draughts::Rules::new(v), &b.fen);
+            assert!(pos.is_ok(), "{variant} {}: {}", b.id, b.fen);
+            // Moves or a set-up, never both (IDF 5-VII, "Free", is the start: neither).
+            assert!(
+                b.moves.is_empty() || b.arrangement.is_none(),
+                "{variant} {}",
+                b.id
+            );
+        }
+    }
+    let three = s
+        .http("GET", "/api/ballots/english", None, None)
+        .await
+        .json();
+    assert_eq!(
+        three[0]["id"], "3move-001",
+        "english names American: {}",
+        three[0]
+    );
+    assert_eq!(three[0]["moves"].as_array().unwrap().len(), 3);
+    let r = s.http("GET", "/api/ballots/chess", None, None).await;
+    assert_eq!(r.status, 404);
     let r = s.http("GET", "/healthz", None, None).await;
     assert_eq!((r.status, r.body.as_str()), (200, "ok"));
     let r = s.http("GET", "/readyz", None, None).await;
