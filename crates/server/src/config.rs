@@ -380,6 +380,29 @@ pub struct Config {
     #[arg(long, env = "DAMKA_ANALYSIS_BOARD_SEARCHES", default_value_t = 8)]
     pub analysis_board_searches: usize,
 
+    /// The push services the server sends Web Push messages to: host names, or `.domain`
+    /// for every host of a domain (over HTTPS only). A browser's subscription elsewhere is
+    /// refused, so the server cannot be made to POST to any other address.
+    #[arg(
+        long,
+        env = "DAMKA_PUSH_SERVICES",
+        default_value = "fcm.googleapis.com,updates.push.services.mozilla.com,.push.apple.com,.notify.windows.com"
+    )]
+    pub push_services: String,
+
+    /// Who runs this server, for the push services (`mailto:` or `https:`; some push
+    /// services refuse messages without a real one).
+    #[arg(
+        long,
+        env = "DAMKA_PUSH_SUBJECT",
+        default_value = "mailto:damka@localhost"
+    )]
+    pub push_subject: String,
+
+    /// Test hook, not a flag: Web Push to plain-HTTP endpoints (a local test receiver).
+    #[arg(skip)]
+    pub push_allow_http: bool,
+
     /// Public lookups (profiles, a player's games and PDN, leaderboards, game lists and
     /// replays) per minute from one address, after a burst of a quarter of it (0: no
     /// limit).

@@ -35,6 +35,8 @@ pub struct Core {
     pub passwords: Passwords,
     /// The open sockets of each session, closed when it ends.
     pub sessions: SessionSockets,
+    /// Web Push: the server's key and the sender (`crate::push`).
+    pub push: crate::push::Push,
     /// Monotonic time for clocks and timers.
     pub time: TimeSource,
     /// Cancelled when the server shuts down.

@@ -53,6 +53,7 @@ pub mod operator;
 pub mod operator_fair_play;
 pub mod password_gate;
 pub mod placement;
+pub mod push;
 pub mod random;
 pub mod ratings;
 pub mod room;

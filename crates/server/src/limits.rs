@@ -60,6 +60,8 @@ pub struct Limits {
     pub game_analyses_of: RateMap<String>,
     /// When an account was last written as seen at an address ([`crate::fair_play`]).
     pub addresses_seen: RateMap<(String, String)>,
+    /// Web Push subscription and settings changes per address.
+    pub push_changes: RateMap<RateKey>,
     /// Public lookups (profiles, a player's games and PDN, leaderboards, game lists and
     /// replays) per address.
     pub lookups_from: RateMap<RateKey>,
@@ -337,6 +339,7 @@ impl Limits {
         self.analyses_from.prune();
         self.game_analyses_from.prune();
         self.addresses_seen.prune();
+        self.push_changes.prune();
         self.game_analyses_of.prune();
         self.lookups_from.prune();
     }

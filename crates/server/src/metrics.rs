@@ -112,6 +112,14 @@ pub struct Metrics {
     pub position_analyses_refused: Counter,
     /// Analysis-board searches waiting for the computer's threads or running.
     pub position_analyses_searching: Gauge,
+    /// Web Push messages a push service took.
+    pub pushes_sent: Counter,
+    /// Web Push messages that failed (refused, timed out, a bad subscription).
+    pub pushes_failed: Counter,
+    /// Web Push subscriptions a push service said are gone (and were deleted).
+    pub pushes_gone: Counter,
+    /// Web Push notifications dropped because too many were being sent.
+    pub pushes_dropped: Counter,
     /// From claiming a game analysis job to storing its result.
     pub analysis_job: Timing,
 }
@@ -139,6 +147,10 @@ impl Default for Metrics {
             position_analyses_cached: Counter::default(),
             position_analyses_refused: Counter::default(),
             position_analyses_searching: Gauge::default(),
+            pushes_sent: Counter::default(),
+            pushes_failed: Counter::default(),
+            pushes_gone: Counter::default(),
+            pushes_dropped: Counter::default(),
             analysis_job: Timing::new(&ANALYSIS_BUCKETS),
         }
     }
@@ -242,6 +254,26 @@ impl Metrics {
             "damka_position_analyses_searching",
             "Analysis board searches waiting for the computer's threads or running",
             self.position_analyses_searching.clone(),
+        );
+        registry.register(
+            "damka_pushes_sent",
+            "Web Push messages a push service took",
+            self.pushes_sent.clone(),
+        );
+        registry.register(
+            "damka_pushes_failed",
+            "Web Push messages that failed",
+            self.pushes_failed.clone(),
+        );
+        registry.register(
+            "damka_push_subscriptions_gone",
+            "Web Push subscriptions a push service said are gone (deleted)",
+            self.pushes_gone.clone(),
+        );
+        registry.register(
+            "damka_pushes_dropped",
+            "Web Push notifications dropped (too many sends under way)",
+            self.pushes_dropped.clone(),
         );
         self.analysis_job.register(
             registry,

@@ -141,6 +141,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         cluster.register_metrics(&mut registry);
     }
     let passwords = crate::accounts::Passwords::new(config.password_hashes, config.password_queue);
+    let push = crate::push::Push::load(&store, &config).await?;
     let core = Arc::new(Core {
         config,
         store,
@@ -150,6 +151,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         limits: crate::limits::Limits::default(),
         passwords,
         sessions: crate::session_sockets::SessionSockets::default(),
+        push,
         time,
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),

@@ -43,6 +43,7 @@ pub mod lease;
 mod pg_writer;
 #[cfg(test)]
 mod plans;
+mod push;
 mod queue;
 mod ratings;
 mod sessions;
@@ -71,6 +72,7 @@ pub use fair_play::{FairPlayWrite, PairRow};
 pub use games::{ClockRow, DrawOfferRow, GameCursor, GameEnd, GameRow, MAX_IDS, MoveRow, NewGame};
 pub use health::Breaker;
 pub use lease::Leases;
+pub use push::{PushSettings, PushSubscriptionRow, PushWrite};
 pub use queue::WriteQueue;
 pub use ratings::{
     BoardRow, HistoryPoint, RatedEnd, RatingChange, RatingChanges, RatingRow, RatingSlot,

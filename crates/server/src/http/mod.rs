@@ -10,6 +10,7 @@ pub mod guest;
 pub mod health;
 pub mod lookup;
 pub mod players;
+pub mod push;
 pub mod rooms;
 pub mod tables;
 pub mod tournaments;
@@ -57,6 +58,15 @@ pub fn app(state: AppState) -> Router {
         .route("/api/leaderboard/{variant}", get(players::leaderboard))
         .route("/api/variants", get(variants::list))
         .route("/api/ballots/{variant}", get(ballots::list))
+        .route("/api/push/key", get(push::key))
+        .route(
+            "/api/push/subscribe",
+            post(push::subscribe).delete(push::unsubscribe),
+        )
+        .route(
+            "/api/push/settings",
+            get(push::settings).put(push::set_settings),
+        )
         .route("/api/rooms", get(rooms::list))
         .route("/api/rooms/{room}", get(rooms::show))
         .route("/api/rooms/{room}/tables", post(rooms::create_table))

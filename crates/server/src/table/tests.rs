@@ -51,15 +51,20 @@ fn json(out: Outgoing) -> serde_json::Value {
 async fn test_tables(name: &str, config: Config) -> (Arc<Tables>, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("damka_{name}_{}", std::process::id()));
     let url = format!("sqlite://{}/t.db", dir.display());
+    let store = Store::connect(&url).await.expect("store");
+    let push = crate::push::Push::load(&store, &config)
+        .await
+        .expect("push key");
     let core = Arc::new(Core {
         config,
-        store: Store::connect(&url).await.expect("store"),
+        store,
         rooms: Rooms::new(default_rooms()),
         bots: crate::bots::Bots::new(1, std::time::Duration::from_millis(500)),
         metrics: metrics::Metrics::default(),
         limits: crate::limits::Limits::default(),
         passwords: crate::accounts::Passwords::default(),
         sessions: crate::session_sockets::SessionSockets::default(),
+        push,
         time: TimeSource::manual(),
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
