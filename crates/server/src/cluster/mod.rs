@@ -83,6 +83,10 @@ pub struct Cluster {
     pub stop: CancellationToken,
     /// Metrics of the cluster's part of this node.
     pub metrics: ClusterMetrics,
+    /// What the lease loop reports (taken over, lost), until `tables::run` takes it. The
+    /// loop starts at the join: a node that takes long to start (restoring many tables,
+    /// a loaded machine) keeps its lease meanwhile.
+    events: Mutex<Option<tokio::sync::mpsc::Receiver<NodeEvent>>>,
 }
 
 /// The cluster's metrics on one node (`/metrics`, after the server's own).
@@ -126,6 +130,10 @@ impl Cluster {
             .map_err(|e| JoinError::Nats(e.to_string()))?;
         let node = Node::join(&leases, &id, addr, lease).await?;
         tracing::info!(node = %id, nats = %crate::config::redact_url(url), "joined the cluster");
+        let stop = CancellationToken::new();
+        let (events_tx, events) = tokio::sync::mpsc::channel(8);
+        let (looping, lease_store, loop_stop) = (node.clone(), leases.clone(), stop.clone());
+        tokio::spawn(async move { looping.run(&lease_store, events_tx, loop_stop).await });
         Ok(Cluster {
             sync: std::sync::Arc::new(sync::RoomSyncer::new(id.clone())),
             node,
@@ -136,9 +144,15 @@ impl Cluster {
             next_conn: AtomicU64::new(1),
             leaving: AtomicBool::new(false),
             lost: AtomicBool::new(false),
-            stop: CancellationToken::new(),
+            stop,
             metrics: ClusterMetrics::default(),
+            events: Mutex::new(Some(events)),
         })
+    }
+
+    /// The lease loop's reports, once (`None` if taken already).
+    pub fn take_events(&self) -> Option<tokio::sync::mpsc::Receiver<NodeEvent>> {
+        lock(&self.events).take()
     }
 
     /// This node's id.

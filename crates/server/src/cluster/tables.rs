@@ -19,7 +19,6 @@ use std::sync::Arc;
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
-use tokio::sync::mpsc;
 
 use super::{Cluster, NodeEvent};
 use crate::placement::{Actor, Placement};
@@ -185,14 +184,13 @@ enum Order {
     },
 }
 
-/// Runs the node's lease loop and acts on it: tables taken over are restored; a lost
+/// Acts on the node's lease loop (started at the join): tables taken over are restored; a lost
 /// lease stops the node. Also takes the tables handed to this node over NATS.
 pub async fn run(local: Local, cluster: Arc<Cluster>) {
-    let (events_tx, mut events) = mpsc::channel(8);
-    let node = cluster.node.clone();
-    let leases = cluster.leases.clone();
-    let stop = cluster.stop.clone();
-    tokio::spawn(async move { node.run(&leases, events_tx, stop).await });
+    let Some(mut events) = cluster.take_events() else {
+        tracing::error!("the lease loop's reports are taken already");
+        return;
+    };
     let mut orders = match cluster
         .nats
         .subscribe(cluster.subject(&format!("n.{}", cluster.id())))

@@ -7,7 +7,8 @@
 //! a small JSON payload for each of the player's subscriptions ([`ece`], RFC 8291) and
 //! POSTs it to the endpoint with a VAPID token. A subscription the push service says is
 //! gone (404, 410) is deleted. The client's service worker (`static/sw.js`) shows the
-//! notification in the page's language and opens the game when it is clicked.
+//! notification in the page's language and opens the game when it is clicked. The table
+//! decides when (`table::notices`); this module only knows how.
 //!
 //! Endpoints are URLs the browsers give us, so the server only ever sends to the push
 //! services it knows (`--push-services`, host names or `.suffixes`), over HTTPS: it
@@ -25,10 +26,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use damka_store::{PushSettings, PushSubscriptionRow, PushWrite, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
-use tracing::Instrument;
 
 use crate::config::Config;
-use crate::core::Core;
+use crate::metrics::Metrics;
 use vapid::Vapid;
 
 /// Sends under way at once, over every player.
@@ -216,56 +216,52 @@ impl Push {
     }
 }
 
-/// Tells `player_id`'s browsers about `n`, if they want to be told of its kind: on a task
-/// of its own (never waits). A subscription the push service says is gone is deleted.
-pub fn notify(core: &Arc<Core>, player_id: &str, n: Notification) {
-    let Ok(permit) = core.push.sending.clone().try_acquire_owned() else {
-        core.metrics.pushes_dropped.inc();
-        tracing::debug!("a push notification dropped: too many sends under way");
-        return;
-    };
-    let core2 = core.clone();
-    let player = player_id.to_owned();
-    core.tracker.spawn(
-        async move {
-            let _permit = permit;
-            if let Err(e) = deliver(&core2, &player, &n).await {
-                tracing::warn!(error = %e, "push notifications not sent");
+impl Push {
+    /// Sends `n` to every subscription of `player` that wants it (its settings allow the
+    /// kind); a subscription the push service says is gone is deleted. Waits for a free
+    /// send slot only if one is free now: past [`MAX_SENDS`] under way the notification is
+    /// dropped (and counted).
+    ///
+    /// Fails with the store's error.
+    pub async fn deliver(
+        &self,
+        store: &Store,
+        metrics: &Metrics,
+        player: &str,
+        n: &Notification,
+    ) -> Result<(), StoreError> {
+        let Ok(_permit) = self.sending.clone().try_acquire_owned() else {
+            metrics.pushes_dropped.inc();
+            tracing::debug!("a push notification dropped: too many sends under way");
+            return Ok(());
+        };
+        if !n.kind.wanted(&store.push_settings(player).await?) {
+            return Ok(());
+        }
+        let payload = serde_json::to_vec(n).unwrap_or_default();
+        for sub in store.push_subscriptions(player).await? {
+            match self.send(&sub, &payload).await {
+                Ok(true) => {
+                    metrics.pushes_sent.inc();
+                }
+                Ok(false) => {
+                    metrics.pushes_gone.inc();
+                    tracing::info!("a push subscription is gone: deleted");
+                    store
+                        .push_write(PushWrite::Unsubscribe {
+                            endpoint: sub.endpoint.clone(),
+                            player_id: None,
+                        })
+                        .await?;
+                }
+                Err(e) => {
+                    metrics.pushes_failed.inc();
+                    tracing::info!(error = %e, "a push notification failed");
+                }
             }
         }
-        .instrument(tracing::debug_span!("push")),
-    );
-}
-
-/// Sends `n` to every subscription of `player` that wants it.
-async fn deliver(core: &Core, player: &str, n: &Notification) -> Result<(), StoreError> {
-    let store = &core.store;
-    if !n.kind.wanted(&store.push_settings(player).await?) {
-        return Ok(());
+        Ok(())
     }
-    let payload = serde_json::to_vec(n).unwrap_or_default();
-    for sub in store.push_subscriptions(player).await? {
-        match core.push.send(&sub, &payload).await {
-            Ok(true) => {
-                core.metrics.pushes_sent.inc();
-            }
-            Ok(false) => {
-                core.metrics.pushes_gone.inc();
-                tracing::info!("a push subscription is gone: deleted");
-                store
-                    .push_write(PushWrite::Unsubscribe {
-                        endpoint: sub.endpoint.clone(),
-                        player_id: None,
-                    })
-                    .await?;
-            }
-            Err(e) => {
-                core.metrics.pushes_failed.inc();
-                tracing::info!(error = %e, "a push notification failed");
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -314,6 +314,7 @@ impl TableActor {
             by: side(me),
             next,
         });
+        self.notify_away(me.other(), crate::push::Kind::Offer);
         Ok(())
     }
 

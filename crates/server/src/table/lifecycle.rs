@@ -131,6 +131,7 @@ impl TableActor {
             game.end_by(winner, reason, by, now);
         }
         self.announce_end(result_of(&outcome), reason_of(&outcome), now);
+        self.notify_ended();
         Ok(())
     }
 

@@ -21,6 +21,7 @@ mod game;
 mod handlers;
 mod lifecycle;
 mod moves;
+mod notices;
 mod offers;
 mod presence;
 mod registry;

@@ -356,6 +356,7 @@ impl TableActor {
         if let Some(o) = outcome {
             self.announce_end(result_of(&o), reason_of(&o), now);
         }
+        self.notify_moved();
     }
 }
 

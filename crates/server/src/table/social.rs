@@ -205,6 +205,7 @@ impl TableActor {
             by: side(me),
             next: super::offers::next_offer(Some(ply), every),
         });
+        self.notify_away(me.other(), crate::push::Kind::Offer);
         Ok(())
     }
 

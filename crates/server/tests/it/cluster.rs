@@ -19,7 +19,7 @@ use crate::damka::{Damka, Seat, free_port, start_game};
 use serde_json::{Value, json};
 
 /// The NATS URL for the tests, or `None` (with a notice) when NATS is not there.
-fn nats_url() -> Option<String> {
+pub(crate) fn nats_url() -> Option<String> {
     let url =
         std::env::var("DAMKA_TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".to_owned());
     let hostport = url.trim_start_matches("nats://").to_owned();

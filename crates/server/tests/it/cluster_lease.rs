@@ -1,7 +1,8 @@
 //! Node and table leases in a real PostgreSQL (`damka_store::lease`): an expired node is
 //! marked gone and its tables taken over, with new epochs, by a live node in one step; a
 //! node whose own lease lapsed can neither renew nor take anything; a node's lease loop
-//! takes a dead node's tables within a few leases and tells a node that lost its own.
+//! takes a dead node's tables within a few leases and tells a node that lost its own;
+//! a node keeps its lease from its join, however long its start takes.
 
 use std::time::{Duration, Instant};
 
@@ -181,5 +182,49 @@ async fn a_lease_loop_takes_a_dead_node_s_tables_and_a_returning_node_is_told() 
     b_stop.cancel();
     b_loop.await.unwrap();
     store.close().await;
+    db.cleanup().await;
+}
+
+/// A node keeps its lease from the moment it joins, however long it then takes to start
+/// (restoring many tables on a loaded machine): before, the loop began only once the
+/// node had restored everything, and a start longer than one lease stopped the node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_keeps_its_lease_while_it_starts() {
+    if crate::common::postgres_url().is_none() {
+        return;
+    }
+    let Some(nats) = crate::cluster::nats_url() else {
+        return;
+    };
+    let db = TestDb::new(Backend::Postgres).await;
+    let store = Store::connect(&db.url).await.expect("store");
+    let pool = store.leases().expect("postgres");
+    pool.register("watcher", "127.0.0.1:1", 60_000)
+        .await
+        .unwrap();
+    let lease = Duration::from_millis(300);
+    let prefix = format!("damkatest{}", std::process::id());
+    let cluster = damka_server::cluster::Cluster::join(
+        pool.clone(),
+        &nats,
+        "slow",
+        "127.0.0.1:2",
+        lease,
+        &prefix,
+    )
+    .await
+    .expect("joins");
+    // The start takes five leases (the time passing is the point of the test).
+    tokio::time::sleep(lease * 5).await;
+    assert_eq!(
+        pool.live_peers("watcher").await.unwrap(),
+        vec![cluster.id().to_owned()],
+        "still live"
+    );
+    assert!(pool.reap("watcher").await.unwrap().nodes.is_empty());
+    let mut events = cluster.take_events().expect("the loop's reports");
+    assert!(events.try_recv().is_err(), "the lease was not lost");
+    cluster.stop.cancel();
+    drop(store);
     db.cleanup().await;
 }

@@ -31,6 +31,7 @@ mod log_forging;
 mod lookups;
 mod offer_limits;
 mod people;
+mod push;
 mod rating_farming;
 mod ratings_store;
 mod reserved_names;
