@@ -1,11 +1,13 @@
 // The header's account panel (issue 23): a guest makes an account from itself at any
 // moment (a game in progress goes on: same player, only the cookie changes) or signs in;
-// an account changes its password or signs out (this device, or everywhere). Every error
+// an account changes its password or signs out (this device, or everywhere), and turns
+// notifications on for a device (`notify.js`). Every error
 // code of the account API is said in words; a `429` says when to try again.
 
 import * as api from './api.js';
 import { h, replace } from './dom.js';
 import { href } from './router.js';
+import { notificationsPanel } from './notify.js';
 
 /**
  * The words for an account API failure: the code's message, and for `rate_limited`
@@ -91,6 +93,7 @@ export function accountPanel({ t, lang, me, onSignedUp, onSwitched, onSigningOut
           h('button', { class: 'btn', type: 'button', 'data-action': 'sign-out', onclick: () => signOut(false) }, t('account.sign_out')),
           h('button', { class: 'btn danger', type: 'button', 'data-action': 'sign-out-all', onclick: () => signOut(true) }, t('account.sign_out_all')),
           h('p', { class: 'meta' }, t('account.sign_out_hint'))),
+        notificationsPanel(t),
       ),
     ];
   }

@@ -153,3 +153,14 @@ export const analysePosition = (variant, fen) =>
   request('GET', `/api/analyse?variant=${encodeURIComponent(variant)}&fen=${encodeURIComponent(fen)}`);
 /** The URL of a stored game's PDN with its analysis. */
 export const annotatedPdnUrl = (id) => `${pdnUrl(id)}?annotate=true`;
+
+/** The server's VAPID public key (base64url) for Web Push subscriptions. */
+export const pushKey = () => request('GET', '/api/push/key');
+/** Registers this browser's push subscription (`PushSubscription.toJSON()`) for the account. */
+export const pushSubscribe = (sub) => request('POST', '/api/push/subscribe', sub);
+/** Forgets this browser's push subscription. */
+export const pushUnsubscribe = (endpoint) => request('DELETE', '/api/push/subscribe', { endpoint });
+/** Which notifications the account wants: `{your_turn, offers, game_end, time_low}`. */
+export const pushSettings = () => request('GET', '/api/push/settings');
+/** Changes which notifications the account wants. */
+export const setPushSettings = (s) => request('PUT', '/api/push/settings', s);

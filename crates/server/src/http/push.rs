@@ -150,10 +150,17 @@ pub struct Unsubscription {
 /// A browser unsubscribes (`204`, also when it was not subscribed).
 pub async fn unsubscribe(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     Guest(player): Guest,
     json: Result<Json<Unsubscription>, JsonRejection>,
 ) -> AppResult<StatusCode> {
     let sub = body(json)?;
+    state
+        .core
+        .limits
+        .push_changes
+        .take_or_wait(ip, CHANGES_BURST, CHANGES_PER_SECOND)
+        .map_err(retry_after)?;
     state
         .core
         .store
