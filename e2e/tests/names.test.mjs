@@ -47,7 +47,15 @@ async function assertCut(page, side, full) {
   const name = page.locator(`[data-player="${side}"] [data-full-name]`);
   await name.waitFor();
   assert.equal(await name.getAttribute('title'), full);
-  const cut = await name.evaluate((el) => ({ cut: el.scrollWidth > el.clientWidth, style: getComputedStyle(el).textOverflow }));
+  // Measured in the page once the bar is drawn with its style (a bar redrawn by an event
+  // under load may be caught between two renderings, detached, with no computed style).
+  const sel = `[data-player="${side}"] [data-full-name]`;
+  const cut = await page.waitForFunction((s) => {
+    const el = document.querySelector(s);
+    if (!el?.isConnected) return null;
+    const style = getComputedStyle(el).textOverflow;
+    return style ? { cut: el.scrollWidth > el.clientWidth, style } : null;
+  }, sel, { timeout: 10_000 }).then((h) => h.jsonValue());
   assert.equal(cut.style, 'ellipsis', `${side}'s name ends with an ellipsis`);
   return cut.cut;
 }

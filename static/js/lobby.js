@@ -1,10 +1,11 @@
-// The start page: the rooms (variant, one-line rules, tables, players) and the guest's
-// name, which can be changed here.
+// The start page: the player's games in progress (`mygames.js`), the rooms (variant,
+// one-line rules, tables, players) and the guest's name, which can be changed here.
 
 import * as api from './api.js';
 import { h, replace } from './dom.js';
 import { href } from './router.js';
 import { playCard } from './playnow.js';
+import { myGamesCard } from './mygames.js';
 
 const REFRESH_MS = 10_000;
 
@@ -14,12 +15,14 @@ export function mount(root, { ctx }) {
   const list = h('ul', { class: 'rooms', 'aria-busy': 'true' });
   const nameForm = guestForm(ctx);
   const play = h('div', { class: 'play-slot' });
+  const mine = h('div', { class: 'my-games-slot' });
   replace(root,
     h('section', { class: 'hero' },
       h('h1', {}, t('lobby.title')),
       h('p', { class: 'lead' }, t('lobby.lead')),
       nameForm,
     ),
+    mine,
     play,
     h('h2', {}, t('lobby.rooms')),
     list,
@@ -30,6 +33,11 @@ export function mount(root, { ctx }) {
       const rooms = await api.rooms();
       list.removeAttribute('aria-busy');
       replace(list, rooms.map((room) => roomCard(t, room)));
+      const games = await api.myGames().then((r) => r.games).catch(() => null);
+      if (games) {
+        replace(mine, myGamesCard(t, games, rooms));
+        mine.dataset.loaded = 'true';
+      }
       // Built once: the periodic refresh must not reset the visitor's choices. American
       // rules are the default, as on the rules pages.
       if (!play.firstChild) {

@@ -382,6 +382,41 @@ impl Store {
             .collect()
     }
 
+    /// A player's games still being played (at most `limit` as White and as Black each),
+    /// with their ply counts and the position after the last stored move (`None` before
+    /// the first): the "my games" list. Read from the player-column indexes (a running
+    /// game has no end yet), so it costs the same however many games the player finished.
+    ///
+    /// Fails on a database error.
+    pub async fn running_games_of_player(
+        &self,
+        player_id: &str,
+        limit: i64,
+    ) -> Result<Vec<RunningGame>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS}, {PLIES}, \
+               (SELECT m.fen_after FROM moves m WHERE m.game_id = games.id \
+                ORDER BY m.ply DESC LIMIT 1) AS last_fen FROM ( \
+               SELECT * FROM (SELECT {GAME_COLUMNS} FROM games WHERE white_id = $1 \
+                 AND ended_at IS NULL AND status = 'playing' LIMIT $2) AS w \
+               UNION ALL \
+               SELECT * FROM (SELECT {GAME_COLUMNS} FROM games WHERE black_id = $1 \
+                 AND white_id <> $1 AND ended_at IS NULL AND status = 'playing' LIMIT $2) AS b \
+             ) AS games ORDER BY started_at"
+        );
+        let rows = on_pool!(self, pool => sqlx::query_as::<_, RunningRow>(&sql)
+            .bind(player_id).bind(limit).fetch_all(pool).await)?;
+        rows.into_iter()
+            .map(|r| {
+                Ok(RunningGame {
+                    game: GameRow::try_from(r.game)?,
+                    plies: r.plies,
+                    last_fen: r.last_fen,
+                })
+            })
+            .collect()
+    }
+
     /// Where a list continues after game `id`: its end time and id, if it is a finished
     /// game.
     ///
@@ -509,6 +544,26 @@ pub struct GameEnd {
     pub ended_at: i64,
     /// A rated game with a result: rate it in the same transaction.
     pub rated: Option<super::RatedEnd>,
+}
+
+/// A running game as the "my games" list reads it.
+#[derive(Debug, Clone)]
+pub struct RunningGame {
+    /// The game.
+    pub game: GameRow,
+    /// Plies stored (the opening's included).
+    pub plies: i64,
+    /// The position after the last stored move (`None` before the first).
+    pub last_fen: Option<String>,
+}
+
+/// A running game's row.
+#[derive(sqlx::FromRow)]
+struct RunningRow {
+    #[sqlx(flatten)]
+    game: RawGame,
+    plies: i64,
+    last_fen: Option<String>,
 }
 
 /// A game row with its ply count.

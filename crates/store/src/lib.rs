@@ -69,7 +69,9 @@ pub use chat::ChatRow;
 pub use error::StoreError;
 pub use expiry::{EXPIRE_BATCH, SEEN_BATCH, UnseenGuest};
 pub use fair_play::{FairPlayWrite, PairRow};
-pub use games::{ClockRow, DrawOfferRow, GameCursor, GameEnd, GameRow, MAX_IDS, MoveRow, NewGame};
+pub use games::{
+    ClockRow, DrawOfferRow, GameCursor, GameEnd, GameRow, MAX_IDS, MoveRow, NewGame, RunningGame,
+};
 pub use health::Breaker;
 pub use lease::Leases;
 pub use push::{PushSettings, PushSubscriptionRow, PushWrite};

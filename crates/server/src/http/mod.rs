@@ -9,6 +9,7 @@ pub mod guard;
 pub mod guest;
 pub mod health;
 pub mod lookup;
+pub mod mygames;
 pub mod players;
 pub mod push;
 pub mod rooms;
@@ -46,6 +47,7 @@ pub fn app(state: AppState) -> Router {
         .route("/v/{version}/{*path}", get(assets::versioned))
         .route("/api/guest", post(guest::create))
         .route("/api/me", get(account::me))
+        .route("/api/me/games", get(mygames::my_games))
         .route("/api/account", post(account::create))
         .route("/api/account/password", post(account::change_password))
         .route(

@@ -203,8 +203,9 @@ async fn the_board_is_bounded_and_cached(backend: Backend) {
     c.trust_forwarded_for = true;
     c.analysis_board_searches = 1;
     c.bot_searches = 1;
-    // Long enough (seconds) that the second request comes while it runs.
-    c.analysis_board_nodes = 3_000_000;
+    // Long enough that the next requests come while it runs, short enough for the
+    // request timeout on a loaded machine (a debug build under a CPU hog).
+    c.analysis_board_nodes = 1_000_000;
     c.analysis_depth = 64;
     let s = std::sync::Arc::new(TestServer::start(c).await);
     let metrics = &s.server.state.core.metrics;

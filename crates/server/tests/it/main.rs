@@ -29,6 +29,7 @@ mod kill_restart;
 mod layers;
 mod log_forging;
 mod lookups;
+mod my_games;
 mod offer_limits;
 mod people;
 mod push;
