@@ -1,0 +1,91 @@
+// Issue 39, items 2 and 3 ("the club's list"): what a small club's members met first.
+// Each test names the item it guards; each failed on the client before its fix.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { newPlayer, screenshot, serverAndBrowser } from '../lib/harness.mjs';
+
+const env = serverAndBrowser('club');
+
+/** A name of the longest length a guest may take (24 characters). */
+const LONG = (s) => `${s} Wisniewska-Kowalczyk`.slice(0, 24);
+
+/** A swiss tournament after five rounds, six players with long names (a fake answer). */
+function fakeTournament(id) {
+  const player = (i, name, rating) => ({ id: `p${i}`, name, account: true, rating, provisional: i > 4 });
+  const names = [LONG('Agnieszka'), LONG('Bartholomew'), LONG('Konstantin'), 'Ala', LONG('Maximiliano'), LONG('Zofia')];
+  const players = names.map((n, i) => player(i, n, 1500 + 100 * (6 - i)));
+  const points = [9, 7, 6, 5, 2, 1];
+  return {
+    id, room: 'russian', kind: 'swiss', status: 'over', players, rounds: [],
+    standings: players.map((p, i) => ({
+      rank: i + 1, player: p, points: points[i], games: 5,
+      tiebreaks: { buchholz: 28 - i, sonneborn_berger: [25.5, 19.5, 15, 10.5, 5.5, 0.5][i], wins: [4, 3, 3, 2, 1, 0][i] },
+      withdrawn: i === 5,
+    })),
+    name: 'Tuesday club', created_by: players[0], minutes: 5, increment: 3, max_players: 8,
+    total_rounds: 5, round: 5, bots: false, bot_level: 1, starts_at: null, starts_in_ms: null,
+    cancelled: false, rated: true, next_round: null, next_round_in_ms: null, version: 9,
+  };
+}
+
+/**
+ * How the standings table sits on the page: for every header and number cell, how many
+ * lines its text takes; and whether the table fits its card without scrolling.
+ */
+function standingsLayout(page) {
+  return page.evaluate(() => {
+    const lines = (el) => {
+      const r = document.createRange();
+      r.selectNodeContents(el);
+      return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size;
+    };
+    const table = document.querySelector('[data-standings] table');
+    const scroll = table.parentElement;
+    const cells = [...table.querySelectorAll('th, td:not(.player)')];
+    return {
+      wrapped: cells.filter((c) => lines(c) > 1).map((c) => c.textContent),
+      overflow: scroll.scrollWidth - scroll.clientWidth,
+      right: table.getBoundingClientRect().right,
+      width: document.documentElement.clientWidth,
+    };
+  });
+}
+
+test('item 1: the standings fit a 360x740 phone in every language', { timeout: 120_000 }, async () => {
+  const { url } = env.server;
+  for (const locale of ['en-US', 'ru-RU', 'pl-PL', 'pt-BR', 'es-ES', 'it-IT', 'cs-CZ', 'nl-NL', 'fr-FR']) {
+    const phone = await newPlayer(env.browser, { phone: true, locale });
+    try {
+      await phone.page.route(/\/api\/tournaments\/club-1$/, (route) =>
+        route.fulfill({ json: fakeTournament('club-1') }));
+      await phone.page.goto(`${url}/#/tournament/club-1`);
+      await phone.page.locator('[data-standings] tr[data-standing]').first().waitFor();
+      const l = await standingsLayout(phone.page);
+      if (locale === 'en-US' || locale === 'ru-RU') await screenshot(phone.page, `club-standings-360-${locale}`);
+      assert.deepEqual(l.wrapped, [], `${locale}: a header or a number wraps`);
+      assert.ok(l.overflow <= 0, `${locale}: the table scrolls sideways by ${l.overflow}px`);
+      assert.ok(l.right <= l.width, `${locale}: the table ends at ${l.right} of ${l.width}`);
+      // Every player's name keeps room for several letters (cut with an ellipsis if need be).
+      const names = await phone.page.locator('[data-standings] td.player .name-cut').evaluateAll(
+        (els) => els.map((e) => ({ width: e.clientWidth, cut: e.scrollWidth > e.clientWidth })));
+      assert.equal(names.length, 6);
+      const squeezed = names.filter((n) => n.cut && n.width < 90);
+      assert.deepEqual(squeezed, [], `${locale}: cut names squeezed below 90px`);
+      assert.deepEqual(phone.errors, []);
+    } finally {
+      await phone.context.close();
+    }
+  }
+  const desk = await newPlayer(env.browser);
+  try {
+    await desk.page.setViewportSize({ width: 1366, height: 768 });
+    await desk.page.route(/\/api\/tournaments\/club-1$/, (route) => route.fulfill({ json: fakeTournament('club-1') }));
+    await desk.page.goto(`${url}/#/tournament/club-1`);
+    await desk.page.locator('[data-standings] tr[data-standing]').first().waitFor();
+    await screenshot(desk.page, 'club-standings-1366');
+    assert.deepEqual((await standingsLayout(desk.page)).wrapped, []);
+  } finally {
+    await desk.context.close();
+  }
+});
