@@ -89,3 +89,49 @@ test('item 1: the standings fit a 360x740 phone in every language', { timeout: 1
     await desk.context.close();
   }
 });
+
+/** A word of "sign up" in each language's header button, and the language's code. */
+const SIGN_UP = {
+  'en-US': /sign up/i, 'pl-PL': /załóż konto/i, 'ru-RU': /регистр/i, 'pt-BR': /criar conta/i,
+  'es-ES': /regist/i, 'it-IT': /registr/i, 'cs-CZ': /registr/i, 'nl-NL': /registr/i, 'fr-FR': /inscri/i,
+};
+
+/** Whether the header's items share one row (all overlap vertically) and fit it. */
+function headerRow(page) {
+  return page.locator('header.top').evaluate((el) => {
+    const rs = [...el.children].map((c) => c.getBoundingClientRect()).filter((r) => r.height > 0);
+    return { oneRow: Math.max(...rs.map((r) => r.top)) < Math.min(...rs.map((r) => r.bottom)), overflow: el.scrollWidth - el.clientWidth, rows: rs.map((r) => `${Math.round(r.top)}-${Math.round(r.bottom)}`).join(" ") };
+  });
+}
+
+test('item 2: the guest’s header button says sign up as well as sign in', { timeout: 180_000 }, async () => {
+  const { url } = env.server;
+  for (const [locale, word] of Object.entries(SIGN_UP)) {
+    for (const phone of [false, true]) {
+      const p = await newPlayer(env.browser, { phone, locale });
+      try {
+        const { page } = p;
+        if (!phone) await page.setViewportSize({ width: 1366, height: 768 });
+        await page.goto(`${url}/#/`);
+        await page.locator('[data-me][data-account="guest"]').waitFor({ state: 'attached' });
+        const button = page.locator('header.top [data-action="account"]');
+        // Its name (all a phone's icon says to a screen reader) and, on a wide screen, its words.
+        assert.match(await button.getAttribute('aria-label'), word, `${locale}: ${await button.getAttribute('aria-label')}`);
+        if (!phone) assert.match(await button.innerText(), word, `${locale}: the visible label`);
+        // The header stays one row and on the screen (on a wide screen from 900 px).
+        for (const width of phone ? [360] : [1366, 900]) {
+          if (!phone) await page.setViewportSize({ width, height: 768 });
+          const row = await headerRow(page);
+          assert.ok(row.oneRow && row.overflow <= 0, `${locale} ${width}: header ${JSON.stringify(row)}`);
+        }
+        if (locale === 'pl-PL' || locale === 'en-US') await screenshot(page, `club-signup-${locale}-${phone ? 360 : 900}`);
+        // It opens the sign-up form first.
+        await button.click();
+        await page.locator('form[data-form="sign-up"], [data-form="sign-up"]').first().waitFor();
+        assert.deepEqual(p.errors, []);
+      } finally {
+        await p.context.close();
+      }
+    }
+  }
+});

@@ -329,7 +329,7 @@ export default {
   'title.leaderboard': 'Žebříček',
   'nav.leaderboard': 'Žebříček',
   'nav.leaderboard_of': 'Žebříček této varianty',
-  'account.sign_in_up': 'Přihlásit',
+  'account.sign_in_up': 'Registrace / přihlášení',
   'account.account': 'Účet',
   'account.menu': 'Účet: {name}',
   'account.signed_in_as': 'Přihlášen(a) jako',

@@ -326,7 +326,7 @@ export default {
   'title.leaderboard': 'Leaderboard',
   'nav.leaderboard': 'Leaderboard',
   'nav.leaderboard_of': 'Leaderboard of this variant',
-  'account.sign_in_up': 'Sign in',
+  'account.sign_in_up': 'Sign up / sign in',
   'account.account': 'Account',
   'account.menu': 'Account: {name}',
   'account.signed_in_as': 'Signed in as',

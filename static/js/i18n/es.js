@@ -329,7 +329,7 @@ export default {
   'title.leaderboard': 'Clasificación',
   'nav.leaderboard': 'Clasificación',
   'nav.leaderboard_of': 'Clasificación de esta modalidad',
-  'account.sign_in_up': 'Entrar',
+  'account.sign_in_up': 'Registrarse / entrar',
   'account.account': 'Cuenta',
   'account.menu': 'Cuenta: {name}',
   'account.signed_in_as': 'Has entrado como',

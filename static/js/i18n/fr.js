@@ -329,7 +329,7 @@ export default {
   'title.leaderboard': 'Classement',
   'nav.leaderboard': 'Classement',
   'nav.leaderboard_of': 'Classement de cette variante',
-  'account.sign_in_up': 'Connexion',
+  'account.sign_in_up': 'S’inscrire / connexion',
   'account.account': 'Compte',
   'account.menu': 'Compte : {name}',
   'account.signed_in_as': 'Connecté en tant que',

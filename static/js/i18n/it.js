@@ -329,7 +329,7 @@ export default {
   'title.leaderboard': 'Classifica',
   'nav.leaderboard': 'Classifica',
   'nav.leaderboard_of': 'Classifica di questa variante',
-  'account.sign_in_up': 'Accedi',
+  'account.sign_in_up': 'Registrati / accedi',
   'account.account': 'Account',
   'account.menu': 'Account: {name}',
   'account.signed_in_as': 'Accesso come',

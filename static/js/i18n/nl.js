@@ -329,7 +329,7 @@ export default {
   'title.leaderboard': 'Ranglijst',
   'nav.leaderboard': 'Ranglijst',
   'nav.leaderboard_of': 'Ranglijst van deze variant',
-  'account.sign_in_up': 'Inloggen',
+  'account.sign_in_up': 'Registreren / inloggen',
   'account.account': 'Account',
   'account.menu': 'Account: {name}',
   'account.signed_in_as': 'Ingelogd als',

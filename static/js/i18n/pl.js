@@ -326,7 +326,7 @@ export default {
   'title.leaderboard': 'Ranking',
   'nav.leaderboard': 'Ranking',
   'nav.leaderboard_of': 'Ranking tego wariantu',
-  'account.sign_in_up': 'Zaloguj',
+  'account.sign_in_up': 'Załóż konto / zaloguj',
   'account.account': 'Konto',
   'account.menu': 'Konto: {name}',
   'account.signed_in_as': 'Zalogowano jako',

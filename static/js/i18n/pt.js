@@ -329,7 +329,7 @@ export default {
   'title.leaderboard': 'Ranking',
   'nav.leaderboard': 'Ranking',
   'nav.leaderboard_of': 'Ranking desta modalidade',
-  'account.sign_in_up': 'Entrar',
+  'account.sign_in_up': 'Criar conta / entrar',
   'account.account': 'Conta',
   'account.menu': 'Conta: {name}',
   'account.signed_in_as': 'Conectado como',

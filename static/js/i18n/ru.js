@@ -329,7 +329,7 @@ export default {
   'title.leaderboard': 'Рейтинг-лист',
   'nav.leaderboard': 'Рейтинг-лист',
   'nav.leaderboard_of': 'Рейтинг-лист этой разновидности',
-  'account.sign_in_up': 'Войти',
+  'account.sign_in_up': 'Регистрация / вход',
   'account.account': 'Аккаунт',
   'account.menu': 'Аккаунт: {name}',
   'account.signed_in_as': 'Вы вошли как',
