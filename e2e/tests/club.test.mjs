@@ -135,3 +135,45 @@ test('item 2: the guest’s header button says sign up as well as sign in', { ti
     }
   }
 });
+
+test('item 3: the home page offers the language’s variant, then the last one played', { timeout: 180_000 }, async () => {
+  const { url } = env.server;
+  const home = {
+    'en-US': 'american', 'ru-RU': 'russian', 'pt-BR': 'brazilian', 'pl-PL': 'brazilian', 'es-ES': 'spanish',
+    'it-IT': 'italian', 'cs-CZ': 'czech', 'nl-NL': 'international', 'fr-FR': 'international',
+  };
+  const rooms = await (await fetch(`${url}/api/rooms`)).json();
+  const roomOf = (variant) => rooms.find((r) => r.variant === variant).id;
+  for (const [locale, variant] of Object.entries(home)) {
+    const p = await newPlayer(env.browser, { locale });
+    try {
+      await p.page.goto(`${url}/#/`);
+      const select = p.page.locator('[data-play-now] [data-play-room]');
+      await select.waitFor();
+      assert.equal(await select.inputValue(), roomOf(variant), `${locale}: the home page offers ${variant}`);
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.context.close();
+    }
+  }
+  // A Russian speaker who played Czech is offered Czech on their next visit; picking
+  // Italian on the home page is remembered too.
+  const p = await newPlayer(env.browser, { locale: 'ru-RU' });
+  try {
+    await p.page.goto(`${url}/#/room/${roomOf('czech')}`);
+    await p.page.locator('[data-play-now] [data-action="play-local"]').click();
+    await p.page.waitForURL(/#\/table\//);
+    await p.page.goto(`${url}/#/`);
+    const select = p.page.locator('[data-play-now] [data-play-room]');
+    await select.waitFor();
+    assert.equal(await select.inputValue(), roomOf('czech'));
+    await select.selectOption(roomOf('italian'));
+    await p.page.reload();
+    await select.waitFor();
+    assert.equal(await select.inputValue(), roomOf('italian'));
+    await screenshot(p.page, 'club-home-variant-1280');
+    assert.deepEqual(p.errors, []);
+  } finally {
+    await p.context.close();
+  }
+});

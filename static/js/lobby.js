@@ -4,6 +4,7 @@
 import * as api from './api.js';
 import { h, replace } from './dom.js';
 import { href } from './router.js';
+import { preferredVariant } from './homevariant.js';
 import { playCard } from './playnow.js';
 
 const REFRESH_MS = 10_000;
@@ -30,10 +31,11 @@ export function mount(root, { ctx }) {
       const rooms = await api.rooms();
       list.removeAttribute('aria-busy');
       replace(list, rooms.map((room) => roomCard(t, room)));
-      // Built once: the periodic refresh must not reset the visitor's choices. American
-      // rules are the default, as on the rules pages.
+      // Built once: the periodic refresh must not reset the visitor's choices. The
+      // variant offered first is the person's last, else their language's.
       if (!play.firstChild) {
-        const selected = rooms.find((r) => r.variant === 'american')?.id ?? rooms[0]?.id;
+        const want = preferredVariant(ctx.lang, rooms.map((r) => r.variant));
+        const selected = rooms.find((r) => r.variant === want)?.id ?? rooms[0]?.id;
         replace(play, playCard(ctx, { rooms, selected }));
       }
     } catch (err) {
