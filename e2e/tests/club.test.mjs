@@ -177,3 +177,40 @@ test('item 3: the home page offers the language’s variant, then the last one p
     await p.context.close();
   }
 });
+
+test('item 4: a FEN with a bad square is refused with the server’s code, not shown as game over', { timeout: 120_000 }, async () => {
+  const { url } = env.server;
+  const p = await newPlayer(env.browser, { phone: true });
+  try {
+    const { page } = p;
+    await page.goto(`${url}/#/analyse?variant=international`);
+    await page.locator('[data-analyse-result][data-state="done"]').waitFor();
+    const before = await page.locator('[data-piece]').count();
+    const refusals = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/analyse?') && r.status() >= 400) refusals.push(r.status());
+    });
+    for (const [fen, square] of [['W:W31,51:B1', '51'], ['W:W31:31B', '31B'], ['W:Wc3:B1', 'c3']]) {
+      await page.locator('[data-fen-input]').fill(fen);
+      await page.locator('[data-action="load-fen"]').click();
+      const error = page.locator('[data-analyse-result][data-state="error"] [data-error="bad_message"]');
+      await error.waitFor();
+      assert.match(await error.textContent(), new RegExp(`not valid.*${square}`));
+      assert.equal(await page.locator('[data-analyse-result] [data-eval]').count(), 0, `${fen}: no evaluation`);
+    }
+    assert.deepEqual(refusals, [400, 400, 400], 'the server refused each');
+    // The board kept the position it showed.
+    assert.equal(await page.locator('[data-piece]').count(), before);
+    await screenshot(page, 'club-analyse-bad-square-360');
+    // A good FEN after it is analysed as before.
+    await page.locator('[data-fen-input]').fill('W:W31,32:B1');
+    await page.locator('[data-action="load-fen"]').click();
+    await page.locator('[data-analyse-result][data-state="done"] [data-eval]').waitFor();
+    // A link with a bad square is refused the same way.
+    await page.goto(`${url}/#/analyse?variant=international&fen=${encodeURIComponent('W:W31,51:B1')}`);
+    await page.locator('[data-analyse-result] [data-error="bad_message"]').waitFor();
+    assert.deepEqual(p.errors.filter((e) => !/status of 400/.test(e)), []);
+  } finally {
+    await p.context.close();
+  }
+});

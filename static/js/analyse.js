@@ -66,7 +66,7 @@ export function mount(root, { route, ctx }) {
       ),
       h('label', { class: 'fen-label' }, 'FEN', fenInput),
       h('div', { class: 'actions' },
-        h('button', { class: 'btn small', 'data-action': 'load-fen', onclick: () => loadFen(fenInput.value) }, t('analyse.load')),
+        h('button', { class: 'btn small', 'data-action': 'load-fen', onclick: () => loadTyped(fenInput.value) }, t('analyse.load')),
         h('button', { class: 'btn small', 'data-action': 'copy-fen', onclick: copyFen }, t('analyse.copy')),
       ),
     )),
@@ -89,6 +89,39 @@ export function mount(root, { route, ctx }) {
     }
   }
 
+  /**
+   * A FEN someone typed, pasted or linked: shown as it is when the board can show all of
+   * it; otherwise (a square the variant has not, a broken field) the server judges the
+   * text as written, its refusal is shown with the square at fault, and the board stays.
+   */
+  async function loadTyped(text) {
+    let parsed = null;
+    try {
+      parsed = parseFen(text);
+    } catch {
+      // Not a FEN at all: the server says so below.
+    }
+    const names = new Set(variant.squares.map((sq) => sq.name));
+    const unknown = parsed ? [...parsed.pieces.keys()].find((name) => !names.has(name)) : undefined;
+    if (parsed && unknown === undefined && !parsed.stray.length) {
+      loadFen(text);
+      return;
+    }
+    const n = ++asked;
+    clearTimeout(timer);
+    drawResult(true);
+    let code = 'bad_fen';
+    try {
+      await api.analysePosition(variant.id, String(text ?? ''));
+    } catch (err) {
+      code = err.code;
+    }
+    if (gone || n !== asked) return;
+    result = { error: code, square: unknown ?? parsed?.stray[0] ?? null };
+    // Drawn again: the last answer's arrow goes with it.
+    draw();
+  }
+
   async function copyFen() {
     fenInput.select();
     try {
@@ -103,7 +136,8 @@ export function mount(root, { route, ctx }) {
     variantSelect.value = variant.id;
     board = new Board(variant, { onSquare: place, label: (name, p) => (p ? `${name} ${t(`analyse.${pieceName(p)}`)}` : name), title: t('analyse.title') });
     boardWrap.replaceChildren(board.element);
-    loadFen(text || variant.start_fen);
+    if (text) loadTyped(text);
+    else loadFen(variant.start_fen);
   }
 
   function place(name) {
@@ -165,8 +199,10 @@ export function mount(root, { route, ctx }) {
     }
     if (result.error) {
       out.dataset.state = 'error';
-      const key = result.error === 'bad_message' || result.error === 'bad_fen' ? 'analyse.bad_position' : `error.${result.error}`;
-      replace(out, h('p', { class: 'error', role: 'alert' }, t(key)));
+      const bad = result.error === 'bad_message' || result.error === 'bad_fen';
+      replace(out, h('p', { class: 'error', role: 'alert', 'data-error': result.error },
+        bad ? t('analyse.bad_position') : t(`error.${result.error}`),
+        bad && result.square ? ` ${t('analyse.bad_square', { square: result.square })}` : ''));
       return;
     }
     out.dataset.state = 'done';

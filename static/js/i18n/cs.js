@@ -450,6 +450,7 @@ export default {
   'analyse.copy': 'Kopírovat FEN',
   'analyse.thinking': 'Program přemýšlí…',
   'analyse.bad_position': 'Tato pozice v této variantě není platná.',
+  'analyse.bad_square': 'Takové pole tato deska nemá: {square}.',
   'analyse.depth': 'hloubka {depth}',
   'analyse.no_moves': 'Strana na tahu nemá žádný tah: partie skončila.',
 };

@@ -447,6 +447,7 @@ export default {
   'analyse.copy': 'Copy FEN',
   'analyse.thinking': 'The engine is thinking…',
   'analyse.bad_position': 'This position is not valid in this variant.',
+  'analyse.bad_square': 'Not a square of this board: {square}.',
   'analyse.depth': 'depth {depth}',
   'analyse.no_moves': 'The side to move has no move: the game is over.',
 };

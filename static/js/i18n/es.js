@@ -450,6 +450,7 @@ export default {
   'analyse.copy': 'Copiar FEN',
   'analyse.thinking': 'El motor está pensando…',
   'analyse.bad_position': 'Esta posición no es válida en esta modalidad.',
+  'analyse.bad_square': 'Esta casilla no existe en este tablero: {square}.',
   'analyse.depth': 'profundidad {depth}',
   'analyse.no_moves': 'El bando que juega no tiene jugada: la partida ha terminado.',
 };

@@ -450,6 +450,7 @@ export default {
   'analyse.copy': 'Copier le FEN',
   'analyse.thinking': 'Le moteur réfléchit…',
   'analyse.bad_position': 'Cette position n’est pas valide dans cette variante.',
+  'analyse.bad_square': 'Cette case n’existe pas sur ce damier : {square}.',
   'analyse.depth': 'profondeur {depth}',
   'analyse.no_moves': 'Le camp au trait n’a aucun coup : la partie est terminée.',
 };

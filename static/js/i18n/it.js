@@ -450,6 +450,7 @@ export default {
   'analyse.copy': 'Copia FEN',
   'analyse.thinking': 'Il motore sta pensando…',
   'analyse.bad_position': 'Questa posizione non è valida in questa variante.',
+  'analyse.bad_square': 'Questa casella non esiste su questa damiera: {square}.',
   'analyse.depth': 'profondità {depth}',
   'analyse.no_moves': 'Chi deve muovere non ha mosse: la partita è finita.',
 };

@@ -450,6 +450,7 @@ export default {
   'analyse.copy': 'FEN kopiëren',
   'analyse.thinking': 'Het programma denkt na…',
   'analyse.bad_position': 'Deze stelling is niet geldig in deze variant.',
+  'analyse.bad_square': 'Dit veld bestaat niet op dit bord: {square}.',
   'analyse.depth': 'diepte {depth}',
   'analyse.no_moves': 'De kant die aan zet is, heeft geen zet: de partij is afgelopen.',
 };

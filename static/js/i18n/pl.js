@@ -447,6 +447,7 @@ export default {
   'analyse.copy': 'Kopiuj FEN',
   'analyse.thinking': 'Silnik myśli…',
   'analyse.bad_position': 'Ta pozycja jest niedozwolona w tej odmianie.',
+  'analyse.bad_square': 'Takiego pola nie ma na tej planszy: {square}.',
   'analyse.depth': 'głębokość {depth}',
   'analyse.no_moves': 'Strona na ruchu nie ma ruchu: partia skończona.',
 };

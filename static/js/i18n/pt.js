@@ -450,6 +450,7 @@ export default {
   'analyse.copy': 'Copiar FEN',
   'analyse.thinking': 'O motor está pensando…',
   'analyse.bad_position': 'Esta posição não é válida nesta modalidade.',
+  'analyse.bad_square': 'Esta casa não existe neste tabuleiro: {square}.',
   'analyse.depth': 'profundidade {depth}',
   'analyse.no_moves': 'O lado a jogar não tem lance: a partida acabou.',
 };

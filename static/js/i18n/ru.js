@@ -450,6 +450,7 @@ export default {
   'analyse.copy': 'Копировать FEN',
   'analyse.thinking': 'Программа думает…',
   'analyse.bad_position': 'Такая позиция недопустима в этой разновидности.',
+  'analyse.bad_square': 'Такого поля нет на этой доске: {square}.',
   'analyse.depth': 'глубина {depth}',
   'analyse.no_moves': 'У стороны, чья очередь ходить, нет ходов: партия окончена.',
 };

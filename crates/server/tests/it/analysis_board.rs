@@ -83,6 +83,19 @@ async fn the_shot_is_best_in_every_variant(backend: Backend) {
         let r = s.http("GET", bad, None, None).await;
         assert_eq!(r.status, 400, "{bad}: {}", r.body);
     }
+    // A bad square or a broken piece list is refused with its code, never searched as
+    // a position with a side missing ("game over, depth 0").
+    for bad in ["W:W31,51:B1", "W:Wc3:B1", "W:W31:31B", "W:W31:B1,x"] {
+        let path = format!("/api/analyse?variant=international&fen={}", query(bad));
+        let r = s.http("GET", &path, None, None).await;
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert_eq!(
+            r.json()["error"]["code"],
+            "bad_message",
+            "{bad}: {}",
+            r.body
+        );
+    }
     s.server.shutdown().await;
     db.cleanup().await;
 }
