@@ -214,3 +214,82 @@ test('item 4: a FEN with a bad square is refused with the server’s code, not s
     await p.context.close();
   }
 });
+
+/** A finished Russian game of `n` plies (a fake answer: the replay only draws each FEN). */
+function fakeGame(id, n) {
+  const fens = ['W:Wa1,c3,e3:Bb8,d6,f8', 'B:Wa1,d4,e3:Bb8,d6,f8'];
+  const moves = Array.from({ length: n }, (_, i) => ({
+    ply: i + 1, move: i % 2 ? 'd6-c5' : 'c3-d4', fen: fens[i % 2], used_ms: 1500 + i * 10,
+  }));
+  return {
+    id, variant: 'russian', room: 'russian', white: { id: 'a', name: LONG('Agnieszka') }, black: { id: 'b', name: LONG('Bartholomew') },
+    moves, initial_fen: fens[0], opening_plies: 0, result: 'draw', reason: 'agreement',
+    started_at: '2026-12-01T10:00:00Z', ended_at: '2026-12-01T10:30:00Z', options: { minutes: 5, increment: 3 },
+  };
+}
+
+/** The shown move in the replay's list: its ply, whether it is inside the list's box, how it looks. */
+function shownMove(page) {
+  return page.evaluate(() => {
+    const list = document.querySelector('[data-moves]');
+    const cur = list.querySelectorAll('[aria-current]');
+    if (cur.length !== 1) return { count: cur.length, listTop: list.scrollTop };
+    const b = list.getBoundingClientRect();
+    const r = cur[0].getBoundingClientRect();
+    return {
+      count: 1, ply: Number(cur[0].dataset.ply), inView: r.top >= b.top - 1 && r.bottom <= b.bottom + 1,
+      background: getComputedStyle(cur[0]).backgroundColor, pageY: window.scrollY,
+    };
+  });
+}
+
+test('item 5: the replay’s move list follows the shown move', { timeout: 120_000 }, async () => {
+  const { url } = env.server;
+  for (const phone of [false, true]) {
+    const p = await newPlayer(env.browser, { phone });
+    try {
+      const { page } = p;
+      if (!phone) await page.setViewportSize({ width: 1366, height: 768 });
+      await page.route(/\/api\/games\/club-game(\/analysis)?$/, (route) => route.fulfill({
+        json: route.request().url().endsWith('/analysis') ? { status: 'none' } : fakeGame('club-game', 80),
+      }));
+      await page.goto(`${url}/#/game/club-game`);
+      await page.locator('[data-ply-shown="80"]').waitFor();
+      let s = await shownMove(page);
+      assert.equal(s.ply, 80);
+      assert.ok(s.inView, 'the last move is in view on arrival');
+      assert.notEqual(s.background, 'rgba(0, 0, 0, 0)', 'the shown move is highlighted');
+      await screenshot(page, `club-replay-end-${phone ? 360 : 1366}`);
+      const y = s.pageY;
+      await page.keyboard.press('Home');
+      await page.locator('[data-ply-shown="0"]').waitFor();
+      assert.deepEqual(await shownMove(page), { count: 0, listTop: 0 });
+      for (let i = 1; i <= 40; i++) {
+        await page.keyboard.press('ArrowRight');
+        await page.locator(`[data-ply-shown="${i}"]`).waitFor();
+      }
+      s = await shownMove(page);
+      assert.equal(s.ply, 40);
+      assert.ok(s.inView, 'stepping forward keeps the move in view');
+      assert.equal(s.pageY, y, 'the page itself did not scroll');
+      await page.locator('[data-action="last"]').click();
+      await page.locator('[data-ply-shown="80"]').waitFor();
+      await page.locator('[data-action="first"]').click();
+      await page.locator('[data-ply-shown="0"]').waitFor();
+      await page.locator('[data-action="next"]').click();
+      await page.locator('[data-ply-shown="1"]').waitFor();
+      s = await shownMove(page);
+      assert.ok(s.ply === 1 && s.inView, 'back at the start');
+      await page.keyboard.press('End');
+      await page.locator('[data-ply-shown="80"]').waitFor();
+      await page.keyboard.press('ArrowLeft');
+      await page.locator('[data-ply-shown="79"]').waitFor();
+      s = await shownMove(page);
+      assert.ok(s.ply === 79 && s.inView);
+      await screenshot(page, `club-replay-79-${phone ? 360 : 1366}`);
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.context.close();
+    }
+  }
+});
