@@ -2,8 +2,12 @@
 // Each test names the item it guards; each failed on the client before its fix.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
-import { newPlayer, screenshot, serverAndBrowser } from '../lib/harness.mjs';
+import { newPlayer, screenshot, serverAndBrowser, startServer } from '../lib/harness.mjs';
 
 const env = serverAndBrowser('club');
 
@@ -291,5 +295,66 @@ test('item 5: the replay’s move list follows the shown move', { timeout: 120_0
     } finally {
       await p.context.close();
     }
+  }
+});
+
+/** A JSON request from the page (its session cookie and origin); status and body. */
+function call(p, method, url, body) {
+  return p.page.evaluate(async ([m, u, b]) => {
+    const r = await fetch(u, { method: m, headers: { 'Content-Type': 'application/json' }, body: b ? JSON.stringify(b) : undefined });
+    return { status: r.status, body: await r.json().catch(() => null) };
+  }, [method, url, body]);
+}
+
+test('item 6: the leaderboard shows provisional players below a line', { timeout: 120_000 }, async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'damka-club-'));
+  const db = path.join(tmp, 'damka.db');
+  const server = await startServer('club-leaderboard', [], { databaseUrl: `sqlite://${db}` });
+  const rate = (id, rating, rd, games) => execFileSync('sqlite3', [db,
+    `INSERT INTO ratings (player_id, variant, rating, rd, volatility, games, rated_at) VALUES ('${id}', 'czech', ${rating}, ${rd}, 0.06, ${games}, ${Date.now()})`]);
+  const people = [];
+  try {
+    // Four accounts: none established yet in Czech, three with rated games.
+    const names = ['WWWWWWWWWWWWWWWWWWWW', 'Bolek', 'Cezary', 'Dorota'];
+    const ids = [];
+    for (const [i, name] of names.entries()) {
+      const p = await newPlayer(env.browser, { phone: i === 0 });
+      people.push(p);
+      await p.page.goto(`${server.url}/#/`);
+      await p.page.locator('[data-me]').waitFor({ state: 'attached' });
+      const r = await call(p, 'POST', '/api/account', { username: name, password: 'correct horse battery' });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      ids.push(r.body.id);
+    }
+    rate(ids[0], 1610, 180, 4);
+    rate(ids[1], 1702, 150, 6);
+    rate(ids[2], 1455, 320, 1);
+    const [ala] = people;
+    await ala.page.goto(`${server.url}/#/leaderboard/czech`);
+    const below = ala.page.locator('[data-provisional-list="czech"]');
+    await below.waitFor();
+    assert.deepEqual(await below.locator('[data-provisional-leader]').evaluateAll((rows) => rows.map((r) => r.dataset.provisionalLeader)),
+      ['Bolek', 'WWWWWWWWWWWWWWWWWWWW', 'Cezary'], 'best first; Dorota has no rated game');
+    assert.match(await below.locator('[data-provisional-leader="Bolek"]').textContent(), /1702\?/);
+    // What makes a rating established, in words.
+    assert.match(await below.textContent(), /110.*10 to 20 rated games/s);
+    assert.match(await ala.page.locator('[data-leaderboard-empty]').textContent(), /established/);
+    await screenshot(ala.page, 'club-leaderboard-provisional-360');
+    const fit = await ala.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+    assert.ok(fit, 'the page is no wider than the phone');
+    // Bolek becomes established: above the line, numbered; the others stay below.
+    execFileSync('sqlite3', [db, `UPDATE ratings SET rd = 70, games = 25 WHERE player_id = '${ids[1]}'`]);
+    const desk = people[1];
+    await desk.page.setViewportSize({ width: 1366, height: 768 });
+    await desk.page.goto(`${server.url}/#/leaderboard/czech`);
+    await desk.page.locator('[data-leaderboard-list="czech"] [data-leader="Bolek"]').waitFor();
+    await desk.page.locator('[data-provisional-list="czech"] [data-provisional-leader="Cezary"]').waitFor();
+    assert.equal(await desk.page.locator('[data-provisional-leader="Bolek"]').count(), 0);
+    await screenshot(desk.page, 'club-leaderboard-1366');
+    for (const p of people) assert.deepEqual(p.errors, []);
+  } finally {
+    for (const p of people) await p.context.close();
+    await server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
