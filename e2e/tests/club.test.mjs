@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { newPlayer, screenshot, serverAndBrowser, startServer } from '../lib/harness.mjs';
+import { expectPiece } from '../lib/actions.mjs';
 
 const env = serverAndBrowser('club');
 
@@ -356,5 +357,77 @@ test('item 6: the leaderboard shows provisional players below a line', { timeout
     for (const p of people) await p.context.close();
     await server.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('item 7: the analysis board is in the header and steps through a pasted PDN', { timeout: 120_000 }, async () => {
+  const { url } = env.server;
+  const pdn = '[Event "Club night"]\n[White "Agnieszka Wisniewska"]\n[Black "Bolek"]\n[GameType "25"]\n'
+    + '1. c3-d4 f6-g5 2. d4-c5 b6xd4 3. e3xc5 *\n';
+  const desk = await newPlayer(env.browser);
+  const phone = await newPlayer(env.browser, { phone: true, locale: 'pl-PL' });
+  try {
+    const { page } = desk;
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto(`${url}/#/`);
+    await page.locator('header.top [data-link="analyse"]').click();
+    await page.waitForURL(/#\/analyse$/);
+    await page.locator('[data-analyse-result][data-state="done"]').waitFor();
+    // A Russian game pasted on the International board: the board follows the game.
+    await page.locator('[data-pdn-input]').fill(pdn);
+    await page.locator('[data-action="load-pdn"]').click();
+    await page.locator('[data-pdn-ply="5"]').waitFor();
+    assert.equal(await page.locator('[data-variant-select]').inputValue(), 'russian');
+    assert.match(await page.locator('[data-pdn-loaded="5"]').textContent(), /Agnieszka Wisniewska – Bolek/);
+    await expectPiece(page, 'c5', 'white-man');
+    await expectPiece(page, 'd4', null);
+    await page.locator('[data-analyse-result][data-state="done"]').waitFor();
+    await screenshot(page, 'club-analyse-pdn-1366');
+    // The arrow keys step back and forth, Home and End jump; the move list follows.
+    await page.keyboard.press('ArrowLeft');
+    await page.locator('[data-pdn-ply="4"]').waitFor();
+    await expectPiece(page, 'd4', 'black-man');
+    assert.equal(await page.locator('[data-pdn-moves] [aria-current]').getAttribute('data-ply'), '4');
+    await page.keyboard.press('Home');
+    await page.locator('[data-pdn-ply="0"]').waitFor();
+    await expectPiece(page, 'c3', 'white-man');
+    await expectPiece(page, 'd4', null);
+    await page.keyboard.press('ArrowRight');
+    await page.locator('[data-pdn-ply="1"]').waitFor();
+    await expectPiece(page, 'd4', 'white-man');
+    await page.keyboard.press('End');
+    await page.locator('[data-pdn-ply="5"]').waitFor();
+    // And the buttons.
+    await page.locator('[data-action="pdn-prev"]').click();
+    await page.locator('[data-pdn-ply="4"]').waitFor();
+    await page.locator('[data-pdn-moves] [data-ply="2"]').click();
+    await page.locator('[data-pdn-ply="2"]').waitFor();
+    await expectPiece(page, 'g5', 'black-man');
+    // The engine evaluates the shown position.
+    await page.locator('[data-analyse-result][data-state="done"]').waitFor();
+    // A game that does not replay is refused, with the move at fault.
+    await page.locator('[data-pdn-input]').fill('[GameType "25"]\n1. c3-d4 f6-g5 2. c1-d2 *');
+    await page.locator('[data-action="load-pdn"]').click();
+    const error = page.locator('[data-pdn-error="bad_message"]');
+    await error.waitFor();
+    assert.match(await error.textContent(), /could not be read.*c1-d2/);
+    assert.deepEqual(desk.errors.filter((e) => !/status of 400/.test(e)), []);
+
+    // On a phone, from the header's account button.
+    await phone.page.goto(`${url}/#/`);
+    await phone.page.locator('header.top [data-action="account"]').click();
+    await phone.page.locator('.account-links [data-link="analyse"]').click();
+    await phone.page.waitForURL(/#\/analyse$/);
+    await phone.page.locator('[data-pdn-input]').fill(pdn);
+    await phone.page.locator('[data-action="load-pdn"]').click();
+    await phone.page.locator('[data-pdn-ply="5"]').waitFor();
+    await phone.page.locator('[data-pdn-game]').scrollIntoViewIfNeeded();
+    await screenshot(phone.page, 'club-analyse-pdn-360');
+    const fit = await phone.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+    assert.ok(fit, 'the page is no wider than the phone');
+    assert.deepEqual(phone.errors, []);
+  } finally {
+    await desk.context.close();
+    await phone.context.close();
   }
 });

@@ -11,6 +11,7 @@ import { parseFen, pieceName } from './fen.js';
 import { parseMove } from './moves.js';
 import { analyseHref } from './router.js';
 import { evalText } from './evalgraph.js';
+import { pdnGameCard } from './pdngame.js';
 
 /** The tools of the editor: what a click on a square puts there. */
 const TOOLS = ['white-man', 'white-king', 'black-man', 'black-king', 'erase'];
@@ -42,6 +43,7 @@ export function mount(root, { route, ctx }) {
   let timer = null;
   let asked = 0;
   let gone = false;
+  let lastMove = []; // the squares of the move that led to a pasted game's shown position
 
   const boardWrap = h('div', { class: 'board-wrap' });
   const tools = h('div', { class: 'actions editor-tools', role: 'group', 'aria-label': t('analyse.tools') });
@@ -49,20 +51,31 @@ export function mount(root, { route, ctx }) {
   const variantSelect = h('select', { 'data-variant-select': '', 'aria-label': t('analyse.variant'), onchange: () => setVariant(variantSelect.value, null) });
   const fenInput = h('input', { type: 'text', class: 'fen-input', 'data-fen-input': '', 'aria-label': 'FEN', spellcheck: 'false', autocomplete: 'off' });
   const out = h('section', { class: 'card analysis-result', 'data-analyse-result': '', 'aria-live': 'polite' });
+  // A pasted game: each position it shows goes on the board (in the game's variant).
+  const gameCard = pdnGameCard({
+    t,
+    variantId: () => variant?.id ?? 'international',
+    show: (game, text, move) => {
+      if (game.variant !== variant.id) setVariant(game.variant, null);
+      lastMove = move ? parseMove(move.move).squares : [];
+      loadFen(text);
+    },
+  });
+  document.addEventListener('keydown', gameCard.onKey);
   // Laid out as a replay: the board on the left, the head, the engine's answer and the
   // editor beside it on a desktop; one column on a phone.
   replace(root, h('div', { class: 'table-page replay-page analyse-page' },
     h('div', { class: 'replay-head-wrap' }, h('section', { class: 'replay-head' },
       h('h1', {}, t('analyse.title')), h('p', { class: 'lead' }, t('analyse.lead')))),
     h('div', { class: 'play' }, boardWrap),
-    h('aside', { class: 'side' }, out, h('section', { class: 'card editor' },
+    h('aside', { class: 'side' }, out, gameCard.element, h('section', { class: 'card editor' },
       h('h3', {}, t('analyse.setup')),
       h('label', {}, t('analyse.variant'), ' ', variantSelect),
       tools,
       sides,
       h('div', { class: 'actions' },
-        h('button', { class: 'btn small', 'data-action': 'start', onclick: () => loadFen(variant.start_fen) }, t('analyse.start')),
-        h('button', { class: 'btn small', 'data-action': 'clear', onclick: () => { pieces = new Map(); changed(); } }, t('analyse.clear')),
+        h('button', { class: 'btn small', 'data-action': 'start', onclick: () => { lastMove = []; loadFen(variant.start_fen); } }, t('analyse.start')),
+        h('button', { class: 'btn small', 'data-action': 'clear', onclick: () => { lastMove = []; pieces = new Map(); changed(); } }, t('analyse.clear')),
       ),
       h('label', { class: 'fen-label' }, 'FEN', fenInput),
       h('div', { class: 'actions' },
@@ -95,6 +108,7 @@ export function mount(root, { route, ctx }) {
    * text as written, its refusal is shown with the square at fault, and the board stays.
    */
   async function loadTyped(text) {
+    lastMove = [];
     let parsed = null;
     try {
       parsed = parseFen(text);
@@ -141,6 +155,7 @@ export function mount(root, { route, ctx }) {
   }
 
   function place(name) {
+    lastMove = [];
     const had = pieces.get(name);
     if (tool === 'erase') {
       pieces.delete(name);
@@ -187,7 +202,7 @@ export function mount(root, { route, ctx }) {
       class: `btn small${turn === side ? ' on' : ''}`, 'data-turn': side,
       'aria-pressed': turn === side ? 'true' : 'false', onclick: () => { turn = side; changed(); },
     }, t(`analyse.turn_${side}`))));
-    board.render({ pieces, arrow: result?.best ? parseMove(result.best).squares : null });
+    board.render({ pieces, last: lastMove, arrow: result?.best ? parseMove(result.best).squares : null });
     drawResult(false);
   }
 
@@ -228,5 +243,6 @@ export function mount(root, { route, ctx }) {
   return () => {
     gone = true;
     clearTimeout(timer);
+    document.removeEventListener('keydown', gameCard.onKey);
   };
 }

@@ -328,6 +328,7 @@ export default {
   'title.player': 'Hráč',
   'title.leaderboard': 'Žebříček',
   'nav.leaderboard': 'Žebříček',
+  'nav.analyse': 'Analýza',
   'nav.leaderboard_of': 'Žebříček této varianty',
   'account.sign_in_up': 'Registrace / přihlášení',
   'account.account': 'Účet',
@@ -454,6 +455,10 @@ export default {
   'analyse.thinking': 'Program přemýšlí…',
   'analyse.bad_position': 'Tato pozice v této variantě není platná.',
   'analyse.bad_square': 'Takové pole tato deska nemá: {square}.',
+  'analyse.pdn_title': 'Partie (PDN)',
+  'analyse.pdn_hint': 'Vložte partii a procházejte ji tlačítky nebo šipkami.',
+  'analyse.pdn_load': 'Načíst partii',
+  'analyse.bad_pdn': 'Tuto partii se nepodařilo načíst:',
   'analyse.depth': 'hloubka {depth}',
   'analyse.no_moves': 'Strana na tahu nemá žádný tah: partie skončila.',
 };

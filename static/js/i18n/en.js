@@ -325,6 +325,7 @@ export default {
   'title.player': 'Player',
   'title.leaderboard': 'Leaderboard',
   'nav.leaderboard': 'Leaderboard',
+  'nav.analyse': 'Analysis',
   'nav.leaderboard_of': 'Leaderboard of this variant',
   'account.sign_in_up': 'Sign up / sign in',
   'account.account': 'Account',
@@ -451,6 +452,10 @@ export default {
   'analyse.thinking': 'The engine is thinking…',
   'analyse.bad_position': 'This position is not valid in this variant.',
   'analyse.bad_square': 'Not a square of this board: {square}.',
+  'analyse.pdn_title': 'Game (PDN)',
+  'analyse.pdn_hint': 'Paste a game and step through it with the buttons or the arrow keys.',
+  'analyse.pdn_load': 'Load the game',
+  'analyse.bad_pdn': 'This game could not be read:',
   'analyse.depth': 'depth {depth}',
   'analyse.no_moves': 'The side to move has no move: the game is over.',
 };

@@ -328,6 +328,7 @@ export default {
   'title.player': 'Jugador',
   'title.leaderboard': 'Clasificación',
   'nav.leaderboard': 'Clasificación',
+  'nav.analyse': 'Análisis',
   'nav.leaderboard_of': 'Clasificación de esta modalidad',
   'account.sign_in_up': 'Registrarse / entrar',
   'account.account': 'Cuenta',
@@ -454,6 +455,10 @@ export default {
   'analyse.thinking': 'El motor está pensando…',
   'analyse.bad_position': 'Esta posición no es válida en esta modalidad.',
   'analyse.bad_square': 'Esta casilla no existe en este tablero: {square}.',
+  'analyse.pdn_title': 'Partida (PDN)',
+  'analyse.pdn_hint': 'Pega una partida y recórrela con los botones o las flechas del teclado.',
+  'analyse.pdn_load': 'Cargar la partida',
+  'analyse.bad_pdn': 'No se ha podido leer esta partida:',
   'analyse.depth': 'profundidad {depth}',
   'analyse.no_moves': 'El bando que juega no tiene jugada: la partida ha terminado.',
 };

@@ -328,6 +328,7 @@ export default {
   'title.player': 'Joueur',
   'title.leaderboard': 'Classement',
   'nav.leaderboard': 'Classement',
+  'nav.analyse': 'Analyse',
   'nav.leaderboard_of': 'Classement de cette variante',
   'account.sign_in_up': 'S’inscrire / connexion',
   'account.account': 'Compte',
@@ -454,6 +455,10 @@ export default {
   'analyse.thinking': 'Le moteur réfléchit…',
   'analyse.bad_position': 'Cette position n’est pas valide dans cette variante.',
   'analyse.bad_square': 'Cette case n’existe pas sur ce damier : {square}.',
+  'analyse.pdn_title': 'Partie (PDN)',
+  'analyse.pdn_hint': 'Collez une partie et parcourez-la avec les boutons ou les flèches du clavier.',
+  'analyse.pdn_load': 'Charger la partie',
+  'analyse.bad_pdn': 'Impossible de lire cette partie :',
   'analyse.depth': 'profondeur {depth}',
   'analyse.no_moves': 'Le camp au trait n’a aucun coup : la partie est terminée.',
 };

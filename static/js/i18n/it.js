@@ -328,6 +328,7 @@ export default {
   'title.player': 'Giocatore',
   'title.leaderboard': 'Classifica',
   'nav.leaderboard': 'Classifica',
+  'nav.analyse': 'Analisi',
   'nav.leaderboard_of': 'Classifica di questa variante',
   'account.sign_in_up': 'Registrati / accedi',
   'account.account': 'Account',
@@ -454,6 +455,10 @@ export default {
   'analyse.thinking': 'Il motore sta pensando…',
   'analyse.bad_position': 'Questa posizione non è valida in questa variante.',
   'analyse.bad_square': 'Questa casella non esiste su questa damiera: {square}.',
+  'analyse.pdn_title': 'Partita (PDN)',
+  'analyse.pdn_hint': 'Incolla una partita e scorrila con i pulsanti o le frecce.',
+  'analyse.pdn_load': 'Carica la partita',
+  'analyse.bad_pdn': 'Impossibile leggere questa partita:',
   'analyse.depth': 'profondità {depth}',
   'analyse.no_moves': 'Chi deve muovere non ha mosse: la partita è finita.',
 };

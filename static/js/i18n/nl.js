@@ -328,6 +328,7 @@ export default {
   'title.player': 'Speler',
   'title.leaderboard': 'Ranglijst',
   'nav.leaderboard': 'Ranglijst',
+  'nav.analyse': 'Analyse',
   'nav.leaderboard_of': 'Ranglijst van deze variant',
   'account.sign_in_up': 'Registreren / inloggen',
   'account.account': 'Account',
@@ -454,6 +455,10 @@ export default {
   'analyse.thinking': 'Het programma denkt na…',
   'analyse.bad_position': 'Deze stelling is niet geldig in deze variant.',
   'analyse.bad_square': 'Dit veld bestaat niet op dit bord: {square}.',
+  'analyse.pdn_title': 'Partij (PDN)',
+  'analyse.pdn_hint': 'Plak een partij en loop erdoorheen met de knoppen of de pijltjestoetsen.',
+  'analyse.pdn_load': 'Partij laden',
+  'analyse.bad_pdn': 'Deze partij kon niet worden gelezen:',
   'analyse.depth': 'diepte {depth}',
   'analyse.no_moves': 'De kant die aan zet is, heeft geen zet: de partij is afgelopen.',
 };

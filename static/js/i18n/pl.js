@@ -325,6 +325,7 @@ export default {
   'title.player': 'Gracz',
   'title.leaderboard': 'Ranking',
   'nav.leaderboard': 'Ranking',
+  'nav.analyse': 'Analiza',
   'nav.leaderboard_of': 'Ranking tego wariantu',
   'account.sign_in_up': 'Załóż konto / zaloguj',
   'account.account': 'Konto',
@@ -451,6 +452,10 @@ export default {
   'analyse.thinking': 'Silnik myśli…',
   'analyse.bad_position': 'Ta pozycja jest niedozwolona w tej odmianie.',
   'analyse.bad_square': 'Takiego pola nie ma na tej planszy: {square}.',
+  'analyse.pdn_title': 'Partia (PDN)',
+  'analyse.pdn_hint': 'Wklej partię i przeglądaj ją przyciskami lub strzałkami.',
+  'analyse.pdn_load': 'Wczytaj partię',
+  'analyse.bad_pdn': 'Nie udało się odczytać tej partii:',
   'analyse.depth': 'głębokość {depth}',
   'analyse.no_moves': 'Strona na ruchu nie ma ruchu: partia skończona.',
 };

@@ -328,6 +328,7 @@ export default {
   'title.player': 'Jogador',
   'title.leaderboard': 'Ranking',
   'nav.leaderboard': 'Ranking',
+  'nav.analyse': 'Análise',
   'nav.leaderboard_of': 'Ranking desta modalidade',
   'account.sign_in_up': 'Criar conta / entrar',
   'account.account': 'Conta',
@@ -454,6 +455,10 @@ export default {
   'analyse.thinking': 'O motor está pensando…',
   'analyse.bad_position': 'Esta posição não é válida nesta modalidade.',
   'analyse.bad_square': 'Esta casa não existe neste tabuleiro: {square}.',
+  'analyse.pdn_title': 'Partida (PDN)',
+  'analyse.pdn_hint': 'Cole uma partida e percorra-a com os botões ou as setas do teclado.',
+  'analyse.pdn_load': 'Carregar a partida',
+  'analyse.bad_pdn': 'Não foi possível ler esta partida:',
   'analyse.depth': 'profundidade {depth}',
   'analyse.no_moves': 'O lado a jogar não tem lance: a partida acabou.',
 };

@@ -328,6 +328,7 @@ export default {
   'title.player': 'Игрок',
   'title.leaderboard': 'Рейтинг-лист',
   'nav.leaderboard': 'Рейтинг-лист',
+  'nav.analyse': 'Анализ',
   'nav.leaderboard_of': 'Рейтинг-лист этой разновидности',
   'account.sign_in_up': 'Регистрация / вход',
   'account.account': 'Аккаунт',
@@ -454,6 +455,10 @@ export default {
   'analyse.thinking': 'Программа думает…',
   'analyse.bad_position': 'Такая позиция недопустима в этой разновидности.',
   'analyse.bad_square': 'Такого поля нет на этой доске: {square}.',
+  'analyse.pdn_title': 'Партия (PDN)',
+  'analyse.pdn_hint': 'Вставьте партию и просматривайте её кнопками или стрелками.',
+  'analyse.pdn_load': 'Загрузить партию',
+  'analyse.bad_pdn': 'Не удалось прочитать эту партию:',
   'analyse.depth': 'глубина {depth}',
   'analyse.no_moves': 'У стороны, чья очередь ходить, нет ходов: партия окончена.',
 };

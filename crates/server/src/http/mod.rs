@@ -9,6 +9,7 @@ pub mod guard;
 pub mod guest;
 pub mod health;
 pub mod lookup;
+pub mod pdn;
 pub mod players;
 pub mod push;
 pub mod rooms;
@@ -87,6 +88,10 @@ pub fn app(state: AppState) -> Router {
             get(analysis::show).post(analysis::request),
         )
         .route("/api/analyse", get(analysis::position))
+        .route(
+            "/api/analyse/pdn",
+            post(pdn::replay).layer(DefaultBodyLimit::max(pdn::PDN_BODY_LIMIT)),
+        )
         .route("/api/{*rest}", any(api_not_found))
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
