@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { newPlayer, screenshot, serverAndBrowser, startServer } from '../lib/harness.mjs';
-import { expectPiece } from '../lib/actions.mjs';
+import { expectPiece, playMove, press, waitMoves } from '../lib/actions.mjs';
 
 const env = serverAndBrowser('club');
 
@@ -429,5 +429,55 @@ test('item 7: the analysis board is in the header and steps through a pasted PDN
   } finally {
     await desk.context.close();
     await phone.context.close();
+  }
+});
+
+/** The guest of `p` becomes the account `name` (the page reloaded as it). */
+async function signUp(p, url, name) {
+  await p.page.goto(`${url}/#/`);
+  await p.page.locator('[data-me]').waitFor({ state: 'attached' });
+  const r = await call(p, 'POST', '/api/account', { username: name, password: 'correct horse battery' });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  await p.page.reload();
+  await p.page.locator('[data-me][data-account="account"]').waitFor({ state: 'attached' });
+}
+
+test('item 8: after a rated game the player bars show the new ratings', { timeout: 120_000 }, async () => {
+  const { url } = env.server;
+  const ala = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser, { phone: true });
+  try {
+    await signUp(ala, url, 'WWWWWWWWWWWWWWWWWWWW');
+    await signUp(bob, url, 'MMMMMMMMMMMMMMMMMMMM');
+    await ala.page.setViewportSize({ width: 1366, height: 768 });
+    const t = await call(ala, 'POST', '/api/rooms/russian/tables', { minutes: 5, increment: 3, rated: true, seat: 'white' });
+    assert.equal(t.status, 201, JSON.stringify(t.body));
+    await ala.page.goto(`${url}/#/table/${t.body.id}`);
+    await bob.page.goto(`${url}/#/table/${t.body.id}`);
+    await press(bob, bob.page.locator('[data-action="sit"][data-seat="black"]'));
+    for (const p of [ala, bob]) await p.page.locator('[data-player="black"] [data-rating="1500?"]').waitFor();
+    await press(ala, ala.page.locator('[data-action="start"]'));
+    await press(bob, bob.page.locator('[data-action="start"]'));
+    await playMove(ala, 'c3-b4');
+    await waitMoves(bob.page, 1);
+    await playMove(bob, 'b6-a5');
+    await waitMoves(ala.page, 2);
+    // Bob resigns (the button asks twice); nobody reloads.
+    const resign = bob.page.locator('[data-action="resign"]');
+    await press(bob, resign);
+    await press(bob, resign);
+    for (const p of [ala, bob]) {
+      await p.page.locator('[data-rating-change="white"]').waitFor();
+      // The bars follow the game-end message: White 1662?, Black 1338?.
+      await p.page.locator('[data-player="white"] [data-rating="1662?"]').waitFor();
+      await p.page.locator('[data-player="black"] [data-rating="1338?"]').waitFor();
+      assert.equal(await p.page.locator('[data-player] [data-rating="1500?"]').count(), 0);
+    }
+    await screenshot(ala.page, 'club-rated-over-1366');
+    await screenshot(bob.page, 'club-rated-over-360');
+    assert.deepEqual([ala.errors, bob.errors].flat(), []);
+  } finally {
+    await ala.context.close();
+    await bob.context.close();
   }
 });

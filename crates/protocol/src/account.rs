@@ -158,6 +158,11 @@ pub struct RatingDiff {
     pub before: i32,
     /// After.
     pub after: i32,
+    /// Whether the rating after the game is provisional (RD 110 or more), so that a
+    /// player bar can show the new rating as the seat would ("1662?"). Sent in
+    /// `game_over` (an addition); absent where the game's store keeps no RD (a replay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provisional: Option<bool>,
 }
 
 /// Both players' rating changes of a rated game (in `game_over`).
