@@ -442,6 +442,30 @@ async function signUp(p, url, name) {
   await p.page.locator('[data-me][data-account="account"]').waitFor({ state: 'attached' });
 }
 
+/**
+ * Two new accounts play a rated Russian game at a table of `white`'s until Black
+ * resigns after one move each; returns when both pages show the rating changes.
+ */
+async function ratedGameLost(url, white, black) {
+  const t = await call(white.p, 'POST', '/api/rooms/russian/tables', { minutes: 5, increment: 3, rated: true, seat: 'white' });
+  assert.equal(t.status, 201, JSON.stringify(t.body));
+  await white.p.page.goto(`${url}/#/table/${t.body.id}`);
+  await black.p.page.goto(`${url}/#/table/${t.body.id}`);
+  await press(black.p, black.p.page.locator('[data-action="sit"][data-seat="black"]'));
+  for (const p of [white.p, black.p]) await p.page.locator('[data-player="black"] [data-rating="1500?"]').waitFor();
+  await press(white.p, white.p.page.locator('[data-action="start"]'));
+  await press(black.p, black.p.page.locator('[data-action="start"]'));
+  await playMove(white.p, 'c3-b4');
+  await waitMoves(black.p.page, 1);
+  await playMove(black.p, 'b6-a5');
+  await waitMoves(white.p.page, 2);
+  // Black resigns (the button asks twice); nobody reloads.
+  const resign = black.p.page.locator('[data-action="resign"]');
+  await press(black.p, resign);
+  await press(black.p, resign);
+  for (const p of [white.p, black.p]) await p.page.locator('[data-rating-change="black"]').waitFor();
+}
+
 test('item 8: after a rated game the player bars show the new ratings', { timeout: 120_000 }, async () => {
   const { url } = env.server;
   const ala = await newPlayer(env.browser);
@@ -450,24 +474,8 @@ test('item 8: after a rated game the player bars show the new ratings', { timeou
     await signUp(ala, url, 'WWWWWWWWWWWWWWWWWWWW');
     await signUp(bob, url, 'MMMMMMMMMMMMMMMMMMMM');
     await ala.page.setViewportSize({ width: 1366, height: 768 });
-    const t = await call(ala, 'POST', '/api/rooms/russian/tables', { minutes: 5, increment: 3, rated: true, seat: 'white' });
-    assert.equal(t.status, 201, JSON.stringify(t.body));
-    await ala.page.goto(`${url}/#/table/${t.body.id}`);
-    await bob.page.goto(`${url}/#/table/${t.body.id}`);
-    await press(bob, bob.page.locator('[data-action="sit"][data-seat="black"]'));
-    for (const p of [ala, bob]) await p.page.locator('[data-player="black"] [data-rating="1500?"]').waitFor();
-    await press(ala, ala.page.locator('[data-action="start"]'));
-    await press(bob, bob.page.locator('[data-action="start"]'));
-    await playMove(ala, 'c3-b4');
-    await waitMoves(bob.page, 1);
-    await playMove(bob, 'b6-a5');
-    await waitMoves(ala.page, 2);
-    // Bob resigns (the button asks twice); nobody reloads.
-    const resign = bob.page.locator('[data-action="resign"]');
-    await press(bob, resign);
-    await press(bob, resign);
+    await ratedGameLost(url, { p: ala }, { p: bob });
     for (const p of [ala, bob]) {
-      await p.page.locator('[data-rating-change="white"]').waitFor();
       // The bars follow the game-end message: White 1662?, Black 1338?.
       await p.page.locator('[data-player="white"] [data-rating="1662?"]').waitFor();
       await p.page.locator('[data-player="black"] [data-rating="1338?"]').waitFor();
@@ -475,6 +483,48 @@ test('item 8: after a rated game the player bars show the new ratings', { timeou
     }
     await screenshot(ala.page, 'club-rated-over-1366');
     await screenshot(bob.page, 'club-rated-over-360');
+    assert.deepEqual([ala.errors, bob.errors].flat(), []);
+  } finally {
+    await ala.context.close();
+    await bob.context.close();
+  }
+});
+
+test('item 9: the game-over banner shows long names sensibly on a 360 px phone', { timeout: 120_000 }, async () => {
+  const { url } = env.server;
+  const ala = await newPlayer(env.browser, { phone: true });
+  const bob = await newPlayer(env.browser, { phone: true, locale: 'pl-PL' });
+  try {
+    // The longest usernames (20 characters), one of wide letters.
+    await signUp(ala, url, 'Agnieszka_Wisniewska');
+    await signUp(bob, url, 'MMMMMMMMMMMMMMMMMMMX');
+    await ratedGameLost(url, { p: ala }, { p: bob });
+    for (const [i, p] of [ala, bob].entries()) {
+      const box = await p.page.locator('[data-banner]').evaluate((banner) => {
+        const b = banner.getBoundingClientRect();
+        return {
+          inside: b.left >= 0 && b.right <= document.documentElement.clientWidth,
+          lines: [...banner.querySelectorAll('[data-rating-change]')].map((li) => {
+            const name = li.querySelector('.name-cut');
+            const change = li.querySelector('.change');
+            const l = li.getBoundingClientRect();
+            const c = change.getBoundingClientRect();
+            return {
+              name: name.textContent, width: name.clientWidth, cut: name.scrollWidth > name.clientWidth,
+              changeInside: c.left >= l.left - 1 && c.right <= l.right + 1 && c.right <= b.right,
+            };
+          }),
+        };
+      });
+      assert.ok(box.inside, 'the banner is on the screen');
+      for (const line of box.lines) {
+        // A name is whole, or cut only after most of it shows (not "WWW…").
+        assert.ok(!line.cut || line.width >= 180, `${line.name}: ${line.width}px`);
+        assert.ok(line.changeInside, `${line.name}: the change stays in the banner`);
+      }
+      assert.equal(box.lines.find((l) => l.name.startsWith('Agnieszka')).cut, false, 'a 20-letter name shows whole');
+      await screenshot(p.page, `club-banner-names-360-${i ? 'pl' : 'en'}`);
+    }
     assert.deepEqual([ala.errors, bob.errors].flat(), []);
   } finally {
     await ala.context.close();
