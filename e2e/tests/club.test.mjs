@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { newPlayer, screenshot, serverAndBrowser, startServer } from '../lib/harness.mjs';
-import { expectPiece, playMove, press, waitMoves } from '../lib/actions.mjs';
+import { arrive, expectPiece, playMove, press, waitMoves } from '../lib/actions.mjs';
 
 const env = serverAndBrowser('club');
 
@@ -529,5 +529,52 @@ test('item 9: the game-over banner shows long names sensibly on a 360 px phone',
   } finally {
     await ala.context.close();
     await bob.context.close();
+  }
+});
+
+test('item 10: the table page names who watches', { timeout: 120_000 }, async () => {
+  const { url } = env.server;
+  const ala = await newPlayer(env.browser);
+  const carol = await newPlayer(env.browser, { phone: true });
+  const dave = await newPlayer(env.browser, { locale: 'pl-PL' });
+  try {
+    await arrive(ala, url, 'Ala');
+    await arrive(carol, url, LONG('Carolina'));
+    await arrive(dave, url, 'Dawid');
+    await ala.page.setViewportSize({ width: 1366, height: 768 });
+    const t = await call(ala, 'POST', '/api/rooms/russian/tables', { minutes: 5, increment: 3, seat: 'white' });
+    assert.equal(t.status, 201, JSON.stringify(t.body));
+    const table = t.body.id;
+    await ala.page.goto(`${url}/#/table/${table}`);
+    await ala.page.locator('[data-spectators="0"]').waitFor();
+    assert.equal(await ala.page.locator('[data-watchers]').count(), 0);
+    // Two people open the table without sitting: both are named, everywhere.
+    await carol.page.goto(`${url}/#/table/${table}`);
+    await dave.page.goto(`${url}/#/table/${table}`);
+    for (const p of [ala, carol, dave]) {
+      await p.page.locator('[data-watchers="2"]').waitFor();
+      await p.page.locator('[data-spectators="2"]').waitFor();
+    }
+    const names = await ala.page.locator('[data-watchers] [data-full-name]').evaluateAll((els) => els.map((e) => e.dataset.fullName));
+    assert.deepEqual(names.sort(), [LONG('Carolina'), 'Dawid'], 'both named');
+    assert.match(await dave.page.locator('[data-watchers]').textContent(), /^Oglądają: /);
+    await screenshot(ala.page, 'club-watchers-1366');
+    await carol.page.locator('[data-watchers]').scrollIntoViewIfNeeded();
+    await screenshot(carol.page, 'club-watchers-360');
+    const fit = await carol.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+    assert.ok(fit, 'the page is no wider than the phone');
+    // Carol leaves: the list follows.
+    await carol.page.goto(`${url}/#/`);
+    await ala.page.locator('[data-watchers="1"]').waitFor();
+    assert.deepEqual(await ala.page.locator('[data-watchers] [data-full-name]').evaluateAll((els) => els.map((e) => e.dataset.fullName)), ['Dawid']);
+    // Dave sits down: a player, no longer a spectator.
+    await press(dave, dave.page.locator('[data-action="sit"][data-seat="black"]'));
+    await ala.page.locator('[data-spectators="0"]').waitFor();
+    assert.equal(await ala.page.locator('[data-watchers]').count(), 0);
+    assert.deepEqual([ala.errors, carol.errors, dave.errors].flat(), []);
+  } finally {
+    await ala.context.close();
+    await carol.context.close();
+    await dave.context.close();
   }
 });

@@ -143,3 +143,15 @@ test('a rated game_over puts the new ratings on the players (issue 39)', () => {
   s = applyMessage(s, { t: 'game_over', v: 6, result: 'draw', reason: 'agreement', clock: null }).state;
   assert.equal(s.white.rating, 1500);
 });
+
+test('presence names the spectators with a session (issue 39)', () => {
+  let s = applyMessage(null, stateMsg()).state;
+  assert.deepEqual(s.presence.watchers, [], 'an older server: nobody named');
+  const carol = { id: 'c', name: 'Carol' };
+  s = applyMessage(s, { t: 'presence', v: 6, white: true, black: true, spectators: 2, watchers: [carol] }).state;
+  assert.deepEqual(s.presence, { white: true, black: true, spectators: 2, watchers: [carol] });
+  s = applyMessage(s, { t: 'presence', v: 7, white: true, black: false, spectators: 1 }).state;
+  assert.deepEqual(s.presence.watchers, []);
+  s = applyMessage(null, stateMsg({ presence: { white: true, black: true, spectators: 1, watchers: [carol] } })).state;
+  assert.equal(s.presence.watchers[0].name, 'Carol');
+});

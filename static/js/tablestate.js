@@ -33,7 +33,7 @@ function fromState(msg) {
     seats: { white: msg.seats?.white ?? null, black: msg.seats?.black ?? null },
     ready: { white: !!msg.ready?.white, black: !!msg.ready?.black },
     options: msg.options ?? msg.table?.options ?? {},
-    presence: msg.presence ?? { white: false, black: false, spectators: 0 },
+    presence: { watchers: [], ...(msg.presence ?? { white: false, black: false, spectators: 0 }) },
     status: msg.status ?? 'waiting',
     game_id: msg.game_id ?? null,
     white: msg.white ?? null,
@@ -162,7 +162,7 @@ function applyEvent(s, msg) {
       }
       break;
     case 'presence':
-      s.presence = { white: !!msg.white, black: !!msg.black, spectators: msg.spectators ?? 0 };
+      s.presence = { white: !!msg.white, black: !!msg.black, spectators: msg.spectators ?? 0, watchers: msg.watchers ?? [] };
       break;
     case 'table_closed':
       s.status = 'closed';

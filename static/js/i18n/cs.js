@@ -187,6 +187,7 @@ export default {
   'chat.title': 'Chat',
   'chat.players': 'Chat hráčů',
   'chat.spectators': 'Chat diváků',
+  'spectators.watching': 'Sledují:',
   'chat.placeholder': 'Zpráva (nejvýše 300 znaků)',
   'chat.send': 'Odeslat',
   'chat.mute': 'Ztlumit tohoto člověka (jen pro vás)',

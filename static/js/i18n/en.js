@@ -184,6 +184,7 @@ export default {
   'chat.title': 'Chat',
   'chat.players': 'Players’ chat',
   'chat.spectators': 'Spectators’ chat',
+  'spectators.watching': 'Watching:',
   'chat.placeholder': 'Message (up to 300 characters)',
   'chat.send': 'Send',
   'chat.mute': 'Mute this person (for you only)',

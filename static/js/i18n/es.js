@@ -187,6 +187,7 @@ export default {
   'chat.title': 'Chat',
   'chat.players': 'Chat de los jugadores',
   'chat.spectators': 'Chat de los espectadores',
+  'spectators.watching': 'Mirando:',
   'chat.placeholder': 'Mensaje (hasta 300 caracteres)',
   'chat.send': 'Enviar',
   'chat.mute': 'Silenciar a esta persona (solo para ti)',

@@ -187,6 +187,7 @@ export default {
   'chat.title': 'Discussion',
   'chat.players': 'Discussion des joueurs',
   'chat.spectators': 'Discussion des spectateurs',
+  'spectators.watching': 'Regardent :',
   'chat.placeholder': 'Message (300 caractères au plus)',
   'chat.send': 'Envoyer',
   'chat.mute': 'Masquer cette personne (pour vous seul)',

@@ -187,6 +187,7 @@ export default {
   'chat.title': 'Chat',
   'chat.players': 'Chat dei giocatori',
   'chat.spectators': 'Chat degli spettatori',
+  'spectators.watching': 'Guardano:',
   'chat.placeholder': 'Messaggio (fino a 300 caratteri)',
   'chat.send': 'Invia',
   'chat.mute': 'Silenzia questa persona (solo per te)',

@@ -187,6 +187,7 @@ export default {
   'chat.title': 'Chat',
   'chat.players': 'Chat van de spelers',
   'chat.spectators': 'Chat van de toeschouwers',
+  'spectators.watching': 'Kijken mee:',
   'chat.placeholder': 'Bericht (tot 300 tekens)',
   'chat.send': 'Versturen',
   'chat.mute': 'Deze persoon dempen (alleen voor jou)',

@@ -184,6 +184,7 @@ export default {
   'chat.title': 'Czat',
   'chat.players': 'Czat graczy',
   'chat.spectators': 'Czat widzów',
+  'spectators.watching': 'Oglądają:',
   'chat.placeholder': 'Wiadomość (do 300 znaków)',
   'chat.send': 'Wyślij',
   'chat.mute': 'Wycisz tę osobę (tylko u siebie)',

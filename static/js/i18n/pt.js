@@ -187,6 +187,7 @@ export default {
   'chat.title': 'Chat',
   'chat.players': 'Chat dos jogadores',
   'chat.spectators': 'Chat dos espectadores',
+  'spectators.watching': 'Assistindo:',
   'chat.placeholder': 'Mensagem (até 300 caracteres)',
   'chat.send': 'Enviar',
   'chat.mute': 'Silenciar esta pessoa (só para você)',

@@ -187,6 +187,7 @@ export default {
   'chat.title': 'Чат',
   'chat.players': 'Чат игроков',
   'chat.spectators': 'Чат зрителей',
+  'spectators.watching': 'Смотрят:',
   'chat.placeholder': 'Сообщение (до 300 символов)',
   'chat.send': 'Отправить',
   'chat.mute': 'Скрыть сообщения этого человека (только для вас)',
