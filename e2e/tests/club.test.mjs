@@ -321,8 +321,7 @@ test('item 6: the leaderboard shows provisional players below a line', { timeout
     for (const [i, name] of names.entries()) {
       const p = await newPlayer(env.browser, { phone: i === 0 });
       people.push(p);
-      await p.page.goto(`${server.url}/#/`);
-      await p.page.locator('[data-me]').waitFor({ state: 'attached' });
+      await arrive(p, server.url, name);
       const r = await call(p, 'POST', '/api/account', { username: name, password: 'correct horse battery' });
       assert.equal(r.status, 201, JSON.stringify(r.body));
       ids.push(r.body.id);
@@ -434,8 +433,8 @@ test('item 7: the analysis board is in the header and steps through a pasted PDN
 
 /** The guest of `p` becomes the account `name` (the page reloaded as it). */
 async function signUp(p, url, name) {
-  await p.page.goto(`${url}/#/`);
-  await p.page.locator('[data-me]').waitFor({ state: 'attached' });
+  // A guest session first (the header's name shows once the server has made it).
+  await arrive(p, url, name);
   const r = await call(p, 'POST', '/api/account', { username: name, password: 'correct horse battery' });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   await p.page.reload();
