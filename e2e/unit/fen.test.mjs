@@ -35,3 +35,10 @@ test('a string without a side to move is rejected', () => {
   assert.throws(() => parseFen(''), /bad FEN/);
   assert.throws(() => parseFen('X:W1:B2'), /bad FEN/);
 });
+
+test('fields that are neither a side nor a counter are stray', () => {
+  assert.deepEqual(parseFen('B:W18:B14:H0:F1').stray, []);
+  assert.deepEqual(parseFen('W:W31:31B').stray, ['31B']);
+  assert.deepEqual(parseFen('W:W31:B1:').stray, []);
+  assert.deepEqual(parseFen('W:W31:21,22').stray, ['21,22']);
+});

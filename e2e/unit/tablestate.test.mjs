@@ -119,3 +119,39 @@ test('random-opening plies in a state are marked as opening', () => {
   assert.deepEqual(s.moves[2].captures, [], 'a missing captures list reads as none');
   assert.equal(nextPly(s), 4);
 });
+
+test('a rated game_over puts the new ratings on the players (issue 39)', () => {
+  const a = { ...alice, account: true, rating: 1500, provisional: true };
+  const b = { ...bob, account: true, rating: 1720 };
+  let s = applyMessage(null, stateMsg({ seats: { white: a, black: b }, white: a, black: b })).state;
+  s = applyMessage(s, {
+    t: 'game_over', v: 6, result: 'white', reason: 'resign', clock: null,
+    ratings: { white: { before: 1500, after: 1662, provisional: true }, black: { before: 1720, after: 1701, provisional: false } },
+  }).state;
+  assert.equal(s.white.rating, 1662);
+  assert.equal(s.white.provisional, true);
+  assert.equal(s.seats.white.rating, 1662);
+  assert.equal(s.black.rating, 1701);
+  assert.equal('provisional' in s.black, false);
+  // Without the flag (an older server), the player's own flag stays.
+  s = applyMessage(null, stateMsg({ seats: { white: a, black: b }, white: a, black: b })).state;
+  s = applyMessage(s, { t: 'game_over', v: 6, result: 'black', reason: 'resign', clock: null, ratings: { white: { before: 1500, after: 1338 }, black: { before: 1720, after: 1730 } } }).state;
+  assert.equal(s.white.rating, 1338);
+  assert.equal(s.white.provisional, true);
+  // An unrated end changes nothing.
+  s = applyMessage(null, stateMsg({ seats: { white: a, black: b }, white: a, black: b })).state;
+  s = applyMessage(s, { t: 'game_over', v: 6, result: 'draw', reason: 'agreement', clock: null }).state;
+  assert.equal(s.white.rating, 1500);
+});
+
+test('presence names the spectators with a session (issue 39)', () => {
+  let s = applyMessage(null, stateMsg()).state;
+  assert.deepEqual(s.presence.watchers, [], 'an older server: nobody named');
+  const carol = { id: 'c', name: 'Carol' };
+  s = applyMessage(s, { t: 'presence', v: 6, white: true, black: true, spectators: 2, watchers: [carol] }).state;
+  assert.deepEqual(s.presence, { white: true, black: true, spectators: 2, watchers: [carol] });
+  s = applyMessage(s, { t: 'presence', v: 7, white: true, black: false, spectators: 1 }).state;
+  assert.deepEqual(s.presence.watchers, []);
+  s = applyMessage(null, stateMsg({ presence: { white: true, black: true, spectators: 1, watchers: [carol] } })).state;
+  assert.equal(s.presence.watchers[0].name, 'Carol');
+});

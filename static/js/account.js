@@ -72,7 +72,8 @@ export function accountPanel({ t, lang, me, onSignedUp, onSwitched, onSigningOut
         closeBtn),
       h('p', { class: 'account-links' },
         h('a', { class: 'btn small', href: href('player', username), 'data-action': 'my-profile', onclick: close }, t('account.profile')),
-        h('a', { class: 'btn small', href: href('leaderboard'), onclick: close }, t('nav.leaderboard'))),
+        h('a', { class: 'btn small', href: href('leaderboard'), onclick: close }, t('nav.leaderboard')),
+        h('a', { class: 'btn small', href: href('analyse'), 'data-link': 'analyse', onclick: close }, t('nav.analyse'))),
       h('div', { class: 'account-forms' },
         accountForm(t, lang, {
           name: 'change-password',
@@ -111,6 +112,10 @@ export function accountPanel({ t, lang, me, onSignedUp, onSwitched, onSigningOut
 
   return [
     h('div', { class: 'account-head' }, h('p', { class: 'lead' }, t('account.guest_lead')), closeBtn),
+    // What a phone's header has no room for.
+    h('p', { class: 'account-links' },
+      h('a', { class: 'btn small', href: href('leaderboard'), onclick: close }, t('nav.leaderboard')),
+      h('a', { class: 'btn small', href: href('analyse'), 'data-link': 'analyse', onclick: close }, t('nav.analyse'))),
     h('div', { class: 'account-forms' },
       accountForm(t, lang, {
         name: 'sign-up',

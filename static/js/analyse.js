@@ -11,6 +11,7 @@ import { parseFen, pieceName } from './fen.js';
 import { parseMove } from './moves.js';
 import { analyseHref } from './router.js';
 import { evalText } from './evalgraph.js';
+import { pdnGameCard } from './pdngame.js';
 
 /** The tools of the editor: what a click on a square puts there. */
 const TOOLS = ['white-man', 'white-king', 'black-man', 'black-king', 'erase'];
@@ -42,6 +43,7 @@ export function mount(root, { route, ctx }) {
   let timer = null;
   let asked = 0;
   let gone = false;
+  let lastMove = []; // the squares of the move that led to a pasted game's shown position
 
   const boardWrap = h('div', { class: 'board-wrap' });
   const tools = h('div', { class: 'actions editor-tools', role: 'group', 'aria-label': t('analyse.tools') });
@@ -49,24 +51,35 @@ export function mount(root, { route, ctx }) {
   const variantSelect = h('select', { 'data-variant-select': '', 'aria-label': t('analyse.variant'), onchange: () => setVariant(variantSelect.value, null) });
   const fenInput = h('input', { type: 'text', class: 'fen-input', 'data-fen-input': '', 'aria-label': 'FEN', spellcheck: 'false', autocomplete: 'off' });
   const out = h('section', { class: 'card analysis-result', 'data-analyse-result': '', 'aria-live': 'polite' });
+  // A pasted game: each position it shows goes on the board (in the game's variant).
+  const gameCard = pdnGameCard({
+    t,
+    variantId: () => variant?.id ?? 'international',
+    show: (game, text, move) => {
+      if (game.variant !== variant.id) setVariant(game.variant, null);
+      lastMove = move ? parseMove(move.move).squares : [];
+      loadFen(text);
+    },
+  });
+  document.addEventListener('keydown', gameCard.onKey);
   // Laid out as a replay: the board on the left, the head, the engine's answer and the
   // editor beside it on a desktop; one column on a phone.
   replace(root, h('div', { class: 'table-page replay-page analyse-page' },
     h('div', { class: 'replay-head-wrap' }, h('section', { class: 'replay-head' },
       h('h1', {}, t('analyse.title')), h('p', { class: 'lead' }, t('analyse.lead')))),
     h('div', { class: 'play' }, boardWrap),
-    h('aside', { class: 'side' }, out, h('section', { class: 'card editor' },
+    h('aside', { class: 'side' }, out, gameCard.element, h('section', { class: 'card editor' },
       h('h3', {}, t('analyse.setup')),
       h('label', {}, t('analyse.variant'), ' ', variantSelect),
       tools,
       sides,
       h('div', { class: 'actions' },
-        h('button', { class: 'btn small', 'data-action': 'start', onclick: () => loadFen(variant.start_fen) }, t('analyse.start')),
-        h('button', { class: 'btn small', 'data-action': 'clear', onclick: () => { pieces = new Map(); changed(); } }, t('analyse.clear')),
+        h('button', { class: 'btn small', 'data-action': 'start', onclick: () => { lastMove = []; loadFen(variant.start_fen); } }, t('analyse.start')),
+        h('button', { class: 'btn small', 'data-action': 'clear', onclick: () => { lastMove = []; pieces = new Map(); changed(); } }, t('analyse.clear')),
       ),
       h('label', { class: 'fen-label' }, 'FEN', fenInput),
       h('div', { class: 'actions' },
-        h('button', { class: 'btn small', 'data-action': 'load-fen', onclick: () => loadFen(fenInput.value) }, t('analyse.load')),
+        h('button', { class: 'btn small', 'data-action': 'load-fen', onclick: () => loadTyped(fenInput.value) }, t('analyse.load')),
         h('button', { class: 'btn small', 'data-action': 'copy-fen', onclick: copyFen }, t('analyse.copy')),
       ),
     )),
@@ -89,6 +102,40 @@ export function mount(root, { route, ctx }) {
     }
   }
 
+  /**
+   * A FEN someone typed, pasted or linked: shown as it is when the board can show all of
+   * it; otherwise (a square the variant has not, a broken field) the server judges the
+   * text as written, its refusal is shown with the square at fault, and the board stays.
+   */
+  async function loadTyped(text) {
+    lastMove = [];
+    let parsed = null;
+    try {
+      parsed = parseFen(text);
+    } catch {
+      // Not a FEN at all: the server says so below.
+    }
+    const names = new Set(variant.squares.map((sq) => sq.name));
+    const unknown = parsed ? [...parsed.pieces.keys()].find((name) => !names.has(name)) : undefined;
+    if (parsed && unknown === undefined && !parsed.stray.length) {
+      loadFen(text);
+      return;
+    }
+    const n = ++asked;
+    clearTimeout(timer);
+    drawResult(true);
+    let code = 'bad_fen';
+    try {
+      await api.analysePosition(variant.id, String(text ?? ''));
+    } catch (err) {
+      code = err.code;
+    }
+    if (gone || n !== asked) return;
+    result = { error: code, square: unknown ?? parsed?.stray[0] ?? null };
+    // Drawn again: the last answer's arrow goes with it.
+    draw();
+  }
+
   async function copyFen() {
     fenInput.select();
     try {
@@ -103,10 +150,12 @@ export function mount(root, { route, ctx }) {
     variantSelect.value = variant.id;
     board = new Board(variant, { onSquare: place, label: (name, p) => (p ? `${name} ${t(`analyse.${pieceName(p)}`)}` : name), title: t('analyse.title') });
     boardWrap.replaceChildren(board.element);
-    loadFen(text || variant.start_fen);
+    if (text) loadTyped(text);
+    else loadFen(variant.start_fen);
   }
 
   function place(name) {
+    lastMove = [];
     const had = pieces.get(name);
     if (tool === 'erase') {
       pieces.delete(name);
@@ -153,7 +202,7 @@ export function mount(root, { route, ctx }) {
       class: `btn small${turn === side ? ' on' : ''}`, 'data-turn': side,
       'aria-pressed': turn === side ? 'true' : 'false', onclick: () => { turn = side; changed(); },
     }, t(`analyse.turn_${side}`))));
-    board.render({ pieces, arrow: result?.best ? parseMove(result.best).squares : null });
+    board.render({ pieces, last: lastMove, arrow: result?.best ? parseMove(result.best).squares : null });
     drawResult(false);
   }
 
@@ -165,8 +214,10 @@ export function mount(root, { route, ctx }) {
     }
     if (result.error) {
       out.dataset.state = 'error';
-      const key = result.error === 'bad_message' || result.error === 'bad_fen' ? 'analyse.bad_position' : `error.${result.error}`;
-      replace(out, h('p', { class: 'error', role: 'alert' }, t(key)));
+      const bad = result.error === 'bad_message' || result.error === 'bad_fen';
+      replace(out, h('p', { class: 'error', role: 'alert', 'data-error': result.error },
+        bad ? t('analyse.bad_position') : t(`error.${result.error}`),
+        bad && result.square ? ` ${t('analyse.bad_square', { square: result.square })}` : ''));
       return;
     }
     out.dataset.state = 'done';
@@ -192,5 +243,6 @@ export function mount(root, { route, ctx }) {
   return () => {
     gone = true;
     clearTimeout(timer);
+    document.removeEventListener('keydown', gameCard.onKey);
   };
 }

@@ -151,6 +151,8 @@ export const analysis = (id) => request('GET', `/api/games/${encodeURIComponent(
 /** One position's analysis: `{best, eval|win, pv, depth}`. */
 export const analysePosition = (variant, fen) =>
   request('GET', `/api/analyse?variant=${encodeURIComponent(variant)}&fen=${encodeURIComponent(fen)}`);
+/** A pasted PDN game replayed by the server: its moves with the position after each. */
+export const analysePdn = (pdn, variant) => request('POST', '/api/analyse/pdn', { pdn, variant });
 /** The URL of a stored game's PDN with its analysis. */
 export const annotatedPdnUrl = (id) => `${pdnUrl(id)}?annotate=true`;
 

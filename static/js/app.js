@@ -131,6 +131,8 @@ function renderHeader() {
       h('a', { href: href('lobby') }, t('nav.rooms')),
       h('a', { href: href('rules') }, t('nav.rules')),
       h('a', { class: 'nav-wide', href: href('leaderboard'), 'data-link': 'leaderboard' }, t('nav.leaderboard')),
+      // From 1024 px; below, in the account panel (the header's button).
+      h('a', { class: 'nav-wide nav-wider', href: href('analyse'), 'data-link': 'analyse' }, t('nav.analyse')),
     ),
     // The seeds' promise: from any page, one click to a game against the computer
     // (American checkers, the visitor with Black, which moves first).

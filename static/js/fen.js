@@ -9,7 +9,10 @@
  * Numeric ranges (`1-12`) are expanded; algebraic names are kept as written.
  * Tokens after the two colour lists (engine-specific suffixes) are ignored.
  * @param {string} fen
- * @returns {{turn: 'white'|'black', pieces: Map<string, Piece>}}
+ * Fields that are neither a colour's list nor an engine's counter (`H0`, `F12`: a letter
+ * and digits) are returned in `stray` (the server refuses them, as it does a square the
+ * variant does not have).
+ * @returns {{turn: 'white'|'black', pieces: Map<string, Piece>, stray: string[]}}
  * @throws {Error} when the text is not a FEN (no side to move).
  */
 export function parseFen(fen) {
@@ -20,16 +23,20 @@ export function parseFen(fen) {
     throw new Error(`bad FEN: ${fen}`);
   }
   const pieces = new Map();
+  const stray = [];
   for (const raw of parts.slice(1)) {
     const part = raw.trim();
     const side = part[0]?.toUpperCase();
-    if (side !== 'W' && side !== 'B') continue;
+    if (side !== 'W' && side !== 'B') {
+      if (part && !/^[A-Za-z]\d*$/.test(part)) stray.push(part);
+      continue;
+    }
     const color = side === 'W' ? 'white' : 'black';
     for (const item of part.slice(1).split(',')) {
       addItem(pieces, item.trim(), color);
     }
   }
-  return { turn: head === 'W' ? 'white' : 'black', pieces };
+  return { turn: head === 'W' ? 'white' : 'black', pieces, stray };
 }
 
 function addItem(pieces, item, color) {

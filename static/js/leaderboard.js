@@ -1,6 +1,7 @@
 // The leaderboard of a variant (`#/leaderboard/{variant}`, issue 23): the established
-// accounts (not provisional), best first, each linking to its profile; a switch between
-// the seven variants.
+// accounts (not provisional), best first, each linking to its profile; below a line the
+// provisional ones with a rated game (issue 39), and what makes a rating established; a
+// switch between the seven variants.
 
 import * as api from './api.js';
 import { h, replace } from './dom.js';
@@ -36,17 +37,30 @@ export function mount(root, { id, ctx }) {
       list.removeAttribute('aria-busy');
       // Rows are usernames: the player's own is marked.
       const own = ctx.me?.account?.username ?? null;
-      replace(list, board.players.length
-        ? h('table', { class: 'leaderboard-table', 'data-leaderboard-list': variant },
-          h('thead', {}, h('tr', {},
-            h('th', { class: 'num' }, '#'), h('th', {}, t('leaderboard.player')),
-            h('th', { class: 'num' }, t('profile.rating')), h('th', { class: 'num' }, t('profile.games')))),
-          h('tbody', {}, board.players.map((p, i) => h('tr', { 'data-leader': p.username, class: p.username === own ? 'mine' : null },
-            h('td', { class: 'num' }, String(i + 1)),
-            h('td', { class: 'player' }, nameTag(t, { name: p.username, account: true }, { link: true })),
-            h('td', { class: 'num', title: t('rating.rd', { rd: p.rd }) }, String(p.rating)),
-            h('td', { class: 'num' }, String(p.games))))))
-        : h('p', { class: 'meta', 'data-leaderboard-empty': '' }, t('leaderboard.empty')));
+      const below = board.provisional ?? [];
+      const table = (players, attrs, provisional) => h('table', { class: 'leaderboard-table', ...attrs },
+        h('thead', {}, h('tr', {},
+          h('th', { class: 'num' }, '#'), h('th', {}, t('leaderboard.player')),
+          h('th', { class: 'num' }, t('profile.rating')), h('th', { class: 'num' }, t('profile.games')))),
+        h('tbody', {}, players.map((p, i) => h('tr', {
+          'data-leader': provisional ? null : p.username, 'data-provisional-leader': provisional ? p.username : null,
+          class: p.username === own ? 'mine' : null,
+        },
+        h('td', { class: 'num' }, provisional ? '' : String(i + 1)),
+        h('td', { class: 'player' }, nameTag(t, { name: p.username, account: true }, { link: true })),
+        h('td', { class: 'num', title: t('rating.rd', { rd: p.rd }) }, provisional ? `${p.rating}?` : String(p.rating)),
+        h('td', { class: 'num' }, String(p.games))))));
+      replace(list,
+        board.players.length
+          ? table(board.players, { 'data-leaderboard-list': variant }, false)
+          : h('p', { class: 'meta', 'data-leaderboard-empty': '' }, below.length ? t('leaderboard.none_established') : t('leaderboard.empty')),
+        // Below a line, while few are established: who plays rated here, with a "?".
+        below.length
+          ? h('section', { class: 'provisional-board', 'data-provisional-list': variant },
+            h('h2', {}, t('leaderboard.provisional_title')),
+            h('p', { class: 'meta' }, t('leaderboard.provisional_note')),
+            table(below, {}, true))
+          : null);
     } catch (err) {
       if (!gone) replace(list, h('p', { class: 'error', role: 'alert' }, t(`error.${err.code}`)));
     }

@@ -4,6 +4,7 @@
 import * as api from './api.js';
 import { h, replace } from './dom.js';
 import { href } from './router.js';
+import { preferredVariant } from './homevariant.js';
 import { playCard } from './playnow.js';
 import { myGamesCard } from './mygames.js';
 
@@ -33,16 +34,17 @@ export function mount(root, { ctx }) {
       const rooms = await api.rooms();
       list.removeAttribute('aria-busy');
       replace(list, rooms.map((room) => roomCard(t, room)));
+      // Built once: the periodic refresh must not reset the visitor's choices. The
+      // variant offered first is the person's last, else their language's.
+      if (!play.firstChild) {
+        const want = preferredVariant(ctx.lang, rooms.map((r) => r.variant));
+        const selected = rooms.find((r) => r.variant === want)?.id ?? rooms[0]?.id;
+        replace(play, playCard(ctx, { rooms, selected }));
+      }
       const games = await api.myGames().then((r) => r.games).catch(() => null);
       if (games) {
         replace(mine, myGamesCard(t, games, rooms));
         mine.dataset.loaded = 'true';
-      }
-      // Built once: the periodic refresh must not reset the visitor's choices. American
-      // rules are the default, as on the rules pages.
-      if (!play.firstChild) {
-        const selected = rooms.find((r) => r.variant === 'american')?.id ?? rooms[0]?.id;
-        replace(play, playCard(ctx, { rooms, selected }));
       }
     } catch (err) {
       replace(list, h('li', { class: 'error', role: 'alert' }, t(`error.${err.code}`)));

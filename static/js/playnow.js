@@ -5,6 +5,7 @@
 
 import * as api from './api.js';
 import { h } from './dom.js';
+import { rememberVariant } from './homevariant.js';
 import { ratingText } from './ratings.js';
 import { href } from './router.js';
 
@@ -41,6 +42,7 @@ function rememberPreset(p) {
  */
 export async function playNow(ctx, roomId, { level = null, preset = storedPreset() } = {}) {
   const room = await api.room(roomId);
+  rememberVariant(room.variant);
   const variant = await api.variant(room.variant);
   const [minutes, increment] = preset.split('+').map(Number);
   const table = await api.createTable(roomId, {
@@ -86,6 +88,7 @@ export function openTableFor(tables, { minutes, increment }, meId, skip = []) {
  */
 export async function playPerson(ctx, roomId, { preset = storedPreset(), skip = [] } = {}) {
   const room = await api.room(roomId);
+  rememberVariant(room.variant);
   const [minutes, increment] = preset.split('+').map(Number);
   const quick = { room: roomId, preset, skip };
   const open = openTableFor(room.tables, { minutes, increment }, ctx.me?.id ?? null, skip);
@@ -110,7 +113,10 @@ export function playCard(ctx, { rooms, selected }) {
   const { t } = ctx;
   const msg = h('p', { class: 'form-msg', role: 'alert' });
   const roomSelect = rooms.length > 1
-    ? h('select', { id: 'play-room', name: 'room', 'data-play-room': '' },
+    ? h('select', {
+      id: 'play-room', name: 'room', 'data-play-room': '',
+      onchange: () => rememberVariant(rooms.find((r) => r.id === roomSelect.value)?.variant),
+    },
       rooms.map((r) => h('option', { value: r.id, selected: r.id === selected }, t.pick(r.names, r.name ?? r.id))))
     : null;
   const preset = h('select', { id: 'play-preset', name: 'preset', 'data-play-preset': '', onchange: () => rememberPreset(preset.value) },

@@ -83,7 +83,23 @@ export function mount(root, { id, ctx }) {
       rows.push(h('li', {}, h('span', { class: 'no' }, `${i / 2 + 1}.`), cell(i), i + 1 < game.moves.length ? cell(i + 1) : null));
     }
     replace(list, rows);
+    followShown();
     drawAnalysis(fen);
+  }
+
+  // The move list scrolls (it is a box of its own) so that the shown move is in it; the
+  // page itself never moves, so the arrow keys do not pull the board away on a phone.
+  function followShown() {
+    const shown = list.querySelector('[aria-current]');
+    if (!shown) {
+      list.scrollTop = 0;
+      return;
+    }
+    const box = list.getBoundingClientRect();
+    const row = shown.closest('li').getBoundingClientRect();
+    const margin = row.height; // a row of context above or below
+    if (row.top < box.top) list.scrollTop -= box.top - row.top + margin;
+    else if (row.bottom > box.bottom) list.scrollTop += row.bottom - box.bottom + margin;
   }
 
   // The analysis card: the button, the progress, or the graph and what it found.

@@ -4,6 +4,7 @@
 
 import * as api from './api.js';
 import { h, replace } from './dom.js';
+import { rememberVariant } from './homevariant.js';
 import { resultText } from './tableview.js';
 import { href } from './router.js';
 import { LiveSocket } from './socket.js';
@@ -231,6 +232,8 @@ export function mount(root, { id, ctx }) {
           break;
         case 'room':
           room = msg.room;
+          // The home page offers this variant first next time.
+          rememberVariant(room.variant);
           players = msg.players ?? 0;
           tables.clear();
           for (const tb of msg.tables ?? []) tables.set(tb.id, tb);

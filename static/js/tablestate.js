@@ -33,7 +33,7 @@ function fromState(msg) {
     seats: { white: msg.seats?.white ?? null, black: msg.seats?.black ?? null },
     ready: { white: !!msg.ready?.white, black: !!msg.ready?.black },
     options: msg.options ?? msg.table?.options ?? {},
-    presence: msg.presence ?? { white: false, black: false, spectators: 0 },
+    presence: { watchers: [], ...(msg.presence ?? { white: false, black: false, spectators: 0 }) },
     status: msg.status ?? 'waiting',
     game_id: msg.game_id ?? null,
     white: msg.white ?? null,
@@ -144,11 +144,25 @@ function applyEvent(s, msg) {
       s.takeback_offer = null;
       s.first_move_deadline = null;
       s.ended_by = msg.by ?? null;
-      // A rated game's rating changes (issue 23).
+      // A rated game's rating changes (issue 23); the seats show the new ratings at once
+      // (issue 39), as a fresh state would.
       s.ratings = msg.ratings ?? null;
+      for (const side of ['white', 'black']) {
+        const r = s.ratings?.[side];
+        if (typeof r?.after !== 'number') continue;
+        const rerated = (p) => {
+          const { provisional, ...rest } = p;
+          const still = typeof r.provisional === 'boolean' ? r.provisional : !!provisional;
+          return { ...rest, rating: r.after, ...(still ? { provisional: true } : {}) };
+        };
+        // The game's player of that colour, and the seat if the same player holds it.
+        const player = s[side] ?? s.seats?.[side];
+        if (s[side]) s[side] = rerated(s[side]);
+        if (s.seats?.[side] && (!player || s.seats[side].id === player.id)) s.seats[side] = rerated(s.seats[side]);
+      }
       break;
     case 'presence':
-      s.presence = { white: !!msg.white, black: !!msg.black, spectators: msg.spectators ?? 0 };
+      s.presence = { white: !!msg.white, black: !!msg.black, spectators: msg.spectators ?? 0, watchers: msg.watchers ?? [] };
       break;
     case 'table_closed':
       s.status = 'closed';

@@ -444,6 +444,12 @@ function info(t, page, s, act) {
     h('p', { class: 'meta' },
       h('span', { 'data-spectators': String(s.presence?.spectators ?? 0) }, t('spectators', { n: s.presence?.spectators ?? 0 })),
     ),
+    // Who watches (those with a session; the count has everyone), each name cut alone.
+    s.presence?.watchers?.length
+      ? h('p', { class: 'meta watchers', 'data-watchers': String(s.presence.watchers.length) },
+        `${t('spectators.watching')} `,
+        s.presence.watchers.map((p, i) => [i ? ', ' : '', nameTag(t, p, { link: true, 'data-watcher': p.id })]))
+      : null,
     h('p', { class: 'links' },
       h('button', { class: 'btn small', 'data-action': 'copy-link', onclick: () => act('copy-link') }, page.copied ? t('copied') : t('action.copy_link')),
       s.table?.room ? h('a', { href: href('room', s.table.room) }, `← ${t('nav.back_room')}`) : null,

@@ -162,7 +162,7 @@ export function mount(root, { id, ctx }) {
           )),
           h('tbody', {}, x.standings.map((l) => h('tr', { class: l.player.id === me ? 'mine' : null, 'data-standing': l.player.id, 'data-points': String(l.points) },
             h('td', {}, String(l.rank)),
-            h('td', { class: 'player' }, nameTag(t, l.player, { link: true }), l.withdrawn ? h('span', { class: 'meta' }, ` (${t('tournament.withdrawn')})`) : null),
+            h('td', { class: 'player' }, nameTag(t, l.player, { link: true }), l.withdrawn ? h('span', { class: 'meta withdrawn' }, `(${t('tournament.withdrawn')})`) : null),
             h('td', { class: 'points' }, String(l.points)),
             h('td', {}, String(l.games)),
             swiss ? h('td', {}, tiebreak(l.tiebreaks.buchholz)) : null,

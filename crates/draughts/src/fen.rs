@@ -47,6 +47,21 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
+/// Whether a FEN field after the side to move is an engine's counter (`H0`, `F12`):
+/// one letter other than the colour letters, then digits. An empty field (a trailing
+/// `:`) counts as one.
+fn is_counter_field(part: &str) -> bool {
+    let mut chars = part.chars();
+    match chars.next() {
+        None => true,
+        Some(c) => {
+            c.is_ascii_alphabetic()
+                && !matches!(c, 'W' | 'w' | 'B' | 'b')
+                && chars.all(|d| d.is_ascii_digit())
+        }
+    }
+}
+
 /// Parses one piece list (without its colour letter) into (pieces, kings).
 fn parse_list(variant: Variant, list: &str) -> Result<(Bitboard, Bitboard), FenError> {
     let mut pieces = Bitboard::EMPTY;
@@ -110,8 +125,11 @@ impl Position {
             let (color, list) = match part.chars().next() {
                 Some('W' | 'w') => (Color::White, &part[1..]),
                 Some('B' | 'b') => (Color::Black, &part[1..]),
-                // An engine-specific field such as move counters.
-                _ => continue,
+                // An engine-specific field such as move counters (`H0`, `F12`): a letter
+                // and digits. Anything else is a piece list gone wrong (`31B`, `21,22`
+                // after a lost colour letter), never read as an empty side.
+                _ if is_counter_field(part) => continue,
+                _ => return Err(FenError::InvalidSquare(part.to_string())),
             };
             let slot = &mut lists[usize::from(color == Color::Black)];
             if slot.is_some() {
@@ -300,6 +318,10 @@ mod tests {
             "W:Wx:B",
             "W:W5-:B",
             "W:WK:B",
+            // A field that is neither a piece list nor a counter: not an empty side.
+            "W:W31:31B",
+            "W:W31:21,22",
+            "W:W31:B1:K19x",
         ] {
             assert!(Position::from_fen(rules, bad).is_err(), "{bad:?}");
         }
@@ -310,6 +332,8 @@ mod tests {
         let rules = Rules::new(Variant::International);
         let pos = Position::from_fen(rules, "B:WK1,33:B20-22:H0:F12").expect("valid");
         assert_eq!(pos.to_fen(), "B:WK1,33:B20,21,22");
+        let trailing = Position::from_fen(rules, "B:W33:B20:").expect("a trailing colon");
+        assert_eq!(trailing.to_fen(), "B:W33:B20");
         let ru = Position::from_fen(Rules::new(Variant::Russian), "W:Wa1,Kh8:Bb8").expect("valid");
         assert_eq!(ru.to_fen(), "W:Wa1,Kh8:Bb8");
     }

@@ -137,13 +137,18 @@ pub struct LeaderboardEntry {
 }
 
 /// `GET /api/leaderboard/{variant}`: the established (non-provisional) accounts, best
-/// first, at most 100.
+/// first, at most 100; below them the provisional accounts with a rated game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Leaderboard {
     /// The variant.
     pub variant: String,
     /// The players.
     pub players: Vec<LeaderboardEntry>,
+    /// Accounts whose rating is provisional as of now (RD 110 or more) with at least one
+    /// rated game in the variant, best first, at most 100: shown below the established
+    /// ones, so that a small server's board is not empty for weeks (an addition).
+    #[serde(default)]
+    pub provisional: Vec<LeaderboardEntry>,
 }
 
 /// A player's rating before and after a rated game (rounded).
@@ -153,6 +158,11 @@ pub struct RatingDiff {
     pub before: i32,
     /// After.
     pub after: i32,
+    /// Whether the rating after the game is provisional (RD 110 or more), so that a
+    /// player bar can show the new rating as the seat would ("1662?"). Sent in
+    /// `game_over` (an addition); absent where the game's store keeps no RD (a replay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provisional: Option<bool>,
 }
 
 /// Both players' rating changes of a rated game (in `game_over`).

@@ -119,3 +119,43 @@ pub struct PositionAnalysis {
     /// Depth of the last completed iteration.
     pub depth: u32,
 }
+
+/// Body of `POST /api/analyse/pdn`: a game pasted on the analysis board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PdnUpload {
+    /// The PDN text (its first game is read).
+    pub pdn: String,
+    /// The variant to read it in when it has no `GameType` tag (International when absent).
+    #[serde(default)]
+    pub variant: Option<String>,
+}
+
+/// One move of a pasted game with the position after it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PdnPly {
+    /// 1 for the first move.
+    pub ply: u32,
+    /// The move in full, in the variant's notation (every landing square of a capture).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The position after it.
+    pub fen: String,
+}
+
+/// A pasted game replayed by the server (`POST /api/analyse/pdn`), to step through on the
+/// analysis board: the client knows no rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PdnReplay {
+    /// Variant id (from the `GameType` tag, or the one asked for).
+    pub variant: String,
+    /// The `White` tag, if any.
+    pub white: Option<String>,
+    /// The `Black` tag, if any.
+    pub black: Option<String>,
+    /// The result, `None` when unfinished or unknown.
+    pub result: Option<crate::GameResult>,
+    /// The position before the first move.
+    pub start_fen: String,
+    /// The moves with the positions after them.
+    pub moves: Vec<PdnPly>,
+}

@@ -79,7 +79,7 @@ pub struct You {
 }
 
 /// Who is connected to the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PresenceView {
     /// The white seat's player has a socket open.
     pub white: bool,
@@ -87,6 +87,11 @@ pub struct PresenceView {
     pub black: bool,
     /// Other sockets.
     pub spectators: u32,
+    /// Who of the spectators has a session (a guest or an account), each once, in the
+    /// order they came, at most 50: the table page names who watches (an addition; a
+    /// spectator without a session is counted in `spectators` only).
+    #[serde(default)]
+    pub watchers: Vec<Player>,
 }
 
 /// A played move in `state`.
@@ -312,6 +317,9 @@ pub enum ServerMessage {
         /// Ms until a claim against the disconnected player is allowed, or `null`.
         #[serde(default)]
         claim_at: Option<u64>,
+        /// The spectators with a session, as in `state.presence.watchers`.
+        #[serde(default)]
+        watchers: Vec<Player>,
     },
     /// A chat message (not versioned: spectators' messages during a game reach only
     /// spectators).

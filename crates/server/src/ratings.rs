@@ -24,6 +24,7 @@ pub fn wire_ratings(c: &RatingChanges) -> GameRatings {
     let diff = |c: &damka_store::RatingChange| RatingDiff {
         before: rounded(c.before.rating),
         after: rounded(c.after.rating),
+        provisional: Some(c.after.provisional()),
     };
     GameRatings {
         white: diff(&c.white),

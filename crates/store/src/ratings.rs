@@ -408,6 +408,36 @@ impl Store {
             .collect())
     }
 
+    /// The ratings of a variant whose stored RD is `min_rd` or more (provisional) and
+    /// that have at least one rated game, best first, at most `limit`, of enabled
+    /// accounts: the leaderboard's list below the line, while few are established.
+    ///
+    /// Fails on a database error.
+    pub async fn provisional_board(
+        &self,
+        variant: &str,
+        min_rd: f64,
+        limit: i64,
+    ) -> Result<Vec<BoardRow>, StoreError> {
+        let sql = "SELECT a.username, r.player_id, r.variant, r.rating, r.rd, r.volatility, \
+             r.games, r.rated_at FROM ratings r JOIN accounts a ON a.player_id = r.player_id \
+             WHERE r.variant = $1 AND r.rd >= $2 AND r.games > 0 AND a.disabled = 0 \
+             ORDER BY r.rating DESC, a.username LIMIT $3";
+        let rows: Vec<RawBoard> = on_pool!(self, pool => sqlx::query_as(sql)
+            .bind(variant).bind(min_rd).bind(limit).fetch_all(pool).await)?;
+        Ok(rows
+            .into_iter()
+            .map(|b| {
+                let (player_id, rating) = b.rating.row();
+                BoardRow {
+                    player_id,
+                    username: b.username,
+                    rating,
+                }
+            })
+            .collect())
+    }
+
     /// A player's rating history, oldest first (at most the last `limit` points per
     /// variant are wanted; this returns at most `limit` points overall per call).
     ///

@@ -160,6 +160,7 @@ async fn game_ratings(
             .map(|(_, before, after)| damka_protocol::account::RatingDiff {
                 before: crate::ratings::rounded(*before),
                 after: crate::ratings::rounded(*after),
+                provisional: None,
             })
     };
     Ok(diff(&g.white_id)

@@ -10,6 +10,7 @@ pub mod guest;
 pub mod health;
 pub mod lookup;
 pub mod mygames;
+pub mod pdn;
 pub mod players;
 pub mod push;
 pub mod rooms;
@@ -89,6 +90,10 @@ pub fn app(state: AppState) -> Router {
             get(analysis::show).post(analysis::request),
         )
         .route("/api/analyse", get(analysis::position))
+        .route(
+            "/api/analyse/pdn",
+            post(pdn::replay).layer(DefaultBodyLimit::max(pdn::PDN_BODY_LIMIT)),
+        )
         .route("/api/{*rest}", any(api_not_found))
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))

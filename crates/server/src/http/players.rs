@@ -304,7 +304,8 @@ impl PdnPages {
 }
 
 /// `GET /api/leaderboard/{variant}`: established accounts (not provisional as of now),
-/// best first, at most 100.
+/// best first, at most 100; then `provisional`, the provisional accounts with a rated
+/// game, best first, at most 100.
 pub async fn leaderboard(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -319,21 +320,40 @@ pub async fn leaderboard(
         .leaderboard(v.name(), damka_rating::PROVISIONAL_RD, 3 * BOARD as i64)
         .await
         .map_err(failed)?;
-    let players = rows
-        .iter()
-        .filter_map(|b| {
-            let w = ratings::wire(&b.rating, now);
-            (!w.provisional).then(|| LeaderboardEntry {
-                username: b.username.clone(),
-                rating: w.rating,
-                rd: w.rd,
-                games: w.games,
-            })
-        })
+    let below = store
+        .provisional_board(v.name(), damka_rating::PROVISIONAL_RD, BOARD as i64)
+        .await
+        .map_err(failed)?;
+    let entry = |b: &damka_store::BoardRow| {
+        let w = ratings::wire(&b.rating, now);
+        let e = LeaderboardEntry {
+            username: b.username.clone(),
+            rating: w.rating,
+            rd: w.rd,
+            games: w.games,
+        };
+        (w.provisional, e)
+    };
+    let (mut provisional, established): (Vec<_>, Vec<_>) =
+        rows.iter().map(entry).partition(|(p, _)| *p);
+    let players = established
+        .into_iter()
+        .map(|(_, e)| e)
         .take(BOARD)
         .collect();
+    // Below the line: the stored provisional ones, and those whose RD grew past the line
+    // since their last game.
+    provisional.extend(below.iter().map(entry));
+    let mut provisional: Vec<LeaderboardEntry> = provisional.into_iter().map(|(_, e)| e).collect();
+    provisional.sort_by(|a, b| {
+        b.rating
+            .cmp(&a.rating)
+            .then_with(|| a.username.cmp(&b.username))
+    });
+    provisional.truncate(BOARD);
     Ok(Json(Leaderboard {
         variant: v.name().to_owned(),
         players,
+        provisional,
     }))
 }

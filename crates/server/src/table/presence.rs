@@ -1,5 +1,5 @@
 //! Who is at the table, as the sockets and the room see it: which seated players are
-//! connected and how many spectators watch ([`Presence`]: a player arriving or leaving
+//! connected and how many spectators watch, and who of them has a session ([`Presence`]: a player arriving or leaving
 //! is announced at once, a changing spectator count is coalesced, so a crowd arriving
 //! does not cost one broadcast per arrival), since when a player of the running game has
 //! been away (claims), and the people reported to the room.
@@ -15,13 +15,19 @@ use super::actor::{TableActor, encode};
 /// Longest delay before a change in the number of spectators is announced.
 const PRESENCE_COALESCE: Duration = Duration::from_millis(500);
 
+/// The most spectators named in `presence` (the count has them all).
+pub(super) const MAX_WATCHERS: usize = 50;
+
 /// Who is connected: each seat's player, and the spectators.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Counts {
     /// Each seated player is connected (or is the computer).
     pub connected: ByColor<bool>,
     /// Sockets of people who do not sit here.
     pub spectators: u32,
+    /// The spectators with a session, each once, in the order they came (at most
+    /// [`MAX_WATCHERS`]).
+    pub watchers: Vec<Player>,
 }
 
 /// What the table last said about who is here, and since when players are away.
@@ -53,7 +59,9 @@ impl Presence {
     pub(super) fn note(&mut self, now: Counts) -> Note {
         if now.connected != self.shown.connected {
             Note::Now
-        } else if now.spectators != self.shown.spectators && self.due.is_none() {
+        } else if (now.spectators != self.shown.spectators || now.watchers != self.shown.watchers)
+            && self.due.is_none()
+        {
             self.due = Some(tokio::time::Instant::now() + PRESENCE_COALESCE);
             Note::Later
         } else {
@@ -142,7 +150,7 @@ impl TableActor {
     pub(super) fn announce_presence(&mut self, except: Option<u64>) {
         self.update_gone();
         let now = self.presence_now();
-        if !self.presence.announce(now) {
+        if !self.presence.announce(now.clone()) {
             return;
         }
         let v = self.next_v();
@@ -153,6 +161,7 @@ impl TableActor {
             black: now.connected.black,
             spectators: now.spectators,
             claim_at,
+            watchers: now.watchers.clone(),
         };
         if let Some(text) = encode(&msg) {
             self.subs.broadcast_except(&text, except);
@@ -167,14 +176,26 @@ impl TableActor {
                 .player(c)
                 .is_some_and(|p| p.is_bot() || self.subs.has_guest(&p.id))
         });
-        let spectators = self
-            .subs
-            .iter()
-            .filter(|s| !s.guest.as_ref().is_some_and(|g| self.seating.seated(&g.id)))
-            .count();
+        let watching = || {
+            self.subs
+                .iter()
+                .filter(|s| !s.guest.as_ref().is_some_and(|g| self.seating.seated(&g.id)))
+        };
+        let spectators = watching().count();
+        // One name per person, however many tabs they watch from.
+        let mut watchers: Vec<Player> = Vec::new();
+        for g in watching().filter_map(|s| s.guest.as_ref()) {
+            if watchers.len() == MAX_WATCHERS {
+                break;
+            }
+            if !watchers.iter().any(|w| w.id == g.id) {
+                watchers.push(g.clone());
+            }
+        }
         Counts {
             connected,
             spectators: u32::try_from(spectators).unwrap_or(u32::MAX),
+            watchers,
         }
     }
 

@@ -52,6 +52,7 @@ impl TableActor {
             white: counts.connected.white,
             black: counts.connected.black,
             spectators: counts.spectators,
+            watchers: counts.watchers,
         };
         let table = self.table_view();
         let common = |status, initial_fen: String, fen| State {

@@ -513,8 +513,8 @@ async fn a_rated_game_rates_both_players_as_glicko_2_says(backend: Backend) {
     let round = |r: f64| r.round() as i64;
     assert_eq!(
         over["ratings"],
-        json!({"white": {"before": 1500, "after": round(wa.rating)},
-               "black": {"before": 1500, "after": round(ba.rating)}}),
+        json!({"white": {"before": 1500, "after": round(wa.rating), "provisional": true},
+               "black": {"before": 1500, "after": round(ba.rating), "provisional": true}}),
         "{over}"
     );
     assert_eq!(round(ba.rating), 1662);
@@ -529,7 +529,12 @@ async fn a_rated_game_rates_both_players_as_glicko_2_says(backend: Backend) {
         .http("GET", &format!("/api/games/{game}"), None, None)
         .await
         .json();
-    assert_eq!(record["ratings"], over["ratings"]);
+    // The record keeps no RD: before and after only.
+    assert_eq!(
+        record["ratings"],
+        json!({"white": {"before": 1500, "after": round(wa.rating)},
+               "black": {"before": 1500, "after": round(ba.rating)}})
+    );
     assert_eq!(record["options"]["rated"], true);
     let p = s.http("GET", "/api/players/Ala", None, None).await.json();
     assert_eq!(p["ratings"]["russian"]["rating"], round(wa.rating));
@@ -553,12 +558,22 @@ async fn a_rated_game_rates_both_players_as_glicko_2_says(backend: Backend) {
     assert_eq!(over2["ratings"]["white"]["before"], round(ba.rating));
     assert_eq!(over2["ratings"]["white"]["after"], round(bolek2.rating));
     assert_eq!(over2["ratings"]["black"]["after"], round(ala2.rating));
-    // Nobody is established after two games: the leaderboard is empty.
+    // Nobody is established after two games: nobody above the line, both below it,
+    // best first (issue 39: a small server's board is not empty for weeks).
     let board = s
         .http("GET", "/api/leaderboard/russian", None, None)
         .await
         .json();
-    assert_eq!(board, json!({"variant": "russian", "players": []}));
+    assert_eq!(board["players"], json!([]), "{board}");
+    let below = board["provisional"].as_array().expect("provisional list");
+    let names: Vec<&str> = below
+        .iter()
+        .map(|e| e["username"].as_str().unwrap())
+        .collect();
+    let mut want = [("Ala", ala2.rating), ("Bolek", bolek2.rating)];
+    want.sort_by(|a, b| b.1.total_cmp(&a.1));
+    assert_eq!(names, want.map(|w| w.0), "{board}");
+    assert_eq!(below[0]["games"], 2, "{board}");
     s.stop().await;
     db.cleanup().await;
 }
@@ -596,20 +611,24 @@ async fn the_leaderboard_lists_established_accounts_best_first() {
     let now = damka_server::time::unix_ms();
     let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
     // Ala 1800/60, Bolek 2100/80 but a year away (its RD has grown past 110), Cezary
-    // 1700/40, Dorota provisional (RD 150).
-    for (id, rating, rd, at) in [
-        (&ids[0], 1800.0, 60.0, now),
-        (&ids[1], 2100.0, 80.0, now - 365 * 86_400_000),
-        (&ids[2], 1700.0, 40.0, now),
-        (&ids[3], 2000.0, 150.0, now),
+    // 1700/40, Dorota provisional (RD 150), Ewa a rating row without a rated game.
+    let (_, body) = account(&s, "Ewa", "a long password").await;
+    ids.push(body["id"].as_str().unwrap().to_owned());
+    for (id, rating, rd, at, games) in [
+        (&ids[0], 1800.0, 60.0, now, 30),
+        (&ids[1], 2100.0, 80.0, now - 365 * 86_400_000, 30),
+        (&ids[2], 1700.0, 40.0, now, 30),
+        (&ids[3], 2000.0, 150.0, now, 30),
+        (&ids[4], 1400.0, 350.0, now, 0),
     ] {
         sqlx::query(
             "INSERT INTO ratings (player_id, variant, rating, rd, volatility, games, rated_at) \
-             VALUES (?, 'international', ?, ?, 0.06, 30, ?)",
+             VALUES (?, 'international', ?, ?, 0.06, ?, ?)",
         )
         .bind(id)
         .bind(rating)
         .bind(rd)
+        .bind(games)
         .bind(at)
         .execute(&pool)
         .await
@@ -619,12 +638,25 @@ async fn the_leaderboard_lists_established_accounts_best_first() {
         .http("GET", "/api/leaderboard/international", None, None)
         .await
         .json();
+    assert_eq!(board["variant"], "international");
     assert_eq!(
-        board,
-        json!({"variant": "international", "players": [
+        board["players"],
+        json!([
             {"username": "Ala", "rating": 1800, "rd": 60, "games": 30},
             {"username": "Cezary", "rating": 1700, "rd": 40, "games": 30},
-        ]})
+        ])
+    );
+    // Below the line, best first: Bolek (provisional again after a year away, his RD
+    // grown to now) and Dorota; not Ewa, who has no rated game.
+    let below = board["provisional"].as_array().expect("provisional list");
+    assert_eq!(below.len(), 2, "{board}");
+    assert_eq!(below[0]["username"], "Bolek");
+    assert_eq!(below[0]["rating"], 2100);
+    let rd = below[0]["rd"].as_i64().unwrap();
+    assert!(rd > 110 && rd < 350, "{board}");
+    assert_eq!(
+        below[1],
+        json!({"username": "Dorota", "rating": 2000, "rd": 150, "games": 30})
     );
     assert_eq!(
         s.http("GET", "/api/leaderboard/chess", None, None)

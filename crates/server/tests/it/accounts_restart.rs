@@ -120,7 +120,8 @@ async fn a_rated_end_and_its_ratings_survive_a_crash_together(backend: Backend) 
     assert_eq!(over["result"], "black");
     assert_eq!(
         over["ratings"],
-        json!({"white": {"before": 1500, "after": 1338}, "black": {"before": 1500, "after": 1662}}),
+        json!({"white": {"before": 1500, "after": 1338, "provisional": true},
+               "black": {"before": 1500, "after": 1662, "provisional": true}}),
         "{over}"
     );
     assert_eq!(

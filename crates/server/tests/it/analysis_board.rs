@@ -83,6 +83,19 @@ async fn the_shot_is_best_in_every_variant(backend: Backend) {
         let r = s.http("GET", bad, None, None).await;
         assert_eq!(r.status, 400, "{bad}: {}", r.body);
     }
+    // A bad square or a broken piece list is refused with its code, never searched as
+    // a position with a side missing ("game over, depth 0").
+    for bad in ["W:W31,51:B1", "W:Wc3:B1", "W:W31:31B", "W:W31:B1,x"] {
+        let path = format!("/api/analyse?variant=international&fen={}", query(bad));
+        let r = s.http("GET", &path, None, None).await;
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert_eq!(
+            r.json()["error"]["code"],
+            "bad_message",
+            "{bad}: {}",
+            r.body
+        );
+    }
     s.server.shutdown().await;
     db.cleanup().await;
 }
@@ -315,7 +328,58 @@ async fn the_board_is_closed_during_ones_own_game(backend: Backend) {
     db.cleanup().await;
 }
 
+/// `POST /api/analyse/pdn`: a pasted game comes back with the position after each move
+/// (a body past the API's usual 4 KiB too); a game that does not replay is a 400.
+async fn a_pasted_pdn_replays(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let long_comment = "x".repeat(6_000);
+    let pdn = format!(
+        "[White \"Ala\"]\n[Black \"Bolek\"]\n[Result \"*\"]\n1. c3-d4 {{{long_comment}}} f6-g5 2. d4-c5 b6xd4 3. e3xc5 *\n"
+    );
+    let r = s
+        .http(
+            "POST",
+            "/api/analyse/pdn",
+            None,
+            Some(serde_json::json!({"pdn": pdn, "variant": "russian"})),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["variant"], "russian");
+    assert_eq!(v["white"], "Ala");
+    assert_eq!(v["result"], serde_json::Value::Null);
+    let moves: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, ["c3-d4", "f6-g5", "d4-c5", "b6xd4", "e3xc5"]);
+    assert_eq!(v["moves"][4]["ply"], 5);
+    assert!(
+        v["moves"][4]["fen"].as_str().unwrap().starts_with("B:"),
+        "{v}"
+    );
+    for bad in [
+        serde_json::json!({"pdn": "1. c3-d4 f6-g5 2. c1-d2 *", "variant": "russian"}),
+        serde_json::json!({"pdn": "", "variant": "russian"}),
+        serde_json::json!({"pdn": "1. 32-28 *", "variant": "chess"}),
+        serde_json::json!({"text": "1. 32-28 *"}),
+    ] {
+        let r = s
+            .http("POST", "/api/analyse/pdn", None, Some(bad.clone()))
+            .await;
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert_eq!(r.json()["error"]["code"], "bad_message", "{bad}");
+    }
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
 both_backends!(
+    a_pasted_pdn_replays,
     the_shot_is_best_in_every_variant,
     limits_give_429,
     the_board_is_bounded_and_cached,

@@ -819,8 +819,8 @@ async fn a_rated_game_across_nodes_updates_once() {
     let round = |r: f64| r.round() as i64;
     assert_eq!(
         over["ratings"],
-        json!({"white": {"before": 1500, "after": round(wa.rating)},
-               "black": {"before": 1500, "after": round(ba.rating)}}),
+        json!({"white": {"before": 1500, "after": round(wa.rating), "provisional": true},
+               "black": {"before": 1500, "after": round(ba.rating), "provisional": true}}),
         "{over}"
     );
     // Every node reads the same ratings back.

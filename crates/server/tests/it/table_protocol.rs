@@ -27,9 +27,36 @@ async fn spectator_sees_every_move_and_reconnect_restores_state(backend: Backend
     assert_eq!(st["status"], "playing");
     assert_eq!(
         st["presence"],
-        json!({"white": true, "black": true, "spectators": 1})
+        json!({"white": true, "black": true, "spectators": 1, "watchers": []})
     );
     let v0 = st["v"].as_u64().unwrap();
+    // A spectator with a session is named (issue 39), once however many sockets it
+    // watches from; the one without a session is only counted.
+    let (wanda, _) = s.guest("Wanda").await;
+    let mut w1 = s.table_ws(&m.table, Some(&wanda)).await;
+    let sw = w1.recv_t("state").await;
+    assert_eq!(sw["presence"]["spectators"], 2, "{sw}");
+    assert_eq!(sw["presence"]["watchers"][0]["name"], "Wanda", "{sw}");
+    let mut w2 = s.table_ws(&m.table, Some(&wanda)).await;
+    w2.recv_t("state").await;
+    loop {
+        let p = m.white.0.recv_t("presence").await;
+        if p["spectators"] == 3 {
+            assert_eq!(p["watchers"].as_array().map(Vec::len), Some(1), "{p}");
+            assert_eq!(p["watchers"][0]["name"], "Wanda", "{p}");
+            break;
+        }
+    }
+    w1.stream.close(None).await.ok();
+    w2.stream.close(None).await.ok();
+    loop {
+        let p = m.white.0.recv_t("presence").await;
+        if p["spectators"] == 1 {
+            assert_eq!(p["watchers"], json!([]), "{p}");
+            break;
+        }
+    }
+
     let last = play_first_moves(&mut m, 6).await;
     for ply in 1..=6 {
         let ev = spec.recv_t("move").await;
