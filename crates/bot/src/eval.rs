@@ -7,7 +7,10 @@
 //! phase (the men left on the board). The weights are one small text file per
 //! variant (`crates/bot/weights/<variant>.txt`), fitted to self-play results
 //! by `draughts tune` (docs/engine.md, "Learned evaluation"), compiled in.
-//! Scores are in hundredths of a man from the side to move's point of view.
+//! Scores are from the side to move's point of view, in the weights' unit:
+//! a man's material weight is 100 in the opening, but a clean extra man in a
+//! quiet middle game, with its square and structure terms, is worth 233 to
+//! 437 (`crate::score`, which converts scores for display).
 //!
 //! The features: material (men, kings), advancement (tempo), edge, back
 //! rank, centre, a value per square for men (the patterns of small regions
