@@ -256,6 +256,20 @@ pub(crate) struct Features {
     pub pieces: u32,
 }
 
+/// The part of the evaluation that is a sum over pieces and pairs of men
+/// (per man and square with every per-man feature folded in, per king and
+/// square, per pair): opening and endgame sums for the first mover, before
+/// the phase. The search keeps it along its line ([`Eval::acc_after`]), so
+/// a node's evaluation only adds the features of whole sides (runaways,
+/// mobility, blocked men...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Acc {
+    /// Opening sum.
+    pub mg: i32,
+    /// Endgame sum.
+    pub eg: i32,
+}
+
 /// Per-variant weights folded into board tables.
 #[derive(Debug, Clone)]
 pub(crate) struct Eval {
@@ -300,6 +314,17 @@ pub(crate) struct Eval {
     /// For a man of side `s` on each bit in the forward half: every square
     /// of its cone to the crowning row (a runaway has no enemy there).
     cone: [[u64; 64]; 2],
+    /// The squares of each side's forward half (advancement `2 adv >= size - 1`).
+    forward_half: [u64; 2],
+    /// The left half of the board for each side (`left`, turned for side 1).
+    left_of: [u64; 2],
+    /// The pair weights on the board as it is (not turned): for side `s`,
+    /// group `g` and the rear man's bit, as [`Eval::pair`] (whose side-1
+    /// entries are in that side's turned frame).
+    pair_real: [[[(i32, i32); 64]; 4]; 2],
+    /// Each side's forward steps to its left and right on the board as it
+    /// is (side 1's are side 0's negated).
+    ahead_of: [[i32; 2]; 2],
 }
 
 impl Eval {
@@ -333,6 +358,10 @@ impl Eval {
             diamonds: Vec::new(),
             patterns: false,
             cone: [[0; 64]; 2],
+            forward_half: [0; 2],
+            left_of: [0; 2],
+            pair_real: [[[(0, 0); 64]; 4]; 2],
+            ahead_of: [[0; 2]; 2],
         };
         for sq in variant.squares() {
             let n = sq.reference(size) - 1;
@@ -407,6 +436,9 @@ impl Eval {
                     cone |= row;
                 }
                 e.cone[side][bit as usize] = cone;
+                if adv * 2 >= top {
+                    e.forward_half[side] |= 1 << bit;
+                }
             }
         }
         for (g, table) in e.pair.iter_mut().enumerate() {
@@ -415,6 +447,17 @@ impl Eval {
                     let f = PAIR + 50 * g + usize::from(e.index[bit]);
                     *entry = (e.w.mg[f], e.w.eg[f]);
                 }
+            }
+        }
+        e.left_of = [e.left, e.turn_set(e.left)];
+        e.ahead_of = [e.ahead, [-e.ahead[0], -e.ahead[1]]];
+        for g in 0..4 {
+            let mut b = e.mask;
+            while b != 0 {
+                let bit = b.trailing_zeros();
+                b &= b - 1;
+                e.pair_real[0][g][bit as usize] = e.pair[g][bit as usize];
+                e.pair_real[1][g][bit as usize] = e.pair[g][e.turn_bit(bit) as usize];
             }
         }
         for side in 0..2 {
@@ -561,15 +604,15 @@ impl Eval {
         let empty = self.mask & !(own | enemy);
         let top = self.size - 1;
         let runaway = if enemy_kings == 0 { RUNAWAY } else { RUNAWAY_K };
-        let mut b = men;
+        // Only the men of the forward half can be runaways.
+        let mut b = men & self.forward_half[side];
         while b != 0 {
             let bit = b.trailing_zeros();
             b &= b - 1;
             let a0 = i32::from(self.adv0[bit as usize]);
             let adv = if side == 0 { a0 } else { top - a0 };
             // Runaway: nothing of the enemy ahead within its cone.
-            if adv * 2 >= top
-                && self.cone[side][bit as usize] & enemy == 0
+            if self.cone[side][bit as usize] & enemy == 0
                 && self.forward(1u64 << bit, side) & empty != 0
             {
                 f[runaway] += 8 - (top - adv).min(7) as i16;
@@ -584,11 +627,7 @@ impl Eval {
             + (men & self.shift(empty, -d2)).count_ones()) as i16;
         // Backed: own pieces on both rear diagonal squares.
         f[BACKED] += (men & self.shift(own, d1) & self.shift(own, d2)).count_ones() as i16;
-        let left = if side == 0 {
-            self.left
-        } else {
-            self.turn_set(self.left)
-        };
+        let left = self.left_of[side];
         let l = (men & left).count_ones() as i16;
         let r = (men & !left).count_ones() as i16;
         f[IMBALANCE] += (l - r).abs();
@@ -650,52 +689,154 @@ impl Eval {
         self.tempo(self.phase(pos, s0, s1, kings))
     }
 
-    /// The evaluation of `pos` for the side to move.
+    /// The evaluation of `pos` for the side to move (everything recomputed:
+    /// the search uses [`Eval::evaluate_with`] and an [`Acc`] kept along
+    /// its line).
     pub(crate) fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate_with(pos, self.acc(pos))
+    }
+
+    /// The sides' pieces and the kings (side 0 is the first mover), as
+    /// [`Eval::acc_after_sides`] takes them.
+    #[inline]
+    pub(crate) fn sides(pos: &Position) -> (u64, u64, u64) {
         let first = pos.variant().first_mover();
-        let s0 = pos.pieces(first).0;
-        let s1 = pos.pieces(first.other()).0;
-        let kings = pos.kings().0;
-        let phase = self.phase(pos, s0, s1, kings);
-        // Per man and square, from the folded tables.
+        (
+            pos.pieces(first).0,
+            pos.pieces(first.other()).0,
+            pos.kings().0,
+        )
+    }
+
+    /// The sum of the per-piece and per-pair terms of `pos` (see [`Acc`]),
+    /// computed from scratch.
+    pub(crate) fn acc(&self, pos: &Position) -> Acc {
+        let (s0, s1, kings) = Self::sides(pos);
         let (mut mg, mut eg) = (0i32, 0i32);
-        for (side, set) in [(0, s0 & !kings), (1, s1 & !kings)] {
-            let sign = if side == 0 { 1 } else { -1 };
-            let mut b = set;
-            while b != 0 {
-                let bit = b.trailing_zeros() as usize;
-                b &= b - 1;
-                let (m, e) = self.man[side][bit];
-                mg += sign * m;
-                eg += sign * e;
-            }
-        }
-        // Per king and square.
-        for (side, set) in [(0, s0 & kings), (1, s1 & kings)] {
-            let sign = if side == 0 { 1 } else { -1 };
-            let mut b = set;
-            while b != 0 {
-                let bit = b.trailing_zeros() as usize;
-                b &= b - 1;
-                let (m, e) = self.king[side][bit];
-                mg += sign * m;
-                eg += sign * e;
-            }
-        }
-        // Per pair, in each side's own frame.
-        for (side, (men, enemy_men)) in self.frames(s0, s1, kings).into_iter().enumerate() {
-            let sign = if side == 0 { 1 } else { -1 };
-            for (table, set) in self.pair.iter().zip(self.pair_sets(men, enemy_men)) {
+        for (side, sign, own, enemy) in [(0, 1, s0, s1), (1, -1, s1, s0)] {
+            // Per man and square (every per-man feature folded in), per
+            // king and square.
+            for (table, set) in [
+                (&self.man[side], own & !kings),
+                (&self.king[side], own & kings),
+            ] {
                 let mut b = set;
                 while b != 0 {
                     let bit = b.trailing_zeros() as usize;
                     b &= b - 1;
-                    let (m, e) = table[bit];
-                    mg += sign * m;
-                    eg += sign * e;
+                    mg += sign * table[bit].0;
+                    eg += sign * table[bit].1;
+                }
+            }
+            // Per pair.
+            let sets = self.real_pair_sets(side, own & !kings, enemy & !kings, self.mask);
+            for (table, set) in self.pair_real[side].iter().zip(sets) {
+                let mut b = set;
+                while b != 0 {
+                    let bit = b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    mg += sign * table[bit].0;
+                    eg += sign * table[bit].1;
                 }
             }
         }
+        Acc { mg, eg }
+    }
+
+    /// The rear men of each pair group of `side` (as [`Eval::pair_sets`] but
+    /// on the board as it is), among the squares `within`.
+    #[inline]
+    fn real_pair_sets(&self, side: usize, men: u64, enemy_men: u64, within: u64) -> [u64; 4] {
+        let [l, r] = self.ahead_of[side];
+        let rear = men & within;
+        [
+            rear & self.shift(men, -l),
+            rear & self.shift(men, -r),
+            rear & self.shift(enemy_men, -l),
+            rear & self.shift(enemy_men, -r),
+        ]
+    }
+
+    /// The [`Acc`] of `next`, reached by one move from `pos` whose [`Acc`]
+    /// is `acc` (see [`Eval::acc_after_sides`]).
+    #[cfg(test)]
+    pub(crate) fn acc_after(&self, acc: Acc, pos: &Position, next: &Position) -> Acc {
+        self.acc_after_sides(acc, Self::sides(pos), Self::sides(next))
+    }
+
+    /// The [`Acc`] of a position whose sides' pieces and kings are `b`,
+    /// from that of `a` (one move before): only the squares whose contents
+    /// changed (the move's start and end, the captured pieces, a crowning)
+    /// and the pairs that changed are taken out and put back. A pair that
+    /// is the same before and after cancels, so each side's pair sets are
+    /// compared near the changed squares and only the differing rear men
+    /// visited: one short loop per side for the pieces and one for the
+    /// pairs, each term added with its sign (no branch per group).
+    #[inline]
+    pub(crate) fn acc_after_sides(
+        &self,
+        acc: Acc,
+        (a0, a1, ak): (u64, u64, u64),
+        (b0, b1, bk): (u64, u64, u64),
+    ) -> Acc {
+        let (mut mg, mut eg) = (acc.mg, acc.eg);
+        let (am0, am1, bm0, bm1) = (a0 & !ak, a1 & !ak, b0 & !bk, b1 & !bk);
+        let (ak0, ak1, bk0, bk1) = (a0 & ak, a1 & ak, b0 & bk, b1 & bk);
+        // Pieces: a square's man or king before is taken out, after put in.
+        for (side, sign, (om, nm), (ok, nk)) in [
+            (0usize, 1i32, (am0, bm0), (ak0, bk0)),
+            (1, -1, (am1, bm1), (ak1, bk1)),
+        ] {
+            let mut b = (om ^ nm) | (ok ^ nk);
+            while b != 0 {
+                let bit = b.trailing_zeros();
+                b &= b - 1;
+                let dm = ((nm >> bit & 1) as i32 - (om >> bit & 1) as i32) * sign;
+                let dk = ((nk >> bit & 1) as i32 - (ok >> bit & 1) as i32) * sign;
+                let (m, k) = (self.man[side][bit as usize], self.king[side][bit as usize]);
+                mg += dm * m.0 + dk * k.0;
+                eg += dm * m.1 + dk * k.1;
+            }
+        }
+        // Pairs of men.
+        let changed = (am0 ^ bm0) | (am1 ^ bm1);
+        if changed != 0 {
+            for (side, sign, (men_a, enemy_a), (men_b, enemy_b)) in [
+                (0usize, 1i32, (am0, am1), (bm0, bm1)),
+                (1, -1, (am1, am0), (bm1, bm0)),
+            ] {
+                let [l, r] = self.ahead_of[side];
+                let within = changed | self.shift(changed, -l) | self.shift(changed, -r);
+                let before = self.real_pair_sets(side, men_a, enemy_a, within);
+                let after = self.real_pair_sets(side, men_b, enemy_b, within);
+                let mut b = (before[0] ^ after[0])
+                    | (before[1] ^ after[1])
+                    | (before[2] ^ after[2])
+                    | (before[3] ^ after[3]);
+                let table = &self.pair_real[side];
+                while b != 0 {
+                    let bit = b.trailing_zeros();
+                    b &= b - 1;
+                    for g in 0..4 {
+                        let d =
+                            ((after[g] >> bit & 1) as i32 - (before[g] >> bit & 1) as i32) * sign;
+                        let (m, e) = table[g][bit as usize];
+                        mg += d * m;
+                        eg += d * e;
+                    }
+                }
+            }
+        }
+        Acc { mg, eg }
+    }
+
+    /// The evaluation of `pos` for the side to move, its per-piece and
+    /// per-pair terms given (`acc`, kept incrementally by the search).
+    pub(crate) fn evaluate_with(&self, pos: &Position, acc: Acc) -> i32 {
+        let first = pos.variant().first_mover();
+        let (s0, s1, kings) = Self::sides(pos);
+        let phase = self.phase(pos, s0, s1, kings);
+        let Acc { mut mg, mut eg } = acc;
         if self.patterns {
             for (side, (men, enemy_men)) in self.frames(s0, s1, kings).into_iter().enumerate() {
                 let sign = if side == 0 { 1 } else { -1 };
@@ -1026,6 +1167,37 @@ mod tests {
                     pos.to_fen()
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_incremental_sums_are_the_sums_from_scratch() {
+        // Random games of every variant (captures, crownings, kings'
+        // moves), with the committed weights and with random ones on every
+        // feature: the sums kept move by move equal those recomputed, and
+        // so do the evaluations.
+        let mut rng = draughts::SplitMix64::new(36);
+        for (v, e) in evaluations() {
+            let mut checked = 0;
+            for _ in 0..60 {
+                let mut pos = Position::new(Rules::new(v));
+                let mut acc = e.acc(&pos);
+                for _ in 0..200 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let m = legal[rng.below(legal.len() as u64) as usize];
+                    let mut next = pos.clone();
+                    next.play_unchecked(&m);
+                    acc = e.acc_after(acc, &pos, &next);
+                    assert_eq!(acc, e.acc(&next), "{v}: {m:?} from {}", pos.to_fen());
+                    assert_eq!(e.evaluate_with(&next, acc), e.evaluate(&next), "{v}");
+                    pos = next;
+                    checked += 1;
+                }
+            }
+            assert!(checked > 2_000, "{v}: {checked}");
         }
     }
 
