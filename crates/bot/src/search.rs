@@ -5,7 +5,7 @@
 //! the game (threefold repetition and the move limits, through
 //! [`draughts::DrawLimits`]).
 
-use crate::eval::{Acc, Eval};
+use crate::eval::Eval;
 use crate::tt::{self, Table};
 use draughts::{DrawLimits, Game, Move, MoveList, Position};
 use std::sync::Arc;
@@ -203,14 +203,6 @@ pub struct Engine {
     buffers: Vec<Vec<(i32, Move)>>,
     /// Position hashes along the game and the current line.
     path: Vec<u64>,
-    /// The evaluation's per-piece and per-pair sums of the position at each
-    /// ply of the current line, made lazily from the parent's by
-    /// [`Eval::acc_after_sides`] when a position is evaluated: valid where
-    /// `acc_valid` says so (always at the root).
-    accs: Vec<Acc>,
-    /// The pieces of each side and the kings at each ply of the line.
-    acc_sides: Vec<(u64, u64, u64)>,
-    acc_valid: Vec<bool>,
     root_index: usize,
     nodes: u64,
     node_limit: u64,
@@ -274,9 +266,6 @@ impl Engine {
             lists: Vec::new(),
             buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             path: Vec::with_capacity(256),
-            accs: vec![Acc::default(); MAX_PLY + 1],
-            acc_sides: vec![(0, 0, 0); MAX_PLY + 1],
-            acc_valid: vec![false; MAX_PLY + 1],
             root_index: 0,
             nodes: 0,
             node_limit: u64::MAX,
@@ -362,51 +351,8 @@ impl Engine {
         self.eval_for(variant).evaluate(pos)
     }
 
-    /// The evaluation of `pos`, the position at `ply` of the current line:
-    /// its sums are brought up to date from the deepest ply above it that
-    /// has them (each ply's at most once per position).
-    #[inline]
-    fn evaluate_now(&mut self, pos: &Position, ply: usize) -> i32 {
-        let e = &self.eval.as_ref().expect("set at the root").1;
-        if !self.acc_valid[ply] {
-            // The parent's sums, in one step from the deepest ply above
-            // that has them (the pieces that differ between the two
-            // positions), then this position's from its parent's: the
-            // parent's serve every sibling evaluated after this one.
-            let parent = ply - 1;
-            if !self.acc_valid[parent] {
-                let mut q = parent;
-                while !self.acc_valid[q] {
-                    q -= 1;
-                }
-                self.accs[parent] =
-                    e.acc_after_sides(self.accs[q], self.acc_sides[q], self.acc_sides[parent]);
-                self.acc_valid[parent] = true;
-            }
-            self.accs[ply] = e.acc_after_sides(
-                self.accs[parent],
-                self.acc_sides[parent],
-                self.acc_sides[ply],
-            );
-            self.acc_valid[ply] = true;
-        }
-        debug_assert_eq!(self.accs[ply], e.acc(pos));
-        e.evaluate_with(pos, self.accs[ply])
-    }
-
-    /// The sums of the root position (ply 0).
-    fn set_root_acc(&mut self, pos: &Position) {
-        let e = &self.eval.as_ref().expect("set at the root").1;
-        self.accs[0] = e.acc(pos);
-        self.acc_sides[0] = Eval::sides(pos);
-        self.acc_valid[0] = true;
-    }
-
-    /// Enters `next` at `ply + 1` of the line: its sums are not made yet.
-    #[inline]
-    fn set_child_acc(&mut self, ply: usize, next: &Position) {
-        self.acc_sides[ply + 1] = Eval::sides(next);
-        self.acc_valid[ply + 1] = false;
+    fn evaluate_now(&self, pos: &Position) -> i32 {
+        self.eval.as_ref().expect("set at the root").1.evaluate(pos)
     }
 
     /// Searches the game's current position within `limits`; `None` when the
@@ -474,7 +420,6 @@ impl Engine {
         }
         self.prepare(game, &Limits::default());
         let pos = game.position().clone();
-        self.set_root_acc(&pos);
         let limits = game.draw_limits();
         let mut moves = Vec::new();
         generate(&pos, &mut moves);
@@ -541,12 +486,11 @@ impl Engine {
             self.hard = Some(self.hard.map_or(hard, |h| h.min(hard)));
         }
         let pos = game.position().clone();
-        self.set_root_acc(&pos);
         let draw = game.draw_limits();
         let mut moves = Vec::new();
         generate(&pos, &mut moves);
         if moves.len() == 1 && !limits.search_forced {
-            let score = self.evaluate_now(&pos, 0);
+            let score = self.evaluate_now(&pos);
             self.wait_while_pondering(stop);
             return Some(self.result(moves[0], score, 0, vec![moves[0]]));
         }
@@ -774,7 +718,6 @@ impl Engine {
     ) -> i32 {
         let mut next = pos.clone();
         next.play_unchecked(m);
-        self.set_child_acc(0, &next);
         let next_draw = draw.after_move(pos, m, &next);
         let irreversible = m.is_capture() || !pos.kings().contains(m.from());
         let saved_len = self.path.len();
@@ -957,7 +900,7 @@ impl Engine {
         }
         if ply >= MAX_PLY - 1 {
             self.leaf(ply);
-            return self.evaluate_now(pos, ply);
+            return self.evaluate_now(pos);
         }
         let pv_node = beta - *alpha > 1;
         // A leaf: `node` did not look at the table (also when the threat
@@ -967,7 +910,7 @@ impl Engine {
         let mut threat_extended = threat_extended;
         let mut stand_pat = None;
         if *depth <= 0 && !forced_capture {
-            let eval = self.evaluate_now(pos, ply);
+            let eval = self.evaluate_now(pos);
             let has_capture = moves.iter().any(|(_, m)| m.is_capture());
             if has_capture {
                 // Optional captures: the side may stand pat or capture.
@@ -1031,7 +974,6 @@ impl Engine {
             for &(_, m) in scored.iter().take(PROBCUT_MOVES) {
                 let mut next = pos.clone();
                 next.play_unchecked(&m);
-                self.set_child_acc(ply, &next);
                 let next_draw = draw.after_move(pos, &m, &next);
                 let irreversible = m.is_capture() || !pos.kings().contains(m.from());
                 let len = self.path.len();
@@ -1074,7 +1016,6 @@ impl Engine {
             }
             let mut next = pos.clone();
             next.play_unchecked(&m);
-            self.set_child_acc(ply, &next);
             let next_draw = draw.after_move(pos, &m, &next);
             let irreversible = m.is_capture() || !pos.kings().contains(m.from());
             let len = self.path.len();
