@@ -7,7 +7,10 @@
 //! phase (the men left on the board). The weights are one small text file per
 //! variant (`crates/bot/weights/<variant>.txt`), fitted to self-play results
 //! by `draughts tune` (docs/engine.md, "Learned evaluation"), compiled in.
-//! Scores are in hundredths of a man from the side to move's point of view.
+//! Scores are from the side to move's point of view, in the weights' unit:
+//! a man's material weight is 100 in the opening, but a clean extra man in a
+//! quiet middle game, with its square and structure terms, is worth 233 to
+//! 437 (`crate::score`, which converts scores for display).
 //!
 //! The features: material (men, kings), advancement (tempo), edge, back
 //! rank, centre, a value per square for men (the patterns of small regions
@@ -253,6 +256,19 @@ pub(crate) struct Features {
     pub pieces: u32,
 }
 
+/// The part of the evaluation that is a sum over pieces and pairs of men
+/// (per man and square with every per-man feature folded in, per king and
+/// square, per pair): opening and endgame sums for the first mover, before
+/// the phase. (Keeping it incrementally along the search's line was
+/// measured slower than this sum from scratch: docs/engine.md, issue 36.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Acc {
+    /// Opening sum.
+    pub mg: i32,
+    /// Endgame sum.
+    pub eg: i32,
+}
+
 /// Per-variant weights folded into board tables.
 #[derive(Debug, Clone)]
 pub(crate) struct Eval {
@@ -297,6 +313,17 @@ pub(crate) struct Eval {
     /// For a man of side `s` on each bit in the forward half: every square
     /// of its cone to the crowning row (a runaway has no enemy there).
     cone: [[u64; 64]; 2],
+    /// The squares of each side's forward half (advancement `2 adv >= size - 1`).
+    forward_half: [u64; 2],
+    /// The left half of the board for each side (`left`, turned for side 1).
+    left_of: [u64; 2],
+    /// The pair weights on the board as it is (not turned): for side `s`,
+    /// group `g` and the rear man's bit, as [`Eval::pair`] (whose side-1
+    /// entries are in that side's turned frame).
+    pair_real: [[[(i32, i32); 64]; 4]; 2],
+    /// Each side's forward steps to its left and right on the board as it
+    /// is (side 1's are side 0's negated).
+    ahead_of: [[i32; 2]; 2],
 }
 
 impl Eval {
@@ -330,6 +357,10 @@ impl Eval {
             diamonds: Vec::new(),
             patterns: false,
             cone: [[0; 64]; 2],
+            forward_half: [0; 2],
+            left_of: [0; 2],
+            pair_real: [[[(0, 0); 64]; 4]; 2],
+            ahead_of: [[0; 2]; 2],
         };
         for sq in variant.squares() {
             let n = sq.reference(size) - 1;
@@ -404,6 +435,9 @@ impl Eval {
                     cone |= row;
                 }
                 e.cone[side][bit as usize] = cone;
+                if adv * 2 >= top {
+                    e.forward_half[side] |= 1 << bit;
+                }
             }
         }
         for (g, table) in e.pair.iter_mut().enumerate() {
@@ -412,6 +446,17 @@ impl Eval {
                     let f = PAIR + 50 * g + usize::from(e.index[bit]);
                     *entry = (e.w.mg[f], e.w.eg[f]);
                 }
+            }
+        }
+        e.left_of = [e.left, e.turn_set(e.left)];
+        e.ahead_of = [e.ahead, [-e.ahead[0], -e.ahead[1]]];
+        for g in 0..4 {
+            let mut b = e.mask;
+            while b != 0 {
+                let bit = b.trailing_zeros();
+                b &= b - 1;
+                e.pair_real[0][g][bit as usize] = e.pair[g][bit as usize];
+                e.pair_real[1][g][bit as usize] = e.pair[g][e.turn_bit(bit) as usize];
             }
         }
         for side in 0..2 {
@@ -558,15 +603,15 @@ impl Eval {
         let empty = self.mask & !(own | enemy);
         let top = self.size - 1;
         let runaway = if enemy_kings == 0 { RUNAWAY } else { RUNAWAY_K };
-        let mut b = men;
+        // Only the men of the forward half can be runaways.
+        let mut b = men & self.forward_half[side];
         while b != 0 {
             let bit = b.trailing_zeros();
             b &= b - 1;
             let a0 = i32::from(self.adv0[bit as usize]);
             let adv = if side == 0 { a0 } else { top - a0 };
             // Runaway: nothing of the enemy ahead within its cone.
-            if adv * 2 >= top
-                && self.cone[side][bit as usize] & enemy == 0
+            if self.cone[side][bit as usize] & enemy == 0
                 && self.forward(1u64 << bit, side) & empty != 0
             {
                 f[runaway] += 8 - (top - adv).min(7) as i16;
@@ -581,11 +626,7 @@ impl Eval {
             + (men & self.shift(empty, -d2)).count_ones()) as i16;
         // Backed: own pieces on both rear diagonal squares.
         f[BACKED] += (men & self.shift(own, d1) & self.shift(own, d2)).count_ones() as i16;
-        let left = if side == 0 {
-            self.left
-        } else {
-            self.turn_set(self.left)
-        };
+        let left = self.left_of[side];
         let l = (men & left).count_ones() as i16;
         let r = (men & !left).count_ones() as i16;
         f[IMBALANCE] += (l - r).abs();
@@ -649,50 +690,76 @@ impl Eval {
 
     /// The evaluation of `pos` for the side to move.
     pub(crate) fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate_with(pos, self.acc(pos))
+    }
+
+    /// The sides' pieces and the kings (side 0 is the first mover).
+    #[inline]
+    fn sides(pos: &Position) -> (u64, u64, u64) {
         let first = pos.variant().first_mover();
-        let s0 = pos.pieces(first).0;
-        let s1 = pos.pieces(first.other()).0;
-        let kings = pos.kings().0;
-        let phase = self.phase(pos, s0, s1, kings);
-        // Per man and square, from the folded tables.
+        (
+            pos.pieces(first).0,
+            pos.pieces(first.other()).0,
+            pos.kings().0,
+        )
+    }
+
+    /// The sum of the per-piece and per-pair terms of `pos` (see [`Acc`]),
+    /// computed from scratch.
+    fn acc(&self, pos: &Position) -> Acc {
+        let (s0, s1, kings) = Self::sides(pos);
         let (mut mg, mut eg) = (0i32, 0i32);
-        for (side, set) in [(0, s0 & !kings), (1, s1 & !kings)] {
-            let sign = if side == 0 { 1 } else { -1 };
-            let mut b = set;
-            while b != 0 {
-                let bit = b.trailing_zeros() as usize;
-                b &= b - 1;
-                let (m, e) = self.man[side][bit];
-                mg += sign * m;
-                eg += sign * e;
-            }
-        }
-        // Per king and square.
-        for (side, set) in [(0, s0 & kings), (1, s1 & kings)] {
-            let sign = if side == 0 { 1 } else { -1 };
-            let mut b = set;
-            while b != 0 {
-                let bit = b.trailing_zeros() as usize;
-                b &= b - 1;
-                let (m, e) = self.king[side][bit];
-                mg += sign * m;
-                eg += sign * e;
-            }
-        }
-        // Per pair, in each side's own frame.
-        for (side, (men, enemy_men)) in self.frames(s0, s1, kings).into_iter().enumerate() {
-            let sign = if side == 0 { 1 } else { -1 };
-            for (table, set) in self.pair.iter().zip(self.pair_sets(men, enemy_men)) {
+        for (side, sign, own, enemy) in [(0, 1, s0, s1), (1, -1, s1, s0)] {
+            // Per man and square (every per-man feature folded in), per
+            // king and square.
+            for (table, set) in [
+                (&self.man[side], own & !kings),
+                (&self.king[side], own & kings),
+            ] {
                 let mut b = set;
                 while b != 0 {
                     let bit = b.trailing_zeros() as usize;
                     b &= b - 1;
-                    let (m, e) = table[bit];
-                    mg += sign * m;
-                    eg += sign * e;
+                    mg += sign * table[bit].0;
+                    eg += sign * table[bit].1;
+                }
+            }
+            // Per pair.
+            let sets = self.real_pair_sets(side, own & !kings, enemy & !kings, self.mask);
+            for (table, set) in self.pair_real[side].iter().zip(sets) {
+                let mut b = set;
+                while b != 0 {
+                    let bit = b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    mg += sign * table[bit].0;
+                    eg += sign * table[bit].1;
                 }
             }
         }
+        Acc { mg, eg }
+    }
+
+    /// The rear men of each pair group of `side` (as [`Eval::pair_sets`] but
+    /// on the board as it is), among the squares `within`.
+    #[inline]
+    fn real_pair_sets(&self, side: usize, men: u64, enemy_men: u64, within: u64) -> [u64; 4] {
+        let [l, r] = self.ahead_of[side];
+        let rear = men & within;
+        [
+            rear & self.shift(men, -l),
+            rear & self.shift(men, -r),
+            rear & self.shift(enemy_men, -l),
+            rear & self.shift(enemy_men, -r),
+        ]
+    }
+
+    /// The evaluation of `pos` for the side to move, its per-piece and
+    /// per-pair sums given (`acc`).
+    fn evaluate_with(&self, pos: &Position, acc: Acc) -> i32 {
+        let first = pos.variant().first_mover();
+        let (s0, s1, kings) = Self::sides(pos);
+        let phase = self.phase(pos, s0, s1, kings);
+        let Acc { mut mg, mut eg } = acc;
         if self.patterns {
             for (side, (men, enemy_men)) in self.frames(s0, s1, kings).into_iter().enumerate() {
                 let sign = if side == 0 { 1 } else { -1 };
@@ -1028,8 +1095,13 @@ mod tests {
 
     #[test]
     fn the_fast_evaluation_is_the_weights_times_the_features() {
+        // Thousands of positions per variant and weight set (the folded
+        // tables, the sums on the board as it is and the per-side features
+        // against the plain weights times features).
         for (v, e) in evaluations() {
-            for pos in random_positions(v, 5) {
+            let positions = random_positions(v, 100);
+            assert!(positions.len() > 2_000, "{v}: {}", positions.len());
+            for pos in positions {
                 let f = e.features(&pos);
                 let x = crate::texel::score(&f, &crate::texel::to_f64(e.weights()));
                 let fast = e.evaluate(&pos);

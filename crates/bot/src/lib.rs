@@ -30,11 +30,13 @@
 
 pub mod bitbase;
 mod eval;
+pub mod score;
 mod search;
 pub mod texel;
 mod tt;
 
 pub use bitbase::{BitbaseError, Bitbases, Material, Probe, Table, Wdl};
+pub use score::{centimen, man_value};
 pub use search::{
     BITBASE_WIN, Control, Engine, Limits, MAX_DEPTH, Progress, SearchResult, WIN, WIN_BOUND,
 };
@@ -165,7 +167,7 @@ pub fn think(
 }
 
 /// What the engine's scores mean in results: the scale `K` of the curve
-/// `1 / (1 + e^(-score / K))` from a score (hundredths of a man, for the
+/// `1 / (1 + e^(-score / K))` from a score (the evaluation's unit, for the
 /// side to move) to the expected result, with which the variant's
 /// evaluation was fitted (Texel tuning on self-play; the `k` of its weight
 /// file, docs/engine.md).

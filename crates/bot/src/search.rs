@@ -50,7 +50,9 @@ pub struct Limits {
 }
 
 /// The engine's answer: the move, its score from the mover's point of view
-/// (a man is 100; beyond ±29,000 a forced win or loss), the depth of the
+/// (in the evaluation's unit, where a man is [`man_value`](crate::man_value),
+/// 233 to 437 by variant: shown through [`centimen`](crate::centimen); beyond
+/// ±29,000 a forced win or loss), the depth of the
 /// last completed iteration, nodes, time and the principal variation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchResult {
@@ -230,7 +232,7 @@ pub struct Engine {
     contempt: i32,
 }
 
-/// Half-width of the first aspiration window (a man is 100).
+/// Half-width of the first aspiration window (evaluation unit: a man is 233 to 437).
 const ASPIRATION: i32 = 25;
 /// Past this half-width the window opens fully.
 const ASPIRATION_MAX: i32 = 400;
@@ -240,7 +242,7 @@ const PROBCUT_DEPTH: i32 = 6;
 /// ... the first moves (in order) searched this much shallower ...
 const PROBCUT_REDUCTION: i32 = 4;
 const PROBCUT_MOVES: usize = 3;
-/// ... must beat beta by this margin (a man is 100).
+/// ... must beat beta by this margin (evaluation unit).
 const PROBCUT_MARGIN: i32 = 100;
 
 /// Late-move pruning: at non-PV nodes of depth 1 to `LMP_DEPTH`, the
@@ -294,14 +296,15 @@ impl Engine {
         self.bitbases = bitbases;
     }
 
-    /// Contempt for draws, in hundredths of a man (0 by default, at most a
-    /// man either way): a draw by repetition, by a move limit or in the
+    /// Contempt for draws, in the evaluation's unit (0 by default, at most
+    /// 500 either way; a man is [`man_value`](crate::man_value), 233 to 437
+    /// by variant): a draw by repetition, by a move limit or in the
     /// tables scores `-contempt` for the side to move at the root (and
     /// `+contempt` for its opponent), so with a positive value the engine
     /// avoids a draw unless it is worse by more than that. Keep the engine
     /// to one side of a game (the table keeps draw scores across searches).
     pub fn set_contempt(&mut self, contempt: i32) {
-        self.contempt = contempt.clamp(-100, 100);
+        self.contempt = contempt.clamp(-500, 500);
     }
 
     /// A draw's score for the side to move at `ply`.
@@ -341,7 +344,8 @@ impl Engine {
         &self.eval.as_ref().expect("just set").1
     }
 
-    /// The static evaluation of `pos` for the side to move (a man is 100).
+    /// The static evaluation of `pos` for the side to move, in the
+    /// evaluation's unit ([`man_value`](crate::man_value) a man).
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         let variant = pos.variant();
         self.eval_for(variant).evaluate(pos)

@@ -47,7 +47,7 @@ pub(crate) fn run(args: &BitbaseArgs) -> Result<(), Failure> {
                     r.nodes,
                     r.bitbase_hits,
                     100.0 * r.bitbase_hits as f64 / r.nodes.max(1) as f64,
-                    r.score,
+                    bot::centimen(pos.variant(), r.score),
                     pos.move_to_string(&r.mv)
                 );
             }

@@ -79,7 +79,8 @@ struct Params {
     /// Strength: 3 is the full engine; 1 and 2 cap the depth as the
     /// server's levels do.
     strength: bot::Level,
-    /// Contempt for draws (hundredths of a man, see `Engine::set_contempt`).
+    /// Contempt for draws (hundredths of a man as shown, turned into the
+    /// evaluation's unit for `Engine::set_contempt`).
     contempt: i32,
 }
 
@@ -354,7 +355,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     },
                     Some("contempt") => match value.parse::<i32>() {
                         Ok(c) if (-100..=100).contains(&c) => params.contempt = c,
-                        _ => error("contempt is -100 to 100 (hundredths of a man)"),
+                        _ => error("contempt is -100 to 100 (hundredths of a man as shown)"),
                     },
                     Some("bitbase-dir") if value.is_empty() => bitbases = None,
                     Some("bitbase-dir") => {
@@ -396,7 +397,8 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     continue;
                 };
                 e.set_bitbases(bitbases.clone());
-                e.set_contempt(params.contempt);
+                // Hundredths of a man, as shown, into the engine's unit.
+                e.set_contempt(params.contempt * bot::man_value(g.position().variant()) / 100);
                 let stop = Arc::new(AtomicBool::new(false));
                 let ponder = Arc::new(AtomicBool::new(args.iter().any(|(a, _)| a == "ponder")));
                 let (thread_stop, thread_ponder) = (Arc::clone(&stop), Arc::clone(&ponder));
@@ -471,13 +473,14 @@ fn position(variant: Variant, args: &[(String, String)]) -> Result<Game, String>
     Ok(game)
 }
 
-/// A score in men for `info`: forced wins as `WIN_MEN - plies / 100`.
-fn hub_score(score: i32) -> String {
+/// A score in men for `info` (a clean extra man is 1.00, [`bot::centimen`]):
+/// forced wins as `WIN_MEN - plies / 100`.
+fn hub_score(variant: Variant, score: i32) -> String {
     let men = if score.abs() >= bot::WIN_BOUND {
         let plies = f64::from(bot::WIN - score.abs());
         (WIN_MEN - plies / 100.0).copysign(f64::from(score))
     } else {
-        (f64::from(score) / 100.0).clamp(-EVAL_MEN, EVAL_MEN)
+        (f64::from(bot::centimen(variant, score)) / 100.0).clamp(-EVAL_MEN, EVAL_MEN)
     };
     format!("{men:.2}")
 }
@@ -502,7 +505,7 @@ fn info_line(pos: &Position, r: &SearchResult, mean_depth: f64) -> String {
     format!(
         "info depth={} mean-depth={mean_depth:.1} score={} nodes={} time={secs:.3} nps={mnps:.2} pv=\"{}\"",
         r.depth,
-        hub_score(r.score),
+        hub_score(pos.variant(), r.score),
         r.nodes,
         pv.join(" ")
     )

@@ -41,7 +41,8 @@ pub(crate) fn run(opts: &args::ThinkArgs) -> Result<(), Failure> {
     if opts.json {
         let out = json!({
             "move": pos.move_to_string(&result.mv),
-            "score": result.score,
+            "score": bot::centimen(pos.variant(), result.score),
+            "internal_score": result.score,
             "depth": result.depth,
             "nodes": result.nodes,
             "time_ms": result.time_ms,

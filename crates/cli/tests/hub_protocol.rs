@@ -277,7 +277,8 @@ fn analysis_searches_a_single_legal_move() {
     let lines = hub.until("done", 30);
     let last = infos(&lines).pop().expect("info").clone();
     assert_eq!(number(&last, "depth"), 6.0, "{last}");
-    assert!(number(&last, "score") > 2.5, "two men up: {last}");
+    // Two men up: about 2.00 (a clean extra man reads 1.00).
+    assert!(number(&last, "score") > 1.5, "two men up: {last}");
     assert_eq!(
         field(lines.last().expect("done"), "move"),
         Some("24x22x28x29")

@@ -341,7 +341,7 @@ impl Analyses {
                         core.metrics.position_analyses.inc();
                         let answer = PositionAnalysis {
                             best: found.best.as_ref().map(|m| pos.move_to_string(m)),
-                            eval: search::eval(found.value),
+                            eval: search::eval(found.value, pos.variant()),
                             pv: search::line(&pos, &found.pv),
                             depth: found.depth,
                         };

@@ -117,10 +117,13 @@ pub fn line(pos: &Position, moves: &[Move]) -> Vec<String> {
     out
 }
 
-/// A value on the wire.
-pub fn eval(value: Value) -> Eval {
+/// A value on the wire: a score in hundredths of a man as shown (a clean extra man is
+/// 100 in every variant, [`bot::centimen`]), from the engine's own unit.
+pub fn eval(value: Value, variant: draughts::Variant) -> Eval {
     match value {
-        Value::Score(eval) => Eval::Score { eval },
+        Value::Score(eval) => Eval::Score {
+            eval: bot::centimen(variant, eval),
+        },
         Value::Win(Color::White) => Eval::Win { win: Side::White },
         Value::Win(Color::Black) => Eval::Win { win: Side::Black },
     }
@@ -165,7 +168,7 @@ pub fn plies(
         out.push(PlyAnalysis {
             ply: u32::try_from(i + 1).unwrap_or(u32::MAX),
             mv: text.clone(),
-            eval: eval(after.value),
+            eval: eval(after.value, pos.variant()),
             best: before.best.as_ref().map(|b| pos.move_to_string(b)),
             pv: line(pos, &before.pv),
             judgement: judgement.map(|j| j.name().to_owned()),
