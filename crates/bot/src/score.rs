@@ -5,7 +5,7 @@
 //! man on the board also carries its square's, its pairs' and its
 //! structure's weights, and the trade-down bonus, so that a clean extra man
 //! in a quiet middle game is worth 233 (International) to 437 (Spanish)
-//! internal points depending on the variant (measured below: [`MAN`]; a
+//! internal points depending on the variant (measured below: `MAN`; a
 //! club saw +6.11 for two men up). Everything shown or sent to a
 //! user (the Hub `info` lines, `draughts think --json`, the server's
 //! analysis) goes through [`centimen`], so that such a man reads 1.00
@@ -18,7 +18,7 @@
 //! aspiration windows, the fitted result curve of
 //! [`result_scale`](crate::result_scale)) stay in the internal unit.
 //!
-//! [`MAN`] is measured, per variant, by `man_value` in this module's tests:
+//! `MAN` is measured, per variant, by `man_value` in this module's tests:
 //! quiet middle-game positions from random play (8 to 30 plies, men only,
 //! equal material, no capture for either side), every man whose removal
 //! leaves the position quiet taken off in turn, and the mean change of the

@@ -3,7 +3,7 @@
 //!
 //! The server has one VAPID key ([`vapid`], made at the first start and kept in the
 //! database, so every node and every restart signs alike). A browser subscribes with the
-//! push service's endpoint and its keys (`POST /api/push/subscribe`); [`notify`] encrypts
+//! push service's endpoint and its keys (`POST /api/push/subscribe`); [`Push::deliver`] encrypts
 //! a small JSON payload for each of the player's subscriptions ([`ece`], RFC 8291) and
 //! POSTs it to the endpoint with a VAPID token. A subscription the push service says is
 //! gone (404, 410) is deleted. The client's service worker (`static/sw.js`) shows the
