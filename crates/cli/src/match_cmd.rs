@@ -497,6 +497,18 @@ fn append_pdn(
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// A game's result as the PDN says it, from whether the first mover won (`None`: a
+/// draw): `1-0` White won, `0-1` Black won, whoever moved first (Black in American
+/// checkers).
+fn result_text(variant: Variant, first_won: Option<bool>) -> &'static str {
+    let white_first = variant.first_mover() == Color::White;
+    match first_won {
+        None => "draw",
+        Some(first) if first == white_first => "1-0",
+        Some(_) => "0-1",
+    }
+}
+
 /// The summary line of a tally (engine1's point of view).
 fn summary(t: &Tally, s: &Settings) -> String {
     let score = t.score();
@@ -544,11 +556,12 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), Failure> {
                 let order = if swap { [1, 0] } else { [0, 1] };
                 let (end, game) = play_game(&mut engines, &settings, order, variant, opening)
                     .map_err(Failure::input)?;
-                let (result, why, first_won) = match &end {
-                    End::FirstWins(w) => ("1-0", w, Some(true)),
-                    End::SecondWins(w) => ("0-1", w, Some(false)),
-                    End::Draw(w) => ("draw", w, None),
+                let (why, first_won) = match &end {
+                    End::FirstWins(w) => (w, Some(true)),
+                    End::SecondWins(w) => (w, Some(false)),
+                    End::Draw(w) => (w, None),
                 };
+                let result = result_text(variant, first_won);
                 match first_won {
                     None => tally.draws += 1,
                     Some(f) if f == (order[0] == 0) => tally.wins += 1,
@@ -596,6 +609,16 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn results_read_as_the_pdn_says_whoever_moves_first() {
+        assert_eq!(result_text(Variant::Russian, Some(true)), "1-0");
+        assert_eq!(result_text(Variant::Russian, Some(false)), "0-1");
+        // Black moves first in American checkers.
+        assert_eq!(result_text(Variant::American, Some(true)), "0-1");
+        assert_eq!(result_text(Variant::American, Some(false)), "1-0");
+        assert_eq!(result_text(Variant::American, None), "draw");
+    }
 
     /// Engine moves alternating from White, with these scores.
     fn moves(scores: &[Option<f64>]) -> Vec<Scored> {
