@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::accounts::retry_after;
 use crate::app::AppState;
 use crate::error::{AppError, AppResult};
+use crate::limits::RateKey;
 use crate::session::{ClientIp, Guest};
 
 /// Subscriptions one account keeps (its browsers); a new one past that replaces the
@@ -59,6 +60,18 @@ pub struct SubscriptionKeys {
 fn body<T>(json: Result<Json<T>, JsonRejection>) -> AppResult<T> {
     json.map(|Json(v)| v)
         .map_err(|e| AppError::BadMessage(e.body_text()))
+}
+
+/// Takes one of the address's subscription and settings changes.
+///
+/// Fails with `429` (and `Retry-After`) past the address's limit.
+fn take_change(state: &AppState, ip: RateKey) -> AppResult<()> {
+    state
+        .core
+        .limits
+        .push_changes
+        .take_or_wait(ip, CHANGES_BURST, CHANGES_PER_SECOND)
+        .map_err(retry_after)
 }
 
 fn account_only(player: &damka_protocol::Player) -> AppResult<()> {
@@ -106,12 +119,7 @@ pub async fn subscribe(
             "keys.p256dh must be a P-256 public key and keys.auth 16 bytes (base64url)".into(),
         ));
     }
-    state
-        .core
-        .limits
-        .push_changes
-        .take_or_wait(ip, CHANGES_BURST, CHANGES_PER_SECOND)
-        .map_err(retry_after)?;
+    take_change(&state, ip)?;
     let store = &state.core.store;
     let mut existing = store.push_subscriptions(&player.id).await?;
     existing.retain(|s| s.endpoint != sub.endpoint);
@@ -155,12 +163,7 @@ pub async fn unsubscribe(
     json: Result<Json<Unsubscription>, JsonRejection>,
 ) -> AppResult<StatusCode> {
     let sub = body(json)?;
-    state
-        .core
-        .limits
-        .push_changes
-        .take_or_wait(ip, CHANGES_BURST, CHANGES_PER_SECOND)
-        .map_err(retry_after)?;
+    take_change(&state, ip)?;
     state
         .core
         .store
@@ -216,12 +219,7 @@ pub async fn set_settings(
 ) -> AppResult<StatusCode> {
     account_only(&player)?;
     let s = body(json)?;
-    state
-        .core
-        .limits
-        .push_changes
-        .take_or_wait(ip, CHANGES_BURST, CHANGES_PER_SECOND)
-        .map_err(retry_after)?;
+    take_change(&state, ip)?;
     state
         .core
         .store
