@@ -370,7 +370,7 @@ test('item 7: the analysis board is in the header and steps through a pasted PDN
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.goto(`${url}/#/`);
     await page.locator('header.top [data-link="analyse"]').click();
-    await page.waitForURL(/#\/analyse$/);
+    await page.waitForURL(/#\/analyse(\?|$)/);
     await page.locator('[data-analyse-result][data-state="done"]').waitFor();
     // A Russian game pasted on the International board: the board follows the game.
     await page.locator('[data-pdn-input]').fill(pdn);
@@ -416,7 +416,7 @@ test('item 7: the analysis board is in the header and steps through a pasted PDN
     await phone.page.goto(`${url}/#/`);
     await phone.page.locator('header.top [data-action="account"]').click();
     await phone.page.locator('.account-links [data-link="analyse"]').click();
-    await phone.page.waitForURL(/#\/analyse$/);
+    await phone.page.waitForURL(/#\/analyse(\?|$)/);
     await phone.page.locator('[data-pdn-input]').fill(pdn);
     await phone.page.locator('[data-action="load-pdn"]').click();
     await phone.page.locator('[data-pdn-ply="5"]').waitFor();
