@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { newPlayer, screenshot, serverAndBrowser, startServer } from '../lib/harness.mjs';
-import { arrive, expectPiece, playMove, press, waitMoves } from '../lib/actions.mjs';
+import { RECONNECT_MS, newPlayer, screenshot, serverAndBrowser, startServer } from '../lib/harness.mjs';
+import { arrive, expectPiece, playMove, press, startGame, waitMoves } from '../lib/actions.mjs';
 
 const env = serverAndBrowser('club');
 
@@ -575,5 +575,53 @@ test('item 10: the table page names who watches', { timeout: 120_000 }, async ()
     await ala.context.close();
     await carol.context.close();
     await dave.context.close();
+  }
+});
+
+test('item 11: a finished table’s page after a restart says it closed, keeps the result and links the game', { timeout: 120_000 + 2 * RECONNECT_MS }, async () => {
+  const { url } = env.server;
+  const ala = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser, { phone: true, locale: 'pl-PL' });
+  try {
+    await arrive(ala, url, 'Ala');
+    await arrive(bob, url, 'Bolek');
+    const table = await startGame(ala, bob, url, 'russian', { minutes: 5, increment: 3 });
+    await playMove(ala, 'c3-b4');
+    await waitMoves(bob.page, 1);
+    await playMove(bob, 'b6-a5');
+    await waitMoves(ala.page, 2);
+    const resign = bob.page.locator('[data-action="resign"]');
+    await press(bob, resign);
+    await press(bob, resign);
+    for (const p of [ala, bob]) await p.page.locator('[data-banner]:not([hidden])').waitFor();
+    const game = await ala.page.locator('[data-banner] [data-action="replay"]').getAttribute('href');
+    assert.match(game, /^#\/game\/\w+$/);
+    for (const p of [ala, bob]) assert.equal(await p.page.locator('[data-presence="on"]').count(), 2);
+
+    // Only unfinished games come back after a restart: this table is gone.
+    await env.server.kill();
+    await env.server.restart();
+    for (const [p, closed] of [[ala, 'The table was closed.'], [bob, 'Stół został zamknięty.']]) {
+      await p.page.locator('[data-status]').filter({ hasText: closed }).waitFor({ timeout: RECONNECT_MS });
+      // Nobody is shown at the table, nobody watching, no bare "not found".
+      assert.equal(await p.page.locator('[data-presence]').count(), 0, 'no stale presence');
+      assert.equal(await p.page.locator('[data-spectators]').count(), 0);
+      assert.doesNotMatch(await p.page.locator(`[data-table="${table}"]`).innerText(), /Not found|Nie znaleziono/);
+      // The result stays, with the way to the stored game and back to the room.
+      assert.match(await p.page.locator('[data-banner]').innerText(), /won|Wygra/i);
+      assert.equal(await p.page.locator('[data-controls] [data-action="replay"]').getAttribute('href'), game);
+      assert.equal(await p.page.locator('[data-controls] [data-action="room"]').getAttribute('href'), '#/room/russian');
+      assert.equal(await p.page.locator('[data-action="start"]').count(), 0, 'no Play again at a closed table');
+    }
+    await screenshot(ala.page, 'club-closed-after-restart-1366');
+    await screenshot(bob.page, 'club-closed-after-restart-360');
+    await press(bob, bob.page.locator('[data-controls] [data-action="replay"]'));
+    await bob.page.waitForURL(new RegExp(`${game}$`));
+    await bob.page.locator('[data-replay-ply], [data-game]').first().waitFor();
+    const offline = (e) => /WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(e);
+    assert.deepEqual([ala.errors, bob.errors].flat().filter((e) => !offline(e)), []);
+  } finally {
+    await ala.context.close();
+    await bob.context.close();
   }
 });

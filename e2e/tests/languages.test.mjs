@@ -281,3 +281,63 @@ test('on a phone the switch shows the language’s code, fits, and lists all nin
     await p.context.close();
   }
 });
+
+/** A JSON request from the page (its cookie goes along). */
+function call(p, method, url, body) {
+  return p.page.evaluate(async ([m, u, b]) => {
+    const r = await fetch(u, { method: m, headers: { 'Content-Type': 'application/json' }, body: b ? JSON.stringify(b) : undefined });
+    return { status: r.status, body: await r.json().catch(() => null) };
+  }, [method, url, body]);
+}
+
+test('an account’s language is kept on the server and follows it to another browser', async () => {
+  const home = await newPlayer(env.browser, { locale: 'en-US' });
+  const away = await newPlayer(env.browser, { phone: true, locale: 'fr-FR' });
+  const { url } = env.server;
+  try {
+    // The account is made in English, then its owner picks Czech on the switch.
+    await arrive(home, url, 'Jirka');
+    const made = await call(home, 'POST', '/api/account', { username: 'Jirka_Novak', password: 'jirka a ja doma' });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    await home.page.reload();
+    await home.page.locator('[data-me][data-account="account"]').waitFor({ state: 'attached' });
+    await home.page.locator('[data-lang-select]').selectOption('cs');
+    await home.page.locator('h1', { hasText: dicts.cs['lobby.title'] }).waitFor();
+    await expectLanguage(home, 'cs');
+
+    // A French phone: a guest page in French until the account signs in from its panel.
+    await away.page.goto(`${url}/#/`);
+    await away.page.locator('h1', { hasText: dicts.fr['lobby.title'] }).waitFor();
+    await press(away, away.page.locator('header [data-action="account"]'));
+    const form = away.page.locator('[data-form="sign-in"]');
+    await form.locator('[name="username"]').fill('jirka_novak');
+    await form.locator('[name="password"]').fill('jirka a ja doma');
+    await press(away, form.locator('[data-action="sign-in"]'));
+    await away.page.locator('[data-me][data-account="account"]').waitFor({ state: 'attached' });
+    await away.page.locator('html[lang="cs"]').waitFor({ state: 'attached' });
+    await away.page.locator('h1', { hasText: dicts.cs['lobby.title'] }).waitFor();
+    assert.equal(await away.page.locator('[data-lang-select]').inputValue(), 'cs');
+
+    // Italian chosen on the phone is what the first browser opens in next time,
+    // although it remembers Czech itself.
+    await away.page.locator('[data-lang-select]').selectOption('it');
+    await expectLanguage(away, 'it');
+    await home.page.reload();
+    await home.page.locator('h1', { hasText: dicts.it['lobby.title'] }).waitFor();
+    assert.equal(await home.page.locator('[data-lang-select]').inputValue(), 'it');
+    assert.deepEqual([home.errors, away.errors].flat(), []);
+  } finally {
+    await home.context.close();
+    await away.context.close();
+  }
+});
+
+/** Waits until the server keeps `lang` for the page's account. */
+async function expectLanguage(p, lang) {
+  for (let i = 0; ; i++) {
+    const me = await call(p, 'GET', '/api/me');
+    if (me.body?.account?.language === lang) return;
+    assert.ok(i < 100, `the server keeps ${lang}: ${JSON.stringify(me.body)}`);
+    await p.page.waitForTimeout(100);
+  }
+}

@@ -166,5 +166,7 @@ export const pushUnsubscribe = (endpoint) => request('DELETE', '/api/push/subscr
 export const pushSettings = () => request('GET', '/api/push/settings');
 /** Changes which notifications the account wants. */
 export const setPushSettings = (s) => request('PUT', '/api/push/settings', s);
+/** An account keeps its client language (`null`: the browser's). */
+export const setLanguage = (language) => request('PUT', '/api/account/language', { language });
 /** This player's games in progress, the ones where it is their move first. */
 export const myGames = () => request('GET', '/api/me/games');

@@ -104,6 +104,8 @@ function renderHeader() {
     // The same player, now an account: nothing is reloaded, a game goes on.
     onSignedUp: (me) => {
       app.me = me;
+      // The new account keeps the language it has been using.
+      keepLanguage(app.lang);
       app.accountOpen = false;
       renderHeader();
       // The page is mounted again (its sockets then speak for the account: a rated seat
@@ -123,6 +125,7 @@ function renderHeader() {
       app.leaving = false;
       renderHeader();
       route();
+      accountLanguage();
     },
   });
   replace(header,
@@ -244,11 +247,33 @@ async function applyLanguage(lang, { remember = true } = {}) {
     return;
   }
   if (languageWanted !== lang) return;
-  if (remember) rememberLanguage(lang);
+  if (remember) {
+    rememberLanguage(lang);
+    keepLanguage(lang);
+  }
   if (lang === app.lang) return;
   app.lang = lang;
   renderHeader();
   route();
+}
+
+/**
+ * An account keeps the language chosen here on the server, so that it follows it to
+ * every browser it signs in from (a failure only means the next browser asks again).
+ */
+function keepLanguage(lang) {
+  if (!app.me?.account || app.me.account.language === lang) return;
+  app.me.account.language = lang;
+  api.setLanguage(lang).catch(() => {});
+}
+
+/**
+ * The language an account keeps on the server, applied in this browser (and remembered
+ * here) when it differs: at the start and on signing in.
+ */
+async function accountLanguage() {
+  const lang = app.me?.account?.language;
+  if (lang && lang !== app.lang && LANGUAGES.includes(lang)) await applyLanguage(lang);
 }
 
 function route() {
@@ -301,6 +326,17 @@ async function start() {
     if (app.me?.account) app.me = await api.me();
   } catch {
     // Spectating works without a guest; acting will report `unauthorized`.
+  }
+  // The account's own language, kept on the server, before the page is drawn.
+  const kept = app.me?.account?.language;
+  if (kept && kept !== app.lang && LANGUAGES.includes(kept)) {
+    try {
+      await loadLanguage(kept);
+      app.lang = kept;
+      rememberLanguage(kept);
+    } catch {
+      // Its texts cannot be fetched: the page stays in the language it has.
+    }
   }
   renderHeader();
   window.addEventListener('hashchange', route);

@@ -337,6 +337,9 @@ export function mount(root, { id, ctx }) {
       page.path = [];
       socket.send({ t: 'resync' });
     }
+    // The table is gone while its page shows it (a restart that did not bring it back,
+    // the game being over): the close that follows says so, without a bare "Not found".
+    if (msg.code === 'not_found' && page.state && msg.ack == null) return;
     page.error = t(`error.${msg.code}`, { message: msg.message ?? '' });
     draw();
   }

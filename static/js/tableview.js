@@ -104,7 +104,8 @@ function playerBar(side, { t, page, s, count, act, panels }) {
     h('div', { class: 'who' },
       name,
       h('span', { class: 'meta' },
-        player ? h('span', { class: `presence ${online ? 'on' : 'off'}`, 'data-presence': online ? 'on' : 'off' }, online ? t('presence.on') : t('presence.away')) : null,
+        // A closed table (gone after a restart, say) has nobody at it any more.
+        player && !page.closed ? h('span', { class: `presence ${online ? 'on' : 'off'}`, 'data-presence': online ? 'on' : 'off' }, online ? t('presence.on') : t('presence.away')) : null,
         s.status === 'waiting' && s.ready[side] ? h('span', { class: 'badge ready' }, t('ready')) : null,
         s.status !== 'waiting' ? h('span', { class: 'count', 'data-count': side, title: t('pieces') }, t(`count.${side}`, { n: count[side] })) : null,
         thinking ? h('span', { class: 'thinking', 'data-thinking': side }, t('bot.thinking')) : null,
@@ -208,6 +209,13 @@ function actionButtons(t, page, s, act, bannerShown) {
   const seat = mySeat(s);
   const color = myColor(s);
   const live = page.online && !page.closed;
+  if (page.closed) {
+    // The table is gone (closed, or not restored after a restart: only unfinished games
+    // come back): its last game is stored, and the room is where the next one starts.
+    if (s.game_id && s.moves.length) out.push(h('a', { class: 'btn', href: href('game', s.game_id), 'data-action': 'replay' }, t('action.replay')));
+    if (s.table?.room) out.push(h('a', { class: 'btn primary', href: href('room', s.table.room), 'data-action': 'room' }, t('nav.back_room')));
+    return out;
+  }
   // A tournament table plays only its game: no restart, no standing up, no abort.
   const tournament = !!s.table?.tournament;
   if (live && s.status !== 'playing' && seat && !tournament) {
@@ -376,7 +384,7 @@ function renderBanner(el, t, page, s, act, redraw) {
       s.table?.tournament
         ? h('a', { class: 'btn primary', href: href('tournament', s.table.tournament.id), 'data-action': 'tournament' }, t('tournament.back'))
         : seat && !s.ready[seat] && page.online ? button('start', t('action.again'), act, { kind: 'primary' }) : null,
-      seat && s.ready[seat] ? h('span', { class: 'note' }, t('status.waiting_ready')) : null,
+      seat && s.ready[seat] && !page.closed ? h('span', { class: 'note' }, t('status.waiting_ready')) : null,
       // An aborted game without a move has nothing to replay.
       s.moves.length ? h('a', { class: 'btn', href: href('game', s.game_id), 'data-action': 'replay' }, t('action.replay')) : null,
       h('button', { class: 'btn ghost', 'aria-label': t('action.close'), onclick: () => { page.bannerHidden = s.game_id; redraw(); } }, '×'),
@@ -441,11 +449,11 @@ function info(t, page, s, act) {
   return [
     h('h2', {}, variant ? t.pick(variant.names, variant.id) : t('table')),
     h('p', { class: 'options' }, t('options.time', { minutes: o.minutes, increment: o.increment }), flags.length ? ` · ${flags.join(' · ')}` : ''),
-    h('p', { class: 'meta' },
+    page.closed ? null : h('p', { class: 'meta' },
       h('span', { 'data-spectators': String(s.presence?.spectators ?? 0) }, t('spectators', { n: s.presence?.spectators ?? 0 })),
     ),
     // Who watches (those with a session; the count has everyone), each name cut alone.
-    s.presence?.watchers?.length
+    !page.closed && s.presence?.watchers?.length
       ? h('p', { class: 'meta watchers', 'data-watchers': String(s.presence.watchers.length) },
         `${t('spectators.watching')} `,
         s.presence.watchers.map((p, i) => [i ? ', ' : '', nameTag(t, p, { link: true, 'data-watcher': p.id })]))

@@ -49,7 +49,23 @@ impl std::fmt::Debug for PasswordChange {
 pub struct AccountInfo {
     /// The username.
     pub username: String,
+    /// The client language the account chose (`PUT /api/account/language`), or `null`:
+    /// the browser's then applies.
+    #[serde(default)]
+    pub language: Option<String>,
 }
+
+/// `PUT /api/account/language`: the client language an account keeps, one of
+/// [`LANGUAGES`] (`null`: none, the browser's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LanguageChoice {
+    /// A language code, or `null`.
+    pub language: Option<String>,
+}
+
+/// The languages the client speaks, as `GET /api/me` and `PUT /api/account/language`
+/// name them.
+pub const LANGUAGES: [&str; 9] = ["pl", "en", "ru", "pt", "es", "it", "cs", "nl", "fr"];
 
 /// A rating on the wire: rounded, with the number of rated games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -59,6 +59,8 @@ pub struct AccountRow {
     pub created_at: i64,
     /// Disabled by the operator: no sign-in, no session works.
     pub disabled: bool,
+    /// The client language it chose (a code such as `"pl"`), if any.
+    pub language: Option<String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -68,6 +70,7 @@ struct RawAccount {
     password_hash: String,
     created_at: i64,
     disabled: i64,
+    language: Option<String>,
 }
 
 impl From<RawAccount> for AccountRow {
@@ -78,6 +81,7 @@ impl From<RawAccount> for AccountRow {
             password_hash: Secret(r.password_hash),
             created_at: r.created_at,
             disabled: r.disabled != 0,
+            language: r.language,
         }
     }
 }
@@ -150,6 +154,13 @@ pub enum AccountWrite {
         player_id: String,
         /// Disabled or enabled.
         disabled: bool,
+    },
+    /// The client language an account chose (`None`: the browser's).
+    Language {
+        /// The player.
+        player_id: String,
+        /// A language code the client speaks.
+        language: Option<String>,
     },
     /// Sessions were used: their `used_at` becomes `now` (the idle limit counts from
     /// it).
@@ -290,6 +301,16 @@ macro_rules! apply_account {
                         .await?;
                 }
             }
+            AccountWrite::Language {
+                player_id,
+                language,
+            } => {
+                sqlx::query("UPDATE accounts SET language = $2 WHERE player_id = $1")
+                    .bind(player_id)
+                    .bind(language.as_deref())
+                    .execute(&mut *$conn)
+                    .await?;
+            }
             AccountWrite::TouchSessions { token_hashes, now } => {
                 for hash in token_hashes {
                     sqlx::query(
@@ -346,7 +367,7 @@ const PLAYER_BY_TOKEN: &str = "SELECT g.id, g.name, a.username, NULL AS used_at 
     WHERE s.token_hash = $1 AND (a.disabled IS NULL OR a.disabled = 0) \
     AND s.used_at >= $2 AND s.created_at >= $3";
 
-const ACCOUNT_COLUMNS: &str = "player_id, username, password_hash, created_at, disabled";
+const ACCOUNT_COLUMNS: &str = "player_id, username, password_hash, created_at, disabled, language";
 
 impl Store {
     /// Makes an account change (in one transaction).

@@ -14,7 +14,9 @@ use axum::extract::{Query, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use damka_protocol::account::{AccountInfo, Credentials, Me, PasswordChange};
+use damka_protocol::account::{
+    AccountInfo, Credentials, LANGUAGES, LanguageChoice, Me, PasswordChange,
+};
 use damka_protocol::{ErrorCode, Player};
 use damka_store::{AccountWrite, NewAccount, Secret, StoreError};
 use draughts::Variant;
@@ -47,8 +49,15 @@ async fn me_of(state: &AppState, player: &Player) -> AppResult<Me> {
                 .map_or_else(ratings::new_rating, |r| ratings::wire(r, now));
             ratings.insert(v.name().to_owned(), w);
         }
+        let language = state
+            .core
+            .store
+            .account_of(&player.id)
+            .await?
+            .and_then(|a| a.language);
         Some(AccountInfo {
             username: player.name.clone(),
+            language,
         })
     } else {
         None
@@ -308,5 +317,40 @@ pub async fn change_password(
         .sessions
         .end_player(&account.player_id, keep.as_ref().map(Secret::expose));
     tracing::info!(player = %account.player_id, "password changed; other sessions ended");
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// An account keeps the client language it chose (`204`), so that it follows it to every
+/// browser it signs in from.
+///
+/// Fails with `401` for a guest, `400 bad_message` for a language the client does not
+/// speak, `429` past the address's limit of settings changes.
+pub async fn set_language(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Guest(player): Guest,
+    json: Result<Json<LanguageChoice>, JsonRejection>,
+) -> AppResult<StatusCode> {
+    let choice = body(json)?;
+    if !player.account {
+        return Err(AppError::Unauthorized);
+    }
+    if let Some(lang) = &choice.language
+        && !LANGUAGES.contains(&lang.as_str())
+    {
+        return Err(AppError::BadMessage(format!(
+            "language must be one of {}",
+            LANGUAGES.join(", ")
+        )));
+    }
+    super::push::take_change(&state, ip)?;
+    state
+        .core
+        .store
+        .account_write(AccountWrite::Language {
+            player_id: player.id,
+            language: choice.language,
+        })
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
-use axum::routing::{any, get, post};
+use axum::routing::{any, get, post, put};
 use axum::{Router, middleware};
 use tower_http::CompressionLevel;
 use tower_http::compression::CompressionLayer;
@@ -51,6 +51,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/me/games", get(mygames::my_games))
         .route("/api/account", post(account::create))
         .route("/api/account/password", post(account::change_password))
+        .route("/api/account/language", put(account::set_language))
         .route(
             "/api/session",
             post(account::sign_in).delete(account::sign_out),

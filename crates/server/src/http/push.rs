@@ -62,10 +62,11 @@ fn body<T>(json: Result<Json<T>, JsonRejection>) -> AppResult<T> {
         .map_err(|e| AppError::BadMessage(e.body_text()))
 }
 
-/// Takes one of the address's subscription and settings changes.
+/// Takes one of the address's subscription and settings changes (the account's language
+/// too).
 ///
 /// Fails with `429` (and `Retry-After`) past the address's limit.
-fn take_change(state: &AppState, ip: RateKey) -> AppResult<()> {
+pub(super) fn take_change(state: &AppState, ip: RateKey) -> AppResult<()> {
     state
         .core
         .limits

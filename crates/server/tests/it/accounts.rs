@@ -674,7 +674,74 @@ async fn the_leaderboard_lists_established_accounts_best_first() {
     db.cleanup().await;
 }
 
+/// Issue 39: an account keeps its client language on the server; it comes with `/api/me`
+/// and the sign-in answer on any device, survives a restart, and only accounts may set
+/// it, to a language the client speaks.
+async fn an_account_keeps_its_language(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let (cookie, made) = account(&s, "Jirka", "jirka a ja").await;
+    assert_eq!(made["account"]["language"], Value::Null, "none chosen yet");
+    let set = |lang: Value| {
+        let cookie = cookie.clone();
+        let s = &s;
+        async move {
+            s.http(
+                "PUT",
+                "/api/account/language",
+                Some(&cookie),
+                Some(json!({ "language": lang })),
+            )
+            .await
+        }
+    };
+    let r = set(json!("cs")).await;
+    assert_eq!(r.status, 204, "{}", r.body);
+    let me = s.http("GET", "/api/me", Some(&cookie), None).await.json();
+    assert_eq!(me["account"]["language"], "cs");
+    // A language the client does not speak, or not a string: refused, nothing changed.
+    for bad in [json!("de"), json!(""), json!("CS"), json!(7)] {
+        let r = set(bad.clone()).await;
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert_eq!(r.json()["error"]["code"], "bad_message");
+    }
+    // A guest has nothing to keep it in.
+    let (guest, _) = s.guest("Host").await;
+    let r = s
+        .http(
+            "PUT",
+            "/api/account/language",
+            Some(&guest),
+            Some(json!({"language": "pl"})),
+        )
+        .await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    s.stop().await;
+
+    // Another device after a restart: signing in brings the language along.
+    let s = TestServer::start(config(&db)).await;
+    let r = sign_in(&s, "jirka", "jirka a ja").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["account"]["language"], "cs");
+    // `null` goes back to the browser's language.
+    let other = r.cookie().unwrap();
+    let r = s
+        .http(
+            "PUT",
+            "/api/account/language",
+            Some(&other),
+            Some(json!({"language": null})),
+        )
+        .await;
+    assert_eq!(r.status, 204, "{}", r.body);
+    let me = s.http("GET", "/api/me", Some(&cookie), None).await.json();
+    assert_eq!(me["account"]["language"], Value::Null);
+    s.stop().await;
+    db.cleanup().await;
+}
+
 both_backends!(
+    an_account_keeps_its_language,
     a_guest_becomes_an_account_and_keeps_its_games,
     sessions_sign_in_and_out,
     rated_tables_are_for_accounts,
