@@ -19,6 +19,8 @@ pub struct App {
     pub tournaments: Arc<Tournaments>,
     /// Analyses of games and positions.
     pub analyses: Arc<crate::analysis::Analyses>,
+    /// The featured game of each variant (the start page's "Live now").
+    pub featured: crate::featured::Featured,
     /// This node's part of a cluster (`--cluster`); `None` on a single node.
     pub cluster: Option<Arc<Cluster>>,
     /// Every metric of the server, its store and its cluster node, for `/metrics`.

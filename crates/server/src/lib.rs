@@ -44,6 +44,7 @@ pub mod config;
 pub mod core;
 pub mod error;
 pub mod fair_play;
+pub mod featured;
 pub mod http;
 pub mod limits;
 pub mod lock;

@@ -166,6 +166,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     let analyses = crate::analysis::Analyses::new(core.clone(), cluster.is_none());
     let state: AppState = Arc::new(App {
         analyses: analyses.clone(),
+        featured: crate::featured::Featured::default(),
         assets: Arc::new(crate::assets::Assets::new(static_dir(&core.config))),
         core: core.clone(),
         tables: tables.clone(),

@@ -382,6 +382,18 @@ impl Store {
             .collect()
     }
 
+    /// The position of a game now: after its last stored move, or its start position
+    /// before the first; `None` for a game not stored. Two primary-key reads.
+    ///
+    /// Fails on a database error.
+    pub async fn last_fen(&self, game_id: &str) -> Result<Option<String>, StoreError> {
+        const SQL: &str = "SELECT COALESCE((SELECT m.fen_after FROM moves m \
+            WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1), g.initial_fen) \
+            FROM games g WHERE g.id = $1";
+        on_pool!(self, pool => sqlx::query_scalar::<_, String>(SQL)
+            .bind(game_id).fetch_optional(pool).await)
+    }
+
     /// A player's games still being played (at most `limit` as White and as Black each),
     /// with their ply counts and the position after the last stored move (`None` before
     /// the first): the "my games" list. Read from the player-column indexes (a running

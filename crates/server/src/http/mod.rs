@@ -4,6 +4,7 @@ pub mod account;
 pub mod analysis;
 pub mod assets;
 pub mod ballots;
+pub mod featured;
 pub mod games;
 pub mod guard;
 pub mod guest;
@@ -71,6 +72,7 @@ pub fn app(state: AppState) -> Router {
             "/api/push/settings",
             get(push::settings).put(push::set_settings),
         )
+        .route("/api/featured", get(featured::list))
         .route("/api/rooms", get(rooms::list))
         .route("/api/rooms/{room}", get(rooms::show))
         .route("/api/rooms/{room}/tables", post(rooms::create_table))

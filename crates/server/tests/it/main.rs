@@ -20,6 +20,7 @@ mod cluster;
 mod cluster_lease;
 mod computer;
 mod endgames;
+mod featured;
 mod game_endings;
 mod group_commit;
 mod hardening;
