@@ -625,3 +625,54 @@ test('item 11: a finished table’s page after a restart says it closed, keeps t
     await bob.context.close();
   }
 });
+
+test('item 12: the home page features the game in progress of each variant, watchable in one click', { timeout: 120_000 }, async () => {
+  const { url } = env.server;
+  const ala = await newPlayer(env.browser);
+  const bob = await newPlayer(env.browser);
+  const carol = await newPlayer(env.browser, { phone: true, locale: 'pl-PL' });
+  const dave = await newPlayer(env.browser);
+  try {
+    await arrive(ala, url, LONG('Agnieszka'));
+    await arrive(bob, url, LONG('Bartholomew'));
+    await arrive(dave, url, 'Dawid');
+    await dave.page.setViewportSize({ width: 1366, height: 768 });
+    const table = await startGame(ala, bob, url, 'russian', { minutes: 5, increment: 3 });
+    await playMove(ala, 'c3-b4');
+    await waitMoves(bob.page, 1);
+    await playMove(bob, 'f6-g5');
+    await waitMoves(ala.page, 2);
+
+    // The Russian game is featured on the home page, at its position, with its players.
+    for (const p of [carol, dave]) {
+      await p.page.goto(`${url}/#/`);
+      const tile = p.page.locator('[data-featured-game][data-featured-variant="russian"]');
+      await tile.waitFor();
+      await tile.locator('[data-mini-piece="g5:black-man"]').waitFor();
+      await tile.locator('[data-mini-piece="b4:white-man"]').waitFor();
+      assert.equal(await tile.locator('[data-mini-piece]').count(), 24);
+      const names = await tile.locator('[data-full-name]').evaluateAll((els) => els.map((e) => e.dataset.fullName));
+      assert.deepEqual(names, [LONG('Bartholomew'), LONG('Agnieszka')], 'Black above, White below');
+      const fit = await p.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+      assert.ok(fit, 'the page is no wider than the screen');
+    }
+    assert.match(await carol.page.locator('.featured h2').textContent(), /Teraz na żywo/);
+    await carol.page.locator('.featured').scrollIntoViewIfNeeded();
+    await screenshot(carol.page, 'club-featured-360');
+    await screenshot(dave.page, 'club-featured-1366');
+
+    // It follows the game without a reload.
+    await playMove(ala, 'b4-a5');
+    await dave.page.locator('[data-featured-variant="russian"] [data-mini-piece="a5:white-man"]').waitFor();
+
+    // One click: Dave watches the table, and its players see one more spectator.
+    await press(dave, dave.page.locator('[data-featured-variant="russian"] .featured-link'));
+    await dave.page.waitForURL(new RegExp(`#/table/${table}$`));
+    await dave.page.locator(`[data-table="${table}"] [data-square]`).first().waitFor();
+    await ala.page.locator('[data-spectators="1"]').waitFor();
+    assert.equal(await dave.page.locator('[data-action="sit"]').count(), 0, 'both seats are taken');
+    assert.deepEqual([ala.errors, bob.errors, carol.errors, dave.errors].flat(), []);
+  } finally {
+    for (const p of [ala, bob, carol, dave]) await p.context.close();
+  }
+});

@@ -168,5 +168,7 @@ export const pushSettings = () => request('GET', '/api/push/settings');
 export const setPushSettings = (s) => request('PUT', '/api/push/settings', s);
 /** An account keeps its client language (`null`: the browser's). */
 export const setLanguage = (language) => request('PUT', '/api/account/language', { language });
+/** The featured game of each variant (the start page's "Live now"). */
+export const featured = () => request('GET', '/api/featured');
 /** This player's games in progress, the ones where it is their move first. */
 export const myGames = () => request('GET', '/api/me/games');

@@ -7,6 +7,7 @@ import { href } from './router.js';
 import { preferredVariant } from './homevariant.js';
 import { playCard } from './playnow.js';
 import { myGamesCard } from './mygames.js';
+import { FEATURED_REFRESH_MS, featuredCard } from './featured.js';
 
 const REFRESH_MS = 10_000;
 
@@ -17,6 +18,7 @@ export function mount(root, { ctx }) {
   const nameForm = guestForm(ctx);
   const play = h('div', { class: 'play-slot' });
   const mine = h('div', { class: 'my-games-slot' });
+  const live = h('div', { class: 'featured-slot' });
   replace(root,
     h('section', { class: 'hero' },
       h('h1', {}, t('lobby.title')),
@@ -25,6 +27,7 @@ export function mount(root, { ctx }) {
     ),
     mine,
     play,
+    live,
     h('h2', {}, t('lobby.rooms')),
     list,
   );
@@ -50,9 +53,31 @@ export function mount(root, { ctx }) {
       replace(list, h('li', { class: 'error', role: 'alert' }, t(`error.${err.code}`)));
     }
   }
+  // The featured games follow their moves more often than the rooms their tables, and
+  // only while the page is in sight.
+  let liveBusy = false;
+  async function loadLive() {
+    if (liveBusy || document.visibilityState === 'hidden') return;
+    liveBusy = true;
+    try {
+      const [games, variants] = await Promise.all([api.featured(), api.variants()]);
+      const first = preferredVariant(ctx.lang, variants.map((v) => v.id));
+      replace(live, featuredCard(t, games, variants, first));
+      live.dataset.loaded = 'true';
+    } catch {
+      // Kept as it was: the next round tries again.
+    } finally {
+      liveBusy = false;
+    }
+  }
   load();
+  loadLive();
   const timer = setInterval(load, REFRESH_MS);
-  return () => clearInterval(timer);
+  const liveTimer = setInterval(loadLive, FEATURED_REFRESH_MS);
+  return () => {
+    clearInterval(timer);
+    clearInterval(liveTimer);
+  };
 }
 
 function roomCard(t, room) {
