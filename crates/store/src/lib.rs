@@ -101,23 +101,21 @@ pub struct Store {
     /// Whether `pool` is the lookups' pool: a wait for one of its connections that runs
     /// out is [`StoreError::Busy`], not an outage.
     is_lookups: bool,
+    /// The lookups' slots, one per connection of their pool: a lookup waits at most
+    /// `lookup_wait` for one (the others' lookups), then is [`StoreError::Busy`]; holding
+    /// one, it waits for its connection as long as any read may (the time to open one
+    /// is not the others' fault, and a busy machine may take more than `lookup_wait`).
+    lookup_slots: Arc<tokio::sync::Semaphore>,
+    /// Longest wait for a lookups' slot.
+    lookup_wait: Duration,
     /// The writer's handle: SQLite's one writer task, or PostgreSQL's.
     writer: WriteQueue,
 }
 
-/// The lookups' connections, taken by [`Store::hold_lookups`] until dropped.
-#[derive(Default)]
+/// Every lookups' slot, taken by [`Store::hold_lookups`] until dropped.
+#[derive(Debug)]
 pub struct LookupsHeld {
-    sqlite: Vec<sqlx::pool::PoolConnection<sqlx::Sqlite>>,
-    postgres: Vec<sqlx::pool::PoolConnection<sqlx::Postgres>>,
-}
-
-impl std::fmt::Debug for LookupsHeld {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LookupsHeld")
-            .field("connections", &(self.sqlite.len() + self.postgres.len()))
-            .finish()
-    }
+    _slots: tokio::sync::OwnedSemaphorePermit,
 }
 
 /// A pool of either backend.
@@ -169,11 +167,15 @@ impl Default for StoreOptions {
 /// [`StoreError`].
 macro_rules! on_pool {
     ($store:expr, $pool:ident => $body:expr) => {
-        match &$store.pool {
-            $crate::Pool::Sqlite($pool) => $body,
-            $crate::Pool::Postgres($pool) => $body,
+        // A lookup first takes one of the lookups' slots (see `Store::lookup_slot`).
+        match $store.lookup_slot().await {
+            Err(e) => Err(e),
+            Ok(_slot) => match &$store.pool {
+                $crate::Pool::Sqlite($pool) => $body,
+                $crate::Pool::Postgres($pool) => $body,
+            }
+            .map_err(|e| $store.read_error(e)),
         }
-        .map_err(|e| $store.read_error(e))
     };
 }
 pub(crate) use on_pool;
@@ -199,6 +201,7 @@ impl Store {
         if options.abort_before_ratings {
             ratings::set_abort_before_ratings(true);
         }
+        let slots = options.lookup_connections.max(1) as usize;
         let store = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
                 .max_connections(16)
@@ -208,13 +211,15 @@ impl Store {
             let lookups = PgPoolOptions::new()
                 .max_connections(options.lookup_connections.max(1))
                 .min_connections(0)
-                .acquire_timeout(options.lookup_wait)
+                .acquire_timeout(options.acquire_timeout.max(options.lookup_wait))
                 .connect_lazy_with((*pool.connect_options()).clone());
             let writer = pg_writer::spawn(&pool, options.acquire_timeout);
             Store {
                 pool: Pool::Postgres(pool),
                 lookups: Pool::Postgres(lookups),
                 is_lookups: false,
+                lookup_slots: Arc::new(tokio::sync::Semaphore::new(slots)),
+                lookup_wait: options.lookup_wait,
                 writer,
             }
         } else if let Some(path) = url
@@ -245,7 +250,7 @@ impl Store {
             let lookups = SqlitePoolOptions::new()
                 .max_connections(options.lookup_connections.max(1))
                 .min_connections(0)
-                .acquire_timeout(options.lookup_wait)
+                .acquire_timeout(options.acquire_timeout.max(options.lookup_wait))
                 .connect_lazy_with(connect.clone().read_only(true));
             let writer = writer::spawn(
                 connect,
@@ -256,6 +261,8 @@ impl Store {
                 pool: Pool::Sqlite(pool),
                 lookups: Pool::Sqlite(lookups),
                 is_lookups: false,
+                lookup_slots: Arc::new(tokio::sync::Semaphore::new(slots)),
+                lookup_wait: options.lookup_wait,
                 writer,
             }
         } else {
@@ -300,20 +307,40 @@ impl Store {
     ///
     /// Fails when a connection cannot be had within the lookups' wait.
     pub async fn hold_lookups(&self) -> Result<LookupsHeld, StoreError> {
-        let mut held = LookupsHeld::default();
+        let n = u32::try_from(self.lookup_slots_total()).unwrap_or(u32::MAX);
+        let slots = self
+            .lookup_slots
+            .clone()
+            .acquire_many_owned(n)
+            .await
+            .map_err(|_| StoreError::Busy)?;
+        Ok(LookupsHeld { _slots: slots })
+    }
+
+    /// The lookups' slots in all (their pool's connections).
+    fn lookup_slots_total(&self) -> usize {
         match &self.lookups {
-            Pool::Sqlite(pool) => {
-                for _ in 0..pool.options().get_max_connections() {
-                    held.sqlite.push(pool.acquire().await?);
-                }
-            }
-            Pool::Postgres(pool) => {
-                for _ in 0..pool.options().get_max_connections() {
-                    held.postgres.push(pool.acquire().await?);
-                }
-            }
+            Pool::Sqlite(pool) => pool.options().get_max_connections() as usize,
+            Pool::Postgres(pool) => pool.options().get_max_connections() as usize,
         }
-        Ok(held)
+    }
+
+    /// For a read of the lookups' handle, one of their slots, waited for at most
+    /// `lookup_wait`; `None` (nothing to wait for) for any other read.
+    ///
+    /// Fails with [`StoreError::Busy`] when every slot stays taken.
+    pub(crate) async fn lookup_slot(
+        &self,
+    ) -> Result<Option<tokio::sync::OwnedSemaphorePermit>, StoreError> {
+        if !self.is_lookups {
+            return Ok(None);
+        }
+        match tokio::time::timeout(self.lookup_wait, self.lookup_slots.clone().acquire_owned())
+            .await
+        {
+            Ok(Ok(slot)) => Ok(Some(slot)),
+            Ok(Err(_)) | Err(_) => Err(StoreError::Busy),
+        }
     }
 
     /// A read's error: a wait for a lookups' connection that ran out is
