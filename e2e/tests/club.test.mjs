@@ -612,6 +612,7 @@ test('item 11: a finished table’s page after a restart says it closed, keeps t
       assert.equal(await p.page.locator('[data-controls] [data-action="replay"]').getAttribute('href'), game);
       assert.equal(await p.page.locator('[data-controls] [data-action="room"]').getAttribute('href'), '#/room/russian');
       assert.equal(await p.page.locator('[data-action="start"]').count(), 0, 'no Play again at a closed table');
+      assert.equal(await p.page.locator('[data-chat] form:visible').count(), 0, 'no chat input at a closed table');
     }
     await screenshot(ala.page, 'club-closed-after-restart-1366');
     await screenshot(bob.page, 'club-closed-after-restart-360');

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ARTIFACTS, newPlayer, serverAndBrowser } from '../lib/harness.mjs';
-import { arrive, createTable, press } from '../lib/actions.mjs';
+import { arrive, createTable, press, startGame } from '../lib/actions.mjs';
 import { playAnyMove } from '../lib/flow.mjs';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../static/js/i18n.js';
 
@@ -127,6 +127,14 @@ async function fixtures() {
   const tournament = decodeURIComponent(host.page.url().split('#/tournament/')[1]);
   // The host stays in the room: its people list shows the widest name.
   await host.page.goto(`${env.server.url}/#/room/russian`);
+  // A game in progress between two more of the widest names: featured on the start page.
+  const white = await newPlayer(env.browser);
+  const black = await newPlayer(env.browser);
+  await arrive(white, env.server.url, 'M'.repeat(24));
+  await arrive(black, env.server.url, `${'W'.repeat(23)}M`);
+  await startGame(white, black, env.server.url, 'russian', { minutes: 15, increment: 10 });
+  await playAnyMove(white);
+  await playAnyMove(black);
   fixture = { host, waitingTable, tournament };
   return fixture;
 }
@@ -145,6 +153,8 @@ for (const lang of LANGUAGES) {
       await page.locator('h1', { hasText: T['lobby.title'] }).waitFor();
       await page.locator('[data-room="russian"]', { hasText: RUSSIAN_ROOM[lang] }).waitFor();
       assert.equal(await page.locator('[data-lang-select]').inputValue(), lang);
+      await page.locator('[data-featured-variant="russian"] [data-mini-piece]').first().waitFor();
+      await page.locator('.featured h2', { hasText: T['featured.title'] }).waitFor();
       await shoot(page, lang, 'lobby');
 
       // The room: the tables (one with the widest name), the people, the forms.

@@ -146,6 +146,7 @@ export function mount(root, { id, ctx }) {
     onClosedForGood: () => {
       page.closed = true;
       draw();
+      drawChat();
     },
   });
 
@@ -628,8 +629,10 @@ export function mount(root, { id, ctx }) {
     // server does not send them those messages either). After the game the spectators'
     // messages stay in their panel.
     chats.spectators.el.hidden = !!myColor(s) || (!playing && !parts.spectators.length);
-    // A spectator writes in the spectators' panel while the game is played.
-    chats.players.readOnly(playing && !myColor(s));
+    // A spectator writes in the spectators' panel while the game is played; nobody
+    // writes at a closed table (the messages stay to read).
+    chats.players.readOnly(page.closed || (playing && !myColor(s)));
+    chats.spectators.readOnly(page.closed);
   }
 
   function tick() {
