@@ -155,3 +155,17 @@ test('presence names the spectators with a session (issue 39)', () => {
   s = applyMessage(null, stateMsg({ presence: { white: true, black: true, spectators: 1, watchers: [carol] } })).state;
   assert.equal(s.presence.watchers[0].name, 'Carol');
 });
+
+test('the ballot a game started from is kept from state and from game_started (issue 38)', () => {
+  const ballot = { id: 'fmjd64-07-13', name: 'FMJD-64 7-XIII', moves: ['e3-f4', 'b6-a5'] };
+  assert.equal(applyMessage(null, stateMsg()).state.ballot, null);
+  const s = applyMessage(null, stateMsg({ ballot, status: 'over' })).state;
+  assert.deepEqual(s.ballot, ballot);
+  // The next game draws another ballot; a game without one clears it.
+  const next = { id: 'idf150-01-10', name: 'IDF 150 1-X', moves: [], arrangement: null };
+  const started = { t: 'game_started', v: 6, id: 'g2', white: bob, black: alice, initial_fen: 'W:W2:B3', fen: 'W:W2:B3', opening: [], turn: 'white', legal: [], clock: null, counters: [], ballot: next };
+  const r = applyMessage(s, started);
+  assert.deepEqual(r.state.ballot, next);
+  const plain = applyMessage(r.state, { ...started, v: 7, id: 'g3', ballot: undefined });
+  assert.equal(plain.state.ballot, null);
+});

@@ -95,6 +95,21 @@ export async function variant(id) {
   return found;
 }
 
+const ballotsPromises = new Map();
+/**
+ * A variant's opening ballots, its default set first (`GET /api/ballots/{variant}`);
+ * fetched once per variant and page load.
+ */
+export function ballots(variant) {
+  if (!ballotsPromises.has(variant)) {
+    ballotsPromises.set(variant, request('GET', `/api/ballots/${encodeURIComponent(variant)}`).catch((err) => {
+      ballotsPromises.delete(variant);
+      throw err;
+    }));
+  }
+  return ballotsPromises.get(variant);
+}
+
 /** The rooms of the server. */
 export const rooms = () => request('GET', '/api/rooms');
 /** One room with its tables. */

@@ -14,6 +14,7 @@ import { evalGraph, evalText } from './evalgraph.js';
 import { playerName } from './playnow.js';
 import { changeText } from './ratings.js';
 import { resultText } from './tableview.js';
+import { ballotLine } from './ballot.js';
 
 /** Mounts the replay page; returns its unmount function. */
 export function mount(root, { id, ctx }) {
@@ -225,6 +226,8 @@ export function mount(root, { id, ctx }) {
     replace(head,
       h('h1', {}, `${playerName(t, g.white) || '?'} – ${playerName(t, g.black) || '?'}`),
       h('p', { class: 'lead' }, `${t.pick(variant.names, variant.id)} · ${t('options.time', { minutes: g.options?.minutes, increment: g.options?.increment })} · ${resultText(t, g)}`),
+      // The opening ballot the game started from (the replay starts from its position).
+      ballotLine(t, g.ballot),
       // A rated game: both players' rating changes (issue 23).
       g.ratings ? h('p', { class: 'meta', 'data-replay-ratings': '' }, t('option.rated'), ': ',
         ['white', 'black'].map((side, i) => [i ? ' · ' : '', `${playerName(t, g[side]) || '?'} ${changeText(g.ratings[side])}`])) : null,

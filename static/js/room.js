@@ -17,6 +17,7 @@ import * as sound from './sound.js';
 import { applyTournaments } from './tournaments.js';
 import { seatRefusal } from './ratings.js';
 import { createTournamentForm, tournamentRows } from './tournamentlist.js';
+import { ballotFlag } from './ballot.js';
 
 /** Mounts a room page; returns its unmount function. */
 export function mount(root, { id, ctx }) {
@@ -272,7 +273,14 @@ export function mount(root, { id, ctx }) {
     } catch {
       // Without geometry the server still validates the option; offer it.
     }
-    replace(formBox, createForm(t, id, eightByEight, ctx, room.variant));
+    // The variant's ballots, its default set first (the one "random" draws from).
+    let ballots = [];
+    try {
+      ballots = await api.ballots(room.variant);
+    } catch {
+      // Without the list the form offers no ballot.
+    }
+    replace(formBox, createForm(t, id, eightByEight, ctx, room.variant, ballots));
   }
 
   loadGames();
@@ -307,6 +315,7 @@ function tableRow(t, tb, ctx) {
     o.bot ? t('option.bot', { n: o.bot }) : null,
     o.local ? t('option.local') : null,
     o.random_opening ? t('option.random_opening') : null,
+    ballotFlag(t, o.ballot),
     o.capture_optional ? t('option.capture_optional') : null,
     o.rated ? t('option.rated') : null,
     o.rated && o.rating_range ? t('option.range', { min: o.rating_range.min, max: o.rating_range.max }) : null,
@@ -327,11 +336,19 @@ function tableRow(t, tb, ctx) {
   );
 }
 
-function createForm(t, roomId, eightByEight, ctx, variant) {
+function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
   const minutes = h('input', { type: 'number', id: 'opt-minutes', name: 'minutes', min: '1', max: '15', value: '5', required: true });
   const increment = h('input', { type: 'number', id: 'opt-increment', name: 'increment', min: '0', max: '10', value: '3', required: true });
   const random = h('input', { type: 'checkbox', id: 'opt-random', name: 'random_opening' });
   const optional = h('input', { type: 'checkbox', id: 'opt-optional', name: 'capture_optional' });
+  // A ballot (issue 38): none, or a new one of the variant's default set for each game.
+  const defaultSet = ballots[0] ?? null;
+  const ballot = defaultSet ? h('select', { id: 'opt-ballot', name: 'ballot' },
+    h('option', { value: '' }, t('create.ballot_none')),
+    h('option', { value: 'random' }, t('create.ballot_random'))) : null;
+  const setSize = ballots.filter((b) => b.set === defaultSet?.set).length;
+  const ballotNote = h('p', { class: 'meta', 'data-ballot-set': defaultSet?.set ?? '', hidden: true },
+    defaultSet ? t('create.ballot_from', { set: defaultSet.source, n: setSize }) : '');
   const seat = h('select', { id: 'opt-seat', name: 'seat' },
     ['random', 'white', 'black'].map((v) => h('option', { value: v }, t(`seat.${v}`))),
   );
@@ -355,10 +372,23 @@ function createForm(t, roomId, eightByEight, ctx, variant) {
       box.disabled = on;
       if (on) box.checked = false;
     }
+    // A rated table plays a federation's ballots only; a ballot or a random opening.
+    if (ballot) {
+      const refused = (on && !defaultSet.rated) || random.checked;
+      if (refused) ballot.value = '';
+      ballot.disabled = refused;
+      if (ballot.value) {
+        random.checked = false;
+        random.disabled = true;
+      }
+      ballotNote.hidden = !ballot.value;
+    }
     rangeBox.hidden = !on;
   };
   casual.addEventListener('change', sync);
   rated.addEventListener('change', sync);
+  random.addEventListener('change', sync);
+  ballot?.addEventListener('change', sync);
   const msg = h('p', { class: 'form-msg', role: 'alert' });
   const form = h('form', { class: 'create-form', 'data-form': 'create-table' },
     h('h2', {}, t('create.title')),
@@ -370,6 +400,7 @@ function createForm(t, roomId, eightByEight, ctx, variant) {
       h('div', { class: 'field check' }, rated, h('label', { for: 'opt-rated' }, t('create.rated'))),
       ratedNote),
     rangeBox,
+    ballot ? h('div', { class: 'field', 'data-ballot-field': '' }, h('label', { for: 'opt-ballot' }, t('create.ballot')), ballot, ballotNote) : null,
     h('div', { class: 'field check' }, random, h('label', { for: 'opt-random' }, t('option.random_opening'))),
     eightByEight ? h('div', { class: 'field check' }, optional, h('label', { for: 'opt-optional' }, t('option.capture_optional'))) : null,
     h('div', { class: 'field' }, h('label', { for: 'opt-seat' }, t('create.seat')), seat),
@@ -385,6 +416,7 @@ function createForm(t, roomId, eightByEight, ctx, variant) {
       capture_optional: eightByEight && optional.checked,
       seat: seat.value,
     };
+    if (ballot?.value) options.ballot = ballot.value;
     if (rated.checked) {
       options.rated = true;
       if (min.value !== '' || max.value !== '') {

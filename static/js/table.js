@@ -100,6 +100,7 @@ export function mount(root, { id, ctx }) {
   const panels = {
     top: h('div', { class: 'player-bar top' }),
     bottom: h('div', { class: 'player-bar bottom' }),
+    ballot: h('div', { class: 'ballot-box', 'data-ballot-box': '', hidden: true }),
     status: h('p', { class: 'status', 'data-status': '', role: 'status', 'aria-live': 'polite' }),
     deadline: h('p', { class: 'deadline', 'data-deadline': '', hidden: true }),
     prompt: h('div', { class: 'prompt', 'data-prompt': '', role: 'alert', hidden: true }),
@@ -128,7 +129,7 @@ export function mount(root, { id, ctx }) {
       // The play column holds only the board and its two bars, so that it fits the
       // window's height; the status and the buttons sit beside it (below it on phones).
       h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom),
-      h('section', { class: 'controls card', 'data-controls': '' }, panels.status, panels.deadline, panels.prompt, panels.actions, panels.tools),
+      h('section', { class: 'controls card', 'data-controls': '' }, panels.ballot, panels.status, panels.deadline, panels.prompt, panels.actions, panels.tools),
       h('aside', { class: 'side' }, panels.info, invites.el, panels.counters, panels.moves, chats.players.el, chats.spectators.el),
     ),
   );

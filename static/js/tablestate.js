@@ -40,6 +40,8 @@ function fromState(msg) {
     black: msg.black ?? null,
     initial_fen: msg.initial_fen ?? msg.fen,
     opening_plies: msg.opening_plies ?? 0,
+    // The opening ballot the game started from (issue 38), or null.
+    ballot: msg.ballot ?? null,
     fen: msg.fen,
     moves: (msg.moves ?? []).map((m) => ({ ...m, captures: m.captures ?? [], opening: m.ply <= (msg.opening_plies ?? 0) })),
     turn: msg.turn ?? null,
@@ -88,6 +90,7 @@ function applyEvent(s, msg) {
       s.ready = { white: !!s.seats.white?.bot, black: !!s.seats.black?.bot };
       s.initial_fen = msg.initial_fen ?? msg.fen;
       s.opening_plies = opening.length;
+      s.ballot = msg.ballot ?? null;
       s.fen = msg.fen;
       // The opening plies are real plies of the game (ply 1..n); the fen after each one is
       // not sent, so only the last position is known until a replay fetches the record.

@@ -11,6 +11,7 @@ import { changeText, seatRefusal } from './ratings.js';
 import { offerEvery, pliesUntilOffer, takebackPlies } from './offers.js';
 import { claimLeft } from './chat.js';
 import { canMove, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
+import { ballotFlag, ballotLine } from './ballot.js';
 
 const OTHER = { white: 'black', black: 'white' };
 
@@ -22,6 +23,9 @@ export function renderPanels(panels, { t, page, state: s, pieces, act, redraw })
   panels.t = t;
   replace(panels.top, playerBar(OTHER[bottom], { t, page, s, count, act, panels }));
   replace(panels.bottom, playerBar(bottom, { t, page, s, count, act, panels }));
+  // The ballot the game started from, beside the board (below it on a phone).
+  replace(panels.ballot, ballotLine(t, s.ballot));
+  panels.ballot.hidden = !s.ballot;
   panels.status.textContent = statusText(t, page, s);
   panels.status.classList.toggle('offline', !page.online);
   const banner = renderBanner(panels.banner, t, page, s, act, redraw);
@@ -441,6 +445,7 @@ function info(t, page, s, act) {
   const variant = page.variant;
   const flags = [
     o.random_opening ? t('option.random_opening') : null,
+    ballotFlag(t, o.ballot),
     o.capture_optional ? t('option.capture_optional') : null,
     o.rated && !s.unrated ? t('option.rated') : null,
     o.rated && s.unrated ? t(`option.unrated.${s.unrated}`) : null,

@@ -109,7 +109,7 @@ impl Player {
 
 /// Options of a table, fixed when it is created. The default is a 5-minute game without
 /// increment, from the start position, capturing compulsory, between people.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     /// Initial time per player, 1–15 minutes.
     pub minutes: u32,
@@ -118,6 +118,11 @@ pub struct Options {
     /// Start every game from a few random opening plies.
     #[serde(default)]
     pub random_opening: bool,
+    /// Start every game from an opening ballot: a new one of the variant's default set
+    /// for each game (`"random"`), or the one with this id; `null` (absent): the start
+    /// position. Never with `random_opening`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ballot: Option<crate::ballot::BallotChoice>,
     /// Capturing is not compulsory (8x8 variants only).
     #[serde(default)]
     pub capture_optional: bool,
@@ -128,7 +133,8 @@ pub struct Options {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub local: bool,
     /// Rated: only accounts sit, and the game changes both players' ratings (never with
-    /// `bot`, `local`, `capture_optional` or `random_opening`).
+    /// `bot`, `local`, `capture_optional` or `random_opening`, nor with a `ballot` of
+    /// Damka's own sets).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
     /// The ratings welcome in the free seat of a rated table (the creator's own may be
@@ -143,6 +149,7 @@ impl Default for Options {
             minutes: 5,
             increment: 0,
             random_opening: false,
+            ballot: None,
             capture_optional: false,
             bot: None,
             local: false,
@@ -565,6 +572,10 @@ pub struct GameRecord {
     pub initial_fen: String,
     /// How many of the first plies were a random opening.
     pub opening_plies: u32,
+    /// The opening ballot the game started from (`initial_fen` is its position), or
+    /// `null`.
+    #[serde(default)]
+    pub ballot: Option<crate::ballot::GameBallot>,
     /// The moves.
     pub moves: Vec<StoredMove>,
     /// Result, or `null` (aborted or unfinished).

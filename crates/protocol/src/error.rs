@@ -22,6 +22,8 @@ pub enum ErrorCode {
     NoGame,
     /// Table options out of range or not allowed for the variant.
     InvalidOptions,
+    /// A table's `ballot` names no ballot of the room's variant (HTTP 400).
+    UnknownBallot,
     /// A guest name that breaks the naming rules.
     InvalidName,
     /// Too many messages on one connection.
@@ -76,6 +78,7 @@ impl ErrorCode {
             ErrorCode::GameInProgress => "game_in_progress",
             ErrorCode::NoGame => "no_game",
             ErrorCode::InvalidOptions => "invalid_options",
+            ErrorCode::UnknownBallot => "unknown_ballot",
             ErrorCode::InvalidName => "invalid_name",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::BadMessage => "bad_message",
@@ -129,6 +132,7 @@ mod tests {
             ErrorCode::GameInProgress,
             ErrorCode::NoGame,
             ErrorCode::InvalidOptions,
+            ErrorCode::UnknownBallot,
             ErrorCode::InvalidName,
             ErrorCode::RateLimited,
             ErrorCode::BadMessage,

@@ -6,6 +6,7 @@
 //!
 //! - [`account`]: accounts, sessions, ratings, profiles and leaderboards;
 //! - [`analysis`]: analysis of finished games and of positions;
+//! - [`ballot`]: opening ballots (a variant's list, a table's choice, a game's ballot);
 //! - [`close`]: the WebSocket close codes;
 //! - [`common`]: players, options, clocks, counters, tables, rooms, variants, games;
 //! - [`error`]: the error codes and the one error shape;

@@ -137,6 +137,10 @@ pub struct State {
     pub initial_fen: String,
     /// Random-opening plies at the start of `moves`.
     pub opening_plies: u32,
+    /// The opening ballot the current or last game started from (`initial_fen` is its
+    /// position), or `null`.
+    #[serde(default)]
+    pub ballot: Option<crate::ballot::GameBallot>,
     /// Current position.
     pub fen: String,
     /// Moves so far.
@@ -398,6 +402,9 @@ pub struct GameStarted {
     pub fen: String,
     /// Random-opening plies, full paths.
     pub opening: Vec<String>,
+    /// The opening ballot the game starts from (`initial_fen` is its position), or `null`.
+    #[serde(default)]
+    pub ballot: Option<crate::ballot::GameBallot>,
     /// Side to move.
     pub turn: Side,
     /// Legal moves.

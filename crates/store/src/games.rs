@@ -69,6 +69,11 @@ pub struct GameRow {
     pub initial_fen: String,
     /// Random-opening plies among the moves.
     pub opening_plies: i64,
+    /// The id of the opening ballot the game started from (`initial_fen` is its
+    /// position), if any.
+    pub ballot: Option<String>,
+    /// The table draws a new ballot for each game (`"ballot": "random"`).
+    pub ballot_random: bool,
     /// Being played or over.
     pub status: GameStatus,
     /// The result, once over with one (`None` for an aborted game, or while playing).
@@ -101,6 +106,8 @@ pub(crate) struct RawGame {
     black_name: String,
     initial_fen: String,
     opening_plies: i64,
+    ballot: Option<String>,
+    ballot_random: i64,
     status: String,
     result: Option<String>,
     reason: Option<String>,
@@ -141,6 +148,8 @@ impl TryFrom<RawGame> for GameRow {
             black_name: r.black_name,
             initial_fen: r.initial_fen,
             opening_plies: r.opening_plies,
+            ballot: r.ballot,
+            ballot_random: r.ballot_random != 0,
             status,
             result,
             reason,
@@ -187,7 +196,8 @@ pub struct NewGame {
 
 const GAME_COLUMNS: &str = "id, table_id, room, variant, minutes, increment_s, random_opening, \
     capture_optional, rated, white_id, white_name, black_id, black_name, initial_fen, opening_plies, \
-    status, result, reason, white_ms, black_ms, clock_ply, started_at, ended_at";
+    status, result, reason, white_ms, black_ms, clock_ply, started_at, ended_at, ballot, \
+    ballot_random";
 
 impl Store {
     /// Stores a new game and its opening plies in one transaction.

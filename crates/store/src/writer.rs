@@ -204,6 +204,8 @@ mod tests {
                 black_name: "B".into(),
                 initial_fen: "W:W1:B2".into(),
                 opening_plies: 0,
+                ballot: None,
+                ballot_random: false,
                 status: GameStatus::Playing,
                 result: None,
                 reason: None,

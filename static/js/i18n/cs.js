@@ -484,4 +484,15 @@ export default {
   'analyse.bad_pdn': 'Tuto partii se nepodařilo načíst:',
   'analyse.depth': 'hloubka {depth}',
   'analyse.no_moves': 'Strana na tahu nemá žádný tah: partie skončila.',
+  // Opening ballots at a table (issue 38).
+  'create.ballot': 'Losované zahájení',
+  'create.ballot_none': 'Žádné: výchozí postavení',
+  'create.ballot_random': 'Náhodné',
+  'create.ballot_from': { one: 'Nové v každé partii, losované z {set} ({n} zahájení).', few: 'Nové v každé partii, losované z {set} ({n} zahájení).', many: 'Nové v každé partii, losované z {set} ({n} zahájení).', other: 'Nové v každé partii, losované z {set} ({n} zahájení).' },
+  'option.ballot_random': 'Losované zahájení',
+  'option.ballot': 'Zahájení {id}',
+  'ballot.title': 'Zahájení',
+  'ballot.arrangement': 'rozestavení:',
+  'ballot.start': 'z výchozího postavení',
+  'error.unknown_ballot': 'Tato varianta takové zahájení nemá.',
 };

@@ -481,4 +481,15 @@ export default {
   'analyse.bad_pdn': 'This game could not be read:',
   'analyse.depth': 'depth {depth}',
   'analyse.no_moves': 'The side to move has no move: the game is over.',
+  // Opening ballots at a table (issue 38).
+  'create.ballot': 'Opening ballot',
+  'create.ballot_none': 'None: the start position',
+  'create.ballot_random': 'Random',
+  'create.ballot_from': { one: 'A new one for each game, drawn from the {set} ({n} opening).', other: 'A new one for each game, drawn from the {set} ({n} openings).' },
+  'option.ballot_random': 'Random ballot',
+  'option.ballot': 'Ballot {id}',
+  'ballot.title': 'Ballot',
+  'ballot.arrangement': 'set up by hand:',
+  'ballot.start': 'from the start position',
+  'error.unknown_ballot': 'This variant has no such opening ballot.',
 };

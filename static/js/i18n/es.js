@@ -484,4 +484,15 @@ export default {
   'analyse.bad_pdn': 'No se ha podido leer esta partida:',
   'analyse.depth': 'profundidad {depth}',
   'analyse.no_moves': 'El bando que juega no tiene jugada: la partida ha terminado.',
+  // Opening ballots at a table (issue 38).
+  'create.ballot': 'Sorteo de apertura',
+  'create.ballot_none': 'Ninguno: posición inicial',
+  'create.ballot_random': 'Al azar',
+  'create.ballot_from': { one: 'Una nueva en cada partida, sorteada de {set} ({n} apertura).', many: 'Una nueva en cada partida, sorteada de {set} ({n} de aperturas).', other: 'Una nueva en cada partida, sorteada de {set} ({n} aperturas).' },
+  'option.ballot_random': 'Apertura sorteada',
+  'option.ballot': 'Apertura {id}',
+  'ballot.title': 'Apertura',
+  'ballot.arrangement': 'posición colocada a mano:',
+  'ballot.start': 'desde la posición inicial',
+  'error.unknown_ballot': 'Esta variante no tiene esa apertura.',
 };

@@ -484,4 +484,15 @@ export default {
   'analyse.bad_pdn': 'Impossible de lire cette partie :',
   'analyse.depth': 'profondeur {depth}',
   'analyse.no_moves': 'Le camp au trait n’a aucun coup : la partie est terminée.',
+  // Opening ballots at a table (issue 38).
+  'create.ballot': 'Ouverture tirée au sort',
+  'create.ballot_none': 'Aucune : la position initiale',
+  'create.ballot_random': 'Au hasard',
+  'create.ballot_from': { one: 'Une nouvelle à chaque partie, tirée au sort dans {set} ({n} ouverture).', many: 'Une nouvelle à chaque partie, tirée au sort dans {set} ({n} d’ouvertures).', other: 'Une nouvelle à chaque partie, tirée au sort dans {set} ({n} ouvertures).' },
+  'option.ballot_random': 'Ouverture tirée au sort',
+  'option.ballot': 'Ouverture {id}',
+  'ballot.title': 'Ouverture',
+  'ballot.arrangement': 'position posée à la main :',
+  'ballot.start': 'depuis la position initiale',
+  'error.unknown_ballot': 'Cette variante n’a pas cette ouverture.',
 };

@@ -484,4 +484,15 @@ export default {
   'analyse.bad_pdn': 'Impossibile leggere questa partita:',
   'analyse.depth': 'profondità {depth}',
   'analyse.no_moves': 'Chi deve muovere non ha mosse: la partita è finita.',
+  // Opening ballots at a table (issue 38).
+  'create.ballot': 'Sorteggio dell’apertura',
+  'create.ballot_none': 'Nessuno: posizione iniziale',
+  'create.ballot_random': 'A sorte',
+  'create.ballot_from': { one: 'Una nuova per ogni partita, sorteggiata da {set} ({n} apertura).', many: 'Una nuova per ogni partita, sorteggiata da {set} ({n} di aperture).', other: 'Una nuova per ogni partita, sorteggiata da {set} ({n} aperture).' },
+  'option.ballot_random': 'Apertura sorteggiata',
+  'option.ballot': 'Apertura {id}',
+  'ballot.title': 'Apertura',
+  'ballot.arrangement': 'posizione disposta a mano:',
+  'ballot.start': 'dalla posizione iniziale',
+  'error.unknown_ballot': 'Questa variante non ha questa apertura.',
 };

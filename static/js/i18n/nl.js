@@ -484,4 +484,15 @@ export default {
   'analyse.bad_pdn': 'Deze partij kon niet worden gelezen:',
   'analyse.depth': 'diepte {depth}',
   'analyse.no_moves': 'De kant die aan zet is, heeft geen zet: de partij is afgelopen.',
+  // Opening ballots at a table (issue 38).
+  'create.ballot': 'Openingsloting',
+  'create.ballot_none': 'Geen: de beginstelling',
+  'create.ballot_random': 'Willekeurig',
+  'create.ballot_from': { one: 'Elke partij een nieuwe, geloot uit {set} ({n} opening).', other: 'Elke partij een nieuwe, geloot uit {set} ({n} openingen).' },
+  'option.ballot_random': 'Gelote opening',
+  'option.ballot': 'Opening {id}',
+  'ballot.title': 'Opening',
+  'ballot.arrangement': 'met de hand opgesteld:',
+  'ballot.start': 'vanuit de beginstelling',
+  'error.unknown_ballot': 'Deze variant heeft die opening niet.',
 };

@@ -481,4 +481,15 @@ export default {
   'analyse.bad_pdn': 'Nie udało się odczytać tej partii:',
   'analyse.depth': 'głębokość {depth}',
   'analyse.no_moves': 'Strona na ruchu nie ma ruchu: partia skończona.',
+  // Opening ballots at a table (issue 38).
+  'create.ballot': 'Debiut z tabeli',
+  'create.ballot_none': 'Brak: pozycja początkowa',
+  'create.ballot_random': 'Losowy',
+  'create.ballot_from': { one: 'Nowy w każdej partii, losowany z tabeli {set} ({n} debiut).', few: 'Nowy w każdej partii, losowany z tabeli {set} ({n} debiuty).', many: 'Nowy w każdej partii, losowany z tabeli {set} ({n} debiutów).', other: 'Nowy w każdej partii, losowany z tabeli {set} ({n} debiutu).' },
+  'option.ballot_random': 'Losowy debiut z tabeli',
+  'option.ballot': 'Debiut {id}',
+  'ballot.title': 'Debiut',
+  'ballot.arrangement': 'ustawienie ręczne:',
+  'ballot.start': 'z pozycji początkowej',
+  'error.unknown_ballot': 'Ten wariant nie ma takiego debiutu w tabeli.',
 };

@@ -484,4 +484,15 @@ export default {
   'analyse.bad_pdn': 'Não foi possível ler esta partida:',
   'analyse.depth': 'profundidade {depth}',
   'analyse.no_moves': 'O lado a jogar não tem lance: a partida acabou.',
+  // Opening ballots at a table (issue 38).
+  'create.ballot': 'Sorteio de abertura',
+  'create.ballot_none': 'Nenhum: posição inicial',
+  'create.ballot_random': 'Sorteado',
+  'create.ballot_from': { one: 'Uma nova a cada partida, sorteada de {set} ({n} abertura).', many: 'Uma nova a cada partida, sorteada de {set} ({n} de aberturas).', other: 'Uma nova a cada partida, sorteada de {set} ({n} aberturas).' },
+  'option.ballot_random': 'Abertura sorteada',
+  'option.ballot': 'Abertura {id}',
+  'ballot.title': 'Abertura',
+  'ballot.arrangement': 'posição montada:',
+  'ballot.start': 'da posição inicial',
+  'error.unknown_ballot': 'Esta variante não tem essa abertura.',
 };

@@ -484,4 +484,15 @@ export default {
   'analyse.bad_pdn': 'Не удалось прочитать эту партию:',
   'analyse.depth': 'глубина {depth}',
   'analyse.no_moves': 'У стороны, чья очередь ходить, нет ходов: партия окончена.',
+  // Opening ballots at a table (issue 38).
+  'create.ballot': 'Дебют по жеребьёвке',
+  'create.ballot_none': 'Нет: начальная позиция',
+  'create.ballot_random': 'Случайный',
+  'create.ballot_from': { one: 'Новый в каждой партии, по жеребьёвке из таблицы «{set}» ({n} дебют).', few: 'Новый в каждой партии, по жеребьёвке из таблицы «{set}» ({n} дебюта).', many: 'Новый в каждой партии, по жеребьёвке из таблицы «{set}» ({n} дебютов).', other: 'Новый в каждой партии, по жеребьёвке из таблицы «{set}» ({n} дебюта).' },
+  'option.ballot_random': 'Жеребьёвка дебютов',
+  'option.ballot': 'Дебют {id}',
+  'ballot.title': 'Дебют',
+  'ballot.arrangement': 'расстановка:',
+  'ballot.start': 'из начальной позиции',
+  'error.unknown_ballot': 'В этой игре нет такого дебюта жеребьёвки.',
 };

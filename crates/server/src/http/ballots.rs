@@ -26,6 +26,7 @@ pub fn views(variant: Variant) -> &'static [BallotView] {
                 fen: b.fen().to_owned(),
                 set: b.set().name().to_owned(),
                 source: b.set().title().to_owned(),
+                rated: crate::table::ballot::rated_set(b.set()),
             })
             .collect()
     })

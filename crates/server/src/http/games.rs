@@ -113,6 +113,7 @@ pub async fn show(
             minutes: u32::try_from(g.minutes).unwrap_or(0),
             increment: u32::try_from(g.increment_s).unwrap_or(0),
             random_opening: g.random_opening,
+            ballot: crate::table::ballot::stored_choice(g.ballot.as_deref(), g.ballot_random),
             capture_optional: g.capture_optional,
             bot: white.bot.or(black.bot),
             local: g.white_id == g.black_id,
@@ -123,6 +124,7 @@ pub async fn show(
         black,
         initial_fen: g.initial_fen.clone(),
         opening_plies: u32::try_from(g.opening_plies).unwrap_or(0),
+        ballot: stored_ballot(&g).map(crate::table::ballot::shown),
         moves: moves
             .into_iter()
             .map(|m| StoredMove {
@@ -143,6 +145,12 @@ pub async fn show(
         tournament,
         ratings,
     }))
+}
+
+/// The opening ballot a stored game started from, if it did (and the data still has it).
+fn stored_ballot(g: &GameRow) -> Option<&'static draughts::ballot::Ballot> {
+    let variant = Variant::from_name(&g.variant)?;
+    draughts::ballot::find(variant, g.ballot.as_deref()?)
 }
 
 /// A rated game's stored rating changes (rounded), if it has them.
@@ -270,6 +278,11 @@ pub fn pdn_record(
         "TimeControl",
         format!("{}+{}", g.minutes * 60, g.increment_s),
     );
+    // The ballot's name, as lidraughts names a game's opening (the writer adds `SetUp` and
+    // `FEN`, the ballot's position).
+    if let Some(b) = stored_ballot(g) {
+        record.set_tag("Opening", b.name());
+    }
     let outcome = g
         .reason
         .and_then(|r| Reason::from_name(r.as_str()))

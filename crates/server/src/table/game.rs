@@ -4,10 +4,12 @@
 //! [`super::moves`] what a move means. [`LiveGame::start`] is the one way a new game is
 //! made (at a table, or for a tournament's pairing).
 
+use damka_protocol::ballot::BallotChoice;
 use damka_protocol::table::PlayedMove;
 use damka_protocol::{
     ClockTimes, ClockView, CounterView, EndReason, GameResult, GameStatus, Options, Player, Side,
 };
+use draughts::ballot::Ballot;
 use draughts::clock::Clock;
 use draughts::{ByColor, Color, Game, Outcome, Position, Reason, Variant, random_opening};
 
@@ -30,6 +32,8 @@ pub struct LiveGame {
     pub initial_fen: String,
     /// How many of the first plies were the random opening.
     pub opening_plies: u32,
+    /// The opening ballot the game started from (`initial_fen` is its position).
+    pub ballot: Option<&'static Ballot>,
     /// Position and history (draw rules).
     pub game: Game,
     /// The Fischer clock; not running until the second mover's first move.
@@ -77,8 +81,11 @@ pub struct GameStart {
     pub options: Options,
     /// The players.
     pub players: ByColor<Player>,
-    /// The position before the first ply (the variant's start, or a test's).
+    /// The position before the first ply (the variant's start, the ballot's, or a
+    /// test's).
     pub position: Position,
+    /// The opening ballot `position` is the position of, if any.
+    pub ballot: Option<&'static Ballot>,
     /// The seed of the random opening, when the table plays one.
     pub opening_seed: Option<u64>,
     /// Server ms now: the first-move window runs from here.
@@ -150,6 +157,8 @@ impl LiveGame {
             black_name: s.players.black.name.clone(),
             initial_fen: initial_fen.clone(),
             opening_plies: i64::from(opening_plies),
+            ballot: s.ballot.map(|b| b.id().to_owned()),
+            ballot_random: matches!(s.options.ballot, Some(BallotChoice::Random)),
             status: GameStatus::Playing,
             result: None,
             reason: None,
@@ -166,6 +175,7 @@ impl LiveGame {
             players: s.players,
             initial_fen,
             opening_plies,
+            ballot: s.ballot,
             game,
             clock,
             moves,
@@ -461,6 +471,7 @@ mod tests {
             },
             initial_fen: start.to_fen(),
             opening_plies: 0,
+            ballot: None,
             game: Game::new(start),
             clock,
             moves: Vec::new(),

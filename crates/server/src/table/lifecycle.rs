@@ -29,11 +29,16 @@ impl TableActor {
             std::mem::swap(&mut white, &mut black);
         }
         let now = self.core.time.now_ms();
-        let position = match self.core.config.test_start_fen.as_deref() {
-            Some(fen) => {
+        // A ballot table draws its ballot now: each game of a rematch has its own.
+        let ballot = super::ballot::draw(self.variant, self.options.ballot.as_ref());
+        let position = match (ballot, self.core.config.test_start_fen.as_deref()) {
+            // Under the table's rules (optional capture, if set), not the variant's.
+            (Some(b), _) => Position::from_fen(self.rules, b.fen())
+                .unwrap_or_else(|_| Position::new(self.rules)),
+            (None, Some(fen)) => {
                 Position::from_fen(self.rules, fen).unwrap_or_else(|_| Position::new(self.rules))
             }
-            None => Position::new(self.rules),
+            (None, None) => Position::new(self.rules),
         };
         let rated = self.options.rated
             && crate::ratings::within_pair_limit(&self.core, &white.id, &black.id).await?;
@@ -42,12 +47,13 @@ impl TableActor {
             table_id: self.id.clone(),
             room: self.room.config.id.clone(),
             variant: self.variant,
-            options: self.options,
+            options: self.options.clone(),
             players: ByColor {
                 white: white.clone(),
                 black: black.clone(),
             },
             position,
+            ballot,
             opening_seed: self.options.random_opening.then(random::u64),
             now,
             first_move_ms: self.first_move_window_ms(),
@@ -67,6 +73,7 @@ impl TableActor {
             initial_fen: live.initial_fen.clone(),
             fen: live.position().to_fen(),
             opening: live.moves.iter().map(|m| m.mv.clone()).collect(),
+            ballot: live.ballot.map(super::ballot::shown),
             turn: side(live.position().turn()),
             legal: live.legal(),
             clock: live.clock_view(now),

@@ -13,9 +13,11 @@
 //! - `subscribers`: the sockets and their bounded queues;
 //! - `computer`: the computer's searches and moves, and one-screen tables;
 //! - `registry`: the open tables by id, creation and start-up restore;
-//! - `tournament`: tournament tables (a started game for a pairing, the result reported).
+//! - `tournament`: tournament tables (a started game for a pairing, the result reported);
+//! - `ballot`: opening ballots at a table (checked at creation, drawn at each start).
 
 mod actor;
+pub mod ballot;
 mod computer;
 mod game;
 mod handlers;

@@ -295,9 +295,10 @@ fn spawn(tables: &Arc<Tables>, seed: TableSeed) -> Result<(TableHandle, TableVie
 
 /// Checks table options against the spec and the room's variant.
 ///
-/// Fails with `invalid_options`.
+/// Fails with `invalid_options`, or `unknown_ballot` for a ballot the variant does not
+/// have.
 pub fn validate_options(variant: Variant, req: &CreateTable) -> Result<Options, AppError> {
-    let options = req.options;
+    let options = req.options.clone();
     if !(1..=15).contains(&options.minutes) {
         return Err(AppError::InvalidOptions("minutes must be 1 to 15".into()));
     }
@@ -323,6 +324,19 @@ pub fn validate_options(variant: Variant, req: &CreateTable) -> Result<Options, 
              from the start position"
                 .into(),
         ));
+    }
+    if let Some(choice) = &options.ballot {
+        if options.random_opening {
+            return Err(AppError::InvalidOptions(
+                "a ballot and random_opening exclude each other".into(),
+            ));
+        }
+        let set = super::ballot::check(variant, choice)?;
+        if options.rated && !super::ballot::rated_set(set) {
+            return Err(AppError::InvalidOptions(format!(
+                "a rated table plays a federation's ballots (3move, fmjd64, idf150), not {set}"
+            )));
+        }
     }
     if let Some(r) = options.rating_range {
         if !options.rated {

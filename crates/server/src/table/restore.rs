@@ -129,6 +129,7 @@ async fn restore_rows(
                 minutes: u32::try_from(row.minutes).unwrap_or(1),
                 increment: u32::try_from(row.increment_s).unwrap_or(0),
                 random_opening: row.random_opening,
+                ballot: super::ballot::stored_choice(row.ballot.as_deref(), row.ballot_random),
                 capture_optional: row.capture_optional,
                 bot: crate::bots::level_of_id(&row.white_id)
                     .or_else(|| crate::bots::level_of_id(&row.black_id))
@@ -309,6 +310,10 @@ fn replay(
         },
         initial_fen: row.initial_fen.clone(),
         opening_plies,
+        ballot: row
+            .ballot
+            .as_deref()
+            .and_then(|id| draughts::ballot::find(variant, id)),
         game,
         clock,
         moves: played,

@@ -80,6 +80,8 @@ pub(crate) async fn store_game_of(
         black_name: "Computer (level 2)".into(),
         initial_fen: start.to_fen(),
         opening_plies: 0,
+        ballot: None,
+        ballot_random: false,
         status: GameStatus::Over,
         result: Some(GameResult::White),
         reason: Some(EndReason::Resign),

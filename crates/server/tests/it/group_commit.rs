@@ -41,6 +41,8 @@ fn game(id: &str) -> NewGame {
             black_name: "B".into(),
             initial_fen: "W:W1:B2".into(),
             opening_plies: 0,
+            ballot: None,
+            ballot_random: false,
             status: damka_protocol::GameStatus::Playing,
             result: None,
             reason: None,

@@ -14,6 +14,7 @@ mod accounts;
 mod accounts_restart;
 mod analysis;
 mod analysis_board;
+mod ballots;
 mod chat;
 mod claims_takeback;
 mod cluster;

@@ -25,6 +25,8 @@ fn game(id: &str, white: &str, black: &str) -> GameRow {
         black_name: black.into(),
         initial_fen: "W:W21,22:B1,2".into(),
         opening_plies: 0,
+        ballot: None,
+        ballot_random: false,
         status: GameStatus::Playing,
         result: None,
         reason: None,
