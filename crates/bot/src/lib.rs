@@ -30,6 +30,7 @@
 
 pub mod bitbase;
 mod eval;
+pub mod puzzle;
 pub mod score;
 mod search;
 pub mod texel;

@@ -31,6 +31,7 @@ mod openings;
 mod pdn_cmd;
 mod perft_cmd;
 mod play_cmd;
+mod puzzles_cmd;
 mod think_cmd;
 mod tune_cmd;
 
@@ -78,6 +79,7 @@ fn main() -> ExitCode {
         Command::Bitbase(a) => ("bitbase", bitbase_cmd::run(&a)),
         Command::Tune(a) => ("tune", tune_cmd::run(&a)),
         Command::Ballots(a) => ("ballots", ballots_cmd::run(&a)),
+        Command::Puzzles(a) => ("puzzles", puzzles_cmd::run(&a)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
