@@ -37,6 +37,21 @@ use draughts::{Color, Game, Move, Position, SplitMix64, Variant};
 
 use crate::search::{Engine, Limits};
 
+/// The starter set of `variant`: the verified puzzles made by `draughts puzzles` and
+/// kept in the repository (`crates/bot/puzzles/<variant>.jsonl`, one JSON object a line;
+/// docs/puzzles.md).
+pub fn starter_set(variant: Variant) -> &'static str {
+    match variant {
+        Variant::American => include_str!("../puzzles/american.jsonl"),
+        Variant::Russian => include_str!("../puzzles/russian.jsonl"),
+        Variant::Brazilian => include_str!("../puzzles/brazilian.jsonl"),
+        Variant::Spanish => include_str!("../puzzles/spanish.jsonl"),
+        Variant::Italian => include_str!("../puzzles/italian.jsonl"),
+        Variant::Czech => include_str!("../puzzles/czech.jsonl"),
+        Variant::International => include_str!("../puzzles/international.jsonl"),
+    }
+}
+
 /// What makes a puzzle (the documented thresholds, docs/puzzles.md).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PuzzleOptions {

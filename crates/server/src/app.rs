@@ -21,6 +21,8 @@ pub struct App {
     pub analyses: Arc<crate::analysis::Analyses>,
     /// The featured game of each variant (the start page's "Live now").
     pub featured: crate::featured::Featured,
+    /// The puzzles and what players did with them.
+    pub puzzles: crate::puzzles::Puzzles,
     /// This node's part of a cluster (`--cluster`); `None` on a single node.
     pub cluster: Option<Arc<Cluster>>,
     /// Every metric of the server, its store and its cluster node, for `/metrics`.

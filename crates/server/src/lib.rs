@@ -55,6 +55,7 @@ pub mod operator_fair_play;
 pub mod password_gate;
 pub mod placement;
 pub mod push;
+pub mod puzzles;
 pub mod random;
 pub mod ratings;
 pub mod room;

@@ -167,6 +167,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     let state: AppState = Arc::new(App {
         analyses: analyses.clone(),
         featured: crate::featured::Featured::default(),
+        puzzles: crate::puzzles::Puzzles::load(&core.store).await?,
         assets: Arc::new(crate::assets::Assets::new(static_dir(&core.config))),
         core: core.clone(),
         tables: tables.clone(),

@@ -44,6 +44,7 @@ mod pg_writer;
 #[cfg(test)]
 mod plans;
 mod push;
+mod puzzles;
 mod queue;
 mod ratings;
 mod sessions;
@@ -75,6 +76,7 @@ pub use games::{
 pub use health::Breaker;
 pub use lease::Leases;
 pub use push::{PushSettings, PushSubscriptionRow, PushWrite};
+pub use puzzles::{PuzzleStatsRow, PuzzleWrite};
 pub use queue::WriteQueue;
 pub use ratings::{
     BoardRow, HistoryPoint, RatedEnd, RatingChange, RatingChanges, RatingRow, RatingSlot,

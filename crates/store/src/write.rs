@@ -147,6 +147,8 @@ pub enum Write {
     FairPlay(Box<super::fair_play::FairPlayWrite>),
     /// A Web Push change (the key, subscriptions, settings).
     Push(Box<super::push::PushWrite>),
+    /// A puzzle's result (the account's and the puzzle's ratings).
+    Puzzle(Box<super::puzzles::PuzzleWrite>),
     /// Several writes in one transaction, in order (a tournament round and its games).
     All(Vec<Write>),
     /// Guests seen lately: their `seen_at` becomes `now` (the guest sweep, a batch at a
@@ -246,10 +248,11 @@ macro_rules! finish_game {
 /// Applies a [`Write`] to a connection of either backend; with `$rows_done` the move
 /// row of a `Move` or `LastMove` is left out (the batch inserted it already).
 macro_rules! apply {
-    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $account:path, $analysis:path, $fair_play:path, $push:path, $rate:path, $again:path, $rows_done:expr) => {
+    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $account:path, $analysis:path, $fair_play:path, $push:path, $puzzle:path, $rate:path, $again:path, $rows_done:expr) => {
         match $write {
             Write::FairPlay(f) => $fair_play(&mut *$conn, f).await?,
             Write::Push(p) => $push(&mut *$conn, p).await?,
+            Write::Puzzle(p) => $puzzle(&mut *$conn, p).await?,
             Write::Tournament(t) => $tournament(&mut *$conn, t).await?,
             Write::Account(a) => $account(&mut *$conn, a).await?,
             Write::Analysis(a) => $analysis(&mut *$conn, a).await?,
@@ -431,6 +434,7 @@ pub(super) async fn apply_sqlite(
         super::analysis::apply_sqlite,
         super::fair_play::apply_sqlite,
         super::push::apply_sqlite,
+        super::puzzles::apply_sqlite,
         super::ratings::rate_sqlite,
         apply_sqlite,
         rows_done
@@ -453,6 +457,7 @@ pub(super) async fn apply_postgres(
         super::analysis::apply_postgres,
         super::fair_play::apply_postgres,
         super::push::apply_postgres,
+        super::puzzles::apply_postgres,
         super::ratings::rate_postgres,
         apply_postgres,
         rows_done

@@ -14,6 +14,7 @@ pub mod mygames;
 pub mod pdn;
 pub mod players;
 pub mod push;
+pub mod puzzles;
 pub mod rooms;
 pub mod tables;
 pub mod tournaments;
@@ -73,6 +74,11 @@ pub fn app(state: AppState) -> Router {
             get(push::settings).put(push::set_settings),
         )
         .route("/api/featured", get(featured::list))
+        .route("/api/puzzles/next", get(puzzles::next))
+        .route("/api/puzzles/daily", get(puzzles::daily))
+        .route("/api/puzzles/{id}", get(puzzles::show))
+        .route("/api/puzzles/{id}/move", post(puzzles::play))
+        .route("/api/puzzles/{id}/result", post(puzzles::result))
         .route("/api/rooms", get(rooms::list))
         .route("/api/rooms/{room}", get(rooms::show))
         .route("/api/rooms/{room}/tables", post(rooms::create_table))

@@ -35,6 +35,7 @@ mod my_games;
 mod offer_limits;
 mod people;
 mod push;
+mod puzzles;
 mod rating_farming;
 mod ratings_store;
 mod reserved_names;

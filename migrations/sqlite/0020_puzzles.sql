@@ -1,0 +1,29 @@
+-- Puzzles (issue 37): an account's puzzle rating per variant (Glicko-2, apart from its game
+-- ratings), the puzzles it has played (never given again), and each puzzle's own rating
+-- as its solvers move it. The puzzles themselves are data in the repository
+-- (crates/bot/puzzles/); a guest's puzzle rating lives in the server's memory only.
+CREATE TABLE puzzle_ratings (
+    player_id   TEXT    NOT NULL REFERENCES guests (id),
+    variant     TEXT    NOT NULL,
+    rating      REAL    NOT NULL,
+    rd          REAL    NOT NULL,
+    volatility  REAL    NOT NULL,
+    games       INTEGER NOT NULL,
+    rated_at    INTEGER NOT NULL,
+    PRIMARY KEY (player_id, variant)
+);
+CREATE TABLE puzzle_attempts (
+    player_id   TEXT    NOT NULL REFERENCES guests (id),
+    puzzle_id   TEXT    NOT NULL,
+    solved      INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    PRIMARY KEY (player_id, puzzle_id)
+);
+CREATE TABLE puzzle_stats (
+    puzzle_id   TEXT    PRIMARY KEY,
+    rating      REAL    NOT NULL,
+    rd          REAL    NOT NULL,
+    volatility  REAL    NOT NULL,
+    plays       INTEGER NOT NULL,
+    solved      INTEGER NOT NULL
+);
