@@ -73,7 +73,8 @@ export function accountPanel({ t, lang, me, onSignedUp, onSwitched, onSigningOut
       h('p', { class: 'account-links' },
         h('a', { class: 'btn small', href: href('player', username), 'data-action': 'my-profile', onclick: close }, t('account.profile')),
         h('a', { class: 'btn small', href: href('leaderboard'), onclick: close }, t('nav.leaderboard')),
-        h('a', { class: 'btn small', href: href('analyse'), 'data-link': 'analyse', onclick: close }, t('nav.analyse'))),
+        h('a', { class: 'btn small', href: href('analyse'), 'data-link': 'analyse', onclick: close }, t('nav.analyse')),
+      h('a', { class: 'btn small', href: href('puzzles'), 'data-link': 'puzzles', onclick: close }, t('nav.puzzles'))),
       h('div', { class: 'account-forms' },
         accountForm(t, lang, {
           name: 'change-password',
@@ -115,7 +116,8 @@ export function accountPanel({ t, lang, me, onSignedUp, onSwitched, onSigningOut
     // What a phone's header has no room for.
     h('p', { class: 'account-links' },
       h('a', { class: 'btn small', href: href('leaderboard'), onclick: close }, t('nav.leaderboard')),
-      h('a', { class: 'btn small', href: href('analyse'), 'data-link': 'analyse', onclick: close }, t('nav.analyse'))),
+      h('a', { class: 'btn small', href: href('analyse'), 'data-link': 'analyse', onclick: close }, t('nav.analyse')),
+      h('a', { class: 'btn small', href: href('puzzles'), 'data-link': 'puzzles', onclick: close }, t('nav.puzzles'))),
     h('div', { class: 'account-forms' },
       accountForm(t, lang, {
         name: 'sign-up',

@@ -183,6 +183,18 @@ export const pushSettings = () => request('GET', '/api/push/settings');
 export const setPushSettings = (s) => request('PUT', '/api/push/settings', s);
 /** An account keeps its client language (`null`: the browser's). */
 export const setLanguage = (language) => request('PUT', '/api/account/language', { language });
+/** How many puzzles each variant has (and of each theme). */
+export const puzzleCounts = () => request('GET', '/api/puzzles');
+/** The next puzzle of a variant for this player (never one they played). */
+export const nextPuzzle = (variant) => request('GET', `/api/puzzles/next?variant=${encodeURIComponent(variant)}`);
+/** The day's puzzle of a variant. */
+export const dailyPuzzle = (variant) => request('GET', `/api/puzzles/daily?variant=${encodeURIComponent(variant)}`);
+/** One puzzle. */
+export const puzzle = (id) => request('GET', `/api/puzzles/${encodeURIComponent(id)}`);
+/** The solver's moves so far: the server's answer (ok, replies, solved, fen, legal). */
+export const puzzleMove = (id, moves) => request('POST', `/api/puzzles/${encodeURIComponent(id)}/move`, { moves });
+/** The first try's result: the puzzle rating before and after, and the solution. */
+export const puzzleResult = (id, solved) => request('POST', `/api/puzzles/${encodeURIComponent(id)}/result`, { solved });
 /** The featured game of each variant (the start page's "Live now"). */
 export const featured = () => request('GET', '/api/featured');
 /** This player's games in progress, the ones where it is their move first. */

@@ -15,11 +15,12 @@ import * as tournament from './tournament.js';
 import * as profile from './profile.js';
 import * as leaderboard from './leaderboard.js';
 import * as analyse from './analyse.js';
+import * as puzzle from './puzzle.js';
 import { playNow } from './playnow.js';
 import { drawPanel } from './account.js';
 import { SIGNED_OUT_EVENT } from './socket.js';
 
-const PAGES = { lobby, room, table, game: replay, rules, tournament, player: profile, leaderboard, analyse };
+const PAGES = { lobby, room, table, game: replay, rules, tournament, player: profile, leaderboard, analyse, puzzles: puzzle, puzzle };
 
 const app = {
   lang: pickLanguage(storedLanguage(), navigator.languages ?? [navigator.language]),

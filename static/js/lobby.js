@@ -7,7 +7,7 @@ import { href } from './router.js';
 import { preferredVariant } from './homevariant.js';
 import { playCard } from './playnow.js';
 import { myGamesCard } from './mygames.js';
-import { FEATURED_REFRESH_MS, featuredCard } from './featured.js';
+import { FEATURED_REFRESH_MS, featuredCard, miniBoard } from './featured.js';
 
 const REFRESH_MS = 10_000;
 
@@ -19,6 +19,7 @@ export function mount(root, { ctx }) {
   const play = h('div', { class: 'play-slot' });
   const mine = h('div', { class: 'my-games-slot' });
   const live = h('div', { class: 'featured-slot' });
+  const daily = h('div', { class: 'daily-slot' });
   replace(root,
     h('section', { class: 'hero' },
       h('h1', {}, t('lobby.title')),
@@ -27,6 +28,7 @@ export function mount(root, { ctx }) {
     ),
     mine,
     play,
+    daily,
     live,
     h('h2', {}, t('lobby.rooms')),
     list,
@@ -70,6 +72,19 @@ export function mount(root, { ctx }) {
       liveBusy = false;
     }
   }
+  // The day's puzzle of the person's variant, once.
+  (async () => {
+    try {
+      const [variants, counts] = await Promise.all([api.variants(), api.puzzleCounts()]);
+      const v = preferredVariant(ctx.lang, variants.map((x) => x.id));
+      if (!counts.some((c) => c.variant === v && c.count > 0)) return;
+      const p = await api.dailyPuzzle(v);
+      const variant = variants.find((x) => x.id === p.variant);
+      replace(daily, dailyCard(t, p, variant));
+    } catch {
+      // No puzzle for the variant (or offline): nothing shown.
+    }
+  })();
   load();
   loadLive();
   const timer = setInterval(load, REFRESH_MS);
@@ -78,6 +93,19 @@ export function mount(root, { ctx }) {
     clearInterval(timer);
     clearInterval(liveTimer);
   };
+}
+
+/** The day's puzzle: its position, one click to solve it, and more puzzles. */
+function dailyCard(t, p, variant) {
+  const turn = p.fen.trim().toUpperCase().startsWith('B') ? 'black' : 'white';
+  return h('section', { class: 'daily card', 'data-daily-puzzle': p.id },
+    h('a', { class: 'daily-board', href: href('puzzle', p.id), 'aria-label': t('puzzle.daily') }, miniBoard(variant, p.fen)),
+    h('div', { class: 'daily-text' },
+      h('h2', {}, t('puzzle.daily')),
+      h('p', {}, t.pick(variant.names, variant.id), ' · ', t(`puzzle.find.${turn}`)),
+      h('p', { class: 'actions' },
+        h('a', { class: 'btn primary', href: href('puzzle', p.id), 'data-action': 'daily-puzzle' }, t('puzzle.solve')),
+        h('a', { class: 'btn', href: href('puzzles', p.variant), 'data-action': 'more-puzzles' }, t('puzzle.more')))));
 }
 
 function roomCard(t, room) {

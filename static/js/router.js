@@ -18,7 +18,10 @@ export function parseRoute(hash) {
     case 'game':
     case 'tournament':
     case 'player':
+    case 'puzzle':
       return id ? { name, id } : { name: 'lobby', id: null };
+    case 'puzzles':
+      return { name: 'puzzles', id };
     case 'leaderboard':
       return { name: 'leaderboard', id };
     case 'rules':

@@ -80,6 +80,17 @@ pub struct PuzzleView {
     pub legal: Vec<String>,
 }
 
+/// A variant's puzzles in numbers (`GET /api/puzzles`).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct VariantPuzzles {
+    /// Variant id.
+    pub variant: String,
+    /// Puzzles.
+    pub count: usize,
+    /// Puzzles per theme.
+    pub themes: std::collections::BTreeMap<String, usize>,
+}
+
 /// The answer to the solver's moves.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct MoveAnswer {
@@ -152,6 +163,26 @@ impl Catalog {
             by_variant.insert(v, entries);
         }
         Catalog { by_variant }
+    }
+
+    /// Every variant's puzzles in numbers, in the variants' order.
+    pub fn counts(&self) -> Vec<VariantPuzzles> {
+        Variant::ALL
+            .iter()
+            .map(|v| {
+                let mut themes = std::collections::BTreeMap::new();
+                for e in self.of(*v) {
+                    for t in &e.themes {
+                        *themes.entry(t.clone()).or_insert(0) += 1;
+                    }
+                }
+                VariantPuzzles {
+                    variant: v.name().to_owned(),
+                    count: self.of(*v).len(),
+                    themes,
+                }
+            })
+            .collect()
     }
 
     /// A variant's puzzles.

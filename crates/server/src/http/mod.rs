@@ -74,6 +74,7 @@ pub fn app(state: AppState) -> Router {
             get(push::settings).put(push::set_settings),
         )
         .route("/api/featured", get(featured::list))
+        .route("/api/puzzles", get(puzzles::counts))
         .route("/api/puzzles/next", get(puzzles::next))
         .route("/api/puzzles/daily", get(puzzles::daily))
         .route("/api/puzzles/{id}", get(puzzles::show))

@@ -1,5 +1,5 @@
 //! The puzzle endpoints (docs/protocol.md "Puzzles"; the puzzles in
-//! [`crate::puzzles`]): `GET /api/puzzles/next`, `GET /api/puzzles/daily`,
+//! [`crate::puzzles`]): `GET /api/puzzles`, `GET /api/puzzles/next`, `GET /api/puzzles/daily`,
 //! `GET /api/puzzles/{id}`, `POST /api/puzzles/{id}/move`, `POST /api/puzzles/{id}/result`.
 //! Each takes a token of the address's puzzle budget: a burst of 60, then 4 a second.
 
@@ -13,7 +13,7 @@ use crate::accounts::retry_after;
 use crate::app::AppState;
 use crate::error::{AppError, AppResult};
 use crate::limits::RateKey;
-use crate::puzzles::{MoveAnswer, PuzzleView, ResultAnswer};
+use crate::puzzles::{MoveAnswer, PuzzleView, ResultAnswer, VariantPuzzles};
 use crate::session::{ClientIp, Guest};
 
 /// An address's burst of puzzle requests.
@@ -33,6 +33,11 @@ fn admit(state: &AppState, ip: RateKey) -> AppResult<()> {
 fn body<T>(json: Result<Json<T>, JsonRejection>) -> AppResult<T> {
     json.map(|Json(t)| t)
         .map_err(|e| AppError::BadMessage(e.body_text()))
+}
+
+/// How many puzzles each variant has, and of each theme.
+pub async fn counts(State(state): State<AppState>) -> Json<Vec<VariantPuzzles>> {
+    Json(state.puzzles.catalog.counts())
 }
 
 /// `?variant=V[&theme=T]`.

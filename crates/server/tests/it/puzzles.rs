@@ -179,6 +179,19 @@ async fn a_guest_and_an_account_solve_and_fail_puzzles(backend: Backend) {
         .await;
     assert_eq!(d1.status, 200, "{}", d1.body);
     assert_eq!(d1.json()["id"], d2.json()["id"]);
+    // The counts: every variant, its themes.
+    let counts = s.http("GET", "/api/puzzles", None, None).await.json();
+    assert_eq!(counts.as_array().unwrap().len(), 7, "{counts}");
+    let russian = counts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["variant"] == "russian")
+        .unwrap();
+    assert_eq!(
+        russian["count"],
+        Catalog::starter().of(draughts::Variant::Russian).len()
+    );
     // Unknown puzzles and variants.
     assert_eq!(
         s.http("GET", "/api/puzzles/russian-9999", None, None)

@@ -1,0 +1,240 @@
+// Puzzles (`#/puzzles/{variant}`: the next one for this player; `#/puzzle/{id}`: one
+// puzzle, the day's from the start page): find the winning line, one move at a time.
+// The server holds the solution (docs/protocol.md "Puzzles"): each move goes to it, it
+// answers with the opponent's reply (and any forced moves), and only once the solver
+// finishes or gives up does it send the solution. The first try is rated; a wrong move
+// may be tried again, unrated.
+
+import * as api from './api.js';
+import { Board } from './board.js';
+import { h, replace } from './dom.js';
+import { parseFen } from './fen.js';
+import { clickSquare, nextSquares, parseMove } from './moves.js';
+import { analyseHref, href } from './router.js';
+import { preferredVariant, rememberVariant } from './homevariant.js';
+
+/** Mounts the puzzle page; returns its unmount function. */
+export function mount(root, { route, ctx }) {
+  const { t } = ctx;
+  let gone = false;
+  const page = {
+    variants: [],
+    variant: null,
+    board: null,
+    puzzle: null,
+    fen: null,
+    legal: [],
+    path: [],
+    sent: [],
+    last: [],
+    // solving | good | wrong | solved | shown | none | error
+    status: 'loading',
+    firstTry: true,
+    change: null,
+    solution: null,
+    busy: false,
+    error: null,
+  };
+
+  const boardWrap = h('div', { class: 'board-wrap' });
+  const variantSelect = h('select', { 'data-variant-select': '', 'aria-label': t('analyse.variant'), onchange: () => { location.hash = href('puzzles', variantSelect.value); } });
+  const card = h('section', { class: 'card puzzle-card', 'data-puzzle-card': '', 'aria-live': 'polite' });
+  replace(root, h('div', { class: 'table-page replay-page puzzle-page' },
+    h('div', { class: 'replay-head-wrap' }, h('section', { class: 'replay-head' },
+      h('h1', {}, t('puzzle.title')), h('p', { class: 'lead' }, t('puzzle.lead')))),
+    h('div', { class: 'play' }, boardWrap),
+    h('aside', { class: 'side' }, card,
+      h('section', { class: 'card' }, h('label', {}, t('analyse.variant'), ' ', variantSelect))),
+  ));
+
+  async function load() {
+    try {
+      page.variants = await api.variants();
+      let puzzle;
+      if (route.name === 'puzzle') {
+        puzzle = await api.puzzle(route.id);
+      } else {
+        const want = route.id ?? preferredVariant(ctx.lang, page.variants.map((v) => v.id));
+        puzzle = await api.nextPuzzle(want);
+      }
+      if (gone) return;
+      start(puzzle);
+    } catch (err) {
+      if (gone) return;
+      page.status = err.code === 'not_found' && route.name === 'puzzles' ? 'none' : 'error';
+      page.error = err.code;
+      page.variant = page.variants.find((v) => v.id === route.id) ?? null;
+      draw();
+    }
+  }
+
+  function start(puzzle) {
+    page.puzzle = puzzle;
+    page.variant = page.variants.find((v) => v.id === puzzle.variant);
+    rememberVariant(puzzle.variant);
+    page.fen = puzzle.fen;
+    page.legal = puzzle.legal;
+    page.path = [];
+    page.sent = [];
+    page.last = [];
+    page.status = 'solving';
+    page.firstTry = true;
+    page.change = null;
+    page.solution = null;
+    page.board = new Board(page.variant, {
+      title: t('board.keys'),
+      onSquare: (sq) => onSquare(sq),
+      label: (name, piece) => (piece ? t('square.piece', { name, piece: t(`piece.${piece.color}-${piece.king ? 'king' : 'man'}`) }) : t('square.empty', { name })),
+    });
+    // The solver's side at the bottom.
+    page.solver = parseFen(puzzle.fen).turn;
+    page.board.setFlipped(page.solver === 'black');
+    boardWrap.replaceChildren(page.board.element);
+    draw();
+  }
+
+  const solving = () => page.status === 'solving' || page.status === 'good' || page.status === 'wrong';
+
+  async function onSquare(sq) {
+    if (!solving() || page.busy) return;
+    const { path, send: move } = clickSquare(page.legal, page.path, sq);
+    page.path = path;
+    if (!move) {
+      draw();
+      return;
+    }
+    page.path = [];
+    page.busy = true;
+    const before = page.fen;
+    page.sent.push(move);
+    draw();
+    let answer;
+    try {
+      answer = await api.puzzleMove(page.puzzle.id, page.sent);
+    } catch (err) {
+      page.sent.pop();
+      page.busy = false;
+      page.error = err.code;
+      draw();
+      return;
+    }
+    if (gone) return;
+    page.busy = false;
+    page.error = null;
+    if (!answer.ok) {
+      page.sent.pop();
+      page.fen = before;
+      page.last = parseMove(move).squares;
+      page.status = 'wrong';
+      if (page.firstTry) {
+        page.firstTry = false;
+        await result(false);
+      }
+      draw();
+      return;
+    }
+    const moves = [move, ...answer.replies];
+    page.last = parseMove(moves[moves.length - 1]).squares;
+    page.fen = answer.fen;
+    page.legal = answer.legal;
+    if (answer.solved) {
+      page.status = 'solved';
+      await result(page.firstTry);
+    } else {
+      page.status = 'good';
+    }
+    draw();
+  }
+
+  async function result(solved) {
+    try {
+      const r = await api.puzzleResult(page.puzzle.id, solved);
+      page.change = page.change ?? r.rating;
+      page.solution = r.solution;
+    } catch (err) {
+      page.error = err.code;
+    }
+  }
+
+  async function giveUp() {
+    if (page.firstTry) page.firstTry = false;
+    await result(false);
+    page.status = 'shown';
+    draw();
+  }
+
+  async function next() {
+    page.status = 'loading';
+    draw();
+    try {
+      start(await api.nextPuzzle(page.puzzle?.variant ?? route.id));
+    } catch (err) {
+      page.status = err.code === 'not_found' ? 'none' : 'error';
+      page.error = err.code;
+      draw();
+    }
+  }
+
+  function retry() {
+    page.fen = page.puzzle.fen;
+    page.legal = page.puzzle.legal;
+    page.sent = [];
+    page.path = [];
+    page.last = [];
+    page.status = 'solving';
+    draw();
+  }
+
+  function draw() {
+    replace(variantSelect, page.variants.map((v) => h('option', { value: v.id, selected: v.id === (page.variant?.id ?? route.id) ? '' : null }, t.pick(v.names, v.id))));
+    const p = page.puzzle;
+    if (page.board && p) {
+      const pieces = parseFen(page.fen).pieces;
+      const mine = solving() && !page.busy;
+      page.board.render({
+        pieces,
+        path: page.path,
+        targets: mine && page.path.length ? nextSquares(page.legal, page.path) : new Set(),
+        movable: mine && !page.path.length ? nextSquares(page.legal, []) : new Set(),
+        last: page.last,
+      });
+    }
+    const status = {
+      loading: t('connecting'),
+      solving: p ? t(`puzzle.find.${page.solver}`) : '',
+      good: t('puzzle.good'),
+      wrong: t('puzzle.wrong'),
+      solved: t('puzzle.solved'),
+      shown: t('puzzle.shown'),
+      none: t('puzzle.none'),
+      error: t(`error.${page.error ?? 'internal'}`),
+    }[page.status];
+    const over = page.status === 'solved' || page.status === 'shown';
+    replace(card,
+      h('p', { class: `status puzzle-status ${page.status}`, 'data-puzzle-status': page.status, role: 'status' }, status),
+      p ? h('p', { class: 'meta' },
+        h('span', { 'data-puzzle-rating': String(p.rating) }, t('puzzle.rating', { n: p.rating })),
+        p.themes.length ? ` · ${p.themes.map((th) => t(`puzzle.theme.${th}`)).join(', ')}` : '') : null,
+      page.change ? h('p', { class: 'puzzle-change', 'data-puzzle-change': `${page.change.before}>${page.change.after}` },
+        t('puzzle.your_rating', { before: page.change.before, after: page.change.after }),
+        ' ', h('span', { class: page.change.after >= page.change.before ? 'up' : 'down' }, signed(page.change.after - page.change.before))) : null,
+      page.solution && over ? h('p', { class: 'puzzle-solution', 'data-puzzle-solution': '' }, t('puzzle.solution'), ' ', h('span', { class: 'moves-text' }, page.solution.join(' '))) : null,
+      page.error && page.status !== 'error' ? h('p', { class: 'form-msg error', role: 'alert' }, t(`error.${page.error}`)) : null,
+      h('div', { class: 'actions' },
+        page.status === 'wrong' ? h('button', { class: 'btn primary', 'data-action': 'puzzle-retry', onclick: retry }, t('puzzle.retry')) : null,
+        solving() && p ? h('button', { class: 'btn', 'data-action': 'puzzle-give-up', onclick: giveUp }, t('puzzle.show')) : null,
+        over ? h('button', { class: 'btn primary', 'data-action': 'puzzle-next', onclick: next }, t('puzzle.next')) : null,
+        over && p ? h('a', { class: 'btn', href: analyseHref(p.variant, p.fen), 'data-action': 'puzzle-analyse' }, t('puzzle.analyse')) : null,
+      ),
+    );
+  }
+
+  load();
+  return () => {
+    gone = true;
+  };
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
