@@ -94,6 +94,12 @@ test('the day’s puzzle from the start page, solved; a wrong move on a phone, r
     await phone.page.locator('[data-puzzle-status="shown"]').waitFor();
     assert.equal(await phone.page.locator('[data-puzzle-solution] .moves-text').textContent(), stored(other.id).line.join(' '));
     await screenshot(phone.page, 'puzzles-shown-360');
+    // A theme: the next puzzle has it.
+    const themed = phone.page.waitForResponse((r) => r.url().includes('/api/puzzles/next') && r.url().includes('theme=shot'));
+    await phone.page.locator('[data-theme-select]').selectOption('shot');
+    const shot = await (await themed).json();
+    assert.ok(shot.themes.includes('shot'), JSON.stringify(shot));
+    await phone.page.locator('[data-puzzle-status="solving"]').waitFor();
     const fit = await phone.page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
     assert.ok(fit, 'the page is no wider than the phone');
     assert.deepEqual([desk.errors, phone.errors].flat().filter((e) => !/status of 400/.test(e)), []);

@@ -186,7 +186,8 @@ export const setLanguage = (language) => request('PUT', '/api/account/language',
 /** How many puzzles each variant has (and of each theme). */
 export const puzzleCounts = () => request('GET', '/api/puzzles');
 /** The next puzzle of a variant for this player (never one they played). */
-export const nextPuzzle = (variant) => request('GET', `/api/puzzles/next?variant=${encodeURIComponent(variant)}`);
+export const nextPuzzle = (variant, theme = null) =>
+  request('GET', `/api/puzzles/next?variant=${encodeURIComponent(variant)}${theme ? `&theme=${encodeURIComponent(theme)}` : ''}`);
 /** The day's puzzle of a variant. */
 export const dailyPuzzle = (variant) => request('GET', `/api/puzzles/daily?variant=${encodeURIComponent(variant)}`);
 /** One puzzle. */

@@ -19,6 +19,8 @@ export function mount(root, { route, ctx }) {
   let gone = false;
   const page = {
     variants: [],
+    counts: [],
+    theme: null,
     variant: null,
     board: null,
     puzzle: null,
@@ -38,18 +40,21 @@ export function mount(root, { route, ctx }) {
 
   const boardWrap = h('div', { class: 'board-wrap' });
   const variantSelect = h('select', { 'data-variant-select': '', 'aria-label': t('analyse.variant'), onchange: () => { location.hash = href('puzzles', variantSelect.value); } });
+  const themeSelect = h('select', { 'data-theme-select': '', 'aria-label': t('puzzle.theme'), onchange: () => { page.theme = themeSelect.value || null; next(); } });
   const card = h('section', { class: 'card puzzle-card', 'data-puzzle-card': '', 'aria-live': 'polite' });
   replace(root, h('div', { class: 'table-page replay-page puzzle-page' },
     h('div', { class: 'replay-head-wrap' }, h('section', { class: 'replay-head' },
       h('h1', {}, t('puzzle.title')), h('p', { class: 'lead' }, t('puzzle.lead')))),
     h('div', { class: 'play' }, boardWrap),
     h('aside', { class: 'side' }, card,
-      h('section', { class: 'card' }, h('label', {}, t('analyse.variant'), ' ', variantSelect))),
+      h('section', { class: 'card puzzle-choice' },
+        h('label', {}, t('analyse.variant'), ' ', variantSelect),
+        h('label', {}, t('puzzle.theme'), ' ', themeSelect))),
   ));
 
   async function load() {
     try {
-      page.variants = await api.variants();
+      [page.variants, page.counts] = await Promise.all([api.variants(), api.puzzleCounts()]);
       let puzzle;
       if (route.name === 'puzzle') {
         puzzle = await api.puzzle(route.id);
@@ -167,7 +172,7 @@ export function mount(root, { route, ctx }) {
     page.status = 'loading';
     draw();
     try {
-      start(await api.nextPuzzle(page.puzzle?.variant ?? route.id));
+      start(await api.nextPuzzle(page.puzzle?.variant ?? route.id, page.theme));
     } catch (err) {
       page.status = err.code === 'not_found' ? 'none' : 'error';
       page.error = err.code;
@@ -186,7 +191,12 @@ export function mount(root, { route, ctx }) {
   }
 
   function draw() {
-    replace(variantSelect, page.variants.map((v) => h('option', { value: v.id, selected: v.id === (page.variant?.id ?? route.id) ? '' : null }, t.pick(v.names, v.id))));
+    const vid = page.variant?.id ?? route.id;
+    replace(variantSelect, page.variants.map((v) => h('option', { value: v.id, selected: v.id === vid ? '' : null }, t.pick(v.names, v.id))));
+    const themes = page.counts.find((c) => c.variant === vid)?.themes ?? {};
+    replace(themeSelect,
+      h('option', { value: '', selected: page.theme ? null : '' }, t('puzzle.theme.all')),
+      Object.entries(themes).map(([th, n]) => h('option', { value: th, selected: page.theme === th ? '' : null }, `${t(`puzzle.theme.${th}`)} (${n})`)));
     const p = page.puzzle;
     if (page.board && p) {
       const pieces = parseFen(page.fen).pieces;

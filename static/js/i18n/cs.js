@@ -54,6 +54,8 @@ export default {
   'puzzle.theme.long_capture': 'Dlouhé braní',
   'puzzle.theme.endgame': 'Koncovka',
   'puzzle.theme.opening': 'Zahájení',
+  'puzzle.theme': 'Motiv',
+  'puzzle.theme.all': 'Všechny motivy',
   tables: { one: '{n} stůl', few: '{n} stoly', many: '{n} stolu', other: '{n} stolů' },
   players: { one: '{n} hráč', few: '{n} hráči', many: '{n} hráče', other: '{n} hráčů' },
   players_here: { one: 'V herně je {n} člověk', few: 'V herně jsou {n} lidé', many: 'V herně je {n} člověka', other: 'V herně je {n} lidí' },

@@ -51,6 +51,8 @@ export default {
   'puzzle.theme.long_capture': 'Long capture',
   'puzzle.theme.endgame': 'Endgame',
   'puzzle.theme.opening': 'Opening',
+  'puzzle.theme': 'Theme',
+  'puzzle.theme.all': 'All themes',
   tables: { one: '{n} table', other: '{n} tables' },
   players: { one: '{n} player', other: '{n} players' },
   players_here: { one: '{n} person in the room', other: '{n} people in the room' },

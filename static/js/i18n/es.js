@@ -54,6 +54,8 @@ export default {
   'puzzle.theme.long_capture': 'Captura larga',
   'puzzle.theme.endgame': 'Final',
   'puzzle.theme.opening': 'Apertura',
+  'puzzle.theme': 'Tema',
+  'puzzle.theme.all': 'Todos los temas',
   tables: { one: '{n} mesa', many: '{n} de mesas', other: '{n} mesas' },
   players: { one: '{n} jugador', many: '{n} de jugadores', other: '{n} jugadores' },
   players_here: { one: '{n} persona en la sala', many: '{n} de personas en la sala', other: '{n} personas en la sala' },

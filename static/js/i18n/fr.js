@@ -54,6 +54,8 @@ export default {
   'puzzle.theme.long_capture': 'Longue rafle',
   'puzzle.theme.endgame': 'Finale',
   'puzzle.theme.opening': 'Ouverture',
+  'puzzle.theme': 'Thème',
+  'puzzle.theme.all': 'Tous les thèmes',
   tables: { one: '{n} table', many: '{n} de tables', other: '{n} tables' },
   players: { one: '{n} joueur', many: '{n} de joueurs', other: '{n} joueurs' },
   players_here: { one: '{n} personne dans la salle', many: '{n} de personnes dans la salle', other: '{n} personnes dans la salle' },

@@ -54,6 +54,8 @@ export default {
   'puzzle.theme.long_capture': 'Presa lunga',
   'puzzle.theme.endgame': 'Finale',
   'puzzle.theme.opening': 'Apertura',
+  'puzzle.theme': 'Tema',
+  'puzzle.theme.all': 'Tutti i temi',
   tables: { one: '{n} tavolo', many: '{n} di tavoli', other: '{n} tavoli' },
   players: { one: '{n} giocatore', many: '{n} di giocatori', other: '{n} giocatori' },
   players_here: { one: '{n} persona nella sala', many: '{n} di persone nella sala', other: '{n} persone nella sala' },

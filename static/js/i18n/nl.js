@@ -54,6 +54,8 @@ export default {
   'puzzle.theme.long_capture': 'Lange slag',
   'puzzle.theme.endgame': 'Eindspel',
   'puzzle.theme.opening': 'Opening',
+  'puzzle.theme': 'Thema',
+  'puzzle.theme.all': 'Alle thema’s',
   tables: { one: '{n} tafel', other: '{n} tafels' },
   players: { one: '{n} speler', other: '{n} spelers' },
   players_here: { one: '{n} persoon in de zaal', other: '{n} mensen in de zaal' },

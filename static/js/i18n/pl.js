@@ -51,6 +51,8 @@ export default {
   'puzzle.theme.long_capture': 'Długie bicie',
   'puzzle.theme.endgame': 'Końcówka',
   'puzzle.theme.opening': 'Debiut',
+  'puzzle.theme': 'Motyw',
+  'puzzle.theme.all': 'Wszystkie motywy',
   tables: { one: '{n} stół', few: '{n} stoły', many: '{n} stołów', other: '{n} stołu' },
   players: { one: '{n} gracz', few: '{n} graczy', many: '{n} graczy', other: '{n} gracza' },
   players_here: { one: 'W sali jest {n} osoba', few: 'W sali są {n} osoby', many: 'W sali jest {n} osób', other: 'W sali jest {n} osoby' },

@@ -54,6 +54,8 @@ export default {
   'puzzle.theme.long_capture': 'Captura longa',
   'puzzle.theme.endgame': 'Final',
   'puzzle.theme.opening': 'Abertura',
+  'puzzle.theme': 'Tema',
+  'puzzle.theme.all': 'Todos os temas',
   tables: { one: '{n} mesa', many: '{n} de mesas', other: '{n} mesas' },
   players: { one: '{n} jogador', many: '{n} de jogadores', other: '{n} jogadores' },
   players_here: { one: '{n} pessoa na sala', many: '{n} de pessoas na sala', other: '{n} pessoas na sala' },

@@ -54,6 +54,8 @@ export default {
   'puzzle.theme.long_capture': 'Длинное взятие',
   'puzzle.theme.endgame': 'Эндшпиль',
   'puzzle.theme.opening': 'Дебют',
+  'puzzle.theme': 'Тема',
+  'puzzle.theme.all': 'Все темы',
   tables: { one: '{n} стол', few: '{n} стола', many: '{n} столов', other: '{n} стола' },
   players: { one: '{n} игрок', few: '{n} игрока', many: '{n} игроков', other: '{n} игрока' },
   players_here: { one: 'В зале {n} человек', few: 'В зале {n} человека', many: 'В зале {n} человек', other: 'В зале {n} человека' },
