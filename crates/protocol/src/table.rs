@@ -427,8 +427,8 @@ pub struct GameStarted {
     /// casual).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unrated: Option<crate::Unrated>,
-    /// At a micro-match table: the current or last match (absent before its first game
-    /// and at other tables).
+    /// At a micro-match table: the match this game is played in, the game counted in
+    /// its `games` (absent at other tables).
     #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
     pub micro_match: Option<crate::micro_match::MatchView>,
 }

@@ -475,7 +475,71 @@ async fn the_pdn_of_a_match_game_names_the_match(backend: Backend) {
     db.cleanup().await;
 }
 
+/// The real `damka` binary killed (SIGKILL) in the break: started again on the same
+/// database, it brings the match back in its break, and game 2 starts from the same
+/// ballot with the colours swapped when both press start.
+async fn a_crash_in_the_break_resumes_the_match(backend: Backend) {
+    use crate::damka::{Damka, free_port};
+    let db = TestDb::new(backend).await;
+    let port = free_port();
+    let mut server = Damka::spawn(&db.url, port);
+    let a = server.guest("Ala").await;
+    let b = server.guest("Bolek").await;
+    let r = server
+        .http(
+            "POST",
+            "/api/rooms/russian/tables",
+            Some(&a),
+            json!({"minutes": 5, "increment": 0, "ballot": "fmjd64-07-13",
+                   "micro_match": true, "seat": "white"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let table = r.json()["id"].as_str().unwrap().to_owned();
+    let mut w = server.table_ws(&table, &a).await;
+    w.recv_t("state").await;
+    let mut bk = server.table_ws(&table, &b).await;
+    bk.recv_t("state").await;
+    bk.send(json!({"t": "sit", "seat": "black"})).await;
+    bk.recv_t("seated").await;
+    w.send(json!({"t": "start"})).await;
+    bk.send(json!({"t": "start"})).await;
+    let first = w.recv_t("game_started").await;
+    bk.recv_t("game_started").await;
+    crate::common::one_move_each(&mut w, &mut bk, &first).await;
+    // Black resigns: Ala (White) wins game 1, and the server dies in the break.
+    bk.send(json!({"t": "resign"})).await;
+    let over = w.recv_t("game_over").await;
+    assert_eq!(over["match"]["status"], "break", "{over}");
+    server.kill();
+    drop(server);
+
+    let server = Damka::spawn(&db.url, port);
+    let mut w = server.table_ws(&table, &a).await;
+    let st = w.recv_t("state").await;
+    assert_eq!(st["status"], "over", "{st}");
+    assert_eq!(st["result"], "white");
+    assert_eq!(st["match"]["status"], "break", "{st}");
+    assert_eq!(st["match"]["games"], json!([first["id"]]));
+    assert_eq!(
+        st["match"]["score"],
+        json!({"white_first": 1.0, "black_first": 0.0})
+    );
+    let mut bk = server.table_ws(&table, &b).await;
+    bk.recv_t("state").await;
+    w.send(json!({"t": "start"})).await;
+    bk.send(json!({"t": "start"})).await;
+    let second = w.recv_t("game_started").await;
+    assert_eq!(second["white"]["id"], first["black"]["id"], "{second}");
+    assert_eq!(second["initial_fen"], first["initial_fen"]);
+    assert_eq!(second["ballot"]["id"], "fmjd64-07-13");
+    assert_eq!(second["match"]["games"], json!([first["id"], second["id"]]));
+    drop(server);
+    db.cleanup().await;
+}
+
 crate::both_backends!(
+    a_crash_in_the_break_resumes_the_match,
     a_micro_match_plays_two_games_with_swapped_colours,
     the_second_game_starts_after_the_break,
     a_restart_between_the_games_resumes_the_match,
