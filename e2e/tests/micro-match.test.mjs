@@ -117,6 +117,13 @@ test('a micro-match: two games, colours swapped, the score after each and the re
       const box = await bob.page.locator(sel).boundingBox();
       assert.ok(box.x >= 0 && box.x + box.width <= 360, `${sel} fits the phone: ${JSON.stringify(box)}`);
     }
+    // The replay of game 2 says which game of the match it is and links game 1.
+    const games = (await (await fetch(`${url}/api/tables/${table}`)).json()).game.id;
+    await bob.page.goto(`${url}/#/game/${games}`);
+    const line = bob.page.locator('[data-replay-match="2"]');
+    await line.waitFor({ timeout: WAIT_MS });
+    assert.match(await line.textContent(), /Micro-match · game 2 of 2 · game 1 of 2/);
+    await screenshot(bob.page, 'micro-match-replay-360');
     assert.deepEqual(alice.errors, []);
     assert.deepEqual(bob.errors, []);
   } finally {

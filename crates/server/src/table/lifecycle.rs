@@ -147,6 +147,13 @@ impl TableActor {
             }
             return;
         }
+        // Nobody to play it (never: the seats are kept in the break): the match is over,
+        // rather than a break that never ends.
+        if let Some(m) = self.micro.as_mut().filter(|m| m.in_break()) {
+            tracing::warn!("a micro-match's second game has no players: the match ends");
+            m.stage = super::micro_match::Stage::Over;
+            self.resend_states();
+        }
         self.publish();
     }
 
