@@ -169,3 +169,25 @@ test('the ballot a game started from is kept from state and from game_started (i
   const plain = applyMessage(r.state, { ...started, v: 7, id: 'g3', ballot: undefined });
   assert.equal(plain.state.ballot, null);
 });
+
+test('a micro-match is kept from state, game_started and game_over (issue 38)', async () => {
+  const { inMatchBreak } = await import('../../static/js/tablestate.js');
+  const players = { white_first: alice, black_first: bob };
+  const playing = { games: ['g1'], score: { white_first: 0, black_first: 0 }, players, status: 'playing' };
+  let s = applyMessage(null, stateMsg({ match: playing })).state;
+  assert.deepEqual(s.match, playing);
+  assert.equal(inMatchBreak(s), false);
+  // Game 1 over: the match is in its break; nobody leaves a seat then.
+  const brk = { ...playing, score: { white_first: 1, black_first: 0 }, status: 'break', next_game_in: 15000 };
+  s = applyMessage(s, { t: 'game_over', v: 6, result: 'white', reason: 'resign', clock: null, match: brk }).state;
+  assert.deepEqual(s.match, brk);
+  assert.equal(inMatchBreak(s), true);
+  // Game 2 starts with the colours swapped.
+  const second = { ...brk, games: ['g1', 'g2'], status: 'playing', next_game_in: undefined };
+  const started = { t: 'game_started', v: 7, id: 'g2', white: bob, black: alice, initial_fen: 'W:W2:B3', fen: 'W:W2:B3', opening: [], turn: 'white', legal: [], clock: null, counters: [], match: second };
+  s = applyMessage(s, started).state;
+  assert.deepEqual(s.match.games, ['g1', 'g2']);
+  assert.equal(inMatchBreak(s), false);
+  // A table without micro-matches has none.
+  assert.equal(applyMessage(null, stateMsg()).state.match, null);
+});

@@ -228,6 +228,9 @@ export function mount(root, { id, ctx }) {
       h('p', { class: 'lead' }, `${t.pick(variant.names, variant.id)} · ${t('options.time', { minutes: g.options?.minutes, increment: g.options?.increment })} · ${resultText(t, g)}`),
       // The opening ballot the game started from (the replay starts from its position).
       ballotLine(t, g.ballot),
+      // A micro-match's game (issue 38): which of the two, the second linking the first.
+      g.match ? h('p', { class: 'meta', 'data-replay-match': String(g.match.game) }, `${t('match.title')} · ${t('match.game', { n: g.match.game })}`,
+        g.match.game === 2 ? [' · ', h('a', { href: href('game', g.match.id) }, t('match.game', { n: 1 }))] : null) : null,
       // A rated game: both players' rating changes (issue 23).
       g.ratings ? h('p', { class: 'meta', 'data-replay-ratings': '' }, t('option.rated'), ': ',
         ['white', 'black'].map((side, i) => [i ? ' · ' : '', `${playerName(t, g[side]) || '?'} ${changeText(g.ratings[side])}`])) : null,

@@ -316,6 +316,7 @@ function tableRow(t, tb, ctx) {
     o.local ? t('option.local') : null,
     o.random_opening ? t('option.random_opening') : null,
     ballotFlag(t, o.ballot),
+    o.micro_match ? t('option.micro_match') : null,
     o.capture_optional ? t('option.capture_optional') : null,
     o.rated ? t('option.rated') : null,
     o.rated && o.rating_range ? t('option.range', { min: o.rating_range.min, max: o.rating_range.max }) : null,
@@ -341,6 +342,9 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
   const increment = h('input', { type: 'number', id: 'opt-increment', name: 'increment', min: '0', max: '10', value: '3', required: true });
   const random = h('input', { type: 'checkbox', id: 'opt-random', name: 'random_opening' });
   const optional = h('input', { type: 'checkbox', id: 'opt-optional', name: 'capture_optional' });
+  // A micro-match (issue 38): two games from one opening, colours swapped.
+  const micro = h('input', { type: 'checkbox', id: 'opt-micro', name: 'micro_match' });
+  const microNote = h('p', { class: 'meta', 'data-micro-note': '', hidden: true }, t('create.micro_match_note'));
   // A ballot (issue 38): none, or a new one of the variant's default set for each game.
   const defaultSet = ballots[0] ?? null;
   const ballot = defaultSet ? h('select', { id: 'opt-ballot', name: 'ballot' },
@@ -368,13 +372,17 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
   const ratedNote = h('p', { class: 'meta', 'data-rated-note': '' }, account ? t('rated.rules') : t('rated.guest'));
   const sync = () => {
     const on = rated.checked;
-    for (const box of [random, optional]) {
+    // A random opening is rated only in a micro-match (both play it with both colours).
+    for (const box of on && micro.checked ? [optional] : [random, optional]) {
       box.disabled = on;
       if (on) box.checked = false;
     }
-    // A rated table plays a federation's ballots only; a ballot or a random opening.
+    if (!on || micro.checked) random.disabled = false;
+    microNote.hidden = !micro.checked;
+    // A rated table plays a federation's ballots only (any in a micro-match); a ballot or
+    // a random opening.
     if (ballot) {
-      const refused = (on && !defaultSet.rated) || random.checked;
+      const refused = (on && !defaultSet.rated && !micro.checked) || random.checked;
       if (refused) ballot.value = '';
       ballot.disabled = refused;
       if (ballot.value) {
@@ -388,6 +396,7 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
   casual.addEventListener('change', sync);
   rated.addEventListener('change', sync);
   random.addEventListener('change', sync);
+  micro.addEventListener('change', sync);
   ballot?.addEventListener('change', sync);
   const msg = h('p', { class: 'form-msg', role: 'alert' });
   const form = h('form', { class: 'create-form', 'data-form': 'create-table' },
@@ -402,6 +411,8 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
     rangeBox,
     ballot ? h('div', { class: 'field', 'data-ballot-field': '' }, h('label', { for: 'opt-ballot' }, t('create.ballot')), ballot, ballotNote) : null,
     h('div', { class: 'field check' }, random, h('label', { for: 'opt-random' }, t('option.random_opening'))),
+    h('div', { class: 'field check', 'data-micro-field': '' }, micro, h('label', { for: 'opt-micro' }, t('create.micro_match'))),
+    microNote,
     eightByEight ? h('div', { class: 'field check' }, optional, h('label', { for: 'opt-optional' }, t('option.capture_optional'))) : null,
     h('div', { class: 'field' }, h('label', { for: 'opt-seat' }, t('create.seat')), seat),
     h('button', { class: 'btn primary', type: 'submit', 'data-action': 'create-table' }, t('create.submit')),
@@ -417,6 +428,7 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
       seat: seat.value,
     };
     if (ballot?.value) options.ballot = ballot.value;
+    if (micro.checked) options.micro_match = true;
     if (rated.checked) {
       options.rated = true;
       if (min.value !== '' || max.value !== '') {

@@ -58,6 +58,8 @@ export function mount(root, { id, ctx }) {
     clock: null,
     closed: false,
     deadline: null,
+    // A micro-match's break: {ms, at} (the countdown to its second game), or null.
+    matchBreak: null,
     variantLoad: null,
     resignArmedUntil: 0,
     // One screen: a draw needs a second click too (it ends the game at once there).
@@ -101,6 +103,7 @@ export function mount(root, { id, ctx }) {
     top: h('div', { class: 'player-bar top' }),
     bottom: h('div', { class: 'player-bar bottom' }),
     ballot: h('div', { class: 'ballot-box', 'data-ballot-box': '', hidden: true }),
+    match: h('div', { class: 'match-box', 'data-match-box': '', hidden: true }),
     status: h('p', { class: 'status', 'data-status': '', role: 'status', 'aria-live': 'polite' }),
     deadline: h('p', { class: 'deadline', 'data-deadline': '', hidden: true }),
     prompt: h('div', { class: 'prompt', 'data-prompt': '', role: 'alert', hidden: true }),
@@ -129,7 +132,7 @@ export function mount(root, { id, ctx }) {
       // The play column holds only the board and its two bars, so that it fits the
       // window's height; the status and the buttons sit beside it (below it on phones).
       h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom),
-      h('section', { class: 'controls card', 'data-controls': '' }, panels.ballot, panels.status, panels.deadline, panels.prompt, panels.actions, panels.tools),
+      h('section', { class: 'controls card', 'data-controls': '' }, panels.ballot, panels.match, panels.status, panels.deadline, panels.prompt, panels.actions, panels.tools),
       h('aside', { class: 'side' }, panels.info, invites.el, panels.counters, panels.moves, chats.players.el, chats.spectators.el),
     ),
   );
@@ -219,6 +222,11 @@ export function mount(root, { id, ctx }) {
       page.premoveFrom = null;
     }
     if (msg.t === 'move' && msg.fen) page.fens.set(msg.ply, msg.fen);
+    // A micro-match's break: its countdown runs from when the server said it.
+    if (msg.t === 'state' || msg.t === 'game_over' || msg.t === 'game_started') {
+      const left = state.match?.status === 'break' ? state.match.next_game_in : null;
+      page.matchBreak = typeof left === 'number' ? { ms: left, at: performance.now() } : null;
+    }
     if (POSITION_CHANGES.has(msg.t)) {
       // A half-entered move belongs to the old position.
       page.path = [];

@@ -42,6 +42,8 @@ function fromState(msg) {
     opening_plies: msg.opening_plies ?? 0,
     // The opening ballot the game started from (issue 38), or null.
     ballot: msg.ballot ?? null,
+    // At a micro-match table, the current or last match (issue 38), or null.
+    match: msg.match ?? null,
     fen: msg.fen,
     moves: (msg.moves ?? []).map((m) => ({ ...m, captures: m.captures ?? [], opening: m.ply <= (msg.opening_plies ?? 0) })),
     turn: msg.turn ?? null,
@@ -91,6 +93,7 @@ function applyEvent(s, msg) {
       s.initial_fen = msg.initial_fen ?? msg.fen;
       s.opening_plies = opening.length;
       s.ballot = msg.ballot ?? null;
+      s.match = msg.match ?? null;
       s.fen = msg.fen;
       // The opening plies are real plies of the game (ply 1..n); the fen after each one is
       // not sent, so only the last position is known until a replay fetches the record.
@@ -147,6 +150,8 @@ function applyEvent(s, msg) {
       s.takeback_offer = null;
       s.first_move_deadline = null;
       s.ended_by = msg.by ?? null;
+      // A micro-match's game counts in its score; the match goes to its break or ends.
+      if (msg.match) s.match = msg.match;
       // A rated game's rating changes (issue 23); the seats show the new ratings at once
       // (issue 39), as a fresh state would.
       s.ratings = msg.ratings ?? null;
@@ -251,6 +256,11 @@ export function sameMove(a, b) {
  * Start again (a `ready` event) while this player has not; null otherwise.
  * @returns {'white'|'black'|null}
  */
+/** Whether the table is between the two games of a micro-match (nobody leaves a seat). */
+export function inMatchBreak(state) {
+  return state?.status === 'over' && state.match?.status === 'break';
+}
+
 export function rematchRequest(state) {
   if (state?.status !== 'over') return null;
   const seat = mySeat(state);

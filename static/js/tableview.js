@@ -10,8 +10,9 @@ import { nameTag, playerName } from './playnow.js';
 import { changeText, seatRefusal } from './ratings.js';
 import { offerEvery, pliesUntilOffer, takebackPlies } from './offers.js';
 import { claimLeft } from './chat.js';
-import { canMove, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
+import { canMove, inMatchBreak, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
 import { ballotFlag, ballotLine } from './ballot.js';
+import { breakLeft, breakText, matchLine } from './micromatch.js';
 
 const OTHER = { white: 'black', black: 'white' };
 
@@ -26,6 +27,9 @@ export function renderPanels(panels, { t, page, state: s, pieces, act, redraw })
   // The ballot the game started from, beside the board (below it on a phone).
   replace(panels.ballot, ballotLine(t, s.ballot));
   panels.ballot.hidden = !s.ballot;
+  // A micro-match: which game, the score, the break's countdown, the result.
+  replace(panels.match, matchLine(t, s.match, breakLeft(page, performance.now())));
+  panels.match.hidden = !s.match;
   panels.status.textContent = statusText(t, page, s);
   panels.status.classList.toggle('offline', !page.online);
   const banner = renderBanner(panels.banner, t, page, s, act, redraw);
@@ -72,6 +76,13 @@ export function tickClocks(panels, page, now) {
     const isLowNow = running && isLow(ms, s.options?.minutes);
     el.classList.toggle('low', isLowNow);
     if (isLowNow) low.add(side);
+  }
+  // The break's countdown, beside the board and on the banner.
+  const left = breakLeft(page, now);
+  if (left !== null) {
+    for (const box of [panels.match, panels.banner]) {
+      for (const el of box?.querySelectorAll('[data-match-left]') ?? []) el.textContent = breakText(panels.t, left);
+    }
   }
   const dl = panels.deadline;
   const show = !!page.deadline && s.status === 'playing';
@@ -204,6 +215,12 @@ function noMovesWhy(s) {
   }
 }
 
+/** The start button's label: Start, Play again, or Start game 2 in a micro-match's break. */
+function startLabel(t, s) {
+  if (inMatchBreak(s)) return t('action.next_game');
+  return s.status === 'over' ? t('action.again') : t('action.start');
+}
+
 function button(action, label, act, opts = {}) {
   return h('button', { class: `btn ${opts.kind ?? ''}`, 'data-action': action, onclick: () => act(action) }, label);
 }
@@ -224,8 +241,9 @@ function actionButtons(t, page, s, act, bannerShown) {
   const tournament = !!s.table?.tournament;
   if (live && s.status !== 'playing' && seat && !tournament) {
     // While the game-over banner shows, its own button starts the next game.
-    if (!s.ready[seat] && !bannerShown) out.push(button('start', s.status === 'over' ? t('action.again') : t('action.start'), act, { kind: 'primary' }));
-    out.push(button('stand', t('action.stand'), act));
+    if (!s.ready[seat] && !bannerShown) out.push(button('start', startLabel(t, s), act, { kind: 'primary' }));
+    // Between the two games of a micro-match the seats stay taken.
+    if (!inMatchBreak(s)) out.push(button('stand', t('action.stand'), act));
   }
   if (live && s.status === 'playing' && color) {
     // The computer takes no draw offers (the server's draw rules still apply).
@@ -294,8 +312,8 @@ function promptFor(t, page, s, act) {
     return {
       kind: 'rematch',
       content: [
-        h('p', { class: 'prompt-text' }, t('prompt.rematch', { name: playerName(t, s.seats[rematch]) })),
-        h('div', { class: 'prompt-actions' }, button('rematch', t('action.rematch'), act, { kind: 'primary' })),
+        h('p', { class: 'prompt-text' }, t(inMatchBreak(s) ? 'prompt.match_next' : 'prompt.rematch', { name: playerName(t, s.seats[rematch]) })),
+        h('div', { class: 'prompt-actions' }, button('rematch', inMatchBreak(s) ? t('action.next_game') : t('action.rematch'), act, { kind: 'primary' })),
       ],
     };
   }
@@ -383,11 +401,12 @@ function renderBanner(el, t, page, s, act, redraw) {
     h('p', { class: 'banner-title' }, title),
     h('p', { class: 'banner-reason' }, bannerReason(t, s, title, page)),
     ratingChanges(t, s),
+    matchLine(t, s.match, breakLeft(page, performance.now())),
     nextRound(t, page),
     h('div', { class: 'banner-actions' },
       s.table?.tournament
         ? h('a', { class: 'btn primary', href: href('tournament', s.table.tournament.id), 'data-action': 'tournament' }, t('tournament.back'))
-        : seat && !s.ready[seat] && page.online ? button('start', t('action.again'), act, { kind: 'primary' }) : null,
+        : seat && !s.ready[seat] && page.online ? button('start', startLabel(t, s), act, { kind: 'primary' }) : null,
       seat && s.ready[seat] && !page.closed ? h('span', { class: 'note' }, t('status.waiting_ready')) : null,
       // An aborted game without a move has nothing to replay.
       s.moves.length ? h('a', { class: 'btn', href: href('game', s.game_id), 'data-action': 'replay' }, t('action.replay')) : null,
@@ -446,6 +465,7 @@ function info(t, page, s, act) {
   const flags = [
     o.random_opening ? t('option.random_opening') : null,
     ballotFlag(t, o.ballot),
+    o.micro_match ? t('option.micro_match') : null,
     o.capture_optional ? t('option.capture_optional') : null,
     o.rated && !s.unrated ? t('option.rated') : null,
     o.rated && s.unrated ? t(`option.unrated.${s.unrated}`) : null,

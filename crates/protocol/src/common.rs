@@ -123,6 +123,10 @@ pub struct Options {
     /// position. Never with `random_opening`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ballot: Option<crate::ballot::BallotChoice>,
+    /// Play micro-matches: two games from one opening (the ballot's, the random
+    /// opening's or the start position) with the colours swapped, one match result.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub micro_match: bool,
     /// Capturing is not compulsory (8x8 variants only).
     #[serde(default)]
     pub capture_optional: bool,
@@ -133,8 +137,8 @@ pub struct Options {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub local: bool,
     /// Rated: only accounts sit, and the game changes both players' ratings (never with
-    /// `bot`, `local`, `capture_optional` or `random_opening`, nor with a `ballot` of
-    /// Damka's own sets).
+    /// `bot`, `local` or `capture_optional`; with `random_opening` or a `ballot` of
+    /// Damka's own sets only in a micro-match).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
     /// The ratings welcome in the free seat of a rated table (the creator's own may be
@@ -150,6 +154,7 @@ impl Default for Options {
             increment: 0,
             random_opening: false,
             ballot: None,
+            micro_match: false,
             capture_optional: false,
             bot: None,
             local: false,
@@ -592,6 +597,10 @@ pub struct GameRecord {
     /// A rated game's rating changes (absent for a casual game or one without result).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ratings: Option<crate::account::GameRatings>,
+    /// The micro-match the game belongs to, and which of its games it is (absent
+    /// outside one).
+    #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
+    pub micro_match: Option<crate::micro_match::MatchGame>,
 }
 
 /// One line of `GET /api/rooms/{room}/games`.

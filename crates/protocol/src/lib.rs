@@ -10,6 +10,7 @@
 //! - [`close`]: the WebSocket close codes;
 //! - [`common`]: players, options, clocks, counters, tables, rooms, variants, games;
 //! - [`error`]: the error codes and the one error shape;
+//! - [`micro_match`]: micro-matches (two games from one opening, colours swapped);
 //! - [`room`]: room socket messages;
 //! - [`table`]: table socket messages;
 //! - [`tournament`]: tournaments (creation, the whole tournament, the room's summary).
@@ -27,6 +28,7 @@ pub mod ballot;
 pub mod close;
 pub mod common;
 pub mod error;
+pub mod micro_match;
 pub mod room;
 pub mod table;
 pub mod tournament;

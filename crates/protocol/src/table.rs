@@ -188,6 +188,10 @@ pub struct State {
     /// or the table is casual).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unrated: Option<crate::Unrated>,
+    /// At a micro-match table: the current or last match (absent before its first game
+    /// and at other tables).
+    #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
+    pub micro_match: Option<crate::micro_match::MatchView>,
 }
 
 /// When each player may next offer a draw or ask for a takeback: the server allows one
@@ -307,6 +311,10 @@ pub enum ServerMessage {
         /// Both players' rating changes, in a rated game with a result.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ratings: Option<crate::account::GameRatings>,
+        /// At a micro-match table: the match with this game's result counted; after
+        /// the second game (`status` `over`) the match result.
+        #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
+        micro_match: Option<Box<crate::micro_match::MatchView>>,
     },
     /// Who is connected changed.
     Presence {
@@ -419,6 +427,10 @@ pub struct GameStarted {
     /// casual).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unrated: Option<crate::Unrated>,
+    /// At a micro-match table: the match this game is played in, the game counted in
+    /// its `games` (absent at other tables).
+    #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
+    pub micro_match: Option<crate::micro_match::MatchView>,
 }
 
 /// The `move` event.
@@ -518,6 +530,7 @@ mod tests {
             },
             by: Some(Side::Black),
             ratings: None,
+            micro_match: None,
         };
         assert_eq!(
             serde_json::to_value(&over).expect("json")["by"],

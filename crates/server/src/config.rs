@@ -158,6 +158,11 @@ pub struct Config {
     #[arg(long, env = "DAMKA_ROUND_BREAK_SECS", default_value_t = 10)]
     pub round_break_secs: u64,
 
+    /// Seconds between the two games of a micro-match: the second starts by itself
+    /// after them (or as soon as both players press start).
+    #[arg(long, env = "DAMKA_MATCH_BREAK_SECS", default_value_t = 15)]
+    pub match_break_secs: u64,
+
     /// Test hook, not a flag: see [`damka_store::StoreOptions::sqlite_max_page_count`].
     #[arg(skip)]
     pub test_sqlite_max_page_count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
@@ -471,6 +476,11 @@ impl Config {
         Duration::from_secs(self.round_break_secs)
     }
 
+    /// The break between the two games of a micro-match.
+    pub fn match_break(&self) -> Duration {
+        Duration::from_secs(self.match_break_secs)
+    }
+
     /// How long a restored game waits for its players.
     pub fn restart_grace(&self) -> Duration {
         Duration::from_secs(self.restart_grace_secs)
@@ -590,6 +600,7 @@ impl fmt::Debug for Config {
             .field("db_lookup_wait_ms", &self.db_lookup_wait_ms)
             .field("restart_grace_secs", &self.restart_grace_secs)
             .field("round_break_secs", &self.round_break_secs)
+            .field("match_break_secs", &self.match_break_secs)
             .field("metrics_bind", &self.metrics_bind)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
             .field("max_sockets_per_address", &self.max_sockets_per_address)

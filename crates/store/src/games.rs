@@ -74,6 +74,8 @@ pub struct GameRow {
     pub ballot: Option<String>,
     /// The table draws a new ballot for each game (`"ballot": "random"`).
     pub ballot_random: bool,
+    /// The micro-match the game belongs to, and which of its games it is.
+    pub micro_match: Option<MatchSlot>,
     /// Being played or over.
     pub status: GameStatus,
     /// The result, once over with one (`None` for an aborted game, or while playing).
@@ -86,6 +88,15 @@ pub struct GameRow {
     pub started_at: i64,
     /// Unix ms, once over.
     pub ended_at: Option<i64>,
+}
+
+/// A game's place in a micro-match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchSlot {
+    /// The match's id: the id of its first game.
+    pub id: String,
+    /// Which game of the match: 1 or 2.
+    pub game: i64,
 }
 
 /// A game row as the database holds it (text and integer columns).
@@ -108,6 +119,8 @@ pub(crate) struct RawGame {
     opening_plies: i64,
     ballot: Option<String>,
     ballot_random: i64,
+    match_id: Option<String>,
+    match_game: Option<i64>,
     status: String,
     result: Option<String>,
     reason: Option<String>,
@@ -132,6 +145,11 @@ impl TryFrom<RawGame> for GameRow {
             None => None,
             Some(v) => Some(EndReason::from_name(v).ok_or_else(|| bad("reason", v))?),
         };
+        let micro_match = match (r.match_id, r.match_game) {
+            (Some(id), Some(game)) => Some(MatchSlot { id, game }),
+            (None, None) => None,
+            _ => return Err(bad("micro-match", "half of it")),
+        };
         Ok(GameRow {
             id: r.id,
             table_id: r.table_id,
@@ -150,6 +168,7 @@ impl TryFrom<RawGame> for GameRow {
             opening_plies: r.opening_plies,
             ballot: r.ballot,
             ballot_random: r.ballot_random != 0,
+            micro_match,
             status,
             result,
             reason,
@@ -197,7 +216,7 @@ pub struct NewGame {
 const GAME_COLUMNS: &str = "id, table_id, room, variant, minutes, increment_s, random_opening, \
     capture_optional, rated, white_id, white_name, black_id, black_name, initial_fen, opening_plies, \
     status, result, reason, white_ms, black_ms, clock_ply, started_at, ended_at, ballot, \
-    ballot_random";
+    ballot_random, match_id, match_game";
 
 impl Store {
     /// Stores a new game and its opening plies in one transaction.
@@ -324,6 +343,31 @@ impl Store {
     pub async fn unfinished_games(&self) -> Result<Vec<GameRow>, StoreError> {
         let sql = format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE status = 'playing' ORDER BY started_at"
+        );
+        let rows =
+            on_pool!(self, pool => sqlx::query_as::<_, RawGame>(&sql).fetch_all(pool).await)?;
+        rows.into_iter().map(GameRow::try_from).collect()
+    }
+
+    /// The games of a micro-match (`match_id`: its first game's id), the first first.
+    ///
+    /// Fails on a database error.
+    pub async fn match_games(&self, match_id: &str) -> Result<Vec<GameRow>, StoreError> {
+        let sql =
+            format!("SELECT {GAME_COLUMNS} FROM games WHERE match_id = $1 ORDER BY match_game");
+        let rows = on_pool!(self, pool => sqlx::query_as::<_, RawGame>(&sql).bind(match_id).fetch_all(pool).await)?;
+        rows.into_iter().map(GameRow::try_from).collect()
+    }
+
+    /// The first games of the micro-matches between their two games: over and not
+    /// aborted (an aborted first game ends its match), with no second game stored yet.
+    ///
+    /// Fails on a database error.
+    pub async fn matches_in_break(&self) -> Result<Vec<GameRow>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games g WHERE match_game = 1 AND status = 'over' \
+             AND reason <> 'aborted' AND NOT EXISTS (SELECT 1 FROM games s \
+             WHERE s.match_id = g.match_id AND s.match_game = 2) ORDER BY started_at"
         );
         let rows =
             on_pool!(self, pool => sqlx::query_as::<_, RawGame>(&sql).fetch_all(pool).await)?;

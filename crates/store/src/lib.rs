@@ -71,7 +71,8 @@ pub use error::StoreError;
 pub use expiry::{EXPIRE_BATCH, SEEN_BATCH, UnseenGuest};
 pub use fair_play::{FairPlayWrite, PairRow};
 pub use games::{
-    ClockRow, DrawOfferRow, GameCursor, GameEnd, GameRow, MAX_IDS, MoveRow, NewGame, RunningGame,
+    ClockRow, DrawOfferRow, GameCursor, GameEnd, GameRow, MAX_IDS, MatchSlot, MoveRow, NewGame,
+    RunningGame,
 };
 pub use health::Breaker;
 pub use lease::Leases;

@@ -17,8 +17,9 @@ const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, \
 const INSERT_GAME: &str = "INSERT INTO games (id, table_id, room, variant, minutes, \
     increment_s, random_opening, capture_optional, white_id, white_name, black_id, black_name, \
     initial_fen, opening_plies, status, result, reason, white_ms, black_ms, clock_ply, \
-    started_at, ended_at, rated, ballot, ballot_random) VALUES ($1, $2, $3, $4, $5, $6, $7, \
-    $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)";
+    started_at, ended_at, rated, ballot, ballot_random, match_id, match_game) VALUES ($1, $2, \
+    $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, \
+    $22, $23, $24, $25, $26, $27)";
 
 const FINISH_GAME: &str = "UPDATE games SET status = 'over', result = $2, reason = $3, \
     white_ms = $4, black_ms = $5, clock_ply = $6, ended_at = $7 WHERE id = $1";
@@ -312,6 +313,8 @@ macro_rules! apply {
                     .bind(i64::from(g.rated))
                     .bind(&g.ballot)
                     .bind(i64::from(g.ballot_random))
+                    .bind(g.micro_match.as_ref().map(|m| &m.id))
+                    .bind(g.micro_match.as_ref().map(|m| m.game))
                     .execute(&mut *$conn)
                     .await?;
                 for m in &game.opening {

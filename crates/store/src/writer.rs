@@ -206,6 +206,7 @@ mod tests {
                 opening_plies: 0,
                 ballot: None,
                 ballot_random: false,
+                micro_match: None,
                 status: GameStatus::Playing,
                 result: None,
                 reason: None,

@@ -524,4 +524,17 @@ export default {
   'ballot.arrangement': 'rozestavení:',
   'ballot.start': 'z výchozího postavení',
   'error.unknown_ballot': 'Tato varianta takové zahájení nemá.',
+  // Micro-matches (issue 38).
+  'create.micro_match': 'Mikrozápas (dvě partie, prohozené barvy)',
+  'create.micro_match_note': 'Obě partie začínají stejným zahájením. V mikrozápasu může být náhodné zahájení i jakýkoli los hodnocený.',
+  'option.micro_match': 'Mikrozápas',
+  'match.title': 'Mikrozápas',
+  'match.game': 'partie {n} ze 2',
+  'match.over': 'zápas skončil',
+  'match.next': 'Partie 2 s prohozenými barvami začne za {s} s, nebo jakmile budou oba hráči připraveni.',
+  'match.starting': 'Partie 2 začíná…',
+  'match.won': '{name} vyhrává zápas {score}.',
+  'match.drawn': 'Zápas skončil remízou {score}.',
+  'action.next_game': 'Začít partii 2',
+  'prompt.match_next': '{name} je připraven na partii 2.',
 };

@@ -521,4 +521,17 @@ export default {
   'ballot.arrangement': 'set up by hand:',
   'ballot.start': 'from the start position',
   'error.unknown_ballot': 'This variant has no such opening ballot.',
+  // Micro-matches (issue 38).
+  'create.micro_match': 'Micro-match (two games, colours swapped)',
+  'create.micro_match_note': 'Both games start from the same opening. A random opening or any ballot may be rated in a micro-match.',
+  'option.micro_match': 'Micro-match',
+  'match.title': 'Micro-match',
+  'match.game': 'game {n} of 2',
+  'match.over': 'match over',
+  'match.next': 'Game 2, colours swapped, starts in {s} s, or as soon as both players are ready.',
+  'match.starting': 'Game 2 is starting…',
+  'match.won': '{name} wins the match {score}.',
+  'match.drawn': 'The match is drawn {score}.',
+  'action.next_game': 'Start game 2',
+  'prompt.match_next': '{name} is ready for game 2.',
 };

@@ -524,4 +524,17 @@ export default {
   'ballot.arrangement': 'posición colocada a mano:',
   'ballot.start': 'desde la posición inicial',
   'error.unknown_ballot': 'Esta variante no tiene esa apertura.',
+  // Micro-matches (issue 38).
+  'create.micro_match': 'Micromatch (dos partidas, colores cambiados)',
+  'create.micro_match_note': 'Las dos partidas empiezan desde la misma apertura. Una apertura aleatoria o cualquier sorteo puede ser puntuable en un micromatch.',
+  'option.micro_match': 'Micromatch',
+  'match.title': 'Micromatch',
+  'match.game': 'partida {n} de 2',
+  'match.over': 'match terminado',
+  'match.next': 'La partida 2, con los colores cambiados, empieza en {s} s, o en cuanto ambos estén listos.',
+  'match.starting': 'La partida 2 está empezando…',
+  'match.won': '{name} gana el match {score}.',
+  'match.drawn': 'El match termina en tablas {score}.',
+  'action.next_game': 'Empezar la partida 2',
+  'prompt.match_next': '{name} está listo para la partida 2.',
 };

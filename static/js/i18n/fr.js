@@ -524,4 +524,17 @@ export default {
   'ballot.arrangement': 'position posée à la main :',
   'ballot.start': 'depuis la position initiale',
   'error.unknown_ballot': 'Cette variante n’a pas cette ouverture.',
+  // Micro-matches (issue 38).
+  'create.micro_match': 'Micro-match (deux parties, couleurs inversées)',
+  'create.micro_match_note': 'Les deux parties partent de la même ouverture. Une ouverture au hasard ou tout tirage peut compter pour le classement dans un micro-match.',
+  'option.micro_match': 'Micro-match',
+  'match.title': 'Micro-match',
+  'match.game': 'partie {n} sur 2',
+  'match.over': 'match terminé',
+  'match.next': 'La partie 2, couleurs inversées, commence dans {s} s, ou dès que les deux joueurs sont prêts.',
+  'match.starting': 'La partie 2 commence…',
+  'match.won': '{name} gagne le match {score}.',
+  'match.drawn': 'Le match est nul, {score}.',
+  'action.next_game': 'Commencer la partie 2',
+  'prompt.match_next': '{name} est prêt pour la partie 2.',
 };

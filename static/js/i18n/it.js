@@ -524,4 +524,17 @@ export default {
   'ballot.arrangement': 'posizione disposta a mano:',
   'ballot.start': 'dalla posizione iniziale',
   'error.unknown_ballot': 'Questa variante non ha questa apertura.',
+  // Micro-matches (issue 38).
+  'create.micro_match': 'Micromatch (due partite, colori invertiti)',
+  'create.micro_match_note': 'Le due partite partono dalla stessa apertura. In un micromatch un\'apertura casuale o qualsiasi sorteggio può valere per il punteggio.',
+  'option.micro_match': 'Micromatch',
+  'match.title': 'Micromatch',
+  'match.game': 'partita {n} di 2',
+  'match.over': 'match finito',
+  'match.next': 'La partita 2, a colori invertiti, inizia tra {s} s, o appena entrambi sono pronti.',
+  'match.starting': 'La partita 2 sta iniziando…',
+  'match.won': '{name} vince il match {score}.',
+  'match.drawn': 'Il match finisce in parità {score}.',
+  'action.next_game': 'Inizia la partita 2',
+  'prompt.match_next': '{name} è pronto per la partita 2.',
 };

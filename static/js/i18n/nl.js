@@ -524,4 +524,17 @@ export default {
   'ballot.arrangement': 'met de hand opgesteld:',
   'ballot.start': 'vanuit de beginstelling',
   'error.unknown_ballot': 'Deze variant heeft die opening niet.',
+  // Micro-matches (issue 38).
+  'create.micro_match': 'Micromatch (twee partijen, kleuren gewisseld)',
+  'create.micro_match_note': 'Beide partijen beginnen met dezelfde opening. Een willekeurige opening of elke loting mag in een micromatch voor de rating tellen.',
+  'option.micro_match': 'Micromatch',
+  'match.title': 'Micromatch',
+  'match.game': 'partij {n} van 2',
+  'match.over': 'match voorbij',
+  'match.next': 'Partij 2, met gewisselde kleuren, begint over {s} s, of zodra beide spelers klaar zijn.',
+  'match.starting': 'Partij 2 begint…',
+  'match.won': '{name} wint de match met {score}.',
+  'match.drawn': 'De match eindigt in remise, {score}.',
+  'action.next_game': 'Begin partij 2',
+  'prompt.match_next': '{name} is klaar voor partij 2.',
 };

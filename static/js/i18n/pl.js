@@ -521,4 +521,17 @@ export default {
   'ballot.arrangement': 'ustawienie ręczne:',
   'ballot.start': 'z pozycji początkowej',
   'error.unknown_ballot': 'Ten wariant nie ma takiego debiutu w tabeli.',
+  // Micro-matches (issue 38).
+  'create.micro_match': 'Mikromecz (dwie partie, zamiana kolorów)',
+  'create.micro_match_note': 'Obie partie zaczynają się od tego samego debiutu. W mikromeczu losowy debiut i każda tabela debiutów mogą być rankingowe.',
+  'option.micro_match': 'Mikromecz',
+  'match.title': 'Mikromecz',
+  'match.game': 'partia {n} z 2',
+  'match.over': 'mecz zakończony',
+  'match.next': 'Partia 2, z zamianą kolorów, zacznie się za {s} s albo gdy obaj gracze będą gotowi.',
+  'match.starting': 'Partia 2 się zaczyna…',
+  'match.won': '{name} wygrywa mecz {score}.',
+  'match.drawn': 'Mecz zakończył się remisem {score}.',
+  'action.next_game': 'Zacznij partię 2',
+  'prompt.match_next': '{name} jest gotów do partii 2.',
 };

@@ -524,4 +524,17 @@ export default {
   'ballot.arrangement': 'posição montada:',
   'ballot.start': 'da posição inicial',
   'error.unknown_ballot': 'Esta variante não tem essa abertura.',
+  // Micro-matches (issue 38).
+  'create.micro_match': 'Micromatch (duas partidas, cores trocadas)',
+  'create.micro_match_note': 'As duas partidas começam da mesma abertura. Uma abertura aleatória ou qualquer sorteio pode valer rating num micromatch.',
+  'option.micro_match': 'Micromatch',
+  'match.title': 'Micromatch',
+  'match.game': 'partida {n} de 2',
+  'match.over': 'match terminado',
+  'match.next': 'A partida 2, com as cores trocadas, começa em {s} s, ou assim que ambos estiverem prontos.',
+  'match.starting': 'A partida 2 está a começar…',
+  'match.won': '{name} vence o match {score}.',
+  'match.drawn': 'O match terminou empatado {score}.',
+  'action.next_game': 'Começar a partida 2',
+  'prompt.match_next': '{name} está pronto para a partida 2.',
 };

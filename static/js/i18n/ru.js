@@ -524,4 +524,17 @@ export default {
   'ballot.arrangement': 'расстановка:',
   'ballot.start': 'из начальной позиции',
   'error.unknown_ballot': 'В этой игре нет такого дебюта жеребьёвки.',
+  // Micro-matches (issue 38).
+  'create.micro_match': 'Микроматч (две партии со сменой цвета)',
+  'create.micro_match_note': 'Обе партии начинаются с одного дебюта. В микроматче случайный дебют и любой жребий могут быть рейтинговыми.',
+  'option.micro_match': 'Микроматч',
+  'match.title': 'Микроматч',
+  'match.game': 'партия {n} из 2',
+  'match.over': 'матч окончен',
+  'match.next': 'Партия 2 со сменой цвета начнётся через {s} с или как только оба игрока будут готовы.',
+  'match.starting': 'Партия 2 начинается…',
+  'match.won': '{name} выигрывает матч {score}.',
+  'match.drawn': 'Матч закончился вничью {score}.',
+  'action.next_game': 'Начать партию 2',
+  'prompt.match_next': '{name} готов к партии 2.',
 };

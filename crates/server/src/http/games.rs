@@ -7,6 +7,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
+use damka_protocol::micro_match::MatchGame;
 use damka_protocol::{
     ClockTimes, GameListItem, GameRecord, GameResult, Options, Player, StoredMove,
 };
@@ -114,6 +115,7 @@ pub async fn show(
             increment: u32::try_from(g.increment_s).unwrap_or(0),
             random_opening: g.random_opening,
             ballot: crate::table::ballot::stored_choice(g.ballot.as_deref(), g.ballot_random),
+            micro_match: g.micro_match.is_some(),
             capture_optional: g.capture_optional,
             bot: white.bot.or(black.bot),
             local: g.white_id == g.black_id,
@@ -125,6 +127,10 @@ pub async fn show(
         initial_fen: g.initial_fen.clone(),
         opening_plies: u32::try_from(g.opening_plies).unwrap_or(0),
         ballot: stored_ballot(&g).map(crate::table::ballot::shown),
+        micro_match: g.micro_match.as_ref().map(|m| MatchGame {
+            id: m.id.clone(),
+            game: u8::try_from(m.game).unwrap_or(0),
+        }),
         moves: moves
             .into_iter()
             .map(|m| StoredMove {
@@ -262,15 +268,22 @@ pub fn pdn_record(
                 .unwrap_or_else(|| format!("Damka tournament {}", t.id));
             record.set_tag("Event", name);
         }
-        None => record.set_tag("Event", "Damka"),
+        // A micro-match's two games: one event, rounds 1 and 2 (a tournament game is
+        // never one).
+        None => match &g.micro_match {
+            Some(m) => record.set_tag("Event", format!("Damka micro-match {}", m.id)),
+            None => record.set_tag("Event", "Damka"),
+        },
     }
     record.set_tag("Site", format!("room {}, table {}", g.room, g.table_id));
     record.set_tag(
         "Date",
         date.get(..10).unwrap_or("????-??-??").replace('-', "."),
     );
-    if let Some(t) = tournament {
-        record.set_tag("Round", t.round.to_string());
+    match (tournament, &g.micro_match) {
+        (Some(t), _) => record.set_tag("Round", t.round.to_string()),
+        (None, Some(m)) => record.set_tag("Round", m.game.to_string()),
+        (None, None) => {}
     }
     record.set_tag("White", g.white_name.as_str());
     record.set_tag("Black", g.black_name.as_str());

@@ -70,6 +70,8 @@ pub struct TableActor {
     pub(super) tournament: Option<damka_protocol::TableTournament>,
     /// The address the table counts under (see [`TableSeed::creator_ip`]).
     pub(super) creator_ip: Option<std::net::IpAddr>,
+    /// At a micro-match table: the current or last match.
+    pub(super) micro: Option<super::micro_match::MicroMatch>,
     /// Commands.
     rx: mpsc::Receiver<Command>,
 }
@@ -109,6 +111,7 @@ impl TableActor {
             chat: ChatLog::new(seed.chat),
             tournament: seed.tournament,
             creator_ip: seed.creator_ip,
+            micro: seed.micro,
             rx,
         };
         actor.update_empty(now);
@@ -149,6 +152,7 @@ impl TableActor {
             let close_at = self.empty_since.map(|t| t + grace);
             let stale = self.subs.any_stale();
             let presence_due = self.presence.due();
+            let match_break = self.micro.as_ref().and_then(|m| m.break_until());
             let storage_held = self
                 .game
                 .as_ref()
@@ -165,6 +169,9 @@ impl TableActor {
                 },
                 () = time.sleep_until(deadline.unwrap_or(u64::MAX)), if deadline.is_some() => {
                     self.on_deadline(deadline).await;
+                }
+                () = time.sleep_until(match_break.unwrap_or(u64::MAX)), if match_break.is_some() => {
+                    self.on_match_break_over().await;
                 }
                 () = tokio::time::sleep_until(end_retry.unwrap_or_else(tokio::time::Instant::now)), if end_retry.is_some() => {
                     self.end_retry = None;
@@ -263,7 +270,9 @@ impl TableActor {
     }
 
     fn update_empty(&mut self, now: u64) {
-        let playing = self.game.as_ref().is_some_and(LiveGame::playing);
+        // A micro-match's break is part of the match: its second game starts by itself.
+        let playing = self.game.as_ref().is_some_and(LiveGame::playing)
+            || self.micro.as_ref().is_some_and(|m| m.in_break());
         if self.subs.is_empty() && !playing {
             self.empty_since.get_or_insert(now);
         } else {

@@ -11,7 +11,7 @@ use damka_protocol::{
 };
 use draughts::ballot::Ballot;
 use draughts::clock::Clock;
-use draughts::{ByColor, Color, Game, Outcome, Position, Reason, Variant, random_opening};
+use draughts::{ByColor, Color, Game, Outcome, Position, Reason, Variant};
 
 use super::offers::Offers;
 use damka_store::{ClockRow, GameEnd, GameRow, MoveRow, NewGame, RatedEnd, RatingChanges};
@@ -86,8 +86,10 @@ pub struct GameStart {
     pub position: Position,
     /// The opening ballot `position` is the position of, if any.
     pub ballot: Option<&'static Ballot>,
-    /// The seed of the random opening, when the table plays one.
-    pub opening_seed: Option<u64>,
+    /// The random opening's plies from `position` (empty for none).
+    pub opening: Vec<draughts::Move>,
+    /// The micro-match the game belongs to, and which of its games it is.
+    pub micro_match: Option<damka_store::MatchSlot>,
     /// Server ms now: the first-move window runs from here.
     pub now: u64,
     /// The length of a first-move window, ms.
@@ -105,15 +107,10 @@ impl LiveGame {
         let initial_ms = u64::from(s.options.minutes) * 60_000;
         let clock = Clock::new(initial_ms, u64::from(s.options.increment) * 1000);
         let initial_fen = s.position.to_fen();
-        let rules = *s.position.rules();
         let mut game = Game::new(s.position);
         let mut moves = Vec::new();
         let mut opening = Vec::new();
-        for m in s
-            .opening_seed
-            .map(|seed| random_opening(rules, seed))
-            .unwrap_or_default()
-        {
+        for m in s.opening {
             let pos = game.position();
             let text = pos.move_to_string(&m);
             let captures = m.captures().map(|sq| s.variant.square_name(sq)).collect();
@@ -159,6 +156,7 @@ impl LiveGame {
             opening_plies: i64::from(opening_plies),
             ballot: s.ballot.map(|b| b.id().to_owned()),
             ballot_random: matches!(s.options.ballot, Some(BallotChoice::Random)),
+            micro_match: s.micro_match,
             status: GameStatus::Playing,
             result: None,
             reason: None,

@@ -107,6 +107,20 @@ impl TableActor {
         Ok(())
     }
 
+    /// Nobody changes seats between the two games of a micro-match: its second game
+    /// is between the same two players.
+    ///
+    /// Fails with `game_in_progress`.
+    fn seats_kept_for_the_match(&self) -> Result<(), AppError> {
+        if self.micro.as_ref().is_some_and(|m| m.in_break()) {
+            return Err(AppError::game(
+                ErrorCode::GameInProgress,
+                "the micro-match's second game follows",
+            ));
+        }
+        Ok(())
+    }
+
     /// The guest's seat, when they may leave it or get ready (no game being played).
     ///
     /// Fails with `not_seated` or `game_in_progress`.
@@ -140,6 +154,7 @@ impl TableActor {
     /// checked against.
     async fn sit(&mut self, guest: Player, seat: Side) -> Result<(), AppError> {
         self.between_games()?;
+        self.seats_kept_for_the_match()?;
         let guest = if guest.account {
             crate::ratings::shown(&self.core, guest, self.variant).await?
         } else {
@@ -181,6 +196,7 @@ impl TableActor {
 
     fn stand(&mut self, guest: &Player) -> Result<(), AppError> {
         let seat = self.seat_between_games(guest)?;
+        self.seats_kept_for_the_match()?;
         self.vacate(seat);
         if self.options.local {
             // One guest held both seats of the one-screen table.

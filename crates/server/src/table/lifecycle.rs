@@ -29,21 +29,34 @@ impl TableActor {
             std::mem::swap(&mut white, &mut black);
         }
         let now = self.core.time.now_ms();
-        // A ballot table draws its ballot now: each game of a rematch has its own.
-        let ballot = super::ballot::draw(self.variant, self.options.ballot.as_ref());
-        let position = match (ballot, self.core.config.test_start_fen.as_deref()) {
-            // Under the table's rules (optional capture, if set), not the variant's.
-            (Some(b), _) => Position::from_fen(self.rules, b.fen())
-                .unwrap_or_else(|_| Position::new(self.rules)),
-            (None, Some(fen)) => {
-                Position::from_fen(self.rules, fen).unwrap_or_else(|_| Position::new(self.rules))
+        let id = random::token_base36(12);
+        // The second game of a micro-match: the first game's opening, colours swapped
+        // (the players cannot leave their seats in the break).
+        let second = self.micro.as_ref().filter(|m| m.in_break());
+        let (position, opening, ballot, slot) = if let Some(m) = second {
+            // The seated players as they are now (a rated first game changed their
+            // ratings), the colours the other way round from the first game.
+            if white.id != m.second_players().0.id {
+                std::mem::swap(&mut white, &mut black);
             }
-            (None, None) => Position::new(self.rules),
+            let (position, opening) = m.opening.start(self.rules);
+            (position, opening, m.opening.ballot, Some(m.second_slot()))
+        } else {
+            let (position, ballot) = self.new_start();
+            let opening = match self.options.random_opening {
+                true => draughts::random_opening(self.rules, random::u64()),
+                false => Vec::new(),
+            };
+            let slot = self.options.micro_match.then(|| damka_store::MatchSlot {
+                id: id.clone(),
+                game: 1,
+            });
+            (position, opening, ballot, slot)
         };
         let rated = self.options.rated
             && crate::ratings::within_pair_limit(&self.core, &white.id, &black.id).await?;
         let (live, new) = LiveGame::start(GameStart {
-            id: random::token_base36(12),
+            id,
             table_id: self.id.clone(),
             room: self.room.config.id.clone(),
             variant: self.variant,
@@ -54,13 +67,23 @@ impl TableActor {
             },
             position,
             ballot,
-            opening_seed: self.options.random_opening.then(random::u64),
+            opening,
+            micro_match: slot.clone(),
             now,
             first_move_ms: self.first_move_window_ms(),
             rated,
         });
         self.core.store.insert_game(&new).await?;
         self.seating.seat_game(white.clone(), black.clone());
+        match slot {
+            Some(s) if s.game == 2 => {
+                if let Some(m) = self.micro.as_mut() {
+                    m.second_started(&live.id);
+                }
+            }
+            Some(_) => self.micro = Some(super::micro_match::MicroMatch::first(&live)),
+            None => {}
+        }
         let event = GameStarted {
             v: self.next_v(),
             id: live.id.clone(),
@@ -80,6 +103,7 @@ impl TableActor {
             counters: live.counters(),
             first_move_deadline: live.first_move_left(now),
             unrated: live.unrated(self.options.rated),
+            micro_match: self.micro.as_ref().map(|m| m.view(now)),
         };
         let ended = live.game.outcome();
         self.game = Some(live);
@@ -93,6 +117,44 @@ impl TableActor {
             self.finish(o.winner, o.reason).await?;
         }
         Ok(())
+    }
+
+    /// A new game's start position (the ballot's, drawn now for `"random"`: each game
+    /// of a rematch has its own; a test's; or the variant's) and its ballot.
+    fn new_start(&self) -> (Position, Option<&'static draughts::ballot::Ballot>) {
+        let ballot = super::ballot::draw(self.variant, self.options.ballot.as_ref());
+        let position = match (ballot, self.core.config.test_start_fen.as_deref()) {
+            // Under the table's rules (optional capture, if set), not the variant's.
+            (Some(b), _) => Position::from_fen(self.rules, b.fen())
+                .unwrap_or_else(|_| Position::new(self.rules)),
+            (None, Some(fen)) => {
+                Position::from_fen(self.rules, fen).unwrap_or_else(|_| Position::new(self.rules))
+            }
+            (None, None) => Position::new(self.rules),
+        };
+        (position, ballot)
+    }
+
+    /// A micro-match's break is over: its second game starts, whoever is there (the
+    /// first-move window then decides, as for any game). Tried again a little later if
+    /// it cannot be stored.
+    pub(super) async fn on_match_break_over(&mut self) {
+        if let Err(e) = self.start_game().await {
+            tracing::warn!(error = %e, "cannot start a micro-match's second game; trying again");
+            let retry = self.core.time.now_ms() + END_RETRY.as_millis() as u64;
+            if let Some(m) = self.micro.as_mut().filter(|m| m.in_break()) {
+                m.stage = super::micro_match::Stage::Break { until: retry };
+            }
+            return;
+        }
+        // Nobody to play it (never: the seats are kept in the break): the match is over,
+        // rather than a break that never ends.
+        if let Some(m) = self.micro.as_mut().filter(|m| m.in_break()) {
+            tracing::warn!("a micro-match's second game has no players: the match ends");
+            m.stage = super::micro_match::Stage::Over;
+            self.resend_states();
+        }
+        self.publish();
     }
 
     /// Ends the running game now (resign, agreement, abort, timeout): stores the end,
@@ -271,6 +333,16 @@ impl TableActor {
         };
         self.core.metrics.games_finished.inc();
         tracing::info!(?result, reason = reason.as_str(), "game over");
+        let micro_match = self.micro.as_mut().map(|m| {
+            let winner = match result {
+                Some(damka_protocol::GameResult::White) => Some(Color::White),
+                Some(damka_protocol::GameResult::Black) => Some(Color::Black),
+                _ => None,
+            };
+            let until = now + self.core.config.match_break().as_millis() as u64;
+            m.game_over(winner, result.is_none(), until);
+            Box::new(m.view(now))
+        });
         if let Some(r) = &ratings {
             self.rerate(r);
         }
@@ -283,6 +355,7 @@ impl TableActor {
             clock,
             by,
             ratings,
+            micro_match,
         });
         self.publish();
         self.report_to_tournament(result, reason);

@@ -14,7 +14,8 @@
 //! - `computer`: the computer's searches and moves, and one-screen tables;
 //! - `registry`: the open tables by id, creation and start-up restore;
 //! - `tournament`: tournament tables (a started game for a pairing, the result reported);
-//! - `ballot`: opening ballots at a table (checked at creation, drawn at each start).
+//! - `ballot`: opening ballots at a table (checked at creation, drawn at each start);
+//! - `micro_match`: two games from one opening, colours swapped, scored together.
 
 mod actor;
 pub mod ballot;
@@ -22,6 +23,7 @@ mod computer;
 mod game;
 mod handlers;
 mod lifecycle;
+mod micro_match;
 mod moves;
 mod notices;
 mod offers;

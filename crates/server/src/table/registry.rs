@@ -70,6 +70,8 @@ pub struct TableSeed {
     pub chat: Vec<damka_protocol::ChatMessage>,
     /// The tournament whose game the table plays.
     pub tournament: Option<damka_protocol::TableTournament>,
+    /// At a micro-match table: the current or last match (restored at start-up).
+    pub micro: Option<super::micro_match::MicroMatch>,
     /// In a cluster: the epoch of the lease this node holds on the table (taken over or
     /// adopted); `None` for a new table, claimed before its actor runs.
     pub epoch: Option<i64>,
@@ -216,6 +218,7 @@ impl Tables {
                 game: None,
                 chat: Vec::new(),
                 tournament: None,
+                micro: None,
                 epoch: None,
                 creator_ip: ip,
             };
@@ -313,15 +316,17 @@ pub fn validate_options(variant: Variant, req: &CreateTable) -> Result<Options, 
         ));
     }
     super::computer::check_seat_options(options.bot, options.local)?;
+    // A start of no federation's (a random opening, Damka's own ballots) is fair only
+    // when both players play it with both colours: rated only in a micro-match.
     if options.rated
         && (options.bot.is_some()
             || options.local
             || options.capture_optional
-            || options.random_opening)
+            || (options.random_opening && !options.micro_match))
     {
         return Err(AppError::InvalidOptions(
             "a rated game is between two people at two screens, capturing compulsory, \
-             from the start position"
+             from the start position (or a random opening in a micro-match)"
                 .into(),
         ));
     }
@@ -332,9 +337,10 @@ pub fn validate_options(variant: Variant, req: &CreateTable) -> Result<Options, 
             ));
         }
         let set = super::ballot::check(variant, choice)?;
-        if options.rated && !super::ballot::rated_set(set) {
+        if options.rated && !options.micro_match && !super::ballot::rated_set(set) {
             return Err(AppError::InvalidOptions(format!(
-                "a rated table plays a federation's ballots (3move, fmjd64, idf150), not {set}"
+                "a rated table plays a federation's ballots (3move, fmjd64, idf150), not \
+                 {set}, unless it plays micro-matches"
             )));
         }
     }

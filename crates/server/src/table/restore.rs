@@ -6,6 +6,11 @@
 //!
 //! A game whose stored moves already end it (its end was never stored) is marked over
 //! with that result, never resumed.
+//!
+//! A micro-match comes back with its table: during its second game with the first
+//! game's result, and between its games (a first game over, not aborted, and no second
+//! game stored) as a table in the break, the first game shown over, the break started
+//! again.
 
 use std::sync::Arc;
 
@@ -26,7 +31,9 @@ use damka_store::{DrawOfferRow, GameRow, MoveRow};
 /// marked aborted.
 pub async fn restore_tables(tables: &Arc<Tables>) -> Result<usize, damka_store::StoreError> {
     let rows = tables.core().store.unfinished_games().await?;
-    restore_rows(tables, rows, None).await
+    let restored = restore_rows(tables, rows, None).await?;
+    let breaks = tables.core().store.matches_in_break().await?;
+    Ok(restored + restore_breaks(tables, breaks, None).await?)
 }
 
 /// In a cluster: recreates the tables this node now owns (`epochs`: table id → the
@@ -46,12 +53,21 @@ pub async fn restore_owned(
         .into_iter()
         .filter(|r| epochs.contains_key(&r.table_id))
         .collect();
+    let breaks: Vec<GameRow> = tables
+        .core()
+        .store
+        .matches_in_break()
+        .await?
+        .into_iter()
+        .filter(|r| epochs.contains_key(&r.table_id))
+        .collect();
     let idle = epochs
         .keys()
-        .filter(|t| !rows.iter().any(|r| &r.table_id == *t))
+        .filter(|t| !rows.iter().chain(&breaks).any(|r| &r.table_id == *t))
         .cloned()
         .collect();
     let restored = restore_rows(tables, rows, Some(epochs)).await?;
+    let restored = restored + restore_breaks(tables, breaks, Some(epochs)).await?;
     Ok((restored, idle))
 }
 
@@ -97,17 +113,10 @@ async fn restore_rows(
             grace_ms: state.config.restart_grace().as_millis() as u64,
             first_move_left: first_move.map(to_u64),
         };
-        let game = match replay(&row, &moves, &offer, &timing) {
+        let game = match replay(&row, &moves, &offer, &timing, false) {
             Ok(Replayed::Playing(mut g)) => {
-                // A rated game's players are accounts: shown so, with their ratings.
                 if row.rated {
-                    for p in [&mut g.players.white, &mut g.players.black] {
-                        p.account = true;
-                        match crate::ratings::shown(state, p.clone(), room.config.variant).await {
-                            Ok(shown) => *p = shown,
-                            Err(e) => tracing::warn!(error = %e, "a restored player's rating"),
-                        }
-                    }
+                    show_rated(state, &mut g.players, room.config.variant).await;
                 }
                 *g
             }
@@ -122,35 +131,19 @@ async fn restore_rows(
                 continue;
             }
         };
+        let micro = match &row.micro_match {
+            Some(slot) => stored_match(state, &slot.id, room.config.variant, 0).await?,
+            None => None,
+        };
         let seed = TableSeed {
             id: row.table_id.clone(),
             room,
-            options: Options {
-                minutes: u32::try_from(row.minutes).unwrap_or(1),
-                increment: u32::try_from(row.increment_s).unwrap_or(0),
-                random_opening: row.random_opening,
-                ballot: super::ballot::stored_choice(row.ballot.as_deref(), row.ballot_random),
-                capture_optional: row.capture_optional,
-                bot: crate::bots::level_of_id(&row.white_id)
-                    .or_else(|| crate::bots::level_of_id(&row.black_id))
-                    .map(bot::Level::number),
-                local: row.white_id == row.black_id,
-                rated: row.rated,
-                rating_range: None,
-            },
+            options: stored_options(&row),
             seats: game.players.clone().map(Some),
             game: Some(game),
-            chat: state
-                .store
-                .chat_history(
-                    &format!("table:{}", row.table_id),
-                    crate::chat::HISTORY as i64,
-                )
-                .await?
-                .iter()
-                .map(crate::chat::message)
-                .collect(),
+            chat: table_chat(state, &row.table_id).await?,
             tournament: tournament.clone(),
+            micro,
             epoch: epochs.and_then(|e| e.get(&row.table_id).copied()),
             creator_ip: None,
         };
@@ -163,6 +156,149 @@ async fn restore_rows(
         }
     }
     Ok(restored)
+}
+
+/// Recreates the tables of the micro-matches between their two games (`rows`: their
+/// first games): the first game shown over, the break started again; returns how many.
+///
+/// Fails only if the store cannot be read; a match that cannot be resumed is logged and
+/// left (its table is not recreated).
+async fn restore_breaks(
+    tables: &Arc<Tables>,
+    rows: Vec<GameRow>,
+    epochs: Option<&std::collections::HashMap<String, i64>>,
+) -> Result<usize, damka_store::StoreError> {
+    let state = tables.core();
+    let now = state.time.now_ms();
+    let until = now + state.config.match_break().as_millis() as u64;
+    let mut restored = 0;
+    for row in rows {
+        let Some(room) = state.rooms.get(&row.room).cloned() else {
+            tracing::warn!(game = %row.id, "a micro-match's room no longer exists");
+            continue;
+        };
+        if tables.get(&row.table_id).is_some() {
+            tracing::info!(table = %row.table_id, "a micro-match's table already runs");
+            continue;
+        }
+        let moves = state.store.moves(&row.id).await?;
+        let timing = Timing {
+            now,
+            window_ms: 0,
+            grace_ms: 0,
+            first_move_left: None,
+        };
+        let mut game = match replay(&row, &moves, &DrawOfferRow::default(), &timing, true) {
+            Ok(Replayed::Playing(g)) => *g,
+            Ok(Replayed::Over(_)) => continue,
+            Err(why) => {
+                tracing::error!(game = %row.id, why, "cannot resume a micro-match");
+                continue;
+            }
+        };
+        let winner = match row.result {
+            Some(damka_protocol::GameResult::White) => Some(Color::White),
+            Some(damka_protocol::GameResult::Black) => Some(Color::Black),
+            _ => None,
+        };
+        let reason = row
+            .reason
+            .and_then(|r| draughts::Reason::from_name(r.as_str()))
+            .unwrap_or(draughts::Reason::Resign);
+        game.end(winner, reason, now);
+        if row.rated {
+            show_rated(state, &mut game.players, room.config.variant).await;
+        }
+        let micro = stored_match(state, &row.id, room.config.variant, until).await?;
+        let seed = TableSeed {
+            id: row.table_id.clone(),
+            room,
+            options: stored_options(&row),
+            seats: game.players.clone().map(Some),
+            game: Some(game),
+            chat: table_chat(state, &row.table_id).await?,
+            tournament: None,
+            micro,
+            epoch: epochs.and_then(|e| e.get(&row.table_id).copied()),
+            creator_ip: None,
+        };
+        match tables.insert_restored(seed) {
+            Ok(()) => restored += 1,
+            Err(e) => tracing::error!(error = %e, game = %row.id, "cannot resume a micro-match"),
+        }
+    }
+    Ok(restored)
+}
+
+/// The micro-match whose first game is `match_id`, as stored (`until`: when its break,
+/// if it is in it, ends).
+///
+/// Fails only if the store cannot be read.
+async fn stored_match(
+    state: &Core,
+    match_id: &str,
+    variant: Variant,
+    until: u64,
+) -> Result<Option<super::micro_match::MicroMatch>, damka_store::StoreError> {
+    let rows = state.store.match_games(match_id).await?;
+    let first_moves: Vec<String> = state
+        .store
+        .moves(match_id)
+        .await?
+        .into_iter()
+        .map(|m| m.mv)
+        .collect();
+    Ok(super::micro_match::MicroMatch::restored(
+        &rows,
+        &first_moves,
+        until,
+        variant,
+    ))
+}
+
+/// A rated game's players are accounts: shown so, with their ratings.
+async fn show_rated(state: &Core, players: &mut ByColor<damka_protocol::Player>, variant: Variant) {
+    for p in [&mut players.white, &mut players.black] {
+        p.account = true;
+        match crate::ratings::shown(state, p.clone(), variant).await {
+            Ok(shown) => *p = shown,
+            Err(e) => tracing::warn!(error = %e, "a restored player's rating"),
+        }
+    }
+}
+
+/// The options of the table a stored game was played at.
+fn stored_options(row: &GameRow) -> Options {
+    Options {
+        minutes: u32::try_from(row.minutes).unwrap_or(1),
+        increment: u32::try_from(row.increment_s).unwrap_or(0),
+        random_opening: row.random_opening,
+        ballot: super::ballot::stored_choice(row.ballot.as_deref(), row.ballot_random),
+        micro_match: row.micro_match.is_some(),
+        capture_optional: row.capture_optional,
+        bot: crate::bots::level_of_id(&row.white_id)
+            .or_else(|| crate::bots::level_of_id(&row.black_id))
+            .map(bot::Level::number),
+        local: row.white_id == row.black_id,
+        rated: row.rated,
+        rating_range: None,
+    }
+}
+
+/// A table's last chat messages.
+///
+/// Fails only if the store cannot be read.
+async fn table_chat(
+    state: &Core,
+    table_id: &str,
+) -> Result<Vec<damka_protocol::ChatMessage>, damka_store::StoreError> {
+    Ok(state
+        .store
+        .chat_history(&format!("table:{table_id}"), crate::chat::HISTORY as i64)
+        .await?
+        .iter()
+        .map(crate::chat::message)
+        .collect())
 }
 
 /// Tells a tournament how its game ended during the restore (`None`: aborted). The
@@ -242,12 +378,14 @@ enum Replayed {
     Over(Outcome),
 }
 
-/// Replays the stored moves of a game.
+/// Replays the stored moves of a game (`over`: a game whose end is stored, replayed to
+/// be shown, never [`Replayed::Over`]).
 fn replay(
     row: &GameRow,
     moves: &[MoveRow],
     offer: &DrawOfferRow,
     t: &Timing,
+    over: bool,
 ) -> Result<Replayed, String> {
     let variant = Variant::from_name(&row.variant).ok_or("unknown variant")?;
     let rules =
@@ -275,7 +413,7 @@ fn replay(
             },
         });
     }
-    if let Some(outcome) = game.outcome() {
+    if let Some(outcome) = game.outcome().filter(|_| !over) {
         return Ok(Replayed::Over(outcome));
     }
     let initial_ms = to_u64(row.minutes) * 60_000;

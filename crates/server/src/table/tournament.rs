@@ -113,7 +113,8 @@ impl Tables {
             players: players.clone(),
             position,
             ballot: None,
-            opening_seed: None,
+            opening: Vec::new(),
+            micro_match: None,
             now: self.core.time.now_ms(),
             first_move_ms: self.core.config.first_move_window().as_millis() as u64,
             rated: spec.rated && spec.rate_game,
@@ -126,6 +127,7 @@ impl Tables {
             game: Some(live),
             chat: Vec::new(),
             tournament: Some(spec.tournament.clone()),
+            micro: None,
             epoch: None,
             creator_ip: spec.creator_ip,
         };

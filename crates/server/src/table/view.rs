@@ -94,6 +94,7 @@ impl TableActor {
             },
             ended_by: None,
             unrated: None,
+            micro_match: self.micro.as_ref().map(|m| m.view(now)),
         };
         let Some(g) = self.game.as_ref() else {
             let start = self.variant.start_fen().to_owned();

@@ -82,6 +82,7 @@ pub(crate) async fn store_game_of(
         opening_plies: 0,
         ballot: None,
         ballot_random: false,
+        micro_match: None,
         status: GameStatus::Over,
         result: Some(GameResult::White),
         reason: Some(EndReason::Resign),

@@ -43,6 +43,7 @@ fn game(id: &str) -> NewGame {
             opening_plies: 0,
             ballot: None,
             ballot_random: false,
+            micro_match: None,
             status: damka_protocol::GameStatus::Playing,
             result: None,
             reason: None,

@@ -31,6 +31,7 @@ mod kill_restart;
 mod layers;
 mod log_forging;
 mod lookups;
+mod micro_match;
 mod my_games;
 mod offer_limits;
 mod people;

@@ -27,6 +27,7 @@ fn game(id: &str, white: &str, black: &str) -> GameRow {
         opening_plies: 0,
         ballot: None,
         ballot_random: false,
+        micro_match: None,
         status: GameStatus::Playing,
         result: None,
         reason: None,
