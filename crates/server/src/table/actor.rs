@@ -70,6 +70,9 @@ pub struct TableActor {
     pub(super) tournament: Option<damka_protocol::TableTournament>,
     /// The address the table counts under (see [`TableSeed::creator_ip`]).
     pub(super) creator_ip: Option<std::net::IpAddr>,
+    /// A correspondence game's timers: the next clock save, the ply whose mover was told
+    /// that time runs low.
+    pub(super) correspondence: super::correspondence::Timers,
     /// Commands.
     rx: mpsc::Receiver<Command>,
 }
@@ -109,6 +112,7 @@ impl TableActor {
             chat: ChatLog::new(seed.chat),
             tournament: seed.tournament,
             creator_ip: seed.creator_ip,
+            correspondence: super::correspondence::Timers::default(),
             rx,
         };
         actor.update_empty(now);
@@ -149,6 +153,7 @@ impl TableActor {
             let close_at = self.empty_since.map(|t| t + grace);
             let stale = self.subs.any_stale();
             let presence_due = self.presence.due();
+            let correspondence_due = self.correspondence_due(now);
             let storage_held = self
                 .game
                 .as_ref()
@@ -175,6 +180,9 @@ impl TableActor {
                         tracing::info!("database back: the clock runs again");
                         self.release_hold();
                     }
+                }
+                () = time.sleep_until(correspondence_due.unwrap_or(u64::MAX)), if correspondence_due.is_some() => {
+                    self.on_correspondence_timer().await;
                 }
                 () = time.sleep_until(close_at.unwrap_or(u64::MAX)), if close_at.is_some() => {
                     self.close();
@@ -271,9 +279,12 @@ impl TableActor {
         }
     }
 
-    /// The first-move window in ms (for a new game).
+    /// The first-move window in ms (for a new game): a correspondence table's is its
+    /// period (a first move takes days like any other).
     pub(super) fn first_move_window_ms(&self) -> u64 {
-        self.core.config.first_move_window().as_millis() as u64
+        self.options
+            .period_ms()
+            .unwrap_or(self.core.config.first_move_window().as_millis() as u64)
     }
 
     /// The next version number, for a broadcast event.
@@ -333,7 +344,7 @@ impl TableActor {
             if let Err(e) = self
                 .core
                 .store
-                .save_clock(&g.id, snapshot, first_move)
+                .save_clock(&g.id, snapshot, first_move, None)
                 .await
             {
                 tracing::error!(error = %e, game = %g.id, "cannot save the clock at shutdown");

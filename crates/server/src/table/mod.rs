@@ -14,11 +14,13 @@
 //! - `computer`: the computer's searches and moves, and one-screen tables;
 //! - `registry`: the open tables by id, creation and start-up restore;
 //! - `tournament`: tournament tables (a started game for a pairing, the result reported);
-//! - `ballot`: opening ballots at a table (checked at creation, drawn at each start).
+//! - `ballot`: opening ballots at a table (checked at creation, drawn at each start);
+//! - `correspondence`: days per move (the options, the clock saves, time running low).
 
 mod actor;
 pub mod ballot;
 mod computer;
+mod correspondence;
 mod game;
 mod handlers;
 mod lifecycle;
