@@ -372,9 +372,14 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
     h('option', { value: '' }, t('create.days_live')),
     CORRESPONDENCE_DAYS.map((n) => h('option', { value: String(n) }, t('options.days', { n }))));
   const daysNote = h('p', { class: 'meta', 'data-days-note': '' }, account ? t('corr.rules') : t('corr.guest'));
+  const minutesField = h('div', { class: 'field' }, h('label', { for: 'opt-minutes' }, t('create.minutes')), minutes);
+  const incrementField = h('div', { class: 'field' }, h('label', { for: 'opt-increment' }, t('create.increment')), increment);
   const sync = () => {
     const corr = !!days.value;
     for (const input of [minutes, increment]) input.disabled = corr;
+    // A correspondence table has no minutes: the fields go while days are chosen.
+    minutesField.hidden = corr;
+    incrementField.hidden = corr;
     if (corr) {
       rated.checked = false;
       casual.checked = true;
@@ -406,8 +411,8 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
   const msg = h('p', { class: 'form-msg', role: 'alert' });
   const form = h('form', { class: 'create-form', 'data-form': 'create-table' },
     h('h2', {}, t('create.title')),
-    h('div', { class: 'field' }, h('label', { for: 'opt-minutes' }, t('create.minutes')), minutes),
-    h('div', { class: 'field' }, h('label', { for: 'opt-increment' }, t('create.increment')), increment),
+    minutesField,
+    incrementField,
     h('div', { class: 'field', 'data-days-field': '' }, h('label', { for: 'opt-days' }, t('create.days')), days, daysNote),
     h('fieldset', { class: 'kind', 'data-kind': '' },
       h('legend', {}, t('create.kind')),
