@@ -187,6 +187,10 @@ async fn each_move_resets_the_period_and_running_out_loses(backend: Backend) {
         .json();
     assert_eq!(game["moves"][2]["used_ms"], 20 * HOUR, "{game}");
     assert_eq!(game["options"]["days"], 1, "{game}");
+    let pdn = s
+        .http("GET", &format!("/api/games/{}/pdn", m.game), None, None)
+        .await;
+    assert!(pdn.body.contains("[TimeControl \"-\"]"), "{}", pdn.body);
 
     // Black goes away on its move: away is normal by correspondence, nothing to claim.
     m.black.0.stream.close(None).await.ok();
