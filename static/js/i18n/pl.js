@@ -493,7 +493,7 @@ export default {
   'ballot.start': 'z pozycji początkowej',
   'error.unknown_ballot': 'Ten wariant nie ma takiego debiutu w tabeli.',
   'options.days': { one: '{n} dzień na ruch', few: '{n} dni na ruch', many: '{n} dni na ruch', other: '{n} dnia na ruch' },
-  'clock.days': '{d} d {h} godz.',
+  'clock.days': '{d} d {h} h',
   'create.days': 'Korespondencyjna: dni na ruch',
   'create.days_live': 'Nie, zegar na żywo',
   'corr.rules': 'Każdy ruch daje znów cały czas na ruch. Towarzyska; „Twoje partie” na stronie startowej pilnują jej za ciebie.',

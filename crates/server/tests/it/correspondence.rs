@@ -298,8 +298,33 @@ async fn a_live_game_has_no_deadline(backend: Backend) {
     db.cleanup().await;
 }
 
+/// A first move not made within the period aborts the game, as the 30 s window does in
+/// live play.
+async fn a_missed_first_move_aborts_after_the_period(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = correspondence_match(&s, 2).await;
+    s.advance(2 * DAY - 1).await;
+    let st = the_state(&mut m.black.0).await;
+    assert_eq!(
+        (st["status"].as_str(), st["first_move_deadline"].as_u64()),
+        (Some("playing"), Some(1)),
+        "{st}"
+    );
+    s.advance(1).await;
+    let over = m.black.0.recv_t("game_over").await;
+    assert_eq!(
+        (&over["result"], over["reason"].as_str()),
+        (&Value::Null, Some("aborted")),
+        "{over}"
+    );
+    s.stop().await;
+    db.cleanup().await;
+}
+
 crate::both_backends!(
     only_accounts_and_the_listed_periods,
+    a_missed_first_move_aborts_after_the_period,
     each_move_resets_the_period_and_running_out_loses,
     a_restart_charges_the_downtime_to_nobody,
     a_live_game_has_no_deadline,
