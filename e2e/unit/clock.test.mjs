@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatClock, isLow, lowThreshold, remaining, snapshot } from '../../static/js/clock.js';
+import { DAY, HOUR, formatClock, isLow, lowThreshold, remaining, snapshot, timeControl } from '../../static/js/clock.js';
 
 test('formatClock shows m:ss, rounding up to the second', () => {
   assert.equal(formatClock(300_000), '5:00');
@@ -56,4 +56,30 @@ test('low time is a tenth of the game, between 10 and 30 seconds', () => {
   assert.equal(isLow(9_999, 1), true);
   assert.equal(isLow(10_000, 1), false);
   assert.equal(isLow(29_000, 15), true);
+});
+
+test('a correspondence clock shows days and hours, then h:mm, then m:ss', () => {
+  assert.equal(formatClock(7 * DAY), '7 d 0 h');
+  assert.equal(formatClock(3 * DAY - 1), '2 d 23 h', 'days and hours round down');
+  assert.equal(formatClock(DAY + 90 * 60_000), '1 d 1 h');
+  assert.equal(formatClock(DAY - 1), '24:00', 'under a day: hours and minutes, rounded up');
+  assert.equal(formatClock(5 * HOUR + 4 * 60_000 + 1), '5:05');
+  assert.equal(formatClock(HOUR + 1), '1:01');
+  assert.equal(formatClock(HOUR), '60:00', 'an hour and less: m:ss');
+  assert.equal(formatClock(59 * 60_000 + 1), '59:01');
+  assert.equal(formatClock(2 * DAY + 5 * HOUR, (d, h) => `${d} j ${h} h`), '2 j 5 h', 'worded by the language');
+});
+
+test('a correspondence clock is low with a fifth of its period left', () => {
+  assert.equal(isLow(DAY * 0.2 + 1, 0, 1), false);
+  assert.equal(isLow(DAY * 0.2 - 1, 0, 1), true);
+  assert.equal(isLow(DAY, 0, 7), true, 'a day of seven');
+  assert.equal(isLow(35_000, 5), false, 'live clocks as before');
+  assert.equal(isLow(25_000, 5), true);
+});
+
+test('a time control reads as days per move or minutes and increment', () => {
+  const t = (key, p) => `${key}:${JSON.stringify(p)}`;
+  assert.equal(timeControl(t, { days: 3, minutes: 0, increment: 0 }), 'options.days:{"n":3}');
+  assert.equal(timeControl(t, { minutes: 5, increment: 3 }), 'options.time:{"minutes":5,"increment":3}');
 });

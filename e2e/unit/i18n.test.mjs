@@ -93,7 +93,7 @@ test('an unknown error code still reads as an error', () => {
 test('every protocol error code and every reason has a text in every language', () => {
   const codes = ['not_your_turn', 'illegal_move', 'stale_ply', 'seat_taken', 'not_seated', 'game_in_progress',
     'no_game', 'invalid_options', 'invalid_name', 'rate_limited', 'bad_message', 'unauthorized', 'not_found',
-    'too_many_tables', 'internal', 'storage_unavailable', 'unknown_ballot'];
+    'too_many_tables', 'internal', 'storage_unavailable', 'unknown_ballot', 'correspondence_needs_account'];
   const reasons = ['no_moves', 'resign', 'timeout', 'agreement', 'threefold', 'move_limit', 'aborted'];
   for (const lang of LANGUAGES) {
     for (const c of codes) assert.ok(dicts[lang][`error.${c}`], `${lang}: error.${c}`);

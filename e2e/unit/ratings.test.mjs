@@ -64,4 +64,9 @@ test('a seat is offered only to whom the server would seat there', () => {
   assert.equal(seatRefusal(at(1600), ranged, 'russian'), null);
   // An account never rated in the variant counts as 1500.
   assert.equal(seatRefusal({ id: 'a', account: {}, ratings: {} }, ranged, 'russian'), null);
+  // A correspondence table (casual) takes accounts only too.
+  const days = { minutes: 0, increment: 0, days: 3 };
+  assert.equal(seatRefusal(guest, days, 'russian'), 'guest');
+  assert.equal(seatRefusal(null, days, 'russian'), 'guest');
+  assert.equal(seatRefusal(at(1200), days, 'russian'), null);
 });

@@ -3,6 +3,7 @@
 // players and the time control, one click from watching it at its table. The person's
 // variant comes first. Nothing is shown when no game is being played.
 
+import { timeControl } from './clock.js';
 import { h, s } from './dom.js';
 import { parseFen } from './fen.js';
 import { href } from './router.js';
@@ -35,7 +36,7 @@ function tile(t, g, variant) {
       h('span', { class: 'featured-player' }, h('span', { class: 'swatch black', 'aria-hidden': 'true' }), nameTag(t, g.black)),
       h('span', { class: 'featured-player' }, h('span', { class: 'swatch white', 'aria-hidden': 'true' }), nameTag(t, g.white)),
       h('span', { class: 'featured-meta' },
-        t('options.time', { minutes: g.minutes, increment: g.increment }),
+        timeControl(t, g),
         g.rated ? ` · ${t('option.rated')}` : '',
         over ? h('span', { class: 'featured-result', 'data-result': g.result ?? 'none' }, ` · ${result}`) : h('span', { class: 'badge live' }, t('featured.live'))),
     ));

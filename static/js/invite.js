@@ -3,6 +3,7 @@
 // and the two pieces of page they show (the people's Invite buttons, the invitation
 // prompt with Join / Dismiss). The pure functions are unit-tested.
 
+import { timeControl } from './clock.js';
 import { h } from './dom.js';
 import { playerName } from './playnow.js';
 
@@ -54,7 +55,7 @@ export function stillOpen(invitation, tables) {
 export function optionsText(t, options) {
   const o = options ?? {};
   return [
-    t('options.time', { minutes: o.minutes, increment: o.increment }),
+    timeControl(t, o),
     o.random_opening ? t('option.random_opening') : null,
     o.capture_optional ? t('option.capture_optional') : null,
   ].filter(Boolean).join(' · ');

@@ -20,6 +20,8 @@ export function ratingText(p) {
  * @returns {'guest'|'range'|null}
  */
 export function seatRefusal(me, options, variant) {
+  // A correspondence table is for accounts too (casual: no range).
+  if (options?.days && !me?.account) return 'guest';
   if (!options?.rated) return null;
   if (!me?.account) return 'guest';
   const range = options.rating_range;

@@ -5,6 +5,7 @@
 // move, the annotated PDN; any shown position opens on the analysis board.
 
 import * as api from './api.js';
+import { timeControl } from './clock.js';
 import { Board } from './board.js';
 import { h, replace } from './dom.js';
 import { parseFen } from './fen.js';
@@ -225,7 +226,7 @@ export function mount(root, { id, ctx }) {
     boardWrap.replaceChildren(board.element);
     replace(head,
       h('h1', {}, `${playerName(t, g.white) || '?'} – ${playerName(t, g.black) || '?'}`),
-      h('p', { class: 'lead' }, `${t.pick(variant.names, variant.id)} · ${t('options.time', { minutes: g.options?.minutes, increment: g.options?.increment })} · ${resultText(t, g)}`),
+      h('p', { class: 'lead' }, `${t.pick(variant.names, variant.id)} · ${timeControl(t, g.options)} · ${resultText(t, g)}`),
       // The opening ballot the game started from (the replay starts from its position).
       ballotLine(t, g.ballot),
       // A micro-match's game (issue 38): which of the two, the second linking the first.

@@ -16,6 +16,7 @@ import { freeSeat, invitable, invitationCard, inviteButton, inviteTable, stillOp
 import * as sound from './sound.js';
 import { applyTournaments } from './tournaments.js';
 import { seatRefusal } from './ratings.js';
+import { CORRESPONDENCE_DAYS } from './clock.js';
 import { createTournamentForm, tournamentRows } from './tournamentlist.js';
 import { ballotFlag } from './ballot.js';
 
@@ -325,7 +326,7 @@ function tableRow(t, tb, ctx) {
   const state = g?.status === 'playing' ? t('table.playing', { ply: g.ply ?? 0 }) : g?.status === 'over' ? t('table.over') : t('table.waiting');
   return h('li', { class: 'table-row card', 'data-table-id': tb.id },
     h('div', { class: 'tr-head' },
-      h('span', { class: 'time' }, `${o.minutes}+${o.increment}`),
+      h('span', { class: 'time' }, o.days ? t('options.days', { n: o.days }) : `${o.minutes}+${o.increment}`),
       flags.length ? h('span', { class: 'flags' }, flags.join(' · ')) : null,
       h('span', { class: `state ${g?.status ?? 'waiting'}` }, state),
     ),
@@ -370,7 +371,24 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
       h('div', { class: 'field' }, h('label', { for: 'opt-min' }, t('create.range_min')), min),
       h('div', { class: 'field' }, h('label', { for: 'opt-max' }, t('create.range_max')), max)));
   const ratedNote = h('p', { class: 'meta', 'data-rated-note': '' }, account ? t('rated.rules') : t('rated.guest'));
+  // Correspondence (issue 40): days per move instead of minutes, for accounts, casual.
+  const days = h('select', { id: 'opt-days', name: 'days', disabled: !account },
+    h('option', { value: '' }, t('create.days_live')),
+    CORRESPONDENCE_DAYS.map((n) => h('option', { value: String(n) }, t('options.days', { n }))));
+  const daysNote = h('p', { class: 'meta', 'data-days-note': '' }, account ? t('corr.rules') : t('corr.guest'));
+  const minutesField = h('div', { class: 'field' }, h('label', { for: 'opt-minutes' }, t('create.minutes')), minutes);
+  const incrementField = h('div', { class: 'field' }, h('label', { for: 'opt-increment' }, t('create.increment')), increment);
   const sync = () => {
+    const corr = !!days.value;
+    for (const input of [minutes, increment]) input.disabled = corr;
+    // A correspondence table has no minutes: the fields go while days are chosen.
+    minutesField.hidden = corr;
+    incrementField.hidden = corr;
+    if (corr) {
+      rated.checked = false;
+      casual.checked = true;
+    }
+    rated.disabled = !account || corr;
     const on = rated.checked;
     // A random opening is rated only in a micro-match (both play it with both colours).
     for (const box of on && micro.checked ? [optional] : [random, optional]) {
@@ -398,11 +416,13 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
   random.addEventListener('change', sync);
   micro.addEventListener('change', sync);
   ballot?.addEventListener('change', sync);
+  days.addEventListener('change', sync);
   const msg = h('p', { class: 'form-msg', role: 'alert' });
   const form = h('form', { class: 'create-form', 'data-form': 'create-table' },
     h('h2', {}, t('create.title')),
-    h('div', { class: 'field' }, h('label', { for: 'opt-minutes' }, t('create.minutes')), minutes),
-    h('div', { class: 'field' }, h('label', { for: 'opt-increment' }, t('create.increment')), increment),
+    minutesField,
+    incrementField,
+    h('div', { class: 'field', 'data-days-field': '' }, h('label', { for: 'opt-days' }, t('create.days')), days, daysNote),
     h('fieldset', { class: 'kind', 'data-kind': '' },
       h('legend', {}, t('create.kind')),
       h('div', { class: 'field check' }, casual, h('label', { for: 'opt-casual' }, t('create.casual'))),
@@ -420,9 +440,11 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
   );
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
+    // Days per move replace minutes and increment (the server refuses both at once).
+    const clock = days.value ? { days: Number(days.value) }
+      : { minutes: Number(minutes.value), increment: Number(increment.value) };
     const options = {
-      minutes: Number(minutes.value),
-      increment: Number(increment.value),
+      ...clock,
       random_opening: random.checked,
       capture_optional: eightByEight && optional.checked,
       seat: seat.value,

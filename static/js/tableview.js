@@ -2,7 +2,7 @@
 // line, the action buttons, the game-over banner, the move list and the live draw-rule
 // counters. Pure rendering from the table state; the controller (table.js) owns state.
 
-import { formatClock, isLow, remaining } from './clock.js';
+import { DAY, formatClock, isLow, remaining, timeControl } from './clock.js';
 import { h, replace } from './dom.js';
 import { material, parseFen } from './fen.js';
 import { href } from './router.js';
@@ -66,14 +66,16 @@ export function bottomSide(page, s) {
 export function tickClocks(panels, page, now) {
   const s = page.state;
   const low = new Set();
+  const days = (d, h) => panels.t('clock.days', { d, h });
   for (const side of ['white', 'black']) {
     const el = panels.clocks?.[side];
     if (!el) continue;
-    const ms = page.clock ? remaining(page.clock, side, now) : (s.options?.minutes ?? 0) * 60_000;
-    el.textContent = formatClock(ms);
+    const initial = s.options?.days ? s.options.days * DAY : (s.options?.minutes ?? 0) * 60_000;
+    const ms = page.clock ? remaining(page.clock, side, now) : initial;
+    el.textContent = formatClock(ms, days);
     const running = page.clock?.running === side && s.status === 'playing';
     el.classList.toggle('running', running);
-    const isLowNow = running && isLow(ms, s.options?.minutes);
+    const isLowNow = running && isLow(ms, s.options?.minutes, s.options?.days);
     el.classList.toggle('low', isLowNow);
     if (isLowNow) low.add(side);
   }
@@ -89,7 +91,10 @@ export function tickClocks(panels, page, now) {
   dl.hidden = !show;
   if (show) {
     const left = Math.max(0, page.deadline.ms - (now - page.deadline.at));
-    dl.textContent = panels.t('first_move', { s: Math.ceil(left / 1000) });
+    // A correspondence game's first move has days, worded like its clock.
+    dl.textContent = s.options?.days
+      ? panels.t('first_move_time', { time: formatClock(left, days) })
+      : panels.t('first_move', { s: Math.ceil(left / 1000) });
   }
   return low;
 }
@@ -128,7 +133,7 @@ function playerBar(side, { t, page, s, count, act, panels }) {
     ),
     canSit && seatRefusal(page.me, s.options, s.table?.variant) === 'guest'
       // A guest at a rated table: why there is no Sit button.
-      ? h('span', { class: 'rated-note', 'data-rated-seat': side }, t('rated.sit_guest'))
+      ? h('span', { class: 'rated-note', 'data-rated-seat': side }, t(s.options?.days ? 'corr.sit_guest' : 'rated.sit_guest'))
       : canSit && seatRefusal(page.me, s.options, s.table?.variant) === 'range'
         // An account outside the free seat's range: why there is no Sit button.
         ? h('span', { class: 'rated-note', 'data-rated-seat': side, 'data-out-of-range': '' }, t('rated.range_seat', { min: s.options.rating_range.min, max: s.options.rating_range.max }))
@@ -473,7 +478,7 @@ function info(t, page, s, act) {
   ].filter(Boolean);
   return [
     h('h2', {}, variant ? t.pick(variant.names, variant.id) : t('table')),
-    h('p', { class: 'options' }, t('options.time', { minutes: o.minutes, increment: o.increment }), flags.length ? ` · ${flags.join(' · ')}` : ''),
+    h('p', { class: 'options', 'data-time-control': o.days ? `${o.days}d` : `${o.minutes}+${o.increment}` }, timeControl(t, o), flags.length ? ` · ${flags.join(' · ')}` : ''),
     page.closed ? null : h('p', { class: 'meta' },
       h('span', { 'data-spectators': String(s.presence?.spectators ?? 0) }, t('spectators', { n: s.presence?.spectators ?? 0 })),
     ),

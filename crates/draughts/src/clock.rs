@@ -1,4 +1,5 @@
-//! A Fischer clock in integer milliseconds, with lichess-style lag compensation.
+//! A Fischer clock in integer milliseconds, with lichess-style lag compensation; or a
+//! correspondence clock of so many days per move ([`Clock::per_move`]).
 //!
 //! The clock is a pure value: it never reads the system time. Every method that depends on
 //! time takes `now`, a reading in milliseconds on any monotonic scale chosen by the caller
@@ -18,6 +19,13 @@
 //! assert_eq!(clock.remaining(Color::White, 5_000), 57_000); // 60 - 5 + 2
 //! assert_eq!(clock.running(), Some(Color::Black));
 //! assert_eq!(clock.remaining(Color::Black, 8_000), 57_000); // only Black's time runs
+//!
+//! // Correspondence, 3 days per move: each move gives the mover 3 days again.
+//! const DAY: u64 = 86_400_000;
+//! let mut clock = Clock::per_move(3 * DAY);
+//! clock.start(Color::White, 0);
+//! clock.press(2 * DAY, 0).expect("2 of 3 days");
+//! assert_eq!(clock.remaining(Color::White, 2 * DAY), 3 * DAY);
 //! ```
 
 mod lag;
@@ -53,6 +61,9 @@ pub struct Clock {
     paused: Option<Color>,
     /// The side whose time ran out, once detected.
     flagged: Option<Color>,
+    /// A correspondence clock: a completed move resets the mover's time to `initial_ms`
+    /// (no increment, no lag compensation: a move of days is not judged to the second).
+    per_move: bool,
 }
 
 /// What one completed move cost, as returned by [`Clock::press`].
@@ -64,7 +75,8 @@ pub struct MoveTime {
     pub compensation_ms: u64,
     /// Time charged to the side: `elapsed_ms - compensation_ms`.
     pub used_ms: u64,
-    /// The side's remaining time after the move, increment included.
+    /// The side's remaining time after the move, increment included (the whole period on
+    /// a [`Clock::per_move`] clock).
     pub remaining_ms: u64,
 }
 
@@ -109,7 +121,38 @@ impl Clock {
             running: None,
             paused: None,
             flagged: None,
+            per_move: false,
         }
+    }
+
+    /// A correspondence clock: each side has `period_ms` for each move, and a completed
+    /// move resets the mover's time to `period_ms` (as lichess' days per move). Running
+    /// out loses on time as on a Fischer clock. Lag is never compensated: the quotas are
+    /// empty. No side is running until [`Clock::start`].
+    pub fn per_move(period_ms: u64) -> Clock {
+        Clock {
+            quota: [LagQuota::none(); 2],
+            per_move: true,
+            ..Clock::new(period_ms, 0)
+        }
+    }
+
+    /// Whether this is a correspondence clock ([`Clock::per_move`]).
+    pub fn is_per_move(&self) -> bool {
+        self.per_move
+    }
+
+    /// A stopped clock of the same time control with the given remaining times and fresh
+    /// lag quotas (after a takeback, or restoring a clock when only the times were
+    /// stored). Start it with [`Clock::start`].
+    pub fn with_times(&self, white_ms: u64, black_ms: u64) -> Clock {
+        let mut clock = if self.per_move {
+            Clock::per_move(self.initial_ms)
+        } else {
+            Clock::new(self.initial_ms, self.increment_ms)
+        };
+        clock.remaining_ms = [white_ms, black_ms];
+        clock
     }
 
     /// Starting time of each side, in milliseconds.
@@ -142,7 +185,8 @@ impl Clock {
     /// The time charged is the elapsed time minus the lag compensation, which is the
     /// smallest of `lag_ms`, the side's quota and the elapsed time. If the side's remaining
     /// time would be zero or less, the press fails with [`PressError::Flagged`], the side is
-    /// flagged with 0 ms left and the clock stops. Otherwise the increment is added and the
+    /// flagged with 0 ms left and the clock stops. Otherwise the increment is added (on a
+    /// [`Clock::per_move`] clock the side's time is reset to the period instead) and the
     /// other side's time starts at `now`.
     ///
     /// Fails with [`PressError::NotRunning`] if no side is running.
@@ -161,7 +205,11 @@ impl Clock {
             return Err(PressError::Flagged(color));
         }
         self.quota[i].refill();
-        self.remaining_ms[i] = self.remaining_ms[i] - used_ms + self.increment_ms;
+        self.remaining_ms[i] = if self.per_move {
+            self.initial_ms
+        } else {
+            self.remaining_ms[i] - used_ms + self.increment_ms
+        };
         self.running = Some((color.other(), now));
         Ok(MoveTime {
             elapsed_ms,

@@ -1,4 +1,5 @@
-//! Fischer clock with fake time: increments, whose time runs, flags, lag quota, restore.
+//! Fischer clock with fake time: increments, whose time runs, flags, lag quota, restore;
+//! and the correspondence clock (days per move): the period reset and the timeout.
 
 use draughts::Color;
 use draughts::clock::Clock;
@@ -155,6 +156,7 @@ fn restore_from_stored_state_after_a_restart() {
             black_quota_ms: 2_130,
             running: Some(Color::Black),
             flagged: None,
+            per_move: false,
         }
     );
     // The server restarts: new monotonic scale, clock rebuilt from storage.
@@ -202,4 +204,89 @@ fn start_switches_sides_without_increment() {
     clock.start(Color::Black, 1_000);
     assert_eq!(clock.remaining(Color::White, 5_000), 9_000);
     assert_eq!(clock.remaining(Color::Black, 5_000), 6_000);
+}
+
+/// A day in milliseconds.
+const DAY: u64 = 86_400_000;
+
+#[test]
+fn a_move_resets_the_movers_time_to_the_period() {
+    let mut clock = Clock::per_move(3 * DAY);
+    assert!(clock.is_per_move());
+    assert_eq!(clock.remaining(Color::White, 0), 3 * DAY);
+    clock.start(Color::White, 0);
+    // White thinks two and a half days: 12 hours left, then the move gives 3 days again.
+    assert_eq!(
+        clock.remaining(Color::White, 60 * 3_600_000),
+        12 * 3_600_000
+    );
+    let t = clock.press(60 * 3_600_000, 0).expect("within the period");
+    assert_eq!(t.used_ms, 60 * 3_600_000);
+    assert_eq!(t.remaining_ms, 3 * DAY, "reset, not 12 h + an increment");
+    assert_eq!(
+        clock.remaining(Color::White, 4 * DAY),
+        3 * DAY,
+        "not running"
+    );
+    assert_eq!(clock.running(), Some(Color::Black));
+    // Black's time ran from White's move only, and its quick move resets it too.
+    let black_from = 60 * 3_600_000;
+    assert_eq!(clock.remaining(Color::Black, black_from + DAY), 2 * DAY);
+    let t = clock.press(black_from + 1_000, 0).expect("in a second");
+    assert_eq!(t.remaining_ms, 3 * DAY);
+    assert_eq!(clock.time_to_flag(black_from + 1_000), Some(3 * DAY));
+}
+
+#[test]
+fn the_period_runs_out_and_flags_exactly_at_zero() {
+    let mut clock = Clock::per_move(DAY);
+    clock.start(Color::White, 5);
+    assert_eq!(clock.flagged(5 + DAY - 1), None);
+    assert_eq!(clock.time_to_flag(5 + DAY - 1), Some(1));
+    assert_eq!(clock.flagged(5 + DAY), Some(Color::White));
+    // A move a millisecond late is a loss on time, whatever lag it claims: a
+    // correspondence clock compensates none.
+    assert_eq!(
+        clock.press(5 + DAY + 1, 60_000),
+        Err(PressError::Flagged(Color::White))
+    );
+    assert_eq!(clock.remaining(Color::White, 5 + DAY + 1), 0);
+    assert_eq!(clock.running(), None);
+}
+
+#[test]
+fn a_correspondence_clock_compensates_no_lag() {
+    let mut clock = Clock::per_move(DAY);
+    clock.start(Color::White, 0);
+    let t = clock.press(10_000, 5_000).expect("no flag");
+    assert_eq!((t.compensation_ms, t.used_ms), (0, 10_000));
+    assert_eq!(clock.lag_quota(Color::White).quota_ms(), 0);
+    assert_eq!(clock.lag_quota(Color::White).cap_ms(), 0);
+}
+
+#[test]
+fn a_correspondence_clock_pauses_and_is_restored_as_one() {
+    let mut clock = Clock::per_move(7 * DAY);
+    clock.start(Color::White, 0);
+    clock.press(DAY, 0).expect("a day of seven");
+    // Black thinks three days, then the server shuts down: paused, then stored.
+    clock.pause(4 * DAY);
+    let state = clock.state(4 * DAY);
+    assert!(state.per_move);
+    assert_eq!((state.white_ms, state.black_ms), (7 * DAY, 4 * DAY));
+    // The restart comes a day later on a new monotonic scale: the downtime is charged
+    // to nobody.
+    let mut restored = Clock::from_state(&state);
+    assert!(restored.is_per_move());
+    restored.resume(10);
+    assert_eq!(restored.remaining(Color::Black, 10 + DAY), 3 * DAY);
+    let t = restored.press(10 + DAY, 0).expect("in time");
+    assert_eq!(t.remaining_ms, 7 * DAY, "the reset survives the restore");
+    // A takeback's clock keeps the control.
+    let back = restored.with_times(7 * DAY, 2 * DAY);
+    assert!(back.is_per_move());
+    assert_eq!(back.remaining(Color::Black, 0), 2 * DAY);
+    let fischer = Clock::new(60_000, 2_000).with_times(1_000, 2_000);
+    assert!(!fischer.is_per_move());
+    assert_eq!(fischer.increment_ms(), 2_000);
 }

@@ -111,10 +111,18 @@ impl Player {
 /// increment, from the start position, capturing compulsory, between people.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
-    /// Initial time per player, 1–15 minutes.
+    /// Initial time per player, 1–15 minutes; 0 (absent in a request) at a correspondence
+    /// table.
+    #[serde(default)]
     pub minutes: u32,
-    /// Fischer increment per move, 0–10 seconds.
+    /// Fischer increment per move, 0–10 seconds; 0 at a correspondence table.
+    #[serde(default)]
     pub increment: u32,
+    /// A correspondence table: days per move (one of [`CORRESPONDENCE_DAYS`]) instead of
+    /// minutes and increment; each move resets the mover's time to this many days. Only
+    /// accounts sit at one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
     /// Start every game from a few random opening plies.
     #[serde(default)]
     pub random_opening: bool,
@@ -152,6 +160,7 @@ impl Default for Options {
         Options {
             minutes: 5,
             increment: 0,
+            days: None,
             random_opening: false,
             ballot: None,
             micro_match: false,
@@ -161,6 +170,17 @@ impl Default for Options {
             rated: false,
             rating_range: None,
         }
+    }
+}
+
+/// The days per move a correspondence table may have.
+pub const CORRESPONDENCE_DAYS: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
+
+impl Options {
+    /// The time each side has per move at a correspondence table, ms (`None` for a live
+    /// table).
+    pub fn period_ms(&self) -> Option<u64> {
+        self.days.map(|d| u64::from(d) * 86_400_000)
     }
 }
 
@@ -193,9 +213,9 @@ pub enum SeatChoice {
     Random,
 }
 
-/// Body of `POST /api/rooms/{room}/tables`: the table's options (`minutes` and
-/// `increment` required; random opening, optional capture, the computer's level `bot`
-/// and `local` off by default) and the seat the creator takes.
+/// Body of `POST /api/rooms/{room}/tables`: the table's options (`minutes` required, or
+/// `days` instead for correspondence; the increment 0, random opening, optional capture,
+/// the computer's level `bot` and `local` off by default) and the seat the creator takes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CreateTable {
     /// The table's options, as the table will show them.

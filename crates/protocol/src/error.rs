@@ -59,6 +59,9 @@ pub enum ErrorCode {
     BadCredentials,
     /// A guest at a rated table or tournament: only accounts play rated (HTTP 403).
     RatedNeedsAccount,
+    /// A guest at a correspondence table: only accounts play by correspondence, a game
+    /// of weeks would be lost with a guest's cookie (HTTP 403).
+    CorrespondenceNeedsAccount,
     /// A rating outside the free seat's range of a rated table (HTTP 403).
     RatingOutOfRange,
     /// The analysis board asked by a person who plays a live game against another
@@ -95,6 +98,7 @@ impl ErrorCode {
             ErrorCode::AlreadyAccount => "already_account",
             ErrorCode::BadCredentials => "bad_credentials",
             ErrorCode::RatedNeedsAccount => "rated_needs_account",
+            ErrorCode::CorrespondenceNeedsAccount => "correspondence_needs_account",
             ErrorCode::RatingOutOfRange => "rating_out_of_range",
             ErrorCode::InGame => "in_game",
         }
@@ -149,6 +153,7 @@ mod tests {
             ErrorCode::AlreadyAccount,
             ErrorCode::BadCredentials,
             ErrorCode::RatedNeedsAccount,
+            ErrorCode::CorrespondenceNeedsAccount,
             ErrorCode::RatingOutOfRange,
             ErrorCode::InGame,
         ] {

@@ -116,9 +116,10 @@ impl AppError {
             ErrorCode::TooManyTables | ErrorCode::RateLimited | ErrorCode::TooManyConnections => {
                 StatusCode::TOO_MANY_REQUESTS
             }
-            ErrorCode::Forbidden | ErrorCode::RatedNeedsAccount | ErrorCode::RatingOutOfRange => {
-                StatusCode::FORBIDDEN
-            }
+            ErrorCode::Forbidden
+            | ErrorCode::RatedNeedsAccount
+            | ErrorCode::CorrespondenceNeedsAccount
+            | ErrorCode::RatingOutOfRange => StatusCode::FORBIDDEN,
             ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
             ErrorCode::UsernameTaken | ErrorCode::AlreadyAccount => StatusCode::CONFLICT,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,

@@ -65,6 +65,9 @@ pub struct FeaturedGame {
     pub minutes: u32,
     /// Increment, seconds.
     pub increment: u32,
+    /// A correspondence game's days per move (`minutes` and `increment` are 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
     /// Rated.
     pub rated: bool,
     /// People watching.
@@ -258,6 +261,7 @@ impl Featured {
                 reason: g.reason,
                 minutes: t.options.minutes,
                 increment: t.options.increment,
+                days: t.options.days,
                 rated: t.options.rated,
                 spectators: t.spectators,
             });

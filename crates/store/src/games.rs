@@ -51,6 +51,9 @@ pub struct GameRow {
     pub minutes: i64,
     /// Increment, seconds.
     pub increment_s: i64,
+    /// A correspondence game: days per move (`minutes` and `increment_s` are 0); `None`
+    /// for a live game.
+    pub days: Option<i64>,
     /// Whether the game began with a random opening.
     pub random_opening: bool,
     /// Whether capturing was optional.
@@ -121,6 +124,7 @@ pub(crate) struct RawGame {
     ballot_random: i64,
     match_id: Option<String>,
     match_game: Option<i64>,
+    days: Option<i64>,
     status: String,
     result: Option<String>,
     reason: Option<String>,
@@ -157,6 +161,7 @@ impl TryFrom<RawGame> for GameRow {
             variant: r.variant,
             minutes: r.minutes,
             increment_s: r.increment_s,
+            days: r.days,
             random_opening: r.random_opening != 0,
             capture_optional: r.capture_optional != 0,
             rated: r.rated != 0,
@@ -216,7 +221,7 @@ pub struct NewGame {
 const GAME_COLUMNS: &str = "id, table_id, room, variant, minutes, increment_s, random_opening, \
     capture_optional, rated, white_id, white_name, black_id, black_name, initial_fen, opening_plies, \
     status, result, reason, white_ms, black_ms, clock_ply, started_at, ended_at, ballot, \
-    ballot_random, match_id, match_game";
+    ballot_random, match_id, match_game, days";
 
 impl Store {
     /// Stores a new game and its opening plies in one transaction.
@@ -275,11 +280,13 @@ impl Store {
         game_id: &str,
         clock: ClockRow,
         first_move_ms: Option<i64>,
+        deadline: Option<i64>,
     ) -> Result<(), StoreError> {
         self.write(Write::Clock {
             game_id: game_id.to_owned(),
             clock,
             first_move_ms,
+            deadline,
         })
         .await
     }
@@ -462,11 +469,11 @@ impl Store {
         let sql = format!(
             "SELECT {GAME_COLUMNS}, {PLIES}, \
                (SELECT m.fen_after FROM moves m WHERE m.game_id = games.id \
-                ORDER BY m.ply DESC LIMIT 1) AS last_fen FROM ( \
-               SELECT * FROM (SELECT {GAME_COLUMNS} FROM games WHERE white_id = $1 \
+                ORDER BY m.ply DESC LIMIT 1) AS last_fen, deadline FROM ( \
+               SELECT * FROM (SELECT {GAME_COLUMNS}, deadline FROM games WHERE white_id = $1 \
                  AND ended_at IS NULL AND status = 'playing' LIMIT $2) AS w \
                UNION ALL \
-               SELECT * FROM (SELECT {GAME_COLUMNS} FROM games WHERE black_id = $1 \
+               SELECT * FROM (SELECT {GAME_COLUMNS}, deadline FROM games WHERE black_id = $1 \
                  AND white_id <> $1 AND ended_at IS NULL AND status = 'playing' LIMIT $2) AS b \
              ) AS games ORDER BY started_at"
         );
@@ -478,6 +485,7 @@ impl Store {
                     game: GameRow::try_from(r.game)?,
                     plies: r.plies,
                     last_fen: r.last_fen,
+                    deadline: r.deadline,
                 })
             })
             .collect()
@@ -621,6 +629,9 @@ pub struct RunningGame {
     pub plies: i64,
     /// The position after the last stored move (`None` before the first).
     pub last_fen: Option<String>,
+    /// A correspondence game's: when the side to move runs out of time (or of its
+    /// first-move window), Unix ms, as of the last clock save.
+    pub deadline: Option<i64>,
 }
 
 /// A running game's row.
@@ -630,6 +641,7 @@ struct RunningRow {
     game: RawGame,
     plies: i64,
     last_fen: Option<String>,
+    deadline: Option<i64>,
 }
 
 /// A game row with its ply count.

@@ -17,15 +17,15 @@ const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, \
 const INSERT_GAME: &str = "INSERT INTO games (id, table_id, room, variant, minutes, \
     increment_s, random_opening, capture_optional, white_id, white_name, black_id, black_name, \
     initial_fen, opening_plies, status, result, reason, white_ms, black_ms, clock_ply, \
-    started_at, ended_at, rated, ballot, ballot_random, match_id, match_game) VALUES ($1, $2, \
-    $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, \
-    $22, $23, $24, $25, $26, $27)";
+    started_at, ended_at, rated, ballot, ballot_random, match_id, match_game, days) VALUES ($1, \
+    $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, \
+    $21, $22, $23, $24, $25, $26, $27, $28)";
 
 const FINISH_GAME: &str = "UPDATE games SET status = 'over', result = $2, reason = $3, \
     white_ms = $4, black_ms = $5, clock_ply = $6, ended_at = $7 WHERE id = $1";
 
 const SAVE_CLOCK: &str = "UPDATE games SET white_ms = $2, black_ms = $3, clock_ply = $4, \
-    first_move_ms = $5 WHERE id = $1 AND status = 'playing'";
+    first_move_ms = $5, deadline = $6 WHERE id = $1 AND status = 'playing'";
 
 /// The probe of a failing database: a write that needs new space (SQLite: a blob larger
 /// than a page), removed in the same transaction.
@@ -105,7 +105,8 @@ pub enum Write {
         /// How the game ended.
         end: GameEnd,
     },
-    /// A running game's live clock (graceful shutdown).
+    /// A running game's live clock (graceful shutdown; a correspondence game's after
+    /// each move and every hour).
     Clock {
         /// The game.
         game_id: String,
@@ -113,6 +114,8 @@ pub enum Write {
         clock: ClockRow,
         /// What was left of the pending first move's window, ms, if it applied.
         first_move_ms: Option<i64>,
+        /// A correspondence game's: when the side to move runs out of time, Unix ms.
+        deadline: Option<i64>,
     },
     /// Checks that the database takes writes again (the breaker's probe); leaves nothing.
     Probe,
@@ -315,6 +318,7 @@ macro_rules! apply {
                     .bind(i64::from(g.ballot_random))
                     .bind(g.micro_match.as_ref().map(|m| &m.id))
                     .bind(g.micro_match.as_ref().map(|m| m.game))
+                    .bind(g.days)
                     .execute(&mut *$conn)
                     .await?;
                 for m in &game.opening {
@@ -407,6 +411,7 @@ macro_rules! apply {
                 game_id,
                 clock,
                 first_move_ms,
+                deadline,
             } => {
                 sqlx::query(SAVE_CLOCK)
                     .bind(game_id)
@@ -414,6 +419,7 @@ macro_rules! apply {
                     .bind(clock.black_ms)
                     .bind(clock.ply)
                     .bind(first_move_ms)
+                    .bind(deadline)
                     .execute(&mut *$conn)
                     .await?;
             }

@@ -195,6 +195,7 @@ mod tests {
                 variant: "russian".into(),
                 minutes: 1,
                 increment_s: 0,
+                days: None,
                 random_opening: false,
                 capture_optional: false,
                 rated: false,

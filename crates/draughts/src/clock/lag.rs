@@ -32,6 +32,15 @@ impl LagQuota {
         }
     }
 
+    /// No compensation at all (a correspondence clock's): gain, cap and quota are 0.
+    pub fn none() -> LagQuota {
+        LagQuota {
+            gain_ms: 0,
+            cap_ms: 0,
+            quota_ms: 0,
+        }
+    }
+
     /// A quota restored from a stored amount, clamped to the cap.
     pub fn restored(initial_ms: u64, increment_ms: u64, quota_ms: u64) -> LagQuota {
         let mut quota = LagQuota::new(initial_ms, increment_ms);

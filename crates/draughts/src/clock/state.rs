@@ -27,6 +27,8 @@ pub struct ClockState {
     pub running: Option<Color>,
     /// The side that had run out of time, if any.
     pub flagged: Option<Color>,
+    /// A correspondence clock ([`Clock::per_move`]): `initial_ms` is the period per move.
+    pub per_move: bool,
 }
 
 impl Clock {
@@ -41,6 +43,7 @@ impl Clock {
             black_quota_ms: self.quota[idx(Color::Black)].quota_ms(),
             running: self.running().or(self.paused),
             flagged: self.flagged(now),
+            per_move: self.per_move,
         }
     }
 
@@ -49,12 +52,17 @@ impl Clock {
     /// quotas above the cap are clamped to it.
     pub fn from_state(state: &ClockState) -> Clock {
         let (initial, increment) = (state.initial_ms, state.increment_ms);
-        let mut clock = Clock::new(initial, increment);
+        let mut clock = if state.per_move {
+            Clock::per_move(initial)
+        } else {
+            let mut clock = Clock::new(initial, increment);
+            clock.quota = [
+                LagQuota::restored(initial, increment, state.white_quota_ms),
+                LagQuota::restored(initial, increment, state.black_quota_ms),
+            ];
+            clock
+        };
         clock.remaining_ms = [state.white_ms, state.black_ms];
-        clock.quota = [
-            LagQuota::restored(initial, increment, state.white_quota_ms),
-            LagQuota::restored(initial, increment, state.black_quota_ms),
-        ];
         clock.flagged = state.flagged;
         if state.flagged.is_none() {
             clock.paused = state.running;
@@ -62,8 +70,9 @@ impl Clock {
         clock
     }
 
-    /// A stopped clock with the given remaining times and fresh lag quotas, for restoring a
-    /// clock when only the times were stored. Start it with [`Clock::start`].
+    /// A stopped Fischer clock with the given remaining times and fresh lag quotas, for
+    /// restoring a clock when only the times were stored. Start it with [`Clock::start`].
+    /// (For any time control: [`Clock::with_times`].)
     pub fn with_remaining(
         initial_ms: u64,
         increment_ms: u64,

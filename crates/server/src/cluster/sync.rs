@@ -518,6 +518,7 @@ mod tests {
             options: Options {
                 minutes: 5,
                 increment: 0,
+                days: None,
                 random_opening: false,
                 capture_optional: false,
                 bot: None,

@@ -113,6 +113,7 @@ pub async fn show(
         options: Options {
             minutes: u32::try_from(g.minutes).unwrap_or(0),
             increment: u32::try_from(g.increment_s).unwrap_or(0),
+            days: g.days.and_then(|d| u32::try_from(d).ok()),
             random_opening: g.random_opening,
             ballot: crate::table::ballot::stored_choice(g.ballot.as_deref(), g.ballot_random),
             micro_match: g.micro_match.is_some(),
@@ -287,10 +288,12 @@ pub fn pdn_record(
     }
     record.set_tag("White", g.white_name.as_str());
     record.set_tag("Black", g.black_name.as_str());
-    record.set_tag(
-        "TimeControl",
-        format!("{}+{}", g.minutes * 60, g.increment_s),
-    );
+    // A correspondence game has no time control in seconds: "-", as lichess writes it.
+    let time_control = match g.days {
+        Some(_) => "-".to_owned(),
+        None => format!("{}+{}", g.minutes * 60, g.increment_s),
+    };
+    record.set_tag("TimeControl", time_control);
     // The ballot's name, as lidraughts names a game's opening (the writer adds `SetUp` and
     // `FEN`, the ballot's position).
     if let Some(b) = stored_ballot(g) {

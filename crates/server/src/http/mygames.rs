@@ -43,6 +43,13 @@ pub struct MyGame {
     pub minutes: i64,
     /// Increment, seconds.
     pub increment: i64,
+    /// A correspondence game's days per move (`minutes` and `increment` are 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days: Option<i64>,
+    /// A correspondence game's: when the side to move runs out of time (Unix ms), as of
+    /// the game's last clock save.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
     /// Whether the game is rated.
     pub rated: bool,
     /// Started at, Unix ms.
@@ -86,6 +93,8 @@ fn seen_by(me: &str, r: &RunningGame) -> MyGame {
         plies: r.plies,
         minutes: g.minutes,
         increment: g.increment_s,
+        days: g.days,
+        deadline: r.deadline.filter(|_| g.days.is_some()),
         rated: g.rated,
         started_at: g.started_at,
     }

@@ -120,6 +120,7 @@ mod tests {
             options: Options {
                 minutes: 5,
                 increment: 3,
+                days: None,
                 random_opening: false,
                 capture_optional: false,
                 bot: None,

@@ -72,6 +72,9 @@ pub struct TableActor {
     pub(super) creator_ip: Option<std::net::IpAddr>,
     /// At a micro-match table: the current or last match.
     pub(super) micro: Option<super::micro_match::MicroMatch>,
+    /// A correspondence game's timers: the next clock save, the ply whose mover was told
+    /// that time runs low.
+    pub(super) correspondence: super::correspondence::Timers,
     /// Commands.
     rx: mpsc::Receiver<Command>,
 }
@@ -112,6 +115,7 @@ impl TableActor {
             tournament: seed.tournament,
             creator_ip: seed.creator_ip,
             micro: seed.micro,
+            correspondence: super::correspondence::Timers::default(),
             rx,
         };
         actor.update_empty(now);
@@ -153,6 +157,7 @@ impl TableActor {
             let stale = self.subs.any_stale();
             let presence_due = self.presence.due();
             let match_break = self.micro.as_ref().and_then(|m| m.break_until());
+            let correspondence_due = self.correspondence_due(now);
             let storage_held = self
                 .game
                 .as_ref()
@@ -182,6 +187,9 @@ impl TableActor {
                         tracing::info!("database back: the clock runs again");
                         self.release_hold();
                     }
+                }
+                () = time.sleep_until(correspondence_due.unwrap_or(u64::MAX)), if correspondence_due.is_some() => {
+                    self.on_correspondence_timer().await;
                 }
                 () = time.sleep_until(close_at.unwrap_or(u64::MAX)), if close_at.is_some() => {
                     self.close();
@@ -280,9 +288,12 @@ impl TableActor {
         }
     }
 
-    /// The first-move window in ms (for a new game).
+    /// The first-move window in ms (for a new game): a correspondence table's is its
+    /// period (a first move takes days like any other).
     pub(super) fn first_move_window_ms(&self) -> u64 {
-        self.core.config.first_move_window().as_millis() as u64
+        self.options
+            .period_ms()
+            .unwrap_or(self.core.config.first_move_window().as_millis() as u64)
     }
 
     /// The next version number, for a broadcast event.
@@ -342,7 +353,7 @@ impl TableActor {
             if let Err(e) = self
                 .core
                 .store
-                .save_clock(&g.id, snapshot, first_move)
+                .save_clock(&g.id, snapshot, first_move, None)
                 .await
             {
                 tracing::error!(error = %e, game = %g.id, "cannot save the clock at shutdown");

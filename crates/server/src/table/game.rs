@@ -36,7 +36,8 @@ pub struct LiveGame {
     pub ballot: Option<&'static Ballot>,
     /// Position and history (draw rules).
     pub game: Game,
-    /// The Fischer clock; not running until the second mover's first move.
+    /// The Fischer clock (or a correspondence game's, a period per move); not running
+    /// until the second mover's first move.
     pub clock: Clock,
     /// Every ply with its clock times.
     pub moves: Vec<PlayedMove>,
@@ -104,8 +105,14 @@ impl LiveGame {
     /// started now: the first-move window runs, the clock waits for the second mover's
     /// first move.
     pub fn start(s: GameStart) -> (LiveGame, NewGame) {
-        let initial_ms = u64::from(s.options.minutes) * 60_000;
-        let clock = Clock::new(initial_ms, u64::from(s.options.increment) * 1000);
+        let (initial_ms, clock) = match s.options.period_ms() {
+            Some(period) => (period, Clock::per_move(period)),
+            None => {
+                let initial = u64::from(s.options.minutes) * 60_000;
+                let increment = u64::from(s.options.increment) * 1000;
+                (initial, Clock::new(initial, increment))
+            }
+        };
         let initial_fen = s.position.to_fen();
         let mut game = Game::new(s.position);
         let mut moves = Vec::new();
@@ -145,6 +152,7 @@ impl LiveGame {
             variant: s.variant.name().to_owned(),
             minutes: i64::from(s.options.minutes),
             increment_s: i64::from(s.options.increment),
+            days: s.options.days.map(i64::from),
             random_opening: s.options.random_opening,
             capture_optional: s.options.capture_optional,
             rated: s.rated,

@@ -108,6 +108,7 @@ impl TableActor {
         let ended = live.game.outcome();
         self.game = Some(live);
         self.presence.game_started();
+        self.correspondence_moved();
         self.core.metrics.games_started.inc();
         tracing::info!(game = %event.id, "game started");
         self.broadcast(&ServerMessage::GameStarted(Box::new(event)));
@@ -287,6 +288,7 @@ impl TableActor {
         };
         game.release(now);
         self.resend_states();
+        self.correspondence_moved();
     }
 
     /// After a rated game: the players' new ratings in their seats (and in the finished

@@ -16,10 +16,12 @@
 //! - `tournament`: tournament tables (a started game for a pairing, the result reported);
 //! - `ballot`: opening ballots at a table (checked at creation, drawn at each start);
 //! - `micro_match`: two games from one opening, colours swapped, scored together.
+//! - `correspondence`: days per move (the options, the clock saves, time running low).
 
 mod actor;
 pub mod ballot;
 mod computer;
+mod correspondence;
 mod game;
 mod handlers;
 mod lifecycle;

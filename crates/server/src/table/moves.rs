@@ -357,6 +357,7 @@ impl TableActor {
             self.announce_end(result_of(&o), reason_of(&o), now);
         }
         self.notify_moved();
+        self.correspondence_moved();
     }
 }
 

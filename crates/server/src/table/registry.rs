@@ -302,7 +302,9 @@ fn spawn(tables: &Arc<Tables>, seed: TableSeed) -> Result<(TableHandle, TableVie
 /// have.
 pub fn validate_options(variant: Variant, req: &CreateTable) -> Result<Options, AppError> {
     let options = req.options.clone();
-    if !(1..=15).contains(&options.minutes) {
+    if options.days.is_some() {
+        super::correspondence::check_options(&options)?;
+    } else if !(1..=15).contains(&options.minutes) {
         return Err(AppError::InvalidOptions("minutes must be 1 to 15".into()));
     }
     if options.increment > 10 {
@@ -360,10 +362,19 @@ pub fn validate_options(variant: Variant, req: &CreateTable) -> Result<Options, 
 }
 
 /// Whether `player` may sit at a table with `options` (in its free seat, when the
-/// range applies): a rated table takes accounts only, within its rating range.
+/// range applies): a correspondence table takes accounts only, and so does a rated table,
+/// within its rating range.
 ///
-/// Fails with `rated_needs_account` or `rating_out_of_range`.
+/// Fails with `correspondence_needs_account`, `rated_needs_account` or
+/// `rating_out_of_range`.
 pub fn may_sit(options: &Options, player: &Player, range_applies: bool) -> Result<(), AppError> {
+    if options.days.is_some() && !player.account && !player.is_bot() {
+        return Err(AppError::game(
+            damka_protocol::ErrorCode::CorrespondenceNeedsAccount,
+            "only accounts play by correspondence (a game of weeks would be lost with a \
+             guest's cookie): sign up or sign in",
+        ));
+    }
     if !options.rated || player.is_bot() {
         return Ok(());
     }

@@ -107,9 +107,11 @@ async fn restore_rows(
             continue;
         }
         let first_move = state.store.first_move_ms(&row.id).await?;
+        // A correspondence game's first move has the period, like any other.
+        let period_ms = row.days.map(|d| to_u64(d).saturating_mul(86_400_000));
         let timing = Timing {
             now,
-            window_ms: state.config.first_move_window().as_millis() as u64,
+            window_ms: period_ms.unwrap_or(state.config.first_move_window().as_millis() as u64),
             grace_ms: state.config.restart_grace().as_millis() as u64,
             first_move_left: first_move.map(to_u64),
         };
@@ -272,6 +274,7 @@ fn stored_options(row: &GameRow) -> Options {
     Options {
         minutes: u32::try_from(row.minutes).unwrap_or(1),
         increment: u32::try_from(row.increment_s).unwrap_or(0),
+        days: row.days.and_then(|d| u32::try_from(d).ok()),
         random_opening: row.random_opening,
         ballot: super::ballot::stored_choice(row.ballot.as_deref(), row.ballot_random),
         micro_match: row.micro_match.is_some(),
@@ -426,8 +429,11 @@ fn replay(
     };
     let opening_plies = u32::try_from(row.opening_plies).unwrap_or(0);
     let ply = u32::try_from(last_ply).unwrap_or(0);
-    let mut clock =
-        Clock::with_remaining(initial_ms, increment_ms, to_u64(white_ms), to_u64(black_ms));
+    let control = match row.days {
+        Some(days) => Clock::per_move(to_u64(days).saturating_mul(86_400_000)),
+        None => Clock::new(initial_ms, increment_ms),
+    };
+    let mut clock = control.with_times(to_u64(white_ms), to_u64(black_ms));
     let both_moved = ply >= opening_plies + 2;
     if both_moved {
         // Held (paused) until the players are back: `LiveGame::release` resumes it.

@@ -4,7 +4,6 @@
 
 use damka_protocol::table::ServerMessage;
 use damka_protocol::{ChatMessage, ClockTimes, ErrorCode, Player, Whereabouts};
-use draughts::clock::Clock;
 use draughts::{ByColor, Color, Game, Position, Reason};
 
 use super::actor::{TableActor, encode};
@@ -109,7 +108,8 @@ impl TableActor {
             .game
             .as_ref()
             .filter(|g| g.playing() && g.both_moved())?;
-        if self.options.local || g.players.any(Player::is_bot) {
+        // Correspondence players are away most of the time: no claims, the clock decides.
+        if self.options.local || self.options.days.is_some() || g.players.any(Player::is_bot) {
             return None;
         }
         let (_, since) = self.presence.one_away()?;
@@ -282,8 +282,7 @@ impl TableActor {
         let Some(g) = self.game.as_mut() else {
             return Ok(());
         };
-        let mut clock =
-            Clock::with_remaining(g.clock.initial_ms(), g.clock.increment_ms(), white, black);
+        let mut clock = g.clock.with_times(white, black);
         clock.start(game.position().turn(), now);
         g.game = game;
         g.clock = clock;
@@ -300,6 +299,7 @@ impl TableActor {
         });
         self.resend_states();
         self.refresh_room_copy();
+        self.correspondence_moved();
         Ok(())
     }
 }

@@ -96,6 +96,7 @@ impl Tables {
         let options = Options {
             minutes: spec.minutes,
             increment: spec.increment,
+            days: None,
             bot,
             rated: spec.rated,
             ..Options::default()

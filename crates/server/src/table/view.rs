@@ -55,6 +55,10 @@ impl TableActor {
             watchers: counts.watchers,
         };
         let table = self.table_view();
+        let initial_ms = self
+            .options
+            .period_ms()
+            .unwrap_or(u64::from(self.options.minutes) * 60_000);
         let common = |status, initial_fen: String, fen| State {
             v: self.v,
             table: table.clone(),
@@ -75,8 +79,8 @@ impl TableActor {
             turn: side(self.variant.first_mover()),
             legal: Vec::new(),
             clock: ClockView {
-                white: u64::from(self.options.minutes) * 60_000,
-                black: u64::from(self.options.minutes) * 60_000,
+                white: initial_ms,
+                black: initial_ms,
                 running: None,
             },
             first_move_deadline: None,

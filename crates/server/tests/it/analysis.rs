@@ -71,6 +71,7 @@ pub(crate) async fn store_game_of(
         variant: variant.name().into(),
         minutes: 5,
         increment_s: 0,
+        days: None,
         random_opening: false,
         capture_optional: false,
         rated: false,

@@ -32,6 +32,7 @@ fn game(id: &str) -> NewGame {
             variant: "russian".into(),
             minutes: 1,
             increment_s: 0,
+            days: None,
             random_opening: false,
             capture_optional: false,
             rated: false,

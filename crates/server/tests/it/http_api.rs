@@ -110,7 +110,8 @@ async fn rooms_tables_and_options(backend: Backend) {
         json!({"minutes": 0, "increment": 0}),
         json!({"minutes": 16, "increment": 0}),
         json!({"minutes": 5, "increment": 11}),
-        json!({"minutes": 5}),
+        // No clock at all (neither minutes nor days).
+        json!({"increment": 3}),
         json!({"minutes": 5, "increment": 0, "seat": "green"}),
     ] {
         let r = s

@@ -20,6 +20,7 @@ mod claims_takeback;
 mod cluster;
 mod cluster_lease;
 mod computer;
+mod correspondence;
 mod endgames;
 mod featured;
 mod game_endings;

@@ -1,7 +1,8 @@
 //! Web Push (issue 40, item 3) against a local push service: a real receiving side that
 //! checks the VAPID token and decrypts each message as RFC 8291 says, then the content:
 //! "your move" only to a player who is not watching, an offer, the end; a push service
-//! that answers 410 makes the server drop the subscription.
+//! that answers 410 makes the server drop the subscription; a correspondence game's
+//! "time runs low" at 80% of the period, once per move.
 
 use std::sync::{Arc, Mutex};
 
@@ -332,4 +333,73 @@ async fn a_player_away_is_told_and_a_gone_subscription_dropped(backend: Backend)
     db.cleanup().await;
 }
 
-crate::both_backends!(a_player_away_is_told_and_a_gone_subscription_dropped);
+/// A correspondence game (issue 40, item 1): the player to move who is away is told once
+/// that their time runs low, when 80% of the period is gone.
+async fn a_correspondence_player_is_told_when_time_runs_low(backend: Backend) {
+    const HOUR: u64 = 3_600_000;
+    let db = TestDb::new(backend).await;
+    let (origin, mut rx, _) = push_service().await;
+    let mut c = config(&db);
+    c.push_services = "127.0.0.1".into();
+    c.push_allow_http = true;
+    let s = TestServer::start(c).await;
+    let key = s.http("GET", "/api/push/key", None, None).await.json()["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (ala, _) = account(&s, "Ala", "ala ma kota").await;
+    let (bolek, _) = account(&s, "Bolek", "bolek i lolek").await;
+    let phone = Browser::new();
+    let r = s
+        .http(
+            "POST",
+            "/api/push/subscribe",
+            Some(&bolek),
+            Some(phone.subscription(&format!("{origin}/push/phone"))),
+        )
+        .await;
+    assert_eq!(r.status, 204, "{}", r.body);
+    let table = s
+        .create_table(&ala, "russian", json!({"days": 1, "seat": "white"}))
+        .await;
+    let id = table["id"].as_str().unwrap();
+    let mut w = s.table_ws(id, Some(&ala)).await;
+    w.recv_t("state").await;
+    let mut b = s.table_ws(id, Some(&bolek)).await;
+    b.recv_t("state").await;
+    b.send(json!({"t": "sit", "seat": "black"})).await;
+    b.recv_t("seated").await;
+    w.send(json!({"t": "start"})).await;
+    b.send(json!({"t": "start"})).await;
+    let started = w.recv_t("game_started").await;
+    b.recv_t("game_started").await;
+    // Bolek watches the first moves (told nothing), then leaves on his move.
+    let moved = play(&mut w, started["legal"][0].as_str().unwrap(), 1).await;
+    let moved = play(&mut b, moved["legal"][0].as_str().unwrap(), 2).await;
+    let moved = play(&mut w, moved["legal"][0].as_str().unwrap(), 3).await;
+    assert_eq!(moved["turn"], "black");
+    drop(b);
+    wait_presence(&mut w, "black", false).await;
+    // 19 h of 24 gone, then 20 h: 80% is 19.2 h.
+    s.advance(19 * HOUR).await;
+    s.advance(HOUR).await;
+    let n = open(&next(&mut rx).await, &origin, &key, &phone);
+    assert_eq!(
+        (&n["kind"], &n["opponent"], &n["game"]),
+        (&json!("time_low"), &json!("Ala"), &started["id"]),
+        "the first push Bolek gets: {n}"
+    );
+    // Once per move: the rest of the period tells him nothing more, the end does.
+    s.advance(4 * HOUR - 1).await;
+    s.advance(1).await;
+    w.recv_t("game_over").await;
+    let end = open(&next(&mut rx).await, &origin, &key, &phone);
+    assert_eq!(end["kind"], "game_end", "{end}");
+    s.stop().await;
+    db.cleanup().await;
+}
+
+crate::both_backends!(
+    a_player_away_is_told_and_a_gone_subscription_dropped,
+    a_correspondence_player_is_told_when_time_runs_low,
+);

@@ -16,6 +16,7 @@ fn game(id: &str, white: &str, black: &str) -> GameRow {
         variant: "russian".into(),
         minutes: 5,
         increment_s: 0,
+        days: None,
         random_opening: false,
         capture_optional: false,
         rated: true,

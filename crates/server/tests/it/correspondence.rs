@@ -1,0 +1,332 @@
+//! Correspondence tables (issue 40, item 1): days per move, for accounts only. With fake
+//! time: the first moves have the whole period (no 30 s abort), each move resets the
+//! mover's time to the period, the period runs out and loses on time, an absent opponent
+//! cannot be claimed against, and a restart in the middle of a 7-day game charges the
+//! downtime to nobody and the time before it to the side that was thinking.
+
+use serde_json::{Value, json};
+
+use crate::accounts::account;
+use crate::common::{
+    Backend, Match, TestDb, TestServer, config, play, play_first_moves, play_first_moves_from,
+};
+
+/// A day in milliseconds.
+const DAY: u64 = 86_400_000;
+/// An hour in milliseconds.
+const HOUR: u64 = 3_600_000;
+
+/// Two accounts, Ala (White) and Bolek (Black), at a correspondence table of `days` in
+/// the Russian room, the game started.
+async fn correspondence_match(s: &TestServer, days: u64) -> Match {
+    let (a, _) = account(s, "Ala", "ala ma kota").await;
+    let (b, _) = account(s, "Bolek", "bolek i lolek").await;
+    let table = s
+        .create_table(&a, "russian", json!({"days": days, "seat": "white"}))
+        .await;
+    assert_eq!(table["options"]["days"], days, "{table}");
+    let id = table["id"].as_str().unwrap().to_owned();
+    let mut wa = s.table_ws(&id, Some(&a)).await;
+    wa.recv_t("state").await;
+    let mut wb = s.table_ws(&id, Some(&b)).await;
+    wb.recv_t("state").await;
+    wb.send(json!({"t": "sit", "seat": "black"})).await;
+    wb.recv_t("seated").await;
+    wa.send(json!({"t": "start"})).await;
+    wb.send(json!({"t": "start"})).await;
+    let started = wa.recv_t("game_started").await;
+    wb.recv_t("game_started").await;
+    Match {
+        table: id,
+        game: started["id"].as_str().unwrap().to_owned(),
+        white: (wa, a),
+        black: (wb, b),
+        started,
+    }
+}
+
+fn ms(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not ms: {v}"))
+}
+
+async fn the_state(ws: &mut crate::common::ws::Ws) -> Value {
+    ws.send(json!({"t": "resync"})).await;
+    ws.recv_t("state").await
+}
+
+/// "My games" of `cookie`.
+async fn my_games(s: &TestServer, cookie: &str) -> Vec<Value> {
+    let r = s.http("GET", "/api/me/games", Some(cookie), None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["games"].as_array().unwrap().clone()
+}
+
+/// The only game of `cookie`'s list once its deadline is `left` ms from now (wall clock,
+/// within a minute). Polled: the table saves its clock just after a move or a restart's
+/// end, its own business after the event the test saw (until then the list shows the
+/// previous save).
+async fn listed_due_in(s: &TestServer, cookie: &str, left: u64) -> Value {
+    let off = |g: &Value| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        g["deadline"].as_i64().map(|d| d - now - left as i64)
+    };
+    let mut last = Vec::new();
+    for _ in 0..100 {
+        last = my_games(s, cookie).await;
+        if let Some(g) = last.first()
+            && off(g).is_some_and(|d| d.abs() < 60_000)
+        {
+            return g.clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("no deadline {left} ms from now: {last:?}");
+}
+
+async fn only_accounts_and_the_listed_periods(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let (guest, _) = s.guest("Gość").await;
+    let (ala, _) = account(&s, "Ala", "ala ma kota").await;
+    let create = |cookie: String, body: Value| {
+        let s = &s;
+        async move {
+            s.http(
+                "POST",
+                "/api/rooms/russian/tables",
+                Some(&cookie),
+                Some(body),
+            )
+            .await
+        }
+    };
+    // A guest cannot start one: the game would be lost with the cookie.
+    let r = create(guest.clone(), json!({"days": 3})).await;
+    assert_eq!(
+        (r.status, r.error_code()),
+        (403, "correspondence_needs_account".into()),
+        "{}",
+        r.body
+    );
+    // Periods outside the list, days with minutes, rated, against the computer: refused.
+    for body in [
+        json!({"days": 4}),
+        json!({"days": 0}),
+        json!({"days": 3, "minutes": 5, "increment": 0}),
+        json!({"days": 3, "rated": true}),
+        json!({"days": 3, "bot": 1}),
+        json!({"days": 3, "local": true}),
+        json!({"days": 3, "micro_match": true}),
+        // Neither days nor minutes: no clock at all.
+        json!({"increment": 2}),
+    ] {
+        let r = create(ala.clone(), body.clone()).await;
+        assert_eq!(
+            (r.status, r.error_code()),
+            (400, "invalid_options".into()),
+            "{body}: {}",
+            r.body
+        );
+    }
+    let r = create(ala.clone(), json!({"days": 14, "seat": "white"})).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let table = r.json();
+    assert_eq!(
+        (&table["options"]["days"], &table["options"]["minutes"]),
+        (&json!(14), &json!(0)),
+        "{table}"
+    );
+    // A guest cannot sit at one either.
+    let id = table["id"].as_str().unwrap();
+    let mut g = s.table_ws(id, Some(&guest)).await;
+    let st = g.recv_t("state").await;
+    assert_eq!(
+        st["clock"]["white"],
+        14 * DAY,
+        "a waiting table shows its period"
+    );
+    g.send(json!({"t": "sit", "seat": "black"})).await;
+    let e = g.recv_t("error").await;
+    assert_eq!(e["code"], "correspondence_needs_account", "{e}");
+    s.stop().await;
+    db.cleanup().await;
+}
+
+async fn each_move_resets_the_period_and_running_out_loses(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = correspondence_match(&s, 1).await;
+    assert_eq!(m.started["clock"]["white"], DAY, "{}", m.started);
+    // The first move has the period, not 30 s.
+    assert_eq!(m.started["first_move_deadline"], DAY, "{}", m.started);
+    s.advance(20 * HOUR).await;
+    let ev = play_first_moves(&mut m, 1).await;
+    assert_eq!(ev["first_move_deadline"], DAY, "Black's whole period: {ev}");
+    s.advance(23 * HOUR).await;
+    let ev = play_first_moves_from(&mut m, &ev, 1, 1).await;
+    assert_eq!(ev["clock"]["running"], "white", "{ev}");
+    // White thinks 20 hours: its move gives it a whole day again.
+    s.advance(20 * HOUR).await;
+    assert_eq!(
+        the_state(&mut m.black.0).await["clock"]["white"],
+        4 * HOUR,
+        "the period runs down"
+    );
+    let ev = play_first_moves_from(&mut m, &ev, 2, 1).await;
+    assert_eq!(
+        (ms(&ev["clock"]["white"]), ms(&ev["clock"]["black"])),
+        (DAY, DAY),
+        "{ev}"
+    );
+    assert_eq!(ev["clock"]["running"], "black");
+    let game = s
+        .http("GET", &format!("/api/games/{}", m.game), None, None)
+        .await
+        .json();
+    assert_eq!(game["moves"][2]["used_ms"], 20 * HOUR, "{game}");
+    assert_eq!(game["options"]["days"], 1, "{game}");
+    let pdn = s
+        .http("GET", &format!("/api/games/{}/pdn", m.game), None, None)
+        .await;
+    assert!(pdn.body.contains("[TimeControl \"-\"]"), "{}", pdn.body);
+
+    // Black goes away on its move: away is normal by correspondence, nothing to claim.
+    m.black.0.stream.close(None).await.ok();
+    while m.white.0.recv_t("presence").await["black"] != false {}
+    s.advance(2 * HOUR).await;
+    m.white.0.send(json!({"t": "claim_victory"})).await;
+    let e = m.white.0.recv_t("error").await;
+    assert_eq!(e["code"], "bad_message", "{e}");
+    let st = the_state(&mut m.white.0).await;
+    assert_eq!(st["claim_at"], Value::Null, "{st}");
+    assert_eq!(st["status"], "playing");
+    // A millisecond before the period ends Black may still move; then it loses on time.
+    s.advance(DAY - 2 * HOUR - 1).await;
+    let st = the_state(&mut m.white.0).await;
+    assert_eq!(
+        (st["status"].as_str(), ms(&st["clock"]["black"])),
+        (Some("playing"), 1)
+    );
+    s.advance(1).await;
+    let over = m.white.0.recv_t("game_over").await;
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("white"), Some("timeout")),
+        "{over}"
+    );
+    s.stop().await;
+    db.cleanup().await;
+}
+
+async fn a_restart_charges_the_downtime_to_nobody(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = correspondence_match(&s, 7).await;
+    let ev = play_first_moves(&mut m, 3).await;
+    assert_eq!(ev["clock"]["running"], "black", "{ev}");
+    // Black thinks three days; the server stops and starts again.
+    s.advance(3 * DAY).await;
+    let (game, table) = (m.game.clone(), m.table.clone());
+    let (ala, bolek) = (m.white.1.clone(), m.black.1.clone());
+    drop(m);
+    s.stop().await;
+    let s = TestServer::start(config(&db)).await;
+    let mut b = s.table_ws(&table, Some(&bolek)).await;
+    let st = b.recv_t("state").await;
+    assert_eq!(st["game_id"], game.as_str(), "{st}");
+    assert_eq!(st["options"]["days"], 7, "{st}");
+    assert_eq!(
+        (ms(&st["clock"]["white"]), ms(&st["clock"]["black"])),
+        (7 * DAY, 4 * DAY),
+        "three days charged, the downtime not: {st}"
+    );
+    // Both back: the clock runs again from where it stopped; my games shows it.
+    let mut w = s.table_ws(&table, Some(&ala)).await;
+    w.recv_t("state").await;
+    // The release sends everyone a fresh state.
+    while !b.recv_t("state").await["paused"].is_null() {}
+    let g = listed_due_in(&s, &bolek, 4 * DAY).await;
+    assert_eq!(
+        (&g["days"], &g["my_move"], &g["plies"]),
+        (&json!(7), &json!(true), &json!(3)),
+        "{g}"
+    );
+    s.advance(DAY).await;
+    let st = the_state(&mut b).await;
+    assert_eq!(
+        (st["paused"].clone(), ms(&st["clock"]["black"])),
+        (Value::Null, 3 * DAY),
+        "{st}"
+    );
+    // Black's move gives it seven days again; White's seven days run.
+    let mv = st["legal"][0].as_str().unwrap();
+    b.send(json!({"t": "move", "move": mv, "ply": 4, "ack": 4}))
+        .await;
+    b.recv_t("ack").await;
+    let ev = b.recv_t("move").await;
+    assert_eq!(
+        (ms(&ev["clock"]["white"]), ms(&ev["clock"]["black"])),
+        (7 * DAY, 7 * DAY),
+        "{ev}"
+    );
+    let g = listed_due_in(&s, &ala, 7 * DAY).await;
+    assert_eq!(
+        (&g["my_move"], &g["plies"]),
+        (&json!(true), &json!(4)),
+        "{g}"
+    );
+    s.stop().await;
+    db.cleanup().await;
+}
+
+/// A live game lists no days and no deadline.
+async fn a_live_game_has_no_deadline(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m =
+        crate::common::start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
+    let turn = m.started["turn"].as_str().unwrap().to_owned();
+    let mv = m.started["legal"][0].as_str().unwrap().to_owned();
+    play(&mut m, &turn, &mv, 1).await;
+    let list = my_games(&s, &m.white.1).await;
+    assert_eq!(list.len(), 1);
+    assert!(list[0].get("days").is_none() && list[0].get("deadline").is_none());
+    assert_eq!(m.started["first_move_deadline"], 30_000);
+    s.stop().await;
+    db.cleanup().await;
+}
+
+/// A first move not made within the period aborts the game, as the 30 s window does in
+/// live play.
+async fn a_missed_first_move_aborts_after_the_period(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = correspondence_match(&s, 2).await;
+    s.advance(2 * DAY - 1).await;
+    let st = the_state(&mut m.black.0).await;
+    assert_eq!(
+        (st["status"].as_str(), st["first_move_deadline"].as_u64()),
+        (Some("playing"), Some(1)),
+        "{st}"
+    );
+    s.advance(1).await;
+    let over = m.black.0.recv_t("game_over").await;
+    assert_eq!(
+        (&over["result"], over["reason"].as_str()),
+        (&Value::Null, Some("aborted")),
+        "{over}"
+    );
+    s.stop().await;
+    db.cleanup().await;
+}
+
+crate::both_backends!(
+    only_accounts_and_the_listed_periods,
+    a_missed_first_move_aborts_after_the_period,
+    each_move_resets_the_period_and_running_out_loses,
+    a_restart_charges_the_downtime_to_nobody,
+    a_live_game_has_no_deadline,
+);
