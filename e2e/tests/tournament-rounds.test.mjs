@@ -15,8 +15,12 @@ import { arrive, press } from '../lib/actions.mjs';
 const BREAK_S = Number(process.env.E2E_ROUND_BREAK ?? 8);
 const env = serverAndBrowser('tournament-rounds', ['--round-break-secs', String(BREAK_S)]);
 
-async function atTable(page) {
-  await page.waitForURL(/#\/table\//);
+/**
+ * Waits until `page` shows a table (another than `leaving`, the one it was at: a page
+ * still at its last table would match at once, and then move on under the test's feet).
+ */
+async function atTable(page, leaving = null) {
+  await page.waitForURL((u) => /#\/table\//.test(u.hash) && (!leaving || !u.hash.endsWith(`/${leaving}`)));
   const id = decodeURIComponent(page.url().split('#/table/')[1]);
   await page.locator(`[data-table="${id}"] [data-square]`).first().waitFor();
   return id;
@@ -93,8 +97,8 @@ test('a break between rounds, the computer’s level, the standings explained, a
     await carol.page.locator('[data-entrant]', { hasText: 'Bob' }).waitFor();
     // Carol fills the last place: round 1 starts at once (Alice sits out, Bob-Carol).
     await press(carol, carol.page.locator('[data-action="join-tournament"]'));
-    await atTable(bob.page);
-    await atTable(carol.page);
+    const r1 = await atTable(bob.page);
+    assert.equal(await atTable(carol.page), r1);
     await alice.page.locator('[data-waiting-round]').waitFor();
 
     // Round 1: Bob beats Carol. Bob sees his win, then round 2 against Alice coming.
@@ -106,7 +110,7 @@ test('a break between rounds, the computer’s level, the standings explained, a
     await screenshot(alice.page, 'tournament-rounds-break-page-1366');
     // After the break both are sent to the table; the first-move window starts whole.
     const r2 = await atTable(alice.page);
-    assert.equal(await atTable(bob.page), r2);
+    assert.equal(await atTable(bob.page, r1), r2);
     const deadline = alice.page.locator('[data-deadline]:visible');
     await deadline.waitFor();
     const secs = Number((await deadline.textContent()).match(/(\d+) s/)[1]);
@@ -115,8 +119,8 @@ test('a break between rounds, the computer’s level, the standings explained, a
     // Round 2: Alice beats Bob; round 3 (Carol-Alice) is announced to Alice.
     await endRound({ loser: bob, winner: alice, wonText: /You won/, next: { round: 3, text: /Round 3: you play Black against Carol · starts in \d+ s/ } });
     // Round 3: Carol beats Alice. The last game: the tournament is over.
-    await atTable(carol.page);
-    await atTable(alice.page);
+    const r3 = await atTable(carol.page, r1);
+    assert.equal(await atTable(alice.page, r2), r3);
     await endRound({ loser: alice, winner: carol, wonText: /You won/ });
     await carol.page.locator('[data-banner]:visible [data-next-round="over"]', { hasText: 'share first place' }).waitFor();
 

@@ -262,10 +262,13 @@ async function applyLanguage(lang, { remember = true } = {}) {
  * An account keeps the language chosen here on the server, so that it follows it to
  * every browser it signs in from (a failure only means the next browser asks again).
  */
+let keepTimer = null;
 function keepLanguage(lang) {
   if (!app.me?.account || app.me.account.language === lang) return;
   app.me.account.language = lang;
-  api.setLanguage(lang).catch(() => {});
+  // Once the person has settled: trying the languages one after another is one change.
+  clearTimeout(keepTimer);
+  keepTimer = setTimeout(() => api.setLanguage(lang).catch(() => {}), 1_500);
 }
 
 /**

@@ -65,6 +65,8 @@ pub struct Limits {
     /// Public lookups (profiles, a player's games and PDN, leaderboards, game lists and
     /// replays) per address.
     pub lookups_from: RateMap<RateKey>,
+    /// Accounts' language choices kept on the server, per address.
+    pub language_changes: RateMap<RateKey>,
     /// Puzzle requests (next, moves, results) per address.
     pub puzzles_from: RateMap<RateKey>,
     /// Players' PDN downloads streaming now, per address and in all.

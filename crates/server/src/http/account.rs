@@ -320,11 +320,16 @@ pub async fn change_password(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Language choices an address may keep in a burst (a person trying the languages one
+/// after another), then one every two seconds.
+const LANGUAGE_BURST: f64 = 30.0;
+const LANGUAGE_PER_SECOND: f64 = 0.5;
+
 /// An account keeps the client language it chose (`204`), so that it follows it to every
 /// browser it signs in from.
 ///
 /// Fails with `401` for a guest, `400 bad_message` for a language the client does not
-/// speak, `429` past the address's limit of settings changes.
+/// speak, `429` past the address's limit of language choices.
 pub async fn set_language(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -343,7 +348,12 @@ pub async fn set_language(
             LANGUAGES.join(", ")
         )));
     }
-    super::push::take_change(&state, ip)?;
+    state
+        .core
+        .limits
+        .language_changes
+        .take_or_wait(ip, LANGUAGE_BURST, LANGUAGE_PER_SECOND)
+        .map_err(retry_after)?;
     state
         .core
         .store

@@ -62,11 +62,10 @@ fn body<T>(json: Result<Json<T>, JsonRejection>) -> AppResult<T> {
         .map_err(|e| AppError::BadMessage(e.body_text()))
 }
 
-/// Takes one of the address's subscription and settings changes (the account's language
-/// too).
+/// Takes one of the address's subscription and settings changes.
 ///
 /// Fails with `429` (and `Retry-After`) past the address's limit.
-pub(super) fn take_change(state: &AppState, ip: RateKey) -> AppResult<()> {
+fn take_change(state: &AppState, ip: RateKey) -> AppResult<()> {
     state
         .core
         .limits
