@@ -93,6 +93,9 @@ pub async fn position(
             "the analysis board is closed while you play a game",
         ));
     }
+    if let Some(asker) = &asker {
+        correspondence_check(&state, &asker.id, &q.variant, &q.fen).await?;
+    }
     state
         .core
         .limits
@@ -110,4 +113,57 @@ pub async fn position(
     Ok(Json(
         state.analyses.position(&q.variant, &q.fen, who).await?,
     ))
+}
+
+/// A position of a correspondence game the asker plays now (the game's position, or one
+/// move from it) is not analysed while the game runs, as lichess forbids; any other
+/// position is.
+///
+/// Fails with `409 in_game` for such a position, or a database error.
+async fn correspondence_check(
+    state: &AppState,
+    asker: &str,
+    variant: &str,
+    fen: &str,
+) -> AppResult<()> {
+    let games = state.core.rooms.correspondence_games_of(asker);
+    if games.is_empty() {
+        return Ok(());
+    }
+    let Ok(v) = variant.parse::<draughts::Variant>() else {
+        return Ok(());
+    };
+    let Ok(asked) = draughts::Position::from_fen(draughts::Rules::new(v), fen) else {
+        return Ok(());
+    };
+    for (game, gv) in games {
+        if gv != v {
+            continue;
+        }
+        let Some(now) = state.core.store.last_fen(&game).await? else {
+            continue;
+        };
+        let Ok(pos) = draughts::Position::from_fen(draughts::Rules::new(v), &now) else {
+            continue;
+        };
+        let near = std::iter::once(pos.clone()).chain(
+            pos.legal_moves()
+                .iter()
+                .filter_map(|m| pos.play(m).ok())
+                .collect::<Vec<_>>(),
+        );
+        let same = |p: &draughts::Position| {
+            p.turn() == asked.turn()
+                && p.pieces(draughts::Color::White) == asked.pieces(draughts::Color::White)
+                && p.pieces(draughts::Color::Black) == asked.pieces(draughts::Color::Black)
+                && p.kings() == asked.kings()
+        };
+        if near.into_iter().any(|p| same(&p)) {
+            return Err(AppError::game(
+                ErrorCode::InGame,
+                "your correspondence game is not analysed while it runs",
+            ));
+        }
+    }
+    Ok(())
 }

@@ -589,6 +589,24 @@ impl Rooms {
         self.list.iter().any(|r| r.in_live_game(guest_id))
     }
 
+    /// The correspondence games a guest plays now, in any room: (game id, variant).
+    pub fn correspondence_games_of(&self, guest_id: &str) -> Vec<(String, draughts::Variant)> {
+        let mut out = Vec::new();
+        for r in &self.list {
+            for t in r.lock_tables().values() {
+                let seated = [&t.seats.white, &t.seats.black]
+                    .iter()
+                    .any(|s| s.as_ref().is_some_and(|p| p.id == guest_id));
+                if let (true, Some(_), Some(g)) = (seated, t.options.days, &t.game)
+                    && g.status == damka_protocol::GameStatus::Playing
+                {
+                    out.push((g.id.clone(), r.config.variant));
+                }
+            }
+        }
+        out
+    }
+
     /// Every guest seated at an open table.
     pub fn seated_guests(&self) -> HashSet<String> {
         let mut set = HashSet::new();
@@ -644,5 +662,8 @@ fn live_game_of(table: &TableView, guest_id: &str) -> bool {
         .as_ref()
         .is_some_and(|g| g.status == damka_protocol::GameStatus::Playing);
     let opponent_is_person = seats[1 - me].as_ref().is_some_and(|p| p.bot.is_none());
-    playing && (opponent_is_person || table.tournament.is_some())
+    // A correspondence game lasts weeks: it closes only its own positions to the
+    // analysis board (`Rooms::correspondence_games_of`), not the board.
+    let correspondence = table.options.days.is_some();
+    playing && !correspondence && (opponent_is_person || table.tournament.is_some())
 }

@@ -323,7 +323,77 @@ async fn a_missed_first_move_aborts_after_the_period(backend: Backend) {
     db.cleanup().await;
 }
 
+/// Issue 40 item 5: a player's running correspondence game is not analysed (its position,
+/// nor one move from it: `409 in_game`), while the analysis board stays open to them for
+/// anything else (a correspondence game lasts weeks); the opponent likewise; after the
+/// game, its positions are analysed like any other.
+async fn the_analysis_board_refuses_the_running_game_only(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = correspondence_match(&s, 3).await;
+    let last = play_first_moves(&mut m, 2).await;
+    let fen = last["fen"].as_str().unwrap().to_owned();
+    let ask = |cookie: Option<String>, fen: String| {
+        let s = &s;
+        async move {
+            let q: String = url_encode(&fen);
+            s.http(
+                "GET",
+                &format!("/api/analyse?variant=russian&fen={q}"),
+                cookie.as_deref(),
+                None,
+            )
+            .await
+        }
+    };
+    let (ala, bolek) = (m.white.1.clone(), m.black.1.clone());
+    for who in [&ala, &bolek] {
+        let r = ask(Some(who.clone()), fen.clone()).await;
+        assert_eq!(
+            (r.status, r.error_code()),
+            (409, "in_game".into()),
+            "{}",
+            r.body
+        );
+    }
+    // One move on (the replies White is weighing): refused too.
+    let reply = last["legal"][0].as_str().unwrap();
+    let next = {
+        let rules = draughts::Rules::new(draughts::Variant::Russian);
+        let pos = draughts::Position::from_fen(rules, &fen).unwrap();
+        let mv = pos.parse_move(reply).unwrap();
+        pos.play(&mv).unwrap().to_fen()
+    };
+    let r = ask(Some(ala.clone()), next).await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    // The start position, another variant's: analysed.
+    let start = draughts::Variant::Russian.start_fen().to_owned();
+    let r = ask(Some(ala.clone()), start).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // Someone else: analysed.
+    let (other, _) = s.guest("Celina").await;
+    let r = ask(Some(other), fen.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // The game over: analysed for its players too.
+    m.white.0.send(json!({"t": "resign"})).await;
+    m.white.0.recv_t("game_over").await;
+    let r = ask(Some(ala), fen).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    s.stop().await;
+    db.cleanup().await;
+}
+
+fn url_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 crate::both_backends!(
+    the_analysis_board_refuses_the_running_game_only,
     only_accounts_and_the_listed_periods,
     a_missed_first_move_aborts_after_the_period,
     each_move_resets_the_period_and_running_out_loses,
