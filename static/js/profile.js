@@ -88,6 +88,7 @@ function page(t, ctx, p, variants) {
           ['wins', 'draws', 'losses'].map((k) => h('div', { 'data-result': k }, h('dt', {}, t(`profile.${k}`)), h('dd', {}, String(r[k] ?? 0)))),
         ),
         r.abandoned ? h('p', { class: 'meta', 'data-abandoned': String(r.abandoned) }, t('profile.abandoned', { n: r.abandoned })) : null,
+        microMatches(t, p.micro_matches),
       ),
     ),
     history,
@@ -164,4 +165,11 @@ function chart(t, name, variant, points, width) {
       : s('circle', { cx: pt.x, cy: pt.y, r: 3.5, class: 'dot', 'data-point': String(pt.rating) },
         s('title', {}, `${pt.rating} · ${new Date(pt.at).toLocaleString(t.lang)}`)))),
     ));
+}
+
+/** "Micro-matches: 2 won, 1 drawn, 0 lost" (nothing before the first). */
+function microMatches(t, m) {
+  if (!m || !(m.won + m.drawn + m.lost)) return null;
+  return h('p', { class: 'meta', 'data-micro-matches': `${m.won}/${m.drawn}/${m.lost}` },
+    t('profile.micro_matches', { won: m.won, drawn: m.drawn, lost: m.lost }));
 }

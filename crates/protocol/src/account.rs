@@ -133,10 +133,24 @@ pub struct Profile {
     pub ratings: BTreeMap<String, WireRating>,
     /// Results over all finished games (rated or not).
     pub results: Results,
+    /// Micro-matches whose two games ended with a result.
+    #[serde(default)]
+    pub micro_matches: MatchResults,
     /// The latest finished games, newest first.
     pub recent: Vec<GameListItem>,
     /// Rating after each rated game, per variant, oldest first.
     pub history: BTreeMap<String, Vec<HistoryPoint>>,
+}
+
+/// A player's micro-matches: won, drawn (1–1), lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct MatchResults {
+    /// Won.
+    pub won: u32,
+    /// Drawn.
+    pub drawn: u32,
+    /// Lost.
+    pub lost: u32,
 }
 
 /// One row of a leaderboard.

@@ -80,8 +80,8 @@ pub use push::{PushSettings, PushSubscriptionRow, PushWrite};
 pub use puzzles::{PuzzleStatsRow, PuzzleWrite};
 pub use queue::WriteQueue;
 pub use ratings::{
-    BoardRow, HistoryPoint, RatedEnd, RatingChange, RatingChanges, RatingRow, RatingSlot,
-    ResultCounts,
+    BoardRow, HistoryPoint, MatchCounts, RatedEnd, RatingChange, RatingChanges, RatingRow,
+    RatingSlot, ResultCounts,
 };
 pub use sessions::{LiveSession, SessionCutoffs};
 pub use stats::StoreStats;

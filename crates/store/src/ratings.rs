@@ -338,6 +338,34 @@ pub(crate) const RESULT_COUNTS: &str = "SELECT COALESCE(SUM(won), 0), COALESCE(S
        FROM games WHERE black_id = $1 AND white_id <> $1 AND result IS NOT NULL \
      ) AS r";
 
+/// A player's micro-matches whose two games ended with a result: won (more than half of
+/// the 2 points), drawn, lost. Points in halves (a won game 2, a draw 1).
+pub(crate) const MATCH_COUNTS: &str = "SELECT COALESCE(SUM(CASE WHEN pts > 2 THEN 1 ELSE 0 END), 0), \
+     COALESCE(SUM(CASE WHEN pts = 2 THEN 1 ELSE 0 END), 0), \
+     COALESCE(SUM(CASE WHEN pts < 2 THEN 1 ELSE 0 END), 0) FROM ( \
+       SELECT match_id, SUM(p) AS pts FROM ( \
+         SELECT match_id, CASE WHEN result = 'white' THEN 2 WHEN result = 'draw' THEN 1 \
+                ELSE 0 END AS p \
+         FROM games WHERE white_id = $1 AND match_id IS NOT NULL AND result IS NOT NULL \
+         UNION ALL \
+         SELECT match_id, CASE WHEN result = 'black' THEN 2 WHEN result = 'draw' THEN 1 \
+                ELSE 0 END \
+         FROM games WHERE black_id = $1 AND white_id <> $1 AND match_id IS NOT NULL \
+           AND result IS NOT NULL \
+       ) AS g GROUP BY match_id HAVING COUNT(*) = 2 \
+     ) AS m";
+
+/// A player's micro-matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MatchCounts {
+    /// Won.
+    pub won: i64,
+    /// Drawn (1–1).
+    pub drawn: i64,
+    /// Lost.
+    pub lost: i64,
+}
+
 /// A player's results in games that ended with one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ResultCounts {
@@ -491,6 +519,16 @@ impl Store {
              AND (reason IS NULL OR reason <> 'aborted')";
         on_pool!(self, pool => sqlx::query_scalar(sql)
             .bind(a).bind(b).bind(since).fetch_one(pool).await)
+    }
+
+    /// A player's micro-matches whose two games ended with a result, from the
+    /// player-column indexes.
+    ///
+    /// Fails on a database error.
+    pub async fn match_counts(&self, player_id: &str) -> Result<MatchCounts, StoreError> {
+        let (won, drawn, lost): (i64, i64, i64) = on_pool!(self, pool =>
+            sqlx::query_as(MATCH_COUNTS).bind(player_id).fetch_one(pool).await)?;
+        Ok(MatchCounts { won, drawn, lost })
     }
 
     /// A player's results over finished games with a result.

@@ -451,6 +451,7 @@ export default {
   'profile.draws': 'Remízy',
   'profile.losses': 'Prohry',
   'profile.abandoned': { one: 'z toho {n} partie prohraná opuštěním', few: 'z toho {n} partie prohrané opuštěním', many: 'z toho {n} partie prohrané opuštěním', other: 'z toho {n} partií prohraných opuštěním' },
+  'profile.micro_matches': 'Minizápasy: výhry {won}, remízy {drawn}, prohry {lost}',
   'profile.history': 'Vývoj ratingu',
   'profile.no_history': 'Graf se objeví po první hodnocené partii.',
   'profile.rated_games': { one: '{n} hodnocená partie', few: '{n} hodnocené partie', many: '{n} hodnocené partie', other: '{n} hodnocených partií' },

@@ -448,6 +448,7 @@ export default {
   'profile.draws': 'Draws',
   'profile.losses': 'Losses',
   'profile.abandoned': { one: 'including {n} game lost by leaving it', other: 'including {n} games lost by leaving them' },
+  'profile.micro_matches': 'Micro-matches: {won} won, {drawn} drawn, {lost} lost',
   'profile.history': 'Rating history',
   'profile.no_history': 'The chart appears after the first rated game.',
   'profile.rated_games': { one: '{n} rated game', other: '{n} rated games' },

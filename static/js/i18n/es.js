@@ -451,6 +451,7 @@ export default {
   'profile.draws': 'Tablas',
   'profile.losses': 'Derrotas',
   'profile.abandoned': { one: 'de ellas, {n} partida perdida por abandono', many: 'de ellas, {n} de partidas perdidas por abandono', other: 'de ellas, {n} partidas perdidas por abandono' },
+  'profile.micro_matches': 'Micromatches: {won} ganados, {drawn} empatados, {lost} perdidos',
   'profile.history': 'Historial de puntuación',
   'profile.no_history': 'El gráfico aparece tras la primera partida puntuable.',
   'profile.rated_games': { one: '{n} partida puntuable', many: '{n} de partidas puntuables', other: '{n} partidas puntuables' },

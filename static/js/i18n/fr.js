@@ -451,6 +451,7 @@ export default {
   'profile.draws': 'Nulles',
   'profile.losses': 'Défaites',
   'profile.abandoned': { one: 'dont {n} partie perdue en la quittant', many: 'dont {n} de parties perdues en les quittant', other: 'dont {n} parties perdues en les quittant' },
+  'profile.micro_matches': 'Mini-matchs : {won} gagnés, {drawn} nuls, {lost} perdus',
   'profile.history': 'Historique de la cote',
   'profile.no_history': 'Le graphique apparaît après la première partie classée.',
   'profile.rated_games': { one: '{n} partie classée', many: '{n} de parties classées', other: '{n} parties classées' },

@@ -451,6 +451,7 @@ export default {
   'profile.draws': 'Patte',
   'profile.losses': 'Sconfitte',
   'profile.abandoned': { one: 'di cui {n} partita persa per abbandono del tavolo', many: 'di cui {n} di partite perse per abbandono del tavolo', other: 'di cui {n} partite perse per abbandono del tavolo' },
+  'profile.micro_matches': 'Micro-match: {won} vinti, {drawn} pari, {lost} persi',
   'profile.history': 'Storico del punteggio',
   'profile.no_history': 'Il grafico compare dopo la prima partita valida per il punteggio.',
   'profile.rated_games': { one: '{n} partita valida', many: '{n} di partite valide', other: '{n} partite valide' },

@@ -451,6 +451,7 @@ export default {
   'profile.draws': 'Remise',
   'profile.losses': 'Verloren',
   'profile.abandoned': { one: 'waarvan {n} partij verloren door weggaan', other: 'waarvan {n} partijen verloren door weggaan' },
+  'profile.micro_matches': 'Minimatches: {won} gewonnen, {drawn} remise, {lost} verloren',
   'profile.history': 'Ratingverloop',
   'profile.no_history': 'De grafiek verschijnt na de eerste partij voor de rating.',
   'profile.rated_games': { one: '{n} partij voor de rating', other: '{n} partijen voor de rating' },

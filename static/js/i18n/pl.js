@@ -448,6 +448,7 @@ export default {
   'profile.draws': 'Remisy',
   'profile.losses': 'Przegrane',
   'profile.abandoned': { one: 'w tym {n} partia przegrana przez opuszczenie', few: 'w tym {n} partie przegrane przez opuszczenie', many: 'w tym {n} partii przegranych przez opuszczenie', other: 'w tym {n} partii przegranych przez opuszczenie' },
+  'profile.micro_matches': 'Mikromecze: wygrane {won}, remisy {drawn}, przegrane {lost}',
   'profile.history': 'Historia rankingu',
   'profile.no_history': 'Wykres pojawi się po pierwszej partii rankingowej.',
   'profile.rated_games': { one: '{n} partia rankingowa', few: '{n} partie rankingowe', many: '{n} partii rankingowych', other: '{n} partii rankingowej' },

@@ -451,6 +451,7 @@ export default {
   'profile.draws': 'Empates',
   'profile.losses': 'Derrotas',
   'profile.abandoned': { one: 'incluindo {n} partida perdida por abandono', many: 'incluindo {n} de partidas perdidas por abandono', other: 'incluindo {n} partidas perdidas por abandono' },
+  'profile.micro_matches': 'Micromatches: {won} vitórias, {drawn} empates, {lost} derrotas',
   'profile.history': 'Histórico do rating',
   'profile.no_history': 'O gráfico aparece depois da primeira partida valendo rating.',
   'profile.rated_games': { one: '{n} partida valendo rating', many: '{n} de partidas valendo rating', other: '{n} partidas valendo rating' },

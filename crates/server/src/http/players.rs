@@ -17,7 +17,9 @@ use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use damka_protocol::GameListItem;
-use damka_protocol::account::{HistoryPoint, Leaderboard, LeaderboardEntry, Profile, Results};
+use damka_protocol::account::{
+    HistoryPoint, Leaderboard, LeaderboardEntry, MatchResults, Profile, Results,
+};
 use damka_store::{GameCursor, GameRow, Store, StoreError};
 use draughts::Variant;
 use serde::Deserialize;
@@ -96,6 +98,7 @@ pub async fn profile(
         .map(|r| (r.variant.clone(), ratings::wire(r, now)))
         .collect();
     let counts = store.result_counts(id).await.map_err(failed)?;
+    let matches = store.match_counts(id).await.map_err(failed)?;
     let n = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
     let recent = store
         .games_of_player(id, None, RECENT)
@@ -122,6 +125,11 @@ pub async fn profile(
             draws: n(counts.draws),
             losses: n(counts.losses),
             abandoned: n(counts.abandoned),
+        },
+        micro_matches: MatchResults {
+            won: n(matches.won),
+            drawn: n(matches.drawn),
+            lost: n(matches.lost),
         },
         recent,
         history,

@@ -375,6 +375,19 @@ async fn a_rated_micro_match_rates_each_game(backend: Backend) {
         assert_eq!(g["options"]["rated"], true, "{g}");
         assert!(g["ratings"].is_object(), "{g}");
     }
+    // The profiles count the match: drawn 1–1 for both (issue 38 item 4).
+    for name in ["alamatch", "olamatch"] {
+        let p = s
+            .http("GET", &format!("/api/players/{name}"), None, None)
+            .await
+            .json();
+        assert_eq!(
+            p["micro_matches"],
+            json!({"won": 0, "drawn": 1, "lost": 0}),
+            "{name}: {p}"
+        );
+        assert_eq!(p["results"]["wins"], 1, "{p}");
+    }
     s.stop().await;
     db.cleanup().await;
 }
