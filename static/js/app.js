@@ -106,7 +106,7 @@ function renderHeader() {
     onSignedUp: (me) => {
       app.me = me;
       // The new account keeps the language it has been using.
-      keepLanguage(app.lang);
+      keepLanguage(app.lang, { now: true });
       app.accountOpen = false;
       renderHeader();
       // The page is mounted again (its sockets then speak for the account: a rated seat
@@ -118,6 +118,7 @@ function renderHeader() {
     // mounted again so that its sockets open with the new session.
     onSigningOut: () => {
       app.leaving = true;
+      clearTimeout(keepTimer);
     },
     onSwitched: (me) => {
       app.me = me;
@@ -263,12 +264,19 @@ async function applyLanguage(lang, { remember = true } = {}) {
  * every browser it signs in from (a failure only means the next browser asks again).
  */
 let keepTimer = null;
-function keepLanguage(lang) {
+function keepLanguage(lang, { now = false } = {}) {
   if (!app.me?.account || app.me.account.language === lang) return;
   app.me.account.language = lang;
-  // Once the person has settled: trying the languages one after another is one change.
   clearTimeout(keepTimer);
-  keepTimer = setTimeout(() => api.setLanguage(lang).catch(() => {}), 1_500);
+  const who = app.me.id;
+  const send = () => {
+    // Not for a session that ended meanwhile (signed out here or everywhere).
+    if (app.me?.account && app.me.id === who && !app.leaving) api.setLanguage(lang).catch(() => {});
+  };
+  // A switch: once the person has settled (trying the languages one after another is
+  // one change); a new account: at once.
+  if (now) send();
+  else keepTimer = setTimeout(send, 1_500);
 }
 
 /**
