@@ -420,14 +420,33 @@ async fn the_computer_plays_a_micro_match(backend: Backend) {
     w.send(json!({"t": "start"})).await;
     let again = w.recv_t("game_started").await;
     assert_eq!(again["match"]["games"], json!([again["id"]]), "{again}");
-    // The computer is White now (the colours swap from game to game): its first move,
-    // the person's reply, then the person resigns.
-    let mv = w.recv_t("move").await;
-    assert_eq!(mv["ply"], 1);
-    let reply = mv["legal"][0].as_str().unwrap();
-    w.send(json!({"t": "move", "move": reply, "ply": 2, "ack": 2}))
-        .await;
-    w.recv_t("ack").await;
+    // The computer is White now (the colours swap from game to game). A move each, in
+    // the order the ballot's position asks (its side to move may be either), then the
+    // person resigns.
+    let person = if again["white"]["id"] == t["seats"]["white"]["id"] {
+        "white"
+    } else {
+        "black"
+    };
+    assert_eq!(person, "black", "{again}");
+    let mut last = again.clone();
+    let mut ply = 0;
+    let (mut person_moved, mut computer_moved) = (false, false);
+    while !(person_moved && computer_moved) {
+        ply += 1;
+        if last["turn"] == person {
+            let mv = last["legal"][0].as_str().unwrap().to_owned();
+            w.send(json!({"t": "move", "move": mv, "ply": ply, "ack": ply}))
+                .await;
+            w.recv_t("ack").await;
+            last = w.recv_t("move").await;
+            person_moved = true;
+        } else {
+            last = w.recv_t("move").await;
+            computer_moved = true;
+        }
+        assert_eq!(last["ply"], ply, "{last}");
+    }
     w.send(json!({"t": "resign"})).await;
     let over = loop {
         let ev = w.recv().await;
