@@ -39,9 +39,52 @@ pub(crate) struct PuzzlesArgs {
     /// Depth of the verification.
     #[arg(long, default_value_t = PuzzleOptions::default().verify_depth)]
     pub verify_depth: u32,
+    /// Instead of making puzzles: reads puzzles (this command's JSON lines) from this
+    /// file and prints those that stay puzzles, with the same first move, when verified
+    /// again at each of `--recheck-depths`.
+    #[arg(long, value_name = "FILE")]
+    pub recheck: Option<std::path::PathBuf>,
+    /// The depths of `--recheck`.
+    #[arg(long, value_delimiter = ',', default_value = "13,14")]
+    pub recheck_depths: Vec<u32>,
+}
+
+/// `--recheck`: the puzzles of a file that hold at deeper searches.
+fn recheck(a: &PuzzlesArgs, file: &std::path::Path) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(file).map_err(|e| Failure::input(e.to_string()))?;
+    let rules = Rules::new(a.variant);
+    let mut engine = Engine::new(20);
+    let mut out = std::io::stdout().lock();
+    let (mut kept, mut dropped) = (0, 0);
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let p: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| Failure::input(e.to_string()))?;
+        let fen = p["fen"].as_str().unwrap_or_default();
+        let pos = Position::from_fen(rules, fen).map_err(|e| Failure::input(e.to_string()))?;
+        let first = p["line"][0].as_str().unwrap_or_default();
+        let holds = a.recheck_depths.iter().all(|&d| {
+            let o = PuzzleOptions {
+                verify_depth: d,
+                ..PuzzleOptions::default()
+            };
+            puzzle::verify(&mut engine, &draughts::Game::new(pos.clone()), &o)
+                .is_ok_and(|again| again.line.first().map(String::as_str) == Some(first))
+        });
+        if holds {
+            writeln!(out, "{line}").map_err(|e| Failure::input(e.to_string()))?;
+            kept += 1;
+        } else {
+            dropped += 1;
+        }
+    }
+    eprintln!("{kept} kept, {dropped} dropped");
+    Ok(())
 }
 
 pub(crate) fn run(a: &PuzzlesArgs) -> Result<(), Failure> {
+    if let Some(file) = &a.recheck {
+        return recheck(a, file);
+    }
     if !(0.0..=1.0).contains(&a.err) {
         return Err(Failure::usage("--err must be 0 to 1"));
     }

@@ -1,0 +1,61 @@
+//! The starter puzzles in the repository (`crates/bot/puzzles/`, docs/puzzles.md): every
+//! line reads, starts a legal position with the solver to move and plays through, and a
+//! sample of each variant's set is verified again by a deeper search than the one that
+//! made it (depth 13 against the generator's 12): still a puzzle, with the same first move.
+
+use bot::Engine;
+use bot::puzzle::{PuzzleOptions, starter_set, verify};
+use draughts::{Game, Position, Rules, Variant};
+use serde_json::Value;
+
+fn set(v: Variant) -> Vec<Value> {
+    starter_set(v)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn every_starter_puzzle_is_a_legal_line() {
+    for v in Variant::ALL {
+        for p in set(v) {
+            assert_eq!(p["variant"], v.name(), "{p}");
+            let mut pos = Position::from_fen(Rules::new(v), p["fen"].as_str().unwrap())
+                .unwrap_or_else(|e| panic!("{p}: {e}"));
+            assert!(pos.legal_moves().len() > 1, "a choice at the start: {p}");
+            let line = p["line"].as_array().unwrap();
+            assert!(line.len() >= 3, "{p}");
+            for m in line {
+                let m = pos
+                    .parse_move(m.as_str().unwrap())
+                    .unwrap_or_else(|e| panic!("{p}: {m}: {e}"));
+                pos = pos.play(&m).unwrap();
+            }
+            assert!(p["solver_moves"].as_u64().unwrap() >= 2, "{p}");
+        }
+    }
+}
+
+#[test]
+fn a_sample_of_each_set_holds_at_a_deeper_search() {
+    let mut engine = Engine::new(18);
+    let deeper = PuzzleOptions {
+        verify_depth: 13,
+        ..PuzzleOptions::default()
+    };
+    for v in Variant::ALL {
+        let all = set(v);
+        // The first, the middle and the last puzzle of the set.
+        let sample: Vec<&Value> = [0, all.len() / 2, all.len().saturating_sub(1)]
+            .iter()
+            .filter_map(|&i| all.get(i))
+            .collect();
+        for p in sample {
+            let pos = Position::from_fen(Rules::new(v), p["fen"].as_str().unwrap()).unwrap();
+            let again = verify(&mut engine, &Game::new(pos), &deeper)
+                .unwrap_or_else(|r| panic!("{v}: no longer a puzzle at depth 13 ({r:?}): {p}"));
+            assert_eq!(again.line[0], p["line"][0].as_str().unwrap(), "{v}: {p}");
+        }
+    }
+}
