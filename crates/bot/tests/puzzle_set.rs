@@ -21,18 +21,18 @@ fn every_starter_puzzle_is_a_legal_line() {
     for v in Variant::ALL {
         for p in set(v) {
             assert_eq!(p["variant"], v.name(), "{p}");
-            let mut pos = Position::from_fen(Rules::new(v), p["fen"].as_str().unwrap())
+            let mut pos = Position::from_fen(Rules::new(v), p["fen"].as_str().expect("a FEN"))
                 .unwrap_or_else(|e| panic!("{p}: {e}"));
             assert!(pos.legal_moves().len() > 1, "a choice at the start: {p}");
-            let line = p["line"].as_array().unwrap();
+            let line = p["line"].as_array().expect("a line");
             assert!(line.len() >= 3, "{p}");
             for m in line {
                 let m = pos
-                    .parse_move(m.as_str().unwrap())
+                    .parse_move(m.as_str().expect("a move"))
                     .unwrap_or_else(|e| panic!("{p}: {m}: {e}"));
-                pos = pos.play(&m).unwrap();
+                pos = pos.play(&m).expect("legal");
             }
-            assert!(p["solver_moves"].as_u64().unwrap() >= 2, "{p}");
+            assert!(p["solver_moves"].as_u64().is_some_and(|n| n >= 2), "{p}");
         }
     }
 }
@@ -52,10 +52,15 @@ fn a_sample_of_each_set_holds_at_a_deeper_search() {
             .filter_map(|&i| all.get(i))
             .collect();
         for p in sample {
-            let pos = Position::from_fen(Rules::new(v), p["fen"].as_str().unwrap()).unwrap();
+            let pos = Position::from_fen(Rules::new(v), p["fen"].as_str().expect("a FEN"))
+                .expect("a position");
             let again = verify(&mut engine, &Game::new(pos), &deeper)
                 .unwrap_or_else(|r| panic!("{v}: no longer a puzzle at depth 13 ({r:?}): {p}"));
-            assert_eq!(again.line[0], p["line"][0].as_str().unwrap(), "{v}: {p}");
+            assert_eq!(
+                Some(again.line[0].as_str()),
+                p["line"][0].as_str(),
+                "{v}: {p}"
+            );
         }
     }
 }
