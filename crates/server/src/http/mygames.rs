@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::app::AppState;
 use crate::error::AppResult;
 use crate::http::lookup::{self, failed};
-use crate::session::{ClientIp, Guest};
+use crate::session::{ClientIp, MaybeGuest};
 
 /// Games listed at most (as White and as Black, each).
 pub const MAX_GAMES: i64 = 100;
@@ -100,15 +100,20 @@ fn seen_by(me: &str, r: &RunningGame) -> MyGame {
     }
 }
 
-/// `GET /api/me/games`.
+/// `GET /api/me/games`. Without a session (or with one that has just ended: a start page
+/// refreshing its list while the account is signed out elsewhere) the list is empty, not
+/// `401`: nobody's games are in it.
 ///
 /// Fails with `429` past the address's lookups budget or while the lookups' connections
 /// are all taken.
 pub async fn my_games(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    Guest(player): Guest,
+    MaybeGuest(player): MaybeGuest,
 ) -> AppResult<Json<MyGames>> {
+    let Some(player) = player else {
+        return Ok(Json(MyGames { games: Vec::new() }));
+    };
     let store = lookup::admit(&state, ip)?;
     let running = store
         .running_games_of_player(&player.id, MAX_GAMES)

@@ -20,6 +20,24 @@ async fn the_games_in_progress_your_move_first(backend: Backend) {
     let ala = first.white.1.clone();
     let (stranger, _) = s.guest("Celina").await;
     assert!(my_games(&s, &stranger).await.is_empty());
+    // Without a session, or with one that no longer works: an empty list, not 401 (a
+    // start page refreshing it while its account was signed out elsewhere).
+    let r = s.http("GET", "/api/me/games", None, None).await;
+    assert_eq!(
+        (r.status, r.json()["games"].clone()),
+        (200, json!([])),
+        "{}",
+        r.body
+    );
+    let r = s
+        .http(
+            "GET",
+            "/api/me/games",
+            Some("damka_session=nothing-valid"),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
 
     let list = my_games(&s, &ala).await;
     assert_eq!(list.len(), 1, "{list:?}");
