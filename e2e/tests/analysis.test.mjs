@@ -106,6 +106,38 @@ test('analysis: graph, arrow and the analysis board', { timeout: 240_000 }, asyn
   await shot(v.page, 'analyse-board-en-1366x768');
   assert.deepEqual(v.errors, []);
 
+  // Learning from the mistakes (issue 37, item 4): a spectator gets both sides'. The move
+  // played is refused as such, the better move is shown on request, the engine's move is
+  // good, the rest skipped, and the replay comes back where it was.
+  const { positions } = await (await fetch(`${url}/api/games/${gameId}/mistakes`)).json();
+  assert.ok(positions.length >= 1, `mistakes to learn from: ${JSON.stringify(positions)}`);
+  await v.page.goto(`${url}/#/game/${gameId}`);
+  await v.page.locator('[data-analysis="done"]').waitFor();
+  const learnButton = v.page.locator('[data-action="learn"]');
+  assert.equal(await learnButton.getAttribute('data-learn-count'), String(positions.length));
+  await press(v, learnButton);
+  const [first] = positions;
+  await v.page.locator(`[data-learn-status="try"]`).waitFor();
+  await v.page.locator(`[data-learn-ply="${first.ply}"]`).waitFor();
+  await playMove(v, first.played);
+  await v.page.locator('[data-learn-status="wrong"]').waitFor();
+  assert.match(await v.page.locator('[data-learn-status]').textContent(), /move played/);
+  await shot(v.page, 'learn-wrong-en-1366x768');
+  await playMove(v, first.best);
+  await v.page.locator('[data-learn-status="good"]').waitFor();
+  await shot(v.page, 'learn-good-en-1366x768');
+  await press(v, v.page.locator('[data-action="learn-next"]'));
+  for (let i = 1; i < positions.length; i++) {
+    await press(v, v.page.locator('[data-action="learn-skip"]'));
+  }
+  await v.page.locator('[data-learn-status="done"]').waitFor();
+  assert.match(await v.page.locator('[data-learn-status]').textContent(), new RegExp(`found 1 of ${positions.length}`));
+  await press(v, v.page.locator('[data-action="learn-back"]'));
+  await v.page.locator('[data-action="learn"]').waitFor();
+  const plies = (await (await fetch(`${url}/api/games/${gameId}`)).json()).moves.length;
+  await v.page.locator(`[data-ply-shown="${plies}"]`).waitFor();
+  assert.deepEqual(v.errors, []);
+
   // The same pages in Polish and on a phone.
   for (const [width, height] of [[1366, 768], [360, 740]]) {
     for (const locale of ['pl-PL', 'en-US']) {
@@ -119,6 +151,15 @@ test('analysis: graph, arrow and the analysis board', { timeout: 240_000 }, asyn
       await shot(w.page, `replay-analysis-${tag}`);
       await w.page.locator('[data-eval-graph]').scrollIntoViewIfNeeded();
       await shot(w.page, `replay-analysis-graph-${tag}`);
+      await press(w, w.page.locator('[data-action="learn"]'));
+      await w.page.locator('[data-learn-status="try"]').waitFor();
+      await shot(w.page, `learn-${tag}`);
+      await press(w, w.page.locator('[data-action="learn-show"]'));
+      await w.page.locator(`[data-learn-best="${positions[0].best}"]`).waitFor();
+      const [from, ...rest] = positions[0].best.split(/[-x]/);
+      assert.equal(await w.page.locator('[data-arrow]').getAttribute('data-arrow'), `${from}-${rest[rest.length - 1]}`);
+      await w.page.locator('[data-learn-best]').scrollIntoViewIfNeeded();
+      await shot(w.page, `learn-shown-${tag}`);
       await w.page.goto(`${url}/#/analyse?variant=international&fen=${encodeURIComponent(SHOT.fen)}`);
       await w.page.locator(`[data-analyse-result] [data-best="${SHOT.best}"]`).waitFor();
       await shot(w.page, `analyse-board-${tag}`);

@@ -163,6 +163,11 @@ export const leaderboard = (variant) => request('GET', `/api/leaderboard/${encod
 export const requestAnalysis = (id) => request('POST', `/api/games/${encodeURIComponent(id)}/analysis`);
 /** A game's analysis as it stands: `{status, plies, accuracy}`. */
 export const analysis = (id) => request('GET', `/api/games/${encodeURIComponent(id)}/analysis`);
+/** An analysed game's mistakes and blunders to try again: `{positions: [{ply, color, fen, legal, played, judgement, best}]}`. */
+export const mistakes = (id) => request('GET', `/api/games/${encodeURIComponent(id)}/mistakes`);
+/** A move tried instead of the mistake at `ply`: `{ok, judgement, eval|win}`. */
+export const tryInstead = (id, ply, move) =>
+  request('POST', `/api/games/${encodeURIComponent(id)}/mistakes/${ply}`, { move });
 /** One position's analysis: `{best, eval|win, pv, depth}`. */
 export const analysePosition = (variant, fen) =>
   request('GET', `/api/analyse?variant=${encodeURIComponent(variant)}&fen=${encodeURIComponent(fen)}`);

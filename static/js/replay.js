@@ -2,14 +2,17 @@
 // the PDN. Every stored move carries the position after it, so stepping is just drawing
 // the right FEN: no rules in the browser. A finished game can be analysed: the evaluation
 // graph under the board, the engine's best move as an arrow, the mistakes with the better
-// move, the annotated PDN; any shown position opens on the analysis board.
+// move, the annotated PDN; any shown position opens on the analysis board. Once analysed,
+// "learn from your mistakes": each mistake and blunder (the viewer's own when they played
+// the game, both sides' otherwise) is shown again, the position before it, to find a
+// better move; the server judges each try as the analysis judged the move played.
 
 import * as api from './api.js';
 import { timeControl } from './clock.js';
 import { Board } from './board.js';
 import { h, replace } from './dom.js';
 import { parseFen } from './fen.js';
-import { parseMove } from './moves.js';
+import { clickSquare, nextSquares, parseMove } from './moves.js';
 import { analyseHref, href } from './router.js';
 import { evalGraph, evalText } from './evalgraph.js';
 import { playerName } from './playnow.js';
@@ -27,6 +30,9 @@ export function mount(root, { id, ctx }) {
   let analysis = null; // the game's analysis once asked for: {status, plies, accuracy}
   let poll = null;
   let gone = false;
+  // Learning from the mistakes: {list, i, found, status: try|checking|wrong|good|shown|done,
+  // path, tried, verdict, error}; null while replaying.
+  let learn = null;
   const SUFFIX = { inaccuracy: '?!', mistake: '?', blunder: '??' };
   const analysisBox = h('section', { class: 'card analysis', 'data-analysis': '' });
   const head = h('section', { class: 'replay-head' }, h('h1', {}, t('replay.title')));
@@ -42,7 +48,7 @@ export function mount(root, { id, ctx }) {
   ));
 
   const onKey = (ev) => {
-    if (!game || ev.target.closest?.('input, select, textarea')) return;
+    if (!game || learn || ev.target.closest?.('input, select, textarea')) return;
     if (ev.key === 'ArrowLeft') go(at - 1);
     else if (ev.key === 'ArrowRight') go(at + 1);
     else if (ev.key === 'Home') go(0);
@@ -58,6 +64,10 @@ export function mount(root, { id, ctx }) {
   }
 
   function draw() {
+    if (learn) {
+      drawLearn();
+      return;
+    }
     const move = game.moves[at - 1];
     const fen = move ? move.fen : game.initial_fen;
     board.setFlipped(flipped);
@@ -133,7 +143,12 @@ export function mount(root, { id, ctx }) {
     const shown = plies[at - 1];
     const next = plies[at];
     const judged = plies.filter((p) => p.judgement);
+    const toLearn = learnable(plies);
     replace(analysisBox,
+      toLearn.length
+        ? h('div', { class: 'actions' }, h('button', { class: 'btn primary', 'data-action': 'learn', 'data-learn-count': String(toLearn.length), onclick: startLearn },
+          mySide() ? t('learn.start_mine', { n: toLearn.length }) : t('learn.start', { n: toLearn.length })))
+        : null,
       evalGraph(plies, at, go, t('analysis.graph')),
       h('p', { class: 'eval-now', 'data-eval': shown ? evalText(t, shown) : '' },
         shown ? h('strong', {}, evalText(t, shown)) : null,
@@ -170,6 +185,157 @@ export function mount(root, { id, ctx }) {
         t('analysis.progress', { searched: p.searched, positions: p.positions }));
     }
     return null;
+  }
+
+  // The viewer's colour in this game, if they played it (both sides' mistakes otherwise).
+  function mySide() {
+    const me = ctx.me?.id;
+    if (!me || !game || game.white?.id === game.black?.id) return null;
+    if (game.white?.id === me) return 'white';
+    if (game.black?.id === me) return 'black';
+    return null;
+  }
+
+  // The analysis's mistakes and blunders to learn from (a random opening's plies are the
+  // server's, not the players').
+  function learnable(plies) {
+    const side = mySide();
+    return plies.filter((p) => (p.judgement === 'mistake' || p.judgement === 'blunder')
+      && p.ply > (game.opening_plies ?? 0)
+      && (!side || (p.ply % 2 === 1) === (side === sideOfFirstPly())));
+  }
+
+  // The side that moves first in the game (a FEN may give the move to Black).
+  function sideOfFirstPly() {
+    return parseFen(game.initial_fen).turn;
+  }
+
+  async function startLearn() {
+    learn = { list: [], i: 0, found: 0, status: 'loading', path: [], tried: null, verdict: null, error: null, flipped, at };
+    draw();
+    try {
+      const { positions } = await api.mistakes(game.id);
+      const side = mySide();
+      learn.list = positions.filter((p) => !side || p.color === side);
+    } catch (err) {
+      learn.error = err.code;
+    }
+    if (gone || !learn) return;
+    showLearn(0);
+  }
+
+  function showLearn(i) {
+    learn.i = i;
+    learn.path = [];
+    learn.tried = null;
+    learn.verdict = null;
+    learn.status = learn.error ? 'error' : i >= learn.list.length ? 'done' : 'try';
+    const p = learn.list[i];
+    if (p) {
+      at = p.ply - 1;
+      flipped = p.color === 'black';
+    }
+    draw();
+  }
+
+  function stopLearn() {
+    ({ flipped, at } = learn);
+    learn = null;
+    draw();
+  }
+
+  async function onLearnSquare(sq) {
+    if (!learn || (learn.status !== 'try' && learn.status !== 'wrong')) return;
+    const p = learn.list[learn.i];
+    const { path, send: move } = clickSquare(p.legal, learn.path, sq);
+    learn.path = path;
+    if (!move) {
+      draw();
+      return;
+    }
+    learn.path = [];
+    learn.tried = move;
+    learn.status = 'checking';
+    learn.error = null;
+    draw();
+    const now = learn;
+    try {
+      now.verdict = await api.tryInstead(game.id, p.ply, move);
+    } catch (err) {
+      now.verdict = null;
+      now.error = err.code;
+    }
+    if (gone || learn !== now) return;
+    if (!now.verdict) {
+      now.status = 'wrong';
+      now.tried = null;
+    } else if (now.verdict.ok) {
+      now.status = 'good';
+      now.found += 1;
+    } else {
+      now.status = 'wrong';
+    }
+    draw();
+  }
+
+  function drawLearn() {
+    const p = learn.list[learn.i];
+    const status = learn.status;
+    board.setFlipped(flipped);
+    if (p) {
+      const good = status === 'good';
+      const mine = status === 'try' || status === 'wrong';
+      board.render({
+        pieces: parseFen(good ? learn.verdict.fen : p.fen).pieces,
+        path: learn.path,
+        targets: mine && learn.path.length ? nextSquares(p.legal, learn.path) : new Set(),
+        movable: mine && !learn.path.length ? nextSquares(p.legal, []) : new Set(),
+        last: learn.tried ? parseMove(learn.tried).squares : [],
+        arrow: status === 'shown' && p.best ? parseMove(p.best).squares : null,
+      });
+    }
+    const rows = [];
+    for (let i = 0; i < game.moves.length; i += 2) {
+      rows.push(h('li', {}, h('span', { class: 'no' }, `${i / 2 + 1}.`), cell(i), i + 1 < game.moves.length ? cell(i + 1) : null));
+    }
+    replace(list, rows);
+    followShown();
+    const moveNo = p ? `${Math.ceil(p.ply / 2)}${p.ply % 2 ? '.' : '…'} ` : '';
+    const text = {
+      loading: t('connecting'),
+      try: p ? t(`learn.find.${p.color}`) : '',
+      checking: t('learn.checking'),
+      wrong: learn.verdict && learn.tried === p?.played ? t('learn.same')
+        : learn.verdict ? t('learn.wrong', { judgement: t(`analysis.${learn.verdict.judgement}`) })
+          : t(`error.${learn.error ?? 'internal'}`),
+      good: t('learn.good'),
+      shown: t('learn.shown'),
+      done: t('learn.done', { found: learn.found, n: learn.list.length }),
+      error: t(`error.${learn.error ?? 'internal'}`),
+    }[status];
+    const next = () => showLearn(learn.i + 1);
+    const choosing = status === 'try' || status === 'wrong';
+    // Under the board, in sight on a phone too: what to do, and the buttons.
+    replace(controls,
+      h('strong', { class: `learn-status ${status}`, 'data-learn-status': status, role: 'status', 'aria-live': 'polite' }, text),
+      status !== 'done' && status !== 'error'
+        ? h('span', { class: 'ply', 'data-learn-progress': `${Math.min(learn.i + 1, learn.list.length)}/${learn.list.length}` },
+          t('learn.progress', { i: Math.min(learn.i + 1, learn.list.length), n: learn.list.length }))
+        : null,
+      choosing ? h('button', { class: 'btn text', 'data-action': 'learn-show', onclick: () => { learn.status = 'shown'; learn.tried = null; draw(); } }, t('learn.show')) : null,
+      choosing ? h('button', { class: 'btn text', 'data-action': 'learn-skip', onclick: next }, t('learn.skip')) : null,
+      status === 'good' || status === 'shown' ? h('button', { class: 'btn text primary', 'data-action': 'learn-next', onclick: next }, t('learn.next')) : null,
+      status === 'done' || status === 'error'
+        ? h('button', { class: 'btn text primary', 'data-action': 'learn-back', onclick: stopLearn }, t('learn.back'))
+        : h('button', { class: 'btn text', 'data-action': 'learn-stop', onclick: stopLearn }, t('learn.stop')));
+    replace(analysisBox,
+      h('h3', {}, mySide() ? t('learn.title_mine') : t('learn.title')),
+      p && status !== 'done' ? h('p', { class: 'meta', 'data-learn-ply': String(p.ply) },
+        t('learn.played', { move: `${moveNo}${p.played}${SUFFIX[p.judgement]}`, judgement: t(`analysis.${p.judgement}`) })) : null,
+      status === 'good' && learn.verdict && p?.best && p.best !== learn.tried
+        ? h('p', { class: 'muted' }, t('learn.engine', { move: p.best })) : null,
+      status === 'shown' && p?.best ? h('p', {}, t('analysis.best'), ': ', h('span', { class: 'mono', 'data-learn-best': p.best }, p.best)) : null,
+    );
   }
 
   async function ask() {
@@ -222,7 +388,11 @@ export function mount(root, { id, ctx }) {
   api.game(id).then(async (g) => {
     game = g;
     const variant = await api.variant(g.variant);
-    board = new Board(variant, { label: (name) => name, title: t('replay.title') });
+    board = new Board(variant, {
+      label: (name) => name,
+      title: t('replay.title'),
+      onSquare: (sq) => onLearnSquare(sq),
+    });
     boardWrap.replaceChildren(board.element);
     replace(head,
       h('h1', {}, `${playerName(t, g.white) || '?'} – ${playerName(t, g.black) || '?'}`),

@@ -159,3 +159,53 @@ pub struct PdnReplay {
     /// The moves with the positions after them.
     pub moves: Vec<PdnPly>,
 }
+
+/// One position to learn from (`GET /api/games/{id}/mistakes`): where a player of an
+/// analysed game made a mistake or a blunder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MistakePosition {
+    /// The ply of the mistake (the stored moves' numbering, from 1).
+    pub ply: u32,
+    /// The side that made it (and is to move in `fen`).
+    pub color: crate::Side,
+    /// The position before the mistake.
+    pub fen: String,
+    /// The legal moves there.
+    pub legal: Vec<String>,
+    /// The move played.
+    pub played: String,
+    /// `"mistake"` or `"blunder"`.
+    pub judgement: String,
+    /// The engine's move there (the analysis's `best`).
+    pub best: Option<String>,
+}
+
+/// A game's positions to learn from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MistakePositions {
+    /// In the game's order, both sides'.
+    pub positions: Vec<MistakePosition>,
+}
+
+/// Body of `POST /api/games/{id}/mistakes/{ply}`: a move tried instead of the mistake.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MistakeTry {
+    /// The move tried (a legal move of the position).
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// The answer to a move tried instead of a mistake.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MistakeVerdict {
+    /// The move keeps (nearly) all the mover's chances: it would not be judged even an
+    /// inaccuracy against the engine's value of the position.
+    pub ok: bool,
+    /// How the move would have been judged (`null` when `ok`).
+    pub judgement: Option<String>,
+    /// The position after the move.
+    pub fen: String,
+    /// The position's value after the move (`eval` or `win`), from White's side.
+    #[serde(flatten)]
+    pub eval: Eval,
+}

@@ -13,6 +13,7 @@
 
 mod board;
 mod judge;
+mod learn;
 mod pdn;
 mod search;
 
@@ -66,6 +67,10 @@ pub struct Analyses {
     runs: AtomicU64,
     /// Positions searched for jobs (a search stopped early and run again counts twice).
     searches: AtomicU64,
+    /// Moves tried instead of a mistake that search at once (`--analysis-board-searches`).
+    learn_slots: Semaphore,
+    /// The searches of positions before mistakes, kept for the next try.
+    befores: learn::Befores,
 }
 
 /// How often a running job stores its progress (with its lease).
@@ -98,6 +103,7 @@ impl Analyses {
         // 0: this node runs no job (another node of the cluster does).
         let slots = Arc::new(Semaphore::new(config.analysis_jobs));
         let board = Arc::new(board::Board::new(config.analysis_board_searches));
+        let learn_slots = Semaphore::new(config.analysis_board_searches);
         Arc::new(Analyses {
             core,
             budget,
@@ -109,6 +115,8 @@ impl Analyses {
             alone,
             runs: AtomicU64::new(0),
             searches: AtomicU64::new(0),
+            learn_slots,
+            befores: learn::Befores::default(),
         })
     }
 
@@ -459,31 +467,12 @@ impl Analyses {
             address: row.address.as_deref().and_then(|a| a.parse().ok()),
             owner: row.requested_by.clone(),
         };
-        let g = store
-            .game(&game_id)
-            .await?
-            .ok_or(AppError::NotFound("game"))?;
-        let moves = store.moves(&game_id).await?;
-        let variant = Variant::from_name(&g.variant).ok_or_else(|| {
-            AppError::Internal(format!("stored game {game_id} has variant {}", g.variant))
-        })?;
-        let rules = Rules::with_capture_optional(variant, g.capture_optional)
-            .map_err(|e| AppError::Internal(e.to_string()))?;
-        let start = Position::from_fen(rules, &g.initial_fen)
-            .map_err(|e| AppError::Internal(format!("stored game {game_id}: {e}")))?;
-        // The game after each ply (history kept, for the draw rules of each search).
-        let mut games = vec![Game::new(start)];
-        let mut played = Vec::with_capacity(moves.len());
-        for m in &moves {
-            let mut next = games[games.len() - 1].clone();
-            let mv = next.position().parse_move(&m.mv).map_err(|e| {
-                AppError::Internal(format!("stored game {game_id}, ply {}: {e}", m.ply))
-            })?;
-            next.play(&mv)
-                .map_err(|_| AppError::Internal(format!("stored game {game_id}, ply {}", m.ply)))?;
-            played.push((mv, m.mv.clone()));
-            games.push(next);
-        }
+        let StoredLine {
+            variant,
+            games,
+            played,
+            ..
+        } = stored_line(store, &game_id).await?;
         // One state of the endgame tables for the whole job (they may become ready while
         // it runs): every position of the game judged alike.
         let tables = self.core.bots.endgames().get(variant);
@@ -567,9 +556,63 @@ impl Analyses {
                 now: unix_ms(),
             })
             .await?;
-        tracing::info!(plies = moves.len(), "analysis done");
+        tracing::info!(plies = played.len(), "analysis done");
         Ok(true)
     }
+}
+
+/// A stored game replayed: the game after each ply (history kept, for the draw rules of
+/// each search) and the moves played.
+pub(crate) struct StoredLine {
+    /// The game's row.
+    pub row: damka_store::GameRow,
+    /// Its variant.
+    pub variant: Variant,
+    /// `games[i]`: the game before ply `i + 1` (one more than the moves).
+    pub games: Vec<Game>,
+    /// Each ply's move, and its stored text.
+    pub played: Vec<(draughts::Move, String)>,
+}
+
+/// Replays a stored game with the engine (its own rules: a game with optional captures is
+/// replayed so).
+///
+/// Fails with `not_found` for an unknown game, a database error, or `internal` for a
+/// stored game this engine cannot replay.
+pub(crate) async fn stored_line(
+    store: &damka_store::Store,
+    game_id: &str,
+) -> AppResult<StoredLine> {
+    let g = store
+        .game(game_id)
+        .await?
+        .ok_or(AppError::NotFound("game"))?;
+    let moves = store.moves(game_id).await?;
+    let variant = Variant::from_name(&g.variant).ok_or_else(|| {
+        AppError::Internal(format!("stored game {game_id} has variant {}", g.variant))
+    })?;
+    let rules = Rules::with_capture_optional(variant, g.capture_optional)
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let start = Position::from_fen(rules, &g.initial_fen)
+        .map_err(|e| AppError::Internal(format!("stored game {game_id}: {e}")))?;
+    let mut games = vec![Game::new(start)];
+    let mut played = Vec::with_capacity(moves.len());
+    for m in &moves {
+        let mut next = games[games.len() - 1].clone();
+        let mv = next.position().parse_move(&m.mv).map_err(|e| {
+            AppError::Internal(format!("stored game {game_id}, ply {}: {e}", m.ply))
+        })?;
+        next.play(&mv)
+            .map_err(|_| AppError::Internal(format!("stored game {game_id}, ply {}", m.ply)))?;
+        played.push((mv, m.mv.clone()));
+        games.push(next);
+    }
+    Ok(StoredLine {
+        row: g,
+        variant,
+        games,
+        played,
+    })
 }
 
 /// A job's stored result.

@@ -1,12 +1,15 @@
 //! Analysis: `POST`/`GET /api/games/{id}/analysis` (a finished game's job) and
-//! `GET /api/analyse` (one position, the analysis board).
+//! `GET /api/analyse` (one position, the analysis board), and learning from an analysed
+//! game's mistakes (`GET /api/games/{id}/mistakes`, `POST /api/games/{id}/mistakes/{ply}`).
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use damka_protocol::ErrorCode;
-use damka_protocol::analysis::{AnalysisStatus, GameAnalysis, PositionAnalysis};
+use damka_protocol::analysis::{
+    AnalysisStatus, GameAnalysis, MistakePositions, MistakeTry, MistakeVerdict, PositionAnalysis,
+};
 use serde::Deserialize;
 
 use crate::accounts::retry_after;
@@ -140,6 +143,17 @@ async fn correspondence_check(
         if gv != v {
             continue;
         }
+        // The room's view of a table follows its events: a game that has just ended
+        // (stored before its players are told) may still show as running there.
+        if state
+            .core
+            .store
+            .game(&game)
+            .await?
+            .is_some_and(|g| g.ended_at.is_some())
+        {
+            continue;
+        }
         let Some(now) = state.core.store.last_fen(&game).await? else {
             continue;
         };
@@ -166,4 +180,43 @@ async fn correspondence_check(
         }
     }
     Ok(())
+}
+
+/// An analysed game's mistakes and blunders, each with the position before it and its
+/// legal moves ("learn from your mistakes"): a public lookup.
+pub async fn mistakes(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Path(id): Path<String>,
+) -> AppResult<Json<MistakePositions>> {
+    let store = super::lookup::admit(&state, ip)?;
+    Ok(Json(state.analyses.mistakes(&store, &id).await?))
+}
+
+/// Judges a move tried instead of a mistake: a token of the address's analysis-board
+/// budget (two searches at most).
+pub async fn try_instead(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Path((id, ply)): Path<(String, u32)>,
+    body: Result<Json<MistakeTry>, JsonRejection>,
+) -> AppResult<Json<MistakeVerdict>> {
+    let Json(body) = body.map_err(|e| AppError::BadMessage(e.body_text()))?;
+    state
+        .core
+        .limits
+        .analyses_from
+        .take_or_wait(
+            ip,
+            POSITIONS_BURST,
+            state.core.config.position_analyses_per_minute / 60.0,
+        )
+        .map_err(retry_after)?;
+    let who = Who {
+        address: Some(ip.addr()),
+        owner: ip.to_string(),
+    };
+    Ok(Json(
+        state.analyses.try_instead(&id, ply, &body.mv, who).await?,
+    ))
 }

@@ -99,6 +99,11 @@ pub fn app(state: AppState) -> Router {
             "/api/games/{id}/analysis",
             get(analysis::show).post(analysis::request),
         )
+        .route("/api/games/{id}/mistakes", get(analysis::mistakes))
+        .route(
+            "/api/games/{id}/mistakes/{ply}",
+            post(analysis::try_instead),
+        )
         .route("/api/analyse", get(analysis::position))
         .route(
             "/api/analyse/pdn",

@@ -631,7 +631,170 @@ async fn a_running_job_shows_its_progress(backend: Backend) {
     db.cleanup().await;
 }
 
+/// "Learn from your mistakes" (issue 37, item 4): an analysed game's mistakes and
+/// blunders come back as positions (the position before, its legal moves, the move
+/// played); the move played is judged as the analysis judged it, the engine's move is
+/// good, any other move is judged by the analysis's own searches; bad requests are
+/// refused and one address's tries are limited.
+async fn learning_from_the_mistakes(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(test_config(&db)).await;
+    let (cookie, _) = s.guest("Ala").await;
+    let (game, moves, done) = analyse_worst_moves(
+        &s,
+        &cookie,
+        Variant::Russian,
+        30,
+        &[7, 10, 13, 16, 19, 22, 25],
+        21,
+    )
+    .await;
+    let plies = done["plies"].as_array().unwrap();
+    let judged: Vec<&Value> = plies
+        .iter()
+        .filter(|p| matches!(p["judgement"].as_str(), Some("mistake" | "blunder")))
+        .collect();
+    let r = s
+        .http("GET", &format!("/api/games/{game}/mistakes"), None, None)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let positions = r.json()["positions"].as_array().unwrap().clone();
+    assert_eq!(positions.len(), judged.len(), "{positions:?}");
+    // The game replayed, to check each position and judge a third move.
+    let mut games = vec![Game::new(Position::new(Rules::new(Variant::Russian)))];
+    for m in &moves {
+        let mut next = games.last().unwrap().clone();
+        let mv = next.position().parse_move(m).unwrap();
+        next.play(&mv).unwrap();
+        games.push(next);
+    }
+    let stop = AtomicBool::new(false);
+    let curve = Curve::of(Variant::Russian);
+    for (p, j) in positions.iter().zip(&judged) {
+        let ply = p["ply"].as_u64().unwrap() as usize;
+        assert_eq!(p["ply"], j["ply"]);
+        assert_eq!(p["played"], j["move"]);
+        assert_eq!(p["judgement"], j["judgement"]);
+        assert_eq!(p["best"], j["best"]);
+        let before = &games[ply - 1];
+        let pos = before.position();
+        assert_eq!(p["fen"], pos.to_fen());
+        assert_eq!(
+            p["color"],
+            if pos.turn() == draughts::Color::White {
+                "white"
+            } else {
+                "black"
+            }
+        );
+        let legal: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| pos.move_to_string(m))
+            .collect();
+        assert_eq!(p["legal"], serde_json::json!(legal));
+        let path = format!("/api/games/{game}/mistakes/{ply}");
+        let tried = |mv: &str| serde_json::json!({ "move": mv });
+        // The move played: as the analysis judged it.
+        let r = s
+            .http(
+                "POST",
+                &path,
+                None,
+                Some(tried(p["played"].as_str().unwrap())),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["ok"], false);
+        assert_eq!(r.json()["judgement"], j["judgement"]);
+        // The engine's move: good.
+        let r = s
+            .http(
+                "POST",
+                &path,
+                None,
+                Some(tried(p["best"].as_str().unwrap())),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["ok"], true, "{}", r.body);
+        assert_eq!(r.json()["judgement"], Value::Null);
+        // Any other move: judged by the analysis's searches of the position before and
+        // after it.
+        if let Some(other) = legal
+            .iter()
+            .find(|m| **m != p["played"] && **m != p["best"])
+        {
+            let r = s.http("POST", &path, None, Some(tried(other))).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            let v = search_position(before, TEST_BUDGET, &stop).value;
+            let mut after = before.clone();
+            after.play(&pos.parse_move(other).unwrap()).unwrap();
+            assert_eq!(r.json()["fen"], after.position().to_fen());
+            let a = search_position(&after, TEST_BUDGET, &stop).value;
+            let lost = curve.expected(v, pos.turn()) - curve.expected(a, pos.turn());
+            assert_eq!(
+                r.json()["ok"],
+                lost < damka_server::analysis::INACCURACY,
+                "{other} lost {lost}: {}",
+                r.body
+            );
+        }
+    }
+    let first = positions[0]["ply"].as_u64().unwrap();
+    let path = format!("/api/games/{game}/mistakes/{first}");
+    // A move that is not legal there, a body that is not the contract's, a ply that is
+    // not a mistake, an unknown game, a game not analysed.
+    let r = s
+        .http(
+            "POST",
+            &path,
+            None,
+            Some(serde_json::json!({"move": "a1-h8"})),
+        )
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    let r = s
+        .http("POST", &path, None, Some(serde_json::json!({"mv": 3})))
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    let good = plies.iter().find(|p| p["judgement"].is_null()).unwrap();
+    let r = s
+        .http(
+            "POST",
+            &format!("/api/games/{game}/mistakes/{}", good["ply"]),
+            None,
+            Some(serde_json::json!({"move": good["move"]})),
+        )
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    let r = s.http("GET", "/api/games/nope/mistakes", None, None).await;
+    assert_eq!(r.status, 404, "{}", r.body);
+    let other = store_game(&s, Variant::Russian, &moves[..4], 22).await;
+    let r = s
+        .http("GET", &format!("/api/games/{other}/mistakes"), None, None)
+        .await;
+    assert_eq!(r.status, 404, "{}", r.body);
+    // One address trying again and again: its analysis-board budget (a burst of 20)
+    // runs out, answered 429 with Retry-After.
+    let played = serde_json::json!({ "move": positions[0]["played"] });
+    let mut limited = None;
+    for _ in 0..40 {
+        let r = s.http("POST", &path, None, Some(played.clone())).await;
+        if r.status == 429 {
+            limited = Some(r);
+            break;
+        }
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let limited = limited.expect("40 tries in a row are limited");
+    assert!(limited.header("retry-after").is_some());
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
 both_backends!(
+    learning_from_the_mistakes,
     worst_moves_are_judged_and_the_pdn_reads_back,
     refused_during_play_and_unknown,
     one_job_per_game_under_concurrent_requests,
