@@ -1,7 +1,8 @@
 // Correspondence (issue 40, item 1): two accounts create a game of days per move in the
 // create-table form, play their first moves, and the clocks show days and hours; the
 // start page's "Your games" shows the time left; a guest sees why the choice is not for
-// them. Screenshots at 1366x768 and 360x740.
+// them; a prepared reply (a conditional move) is played as soon as the opponent's move
+// starts its line. Screenshots at 1366x768 and 360x740.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -59,7 +60,9 @@ test('two accounts play by correspondence; the clocks show days', { timeout: 180
     await form.waitFor();
     await form.locator('[name="days"]').selectOption('3');
     assert.equal(await form.locator('[name="minutes"]').isVisible(), false, 'no minutes with days');
-    assert.equal(await form.locator('#opt-rated').isDisabled(), true, 'casual');
+    // Rated is offered (in its own correspondence rating); this game stays casual.
+    assert.equal(await form.locator('#opt-rated').isDisabled(), false);
+    assert.equal(await form.locator('#opt-rated').isChecked(), false);
     await screenshot(A, 'correspondence-form-1366');
     await form.locator('[name="seat"]').selectOption('white');
     await press(alicja, form.locator('[data-action="create-table"]'));
@@ -84,16 +87,37 @@ test('two accounts play by correspondence; the clocks show days', { timeout: 180
     await A.locator('[data-deadline]', { hasText: /^First move: (2 d 23 h|3 d 0 h) left$/ }).waitFor();
     await playMove(alicja, 'c3-b4');
     await waitMoves(B, 1);
+    // While Bogdan thinks, Alicja prepares a reply (issue 40, item 4): a move the rules
+    // refuse is named, then a good line is kept and shown to her only.
+    const card = A.locator('[data-conditional]');
+    await card.waitFor();
+    assert.equal(await B.locator('[data-conditional]').isVisible(), false, 'the side to move prepares nothing');
+    await card.locator('[data-cond-input]').fill('b6-a5 a1-h8');
+    await press(alicja, card.locator('[data-action="cond-save"]'));
+    assert.match(await card.locator('[data-cond-error]').innerText(), /a1-h8/);
+    await card.locator('[data-cond-input]').fill('b6-a5 g3-h4\nf6-g5 g3-h4');
+    await press(alicja, card.locator('[data-action="cond-save"]'));
+    await A.locator('[data-conditional][data-cond-lines="2"]').waitFor();
+    await screenshot(A, 'correspondence-conditional-1366');
+    await A.setViewportSize({ width: 360, height: 740 });
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(A, 'correspondence-conditional-360');
+    await A.setViewportSize({ width: 1366, height: 768 });
+    // Bogdan's move starts the first line: Alicja's reply is played at once.
     await playMove(bogdan, 'b6-a5');
-    await waitMoves(A, 2);
-    // White's three days run; Black's move gave it its three days again.
-    assert.equal(await clockMatches(A, 'white', /^2 d 23 h$/), '2 d 23 h');
-    assert.equal(await clockMatches(B, 'black', /^3 d 0 h$/), '3 d 0 h');
+    await waitMoves(A, 3);
+    await waitMoves(B, 3);
+    assert.match(await B.locator('[data-moves]').innerText(), /g3-h4/);
+    // Both lines are spent (Black to move again: Alicja may prepare new ones).
+    await A.locator('[data-conditional][data-cond-lines="0"] [data-cond-none]').waitFor();
+    // White's reply gave it its three days again; Black's three days run.
+    assert.equal(await clockMatches(A, 'white', /^3 d 0 h$/), '3 d 0 h');
+    await clockMatches(B, 'black', /^(2 d 23 h|3 d 0 h)$/);
     await screenshot(A, 'correspondence-table-1366');
     await screenshot(B, 'correspondence-table-360');
 
     // "Your games" on the start page: Alicja's move, and the time left.
-    for (const [p, name, mine] of [[alicja, 'desktop', true], [bogdan, 'phone', false]]) {
+    for (const [p, name, mine] of [[alicja, 'desktop', false], [bogdan, 'phone', true]]) {
       await p.page.goto(`${url}/#/`);
       const item = p.page.locator(`[data-my-games="1"] [data-my-game][data-my-move="${mine}"]`);
       await item.waitFor();

@@ -27,10 +27,17 @@ export function mount(root, { id, ctx }) {
     const variant = id ?? (mine?.[1].games ? mine[0] : null) ?? variants.find((v) => v.id === 'american')?.id ?? variants[0]?.id;
     if (gone || !variant) return;
     root.querySelector('[data-leaderboard]').dataset.leaderboard = variant;
+    // Each variant has a live and a correspondence rating: the tabs keep the kind shown.
+    const base = variant.replace(/_correspondence$/, '');
+    const corr = base !== variant;
+    const pool = (id) => (corr ? `${id}_correspondence` : id);
     replace(tabs, variants.map((v) => h('a', {
-      class: `btn small${v.id === variant ? ' on' : ''}`, href: href('leaderboard', v.id), 'data-variant': v.id,
-      'aria-current': v.id === variant ? 'page' : null,
-    }, t.pick(v.names, v.id))));
+      class: `btn small${v.id === base ? ' on' : ''}`, href: href('leaderboard', pool(v.id)), 'data-variant': v.id,
+      'aria-current': v.id === base ? 'page' : null,
+    }, t.pick(v.names, v.id))),
+    h('a', {
+      class: 'btn small', href: href('leaderboard', corr ? base : `${base}_correspondence`), 'data-pool': corr ? 'live' : 'correspondence',
+    }, corr ? t('leaderboard.live') : t('leaderboard.correspondence')));
     try {
       const board = await api.leaderboard(variant);
       if (gone) return;

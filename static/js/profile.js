@@ -35,8 +35,11 @@ export function mount(root, { id, ctx }) {
 }
 
 function variantName(t, variants, v) {
-  const found = variants.find((x) => x.id === v);
-  return found ? t.pick(found.names, v) : v;
+  // A variant's correspondence rating is apart from its live one (`russian_correspondence`).
+  const base = v.replace(/_correspondence$/, '');
+  const found = variants.find((x) => x.id === base);
+  const name = found ? t.pick(found.names, base) : base;
+  return base === v ? name : t('rating.correspondence', { variant: name });
 }
 
 function page(t, ctx, p, variants) {

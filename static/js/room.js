@@ -371,7 +371,8 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
       h('div', { class: 'field' }, h('label', { for: 'opt-min' }, t('create.range_min')), min),
       h('div', { class: 'field' }, h('label', { for: 'opt-max' }, t('create.range_max')), max)));
   const ratedNote = h('p', { class: 'meta', 'data-rated-note': '' }, account ? t('rated.rules') : t('rated.guest'));
-  // Correspondence (issue 40): days per move instead of minutes, for accounts, casual.
+  // Correspondence (issue 40): days per move instead of minutes, for accounts; rated in
+  // the variant's correspondence rating, or casual.
   const days = h('select', { id: 'opt-days', name: 'days', disabled: !account },
     h('option', { value: '' }, t('create.days_live')),
     CORRESPONDENCE_DAYS.map((n) => h('option', { value: String(n) }, t('options.days', { n }))));
@@ -384,11 +385,10 @@ function createForm(t, roomId, eightByEight, ctx, variant, ballots = []) {
     // A correspondence table has no minutes: the fields go while days are chosen.
     minutesField.hidden = corr;
     incrementField.hidden = corr;
-    if (corr) {
-      rated.checked = false;
-      casual.checked = true;
-    }
-    rated.disabled = !account || corr;
+    // Rated or casual by correspondence too (its own rating); one game at a time there.
+    if (corr) micro.checked = false;
+    micro.disabled = corr;
+    rated.disabled = !account;
     const on = rated.checked;
     // A random opening is rated only in a micro-match (both play it with both colours).
     for (const box of on && micro.checked ? [optional] : [random, optional]) {

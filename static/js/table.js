@@ -22,6 +22,7 @@ import { bottomSide, renderPanels, tickClocks } from './tableview.js';
 import { watchTournament } from './tournamentwatch.js';
 import { myGame, nextPairing, winnerLine } from './tournaments.js';
 import { playerName } from './playnow.js';
+import { linesText, renderConditional } from './conditional.js';
 
 const CLOCK_TICK_MS = 100;
 const RESIGN_CONFIRM_MS = 4_000;
@@ -113,7 +114,10 @@ export function mount(root, { id, ctx }) {
     info: h('section', { class: 'info card' }),
     counters: h('section', { class: 'counters card' }),
     moves: h('section', { class: 'moves card' }),
+    conditional: h('section', { class: 'conditional card', 'data-conditional': '', hidden: true }),
   };
+  // The prepared replies' text, kept across redraws while the player types.
+  const condInput = h('textarea', { class: 'cond-input', 'data-cond-input': '', rows: '3', spellcheck: 'false', autocomplete: 'off' });
   const sendChat = (text) => {
     const ack = nextAck++;
     page.chatAcks.add(ack);
@@ -133,7 +137,7 @@ export function mount(root, { id, ctx }) {
       // window's height; the status and the buttons sit beside it (below it on phones).
       h('div', { class: 'play' }, panels.top, boardWrap, panels.bottom),
       h('section', { class: 'controls card', 'data-controls': '' }, panels.ballot, panels.match, panels.status, panels.deadline, panels.prompt, panels.actions, panels.tools),
-      h('aside', { class: 'side' }, panels.info, invites.el, panels.counters, panels.moves, chats.players.el, chats.spectators.el),
+      h('aside', { class: 'side' }, panels.info, invites.el, panels.conditional, panels.counters, panels.moves, chats.players.el, chats.spectators.el),
     ),
   );
   panels.status.textContent = t('connecting');
@@ -181,6 +185,15 @@ export function mount(root, { id, ctx }) {
 
   function onMessage(msg) {
     if (msg.t === 'ack') return onAck(msg);
+    if (msg.t === 'conditional') {
+      // The player's own prepared replies (private): set, advanced, or cancelled.
+      page.conditional = msg.lines ?? [];
+      page.condSent = false;
+      page.condError = null;
+      if (document.activeElement !== condInput) condInput.value = linesText(page.conditional);
+      draw();
+      return;
+    }
     if (msg.t === 'error') return onError(msg);
     if (Object.hasOwn(msg, 'claim_at')) page.claim = typeof msg.claim_at === 'number' ? { ms: msg.claim_at, at: performance.now() } : null;
     if (msg.t === 'state') page.chat = addChat([], msg.chat ?? []);
@@ -200,7 +213,11 @@ export function mount(root, { id, ctx }) {
       return;
     }
     if (!applied) return;
-    if (msg.t === 'state') page.resyncing = false;
+    if (msg.t === 'state') {
+      page.resyncing = false;
+      page.conditional = msg.you?.conditional ?? [];
+      if (document.activeElement !== condInput) condInput.value = linesText(page.conditional);
+    }
     const before = page.state;
     page.state = state;
     followTournament(state);
@@ -330,6 +347,13 @@ export function mount(root, { id, ctx }) {
   }
 
   function onError(msg) {
+    if (page.condSent && msg.ack == null && msg.code === 'bad_message') {
+      // The lines were refused: the server's message names the move.
+      page.condSent = false;
+      page.condError = msg.message ?? '';
+      draw();
+      return;
+    }
     if (msg.code === 'seat_taken' && page.sitting?.quick) {
       quickAgain(page.sitting.quick);
       return;
@@ -616,6 +640,18 @@ export function mount(root, { id, ctx }) {
       });
     }
     renderPanels(panels, { t, page, state: s, pieces: viewing ? pieces : position, act, redraw: draw });
+    renderConditional(panels.conditional, condInput, {
+      t,
+      state: s,
+      me: myColor(s),
+      lines: page.conditional ?? [],
+      error: page.condError,
+      send: (lines) => {
+        page.condSent = true;
+        page.condError = null;
+        send({ t: 'conditional', lines });
+      },
+    });
     drawChat();
     // A seated player waiting for an opponent may invite someone from the room.
     const seat = mySeat(s);

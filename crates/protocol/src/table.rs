@@ -62,6 +62,13 @@ pub enum ClientMessage {
     TakebackAccept,
     /// Decline the opponent's takeback request.
     TakebackDecline,
+    /// Prepared replies at a correspondence table (`docs/protocol.md`, "Conditional
+    /// moves"): each line starts with an opponent's move, then the reply, and so on; they
+    /// replace any set before, and `[]` clears them. Set while the opponent is to move.
+    Conditional {
+        /// The lines, each a list of moves in the variant's notation.
+        lines: Vec<Vec<String>>,
+    },
     /// Latency probe.
     Ping {
         /// Any number, echoed back unchanged.
@@ -76,6 +83,9 @@ pub struct You {
     pub id: String,
     /// The seat the guest holds at this table, if any.
     pub seat: Option<Side>,
+    /// The guest's prepared replies in the running correspondence game (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditional: Vec<Vec<String>>,
 }
 
 /// Who is connected to the table.
@@ -389,6 +399,13 @@ pub enum ServerMessage {
         /// The `ts` of the ping.
         ts: serde_json::Number,
     },
+    /// The player's prepared replies now (to that player's sockets only): after they set
+    /// them, after one was played (what is left), or `[]` once cancelled by a move that
+    /// no line expected.
+    Conditional {
+        /// The lines left.
+        lines: Vec<Vec<String>>,
+    },
 }
 
 /// The `game_started` event.
@@ -482,7 +499,8 @@ impl ServerMessage {
             | ServerMessage::Chat(_)
             | ServerMessage::Ack { .. }
             | ServerMessage::Error { .. }
-            | ServerMessage::Pong { .. } => None,
+            | ServerMessage::Pong { .. }
+            | ServerMessage::Conditional { .. } => None,
         }
     }
 }

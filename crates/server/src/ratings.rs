@@ -70,15 +70,44 @@ pub async fn within_pair_limit(core: &Core, a: &str, b: &str) -> Result<bool, Ap
     Ok(played < i64::from(limit))
 }
 
-/// `player` as shown where `variant` is played: an account with its rating there (a new
-/// account's 1500?), anyone else as is.
+/// The suffix of a variant's correspondence rating's name (`russian_correspondence`).
+pub const CORRESPONDENCE: &str = "_correspondence";
+
+/// The name a rating is stored and shown under: the variant's for live play, and a
+/// separate one per variant for correspondence (days per move), as lichess keeps them
+/// apart: a game of days says little about play on the clock.
+pub fn pool(variant: Variant, correspondence: bool) -> String {
+    if correspondence {
+        format!("{}{CORRESPONDENCE}", variant.name())
+    } else {
+        variant.name().to_owned()
+    }
+}
+
+/// `player` as shown where `variant` is played live: an account with its rating there (a
+/// new account's 1500?), anyone else as is.
 ///
 /// Fails on a database error.
 pub async fn shown(core: &Core, player: Player, variant: Variant) -> Result<Player, AppError> {
+    shown_in(core, player, variant, false).await
+}
+
+/// [`shown`] in the variant's live or correspondence rating.
+///
+/// Fails on a database error.
+pub async fn shown_in(
+    core: &Core,
+    player: Player,
+    variant: Variant,
+    correspondence: bool,
+) -> Result<Player, AppError> {
     if !player.account {
         return Ok(player);
     }
-    let row = core.store.rating_of(&player.id, variant.name()).await?;
+    let row = core
+        .store
+        .rating_of(&player.id, &pool(variant, correspondence))
+        .await?;
     let now = crate::time::unix_ms();
     let w = row.map_or_else(new_rating, |r| wire(&r, now));
     Ok(Player {

@@ -99,7 +99,7 @@ impl Store {
 
     /// Takes back the last moves of a running game: deletes the moves after
     /// `clock.ply` and sets the stored clock to `clock` (the times after the remaining
-    /// last move), clearing the draw offer, in one transaction.
+    /// last move), clearing the draw offer and any conditional moves, in one transaction.
     ///
     /// Fails on a database error; nothing changes then.
     pub async fn take_back(&self, game_id: &str, clock: ClockRow) -> Result<(), StoreError> {

@@ -318,6 +318,33 @@ impl Store {
         .await
     }
 
+    /// Stores a running game's conditional moves (their JSON; `None` clears them).
+    ///
+    /// Fails when the write fails.
+    pub async fn save_conditional(
+        &self,
+        game_id: &str,
+        lines: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.write(Write::Conditional {
+            game_id: game_id.to_owned(),
+            lines,
+        })
+        .await
+    }
+
+    /// A game's stored conditional moves (their JSON), if any.
+    ///
+    /// Fails on a database error.
+    pub async fn conditional(&self, game_id: &str) -> Result<Option<String>, StoreError> {
+        const SQL: &str = "SELECT conditional FROM games WHERE id = $1";
+        let row: Option<(Option<String>,)> = on_pool!(self, pool => sqlx::query_as(SQL)
+            .bind(game_id)
+            .fetch_optional(pool)
+            .await)?;
+        Ok(row.and_then(|(c,)| c))
+    }
+
     /// A game's stored draw offer (all `None` when none was ever made).
     ///
     /// Fails on a database error, or a side that is not `white` or `black`.

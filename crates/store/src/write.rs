@@ -34,6 +34,9 @@ const PROBE_POSTGRES: &str =
     "INSERT INTO write_probe (id, pad) VALUES (1, decode(repeat('00', 8192), 'hex'))";
 const PROBE_CLEAN: &str = "DELETE FROM write_probe";
 
+const SAVE_CONDITIONAL: &str =
+    "UPDATE games SET conditional = $2 WHERE id = $1 AND status = 'playing'";
+
 const SAVE_DRAW_OFFER: &str = "UPDATE games SET draw_offer = $2, white_offer_ply = $3, \
     black_offer_ply = $4 WHERE id = $1 AND status = 'playing'";
 
@@ -52,7 +55,8 @@ const INSERT_CHAT: &str = "INSERT INTO chat (id, scope, from_id, from_name, text
 const DELETE_MOVES_AFTER: &str = "DELETE FROM moves WHERE game_id = $1 AND ply > $2";
 
 const TAKEBACK_GAME: &str = "UPDATE games SET white_ms = $2, black_ms = $3, clock_ply = $4, \
-    draw_offer = NULL, first_move_ms = NULL WHERE id = $1 AND status = 'playing'";
+    draw_offer = NULL, first_move_ms = NULL, conditional = NULL \
+    WHERE id = $1 AND status = 'playing'";
 
 const RENAME_GUEST: &str = "UPDATE guests SET name = $2, seen_at = $3 WHERE id = $1";
 
@@ -125,6 +129,13 @@ pub enum Write {
         game_id: String,
         /// The offer's state: see [`super::DrawOfferRow`].
         offer: super::DrawOfferRow,
+    },
+    /// A running game's conditional moves changed (set, advanced or cleared).
+    Conditional {
+        /// The game.
+        game_id: String,
+        /// Their JSON (see migration 0021), `None` for none.
+        lines: Option<String>,
     },
     /// A chat message.
     Chat(Box<super::ChatRow>),
@@ -349,6 +360,13 @@ macro_rules! apply {
                     .bind(offer.draw_offer.map(Side::name))
                     .bind(offer.white_offer_ply)
                     .bind(offer.black_offer_ply)
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            Write::Conditional { game_id, lines } => {
+                sqlx::query(SAVE_CONDITIONAL)
+                    .bind(game_id)
+                    .bind(lines)
                     .execute(&mut *$conn)
                     .await?;
             }

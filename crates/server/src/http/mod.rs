@@ -4,6 +4,7 @@ pub mod account;
 pub mod analysis;
 pub mod assets;
 pub mod ballots;
+pub mod conditional;
 pub mod featured;
 pub mod games;
 pub mod guard;
@@ -99,6 +100,7 @@ pub fn app(state: AppState) -> Router {
             "/api/games/{id}/analysis",
             get(analysis::show).post(analysis::request),
         )
+        .route("/api/games/{id}/conditional", post(conditional::set))
         .route("/api/games/{id}/mistakes", get(analysis::mistakes))
         .route(
             "/api/games/{id}/mistakes/{ply}",

@@ -319,17 +319,23 @@ pub async fn leaderboard(
     ClientIp(ip): ClientIp,
     Path(variant): Path<String>,
 ) -> AppResult<Json<Leaderboard>> {
-    let v = Variant::from_name(&variant).ok_or(AppError::NotFound("variant"))?;
+    // A variant, or its correspondence rating (`russian_correspondence`).
+    let (base, correspondence) = match variant.strip_suffix(ratings::CORRESPONDENCE) {
+        Some(base) => (base, true),
+        None => (variant.as_str(), false),
+    };
+    let v = Variant::from_name(base).ok_or(AppError::NotFound("variant"))?;
+    let pool = ratings::pool(v, correspondence);
     let store = lookup::admit(&state, ip)?;
     let now = time::unix_ms();
     // Stored RDs only grow with time: read those under the line, then widen them to now
     // and drop who became provisional since.
     let rows = store
-        .leaderboard(v.name(), damka_rating::PROVISIONAL_RD, 3 * BOARD as i64)
+        .leaderboard(&pool, damka_rating::PROVISIONAL_RD, 3 * BOARD as i64)
         .await
         .map_err(failed)?;
     let below = store
-        .provisional_board(v.name(), damka_rating::PROVISIONAL_RD, BOARD as i64)
+        .provisional_board(&pool, damka_rating::PROVISIONAL_RD, BOARD as i64)
         .await
         .map_err(failed)?;
     let entry = |b: &damka_store::BoardRow| {
@@ -360,7 +366,7 @@ pub async fn leaderboard(
     });
     provisional.truncate(BOARD);
     Ok(Json(Leaderboard {
-        variant: v.name().to_owned(),
+        variant: pool,
         players,
         provisional,
     }))

@@ -44,8 +44,11 @@ pub async fn create_table(
         .ok_or(AppError::NotFound("room"))?
         .clone();
     let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
-    // Seated with the rating of the room's variant (an account's).
-    let guest = crate::ratings::shown(&state.core, guest, room.config.variant).await?;
+    // Seated with the rating of the room's variant (an account's; its correspondence
+    // rating at a table of days per move).
+    let correspondence = req.options.days.is_some();
+    let guest =
+        crate::ratings::shown_in(&state.core, guest, room.config.variant, correspondence).await?;
     let view = state
         .tables
         .create_from(&room, guest, &req, Some(ip.addr()))?;

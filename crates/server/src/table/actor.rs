@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use damka_protocol::Options;
 use damka_protocol::table::ServerMessage;
+use damka_protocol::{ErrorCode, Options};
 use draughts::{Rules, Variant};
 use tokio::sync::mpsc;
 
@@ -243,6 +243,19 @@ impl TableActor {
             }
             Command::Forfeit { game_id, player_id } => {
                 self.forfeit(&game_id, &player_id).await;
+            }
+            Command::Conditional {
+                game_id,
+                player,
+                lines,
+                reply,
+            } => {
+                let result = if self.game.as_ref().is_some_and(|g| g.id == game_id) {
+                    self.set_conditional(&player, &lines).await
+                } else {
+                    Err(AppError::game(ErrorCode::NoGame, "that game is over"))
+                };
+                let _ = reply.send(result);
             }
         }
     }

@@ -14,8 +14,13 @@
 
 use damka_protocol::{CORRESPONDENCE_DAYS, Options};
 
-use super::actor::TableActor;
+use damka_protocol::table::ServerMessage;
+use damka_protocol::{ErrorCode, Player};
+
+use super::actor::{TableActor, encode};
+use super::conditional::Conditional;
 use super::game::{LiveGame, to_i64};
+use super::subscribers::Outgoing;
 use crate::error::AppError;
 use crate::push::Kind;
 
@@ -27,8 +32,9 @@ pub const SAVE_EVERY_MS: u64 = 3_600_000;
 pub const TIME_LOW_PERCENT: u64 = 80;
 
 /// Checks the options of a correspondence table (`days` set): one of the allowed periods,
-/// neither minutes nor increment, between two people at two screens, casual, one game at a
-/// time (no micro-match).
+/// neither minutes nor increment, between two people at two screens, one game at a time
+/// (no micro-match). Rated or casual: a rated one counts in the variant's correspondence
+/// rating ([`crate::ratings::pool`]), apart from its live one.
 ///
 /// Fails with `invalid_options`.
 pub fn check_options(options: &Options) -> Result<(), AppError> {
@@ -43,9 +49,6 @@ pub fn check_options(options: &Options) -> Result<(), AppError> {
     }
     if options.bot.is_some() || options.local {
         return bad("a correspondence game is between two people at two screens");
-    }
-    if options.rated {
-        return bad("correspondence games are casual");
     }
     if options.micro_match {
         // A break of seconds between two games of days: not yet.
@@ -152,6 +155,120 @@ impl TableActor {
     }
 }
 
+/// A reply due from prepared lines: who plays it, what, for which ply.
+pub(super) struct DueReply {
+    /// The side that prepared it.
+    pub by: draughts::Color,
+    /// The move.
+    pub text: String,
+    /// Its ply.
+    pub ply: u32,
+}
+
+impl TableActor {
+    /// Sets `guest`'s prepared replies in the running correspondence game (they replace
+    /// any before; none clears them): checked, stored, then kept and told to the guest's
+    /// sockets. Returns the lines as kept (every move written in full).
+    ///
+    /// Fails with `no_game`, `not_seated`, `bad_message` (not a correspondence game, or
+    /// lines [`Conditional::new`] refuses) or `storage_unavailable`.
+    pub(super) async fn set_conditional(
+        &mut self,
+        guest: &Player,
+        lines: &[Vec<String>],
+    ) -> Result<Vec<Vec<String>>, AppError> {
+        let me = self.game_color(guest)?;
+        if self.options.days.is_none() || self.options.local {
+            return Err(AppError::BadMessage(
+                "conditional moves are for correspondence games".into(),
+            ));
+        }
+        let now = self.core.time.now_ms();
+        let Some(game) = self.game.as_ref() else {
+            return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
+        };
+        let set = Conditional::new(&game.game, me, game.ply(), lines)?;
+        let stored = self
+            .core
+            .store
+            .save_conditional(&game.id, set.as_ref().map(Conditional::to_json))
+            .await;
+        self.stored(stored, now)?;
+        let shown = set.as_ref().map(|c| c.lines.clone()).unwrap_or_default();
+        if let Some(game) = self.game.as_mut() {
+            game.conditional = set;
+        }
+        self.tell_conditional(&guest.id, &shown);
+        Ok(shown)
+    }
+
+    /// Tells a player's own sockets their prepared replies (nobody else sees them).
+    fn tell_conditional(&mut self, player_id: &str, lines: &[Vec<String>]) {
+        let Some(text) = encode(&ServerMessage::Conditional {
+            lines: lines.to_vec(),
+        }) else {
+            return;
+        };
+        let mine: Vec<u64> = self
+            .subs
+            .iter()
+            .filter(|s| s.guest.as_ref().is_some_and(|g| g.id == player_id))
+            .map(|s| s.id)
+            .collect();
+        for sub in mine {
+            self.subs.send_to(sub, Outgoing::Text(text.clone()));
+        }
+    }
+
+    /// After `by` played `played` (stored and applied): the opponent's prepared reply, if
+    /// a line expected the move. The lines go on (two moves shorter) or go, stored
+    /// before the reply is played; the opponent is told what is left.
+    pub(super) async fn conditional_after(
+        &mut self,
+        by: draughts::Color,
+        played: &str,
+    ) -> Option<DueReply> {
+        let game = self.game.as_ref()?;
+        let prepared = game.conditional.as_ref().filter(|c| c.by == by.other())?;
+        // Lines set for the position before this move (not one a takeback undid).
+        let (reply, left) = if game.playing() && prepared.ply + 1 == game.ply() {
+            prepared.after(played)
+        } else {
+            (None, None)
+        };
+        let (game_id, ply, owner) = (
+            game.id.clone(),
+            game.ply() + 1,
+            game.player(by.other()).id.clone(),
+        );
+        let now = self.core.time.now_ms();
+        let stored = self
+            .core
+            .store
+            .save_conditional(&game_id, left.as_ref().map(Conditional::to_json))
+            .await;
+        let shown = left.as_ref().map(|c| c.lines.clone()).unwrap_or_default();
+        if let Some(game) = self.game.as_mut() {
+            game.conditional = left;
+        }
+        if let Err(e) = self.stored(stored, now) {
+            // Not stored: nothing is played for the player (a restart would not know).
+            tracing::warn!(error = %e, "conditional moves not stored; none played");
+            if let Some(game) = self.game.as_mut() {
+                game.conditional = None;
+            }
+            self.tell_conditional(&owner, &[]);
+            return None;
+        }
+        self.tell_conditional(&owner, &shown);
+        reply.map(|text| DueReply {
+            by: by.other(),
+            text,
+            ply,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,7 +299,7 @@ mod tests {
             rated: true,
             ..days(3)
         };
-        assert!(check_options(&rated).is_err());
+        assert!(check_options(&rated).is_ok(), "rated in its own rating");
         let bot = Options {
             bot: Some(1),
             ..days(3)

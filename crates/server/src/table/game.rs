@@ -66,6 +66,8 @@ pub struct LiveGame {
     pub rated: bool,
     /// Once a rated game's end is stored: both players' rating changes.
     pub ratings: Option<RatingChanges>,
+    /// A correspondence game's prepared replies of the side not to move.
+    pub conditional: Option<super::conditional::Conditional>,
 }
 
 /// What a new game is: where, between whom, on what clock, from what position.
@@ -196,6 +198,7 @@ impl LiveGame {
             ended_by: None,
             rated: s.rated,
             ratings: None,
+            conditional: None,
         };
         (live, NewGame { row, opening })
     }
@@ -274,7 +277,7 @@ impl LiveGame {
     pub fn end_row(&self, outcome: &Outcome, clock: ClockRow) -> GameEnd {
         let rated = (self.rated && self.both_moved()).then(|| {
             RatedEnd::new(
-                self.position().variant().name(),
+                &crate::ratings::pool(self.position().variant(), self.clock.is_per_move()),
                 &self.players.white.id,
                 &self.players.black.id,
             )
@@ -492,6 +495,7 @@ mod tests {
             ended_by: None,
             rated: false,
             ratings: None,
+            conditional: None,
         }
     }
 

@@ -70,6 +70,9 @@ impl TableActor {
             (ClientMessage::TakebackOffer, Some(g)) => self.takeback_offer(&g).await,
             (ClientMessage::TakebackAccept, Some(g)) => self.takeback_answer(&g, true).await,
             (ClientMessage::TakebackDecline, Some(g)) => self.takeback_answer(&g, false).await,
+            (ClientMessage::Conditional { lines }, Some(g)) => {
+                self.set_conditional(&g, &lines).await.map(|_| ())
+            }
         };
         if let Err(e) = result {
             self.reply_error(sub, e, ack);
@@ -156,7 +159,8 @@ impl TableActor {
         self.between_games()?;
         self.seats_kept_for_the_match()?;
         let guest = if guest.account {
-            crate::ratings::shown(&self.core, guest, self.variant).await?
+            let correspondence = self.options.days.is_some();
+            crate::ratings::shown_in(&self.core, guest, self.variant, correspondence).await?
         } else {
             guest
         };

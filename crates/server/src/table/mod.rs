@@ -21,6 +21,7 @@
 mod actor;
 pub mod ballot;
 mod computer;
+mod conditional;
 mod correspondence;
 mod game;
 mod handlers;
@@ -90,6 +91,17 @@ pub enum Command {
         game_id: String,
         /// The player who left.
         player_id: String,
+    },
+    /// `POST /api/games/{id}/conditional`: a player's prepared replies.
+    Conditional {
+        /// The game they are for.
+        game_id: String,
+        /// Who sets them.
+        player: Player,
+        /// The lines (`[]` clears them).
+        lines: Vec<Vec<String>>,
+        /// The lines as kept, or why not.
+        reply: oneshot::Sender<Result<Vec<Vec<String>>, crate::error::AppError>>,
     },
 }
 

@@ -221,6 +221,38 @@ impl TableActor {
     /// Fails with `no_game`, `stale_ply`, `not_your_turn`, `illegal_move` or
     /// `storage_unavailable`.
     pub(super) async fn play(&mut self, req: MoveRequest<'_>) -> Result<(), AppError> {
+        let by = req.by;
+        let received = req.received;
+        let Some(played) = self.play_one(req).await? else {
+            return Ok(());
+        };
+        // A correspondence game's prepared replies: each one due is played at once as
+        // its player's own move (and may meet the next prepared reply, and so on).
+        let (mut by, mut played) = (by, played);
+        while let Some(due) = self.conditional_after(by, &played).await {
+            let req = MoveRequest {
+                by: due.by,
+                text: &due.text,
+                ply: due.ply,
+                sub: None,
+                ack: None,
+                lag_ms: 0,
+                received,
+            };
+            match self.play_one(req).await {
+                Ok(Some(next)) => (by, played) = (due.by, next),
+                Ok(None) => break,
+                Err(e) => {
+                    tracing::warn!(error = %e, "a prepared reply was not played");
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// [`TableActor::play`] for one move: the move as stored when it was a new one.
+    async fn play_one(&mut self, req: MoveRequest<'_>) -> Result<Option<String>, AppError> {
         let now = self.core.time.now_ms();
         let check = |game: &LiveGame| game.check_move(req.by, req.text, req.ply, now, req.lag_ms);
         let game = self.game.as_ref().ok_or_else(no_game)?;
@@ -236,7 +268,7 @@ impl TableActor {
                 if let (Some(sub), Some(ack)) = (req.sub, req.ack) {
                     self.reply(sub, &ServerMessage::Ack { ack });
                 }
-                Ok(())
+                Ok(None)
             }
             MoveCheck::Flagged(c) => {
                 self.finish(Some(c.other()), Reason::Timeout).await?;
@@ -247,8 +279,9 @@ impl TableActor {
             }
             MoveCheck::New(prepared) => {
                 self.store_move(&prepared, now).await?;
+                let text = prepared.text.clone();
                 self.commit_move(*prepared, req.sub, req.ack, req.received);
-                Ok(())
+                Ok(Some(text))
             }
         }
     }

@@ -118,7 +118,23 @@ async fn restore_rows(
         let game = match replay(&row, &moves, &offer, &timing, false) {
             Ok(Replayed::Playing(mut g)) => {
                 if row.rated {
-                    show_rated(state, &mut g.players, room.config.variant).await;
+                    show_rated(
+                        state,
+                        &mut g.players,
+                        room.config.variant,
+                        row.days.is_some(),
+                    )
+                    .await;
+                }
+                // Prepared replies still for this position (a crash between a move and
+                // its reply leaves them a ply behind: dropped, the player moves).
+                if row.days.is_some() {
+                    g.conditional = state
+                        .store
+                        .conditional(&row.id)
+                        .await?
+                        .and_then(|text| super::conditional::Conditional::from_json(&text))
+                        .filter(|c| c.ply == g.ply() && g.position().turn() != c.by);
                 }
                 *g
             }
@@ -209,7 +225,7 @@ async fn restore_breaks(
             .unwrap_or(draughts::Reason::Resign);
         game.end(winner, reason, now);
         if row.rated {
-            show_rated(state, &mut game.players, room.config.variant).await;
+            show_rated(state, &mut game.players, room.config.variant, false).await;
         }
         let micro = stored_match(state, &row.id, room.config.variant, until).await?;
         let seed = TableSeed {
@@ -259,10 +275,15 @@ async fn stored_match(
 }
 
 /// A rated game's players are accounts: shown so, with their ratings.
-async fn show_rated(state: &Core, players: &mut ByColor<damka_protocol::Player>, variant: Variant) {
+async fn show_rated(
+    state: &Core,
+    players: &mut ByColor<damka_protocol::Player>,
+    variant: Variant,
+    correspondence: bool,
+) {
     for p in [&mut players.white, &mut players.black] {
         p.account = true;
-        match crate::ratings::shown(state, p.clone(), variant).await {
+        match crate::ratings::shown_in(state, p.clone(), variant, correspondence).await {
             Ok(shown) => *p = shown,
             Err(e) => tracing::warn!(error = %e, "a restored player's rating"),
         }
@@ -352,9 +373,13 @@ async fn finish_ended(state: &Core, row: &GameRow, moves: &[MoveRow], outcome: O
         black_ms: m.black_ms,
         ply: m.ply,
     });
+    let pool = match Variant::from_name(&row.variant) {
+        Some(v) => crate::ratings::pool(v, row.days.is_some()),
+        None => row.variant.clone(),
+    };
     let rated = row
         .rated
-        .then(|| damka_store::RatedEnd::new(&row.variant, &row.white_id, &row.black_id));
+        .then(|| damka_store::RatedEnd::new(&pool, &row.white_id, &row.black_id));
     let end = super::game::game_end(&outcome, clock, rated);
     if let Err(e) = state.store.finish_game(&row.id, end).await {
         tracing::error!(error = %e, game = %row.id, "cannot store the end of the game");
@@ -474,6 +499,7 @@ fn replay(
         ended_by: None,
         rated: row.rated,
         ratings: None,
+        conditional: None,
     })))
 }
 

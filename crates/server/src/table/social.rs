@@ -288,6 +288,9 @@ impl TableActor {
         g.clock = clock;
         g.moves.truncate(keep_idx);
         g.offers.clear();
+        // Prepared replies were for a position no longer on the board (cleared in the
+        // store with the moves; the state resent below shows none).
+        g.conditional = None;
         g.lag_ms = ByColor::default();
         tracing::info!(game = %id, plies, "takeback");
         let v = self.next_v();

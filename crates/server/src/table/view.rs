@@ -46,6 +46,14 @@ impl TableActor {
         let you = guest.map(|g| You {
             id: g.id.clone(),
             seat: self.seating.seat_of(&g.id),
+            conditional: self
+                .game
+                .as_ref()
+                .and_then(|game| {
+                    let c = game.conditional.as_ref()?;
+                    (game.player(c.by).id == g.id).then(|| c.lines.clone())
+                })
+                .unwrap_or_default(),
         });
         let counts = self.presence_now();
         let presence = PresenceView {

@@ -19,11 +19,15 @@ const HOUR: u64 = 3_600_000;
 /// Two accounts, Ala (White) and Bolek (Black), at a correspondence table of `days` in
 /// the Russian room, the game started.
 async fn correspondence_match(s: &TestServer, days: u64) -> Match {
+    correspondence_match_with(s, json!({"days": days, "seat": "white"})).await
+}
+
+/// [`correspondence_match`] with these table options.
+async fn correspondence_match_with(s: &TestServer, options: Value) -> Match {
+    let days = options["days"].clone();
     let (a, _) = account(s, "Ala", "ala ma kota").await;
     let (b, _) = account(s, "Bolek", "bolek i lolek").await;
-    let table = s
-        .create_table(&a, "russian", json!({"days": days, "seat": "white"}))
-        .await;
+    let table = s.create_table(&a, "russian", options).await;
     assert_eq!(table["options"]["days"], days, "{table}");
     let id = table["id"].as_str().unwrap().to_owned();
     let mut wa = s.table_ws(&id, Some(&a)).await;
@@ -111,12 +115,11 @@ async fn only_accounts_and_the_listed_periods(backend: Backend) {
         "{}",
         r.body
     );
-    // Periods outside the list, days with minutes, rated, against the computer: refused.
+    // Periods outside the list, days with minutes, against the computer: refused.
     for body in [
         json!({"days": 4}),
         json!({"days": 0}),
         json!({"days": 3, "minutes": 5, "increment": 0}),
-        json!({"days": 3, "rated": true}),
         json!({"days": 3, "bot": 1}),
         json!({"days": 3, "local": true}),
         json!({"days": 3, "micro_match": true}),
@@ -383,6 +386,178 @@ async fn the_analysis_board_refuses_the_running_game_only(backend: Backend) {
     db.cleanup().await;
 }
 
+/// Conditional moves (issue 40, item 4): White prepares replies while Black thinks; the
+/// line Black's move matches is answered at once (both sockets see the two moves), what
+/// is left survives a restart, a move no line expected cancels them, and only their owner
+/// ever sees them. Lines the rules refuse, the side to move, someone else: refused.
+async fn conditional_moves_are_played_and_cancelled(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m = correspondence_match(&s, 3).await;
+    play(&mut m, "white", "c3-d4", 1).await;
+    let (ala, bolek) = (m.white.1.clone(), m.black.1.clone());
+    let path = format!("/api/games/{}/conditional", m.game);
+    let set = |cookie: Option<String>, body: Value| {
+        let (s, path) = (&s, path.clone());
+        async move { s.http("POST", &path, cookie.as_deref(), Some(body)).await }
+    };
+    let lines = json!({"lines": [["f6-g5", "g3-h4", "g7-f6", "h2-g3"], ["b6-a5", "b2-c3"]]});
+    // Refused: no session, the side to move, someone else, lines the rules refuse, an
+    // unknown game.
+    let r = set(None, lines.clone()).await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    let r = set(Some(bolek.clone()), json!({"lines": [["c3-b4", "b6-a5"]]})).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    let (celina, _) = account(&s, "Celina", "celina ma psa").await;
+    let r = set(Some(celina), lines.clone()).await;
+    assert_eq!(r.error_code(), "not_seated", "{}", r.body);
+    for bad in [
+        json!({"lines": [["f6-g5", "a1-h8"]]}),
+        json!({"lines": [["f6-g5"]]}),
+        json!({"lines": [["f6-g5", "g3-h4"], ["f6-g5", "e3-f4"]]}),
+        json!({"lines": "f6-g5"}),
+    ] {
+        let r = set(Some(ala.clone()), bad.clone()).await;
+        assert_eq!(
+            (r.status, r.error_code()),
+            (400, "bad_message".into()),
+            "{bad}: {}",
+            r.body
+        );
+    }
+    let r = s
+        .http(
+            "POST",
+            "/api/games/nope/conditional",
+            Some(&ala),
+            Some(lines.clone()),
+        )
+        .await;
+    assert_eq!(r.status, 404, "{}", r.body);
+    // Set: answered with the lines, told to White's socket, in White's state only.
+    let r = set(Some(ala.clone()), lines.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json(), lines);
+    assert_eq!(
+        m.white.0.recv_t("conditional").await["lines"],
+        lines["lines"]
+    );
+    assert_eq!(
+        the_state(&mut m.white.0).await["you"]["conditional"],
+        lines["lines"]
+    );
+    assert!(
+        the_state(&mut m.black.0).await["you"]
+            .get("conditional")
+            .is_none()
+    );
+    // Black plays into the first line: White's reply follows at once.
+    m.black
+        .0
+        .send(json!({"t": "move", "move": "f6-g5", "ply": 2, "ack": 2}))
+        .await;
+    m.black.0.recv_t("ack").await;
+    assert_eq!(m.black.0.recv_t("move").await["ply"], 2);
+    let reply = m.black.0.recv_t("move").await;
+    assert_eq!(
+        (&reply["ply"], &reply["move"], &reply["by"]),
+        (&json!(3), &json!("g3-h4"), &json!("white")),
+        "{reply}"
+    );
+    assert_eq!(m.white.0.recv_t("move").await["ply"], 2);
+    assert_eq!(m.white.0.recv_t("move").await["move"], "g3-h4");
+    // White was told what is left (stored before the reply was played, so told first).
+    let left = json!([["g7-f6", "h2-g3"]]);
+    let told = m.white.0.log.iter().rev().find(|v| v["t"] == "conditional");
+    assert_eq!(told.map(|v| &v["lines"]), Some(&left));
+    assert!(
+        !m.black.0.log.iter().any(|v| v["t"] == "conditional"),
+        "the opponent never sees them"
+    );
+    // What is left survives a restart.
+    let (game, table) = (m.game.clone(), m.table.clone());
+    drop(m);
+    s.stop().await;
+    let s = TestServer::start(config(&db)).await;
+    let mut w = s.table_ws(&table, Some(&ala)).await;
+    let st = w.recv_t("state").await;
+    assert_eq!(st["game_id"], game.as_str());
+    assert_eq!(st["you"]["conditional"], left, "{st}");
+    let mut b = s.table_ws(&table, Some(&bolek)).await;
+    let st = b.recv_t("state").await;
+    // A move no line expected: no reply, the lines are gone (and White is told).
+    let other = st["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| *m != "g7-f6")
+        .unwrap()
+        .clone();
+    b.send(json!({"t": "move", "move": other, "ply": 4, "ack": 4}))
+        .await;
+    b.recv_t("ack").await;
+    let ev = b.recv_t("move").await;
+    assert_eq!(
+        (&ev["ply"], &ev["turn"]),
+        (&json!(4), &json!("white")),
+        "{ev}"
+    );
+    assert_eq!(w.recv_t("conditional").await["lines"], json!([]));
+    let st = the_state(&mut w).await;
+    assert!(st["you"].get("conditional").is_none(), "{st}");
+    assert_eq!(st["moves"].as_array().map(Vec::len), Some(4), "{st}");
+    s.stop().await;
+    db.cleanup().await;
+}
+
+/// A rated correspondence game (issue 40, item 1) counts in the variant's correspondence
+/// rating, apart from the live one: the profile lists it under its own name, its
+/// leaderboard has the players, the live one has nobody.
+async fn a_rated_correspondence_game_has_its_own_rating(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut m =
+        correspondence_match_with(&s, json!({"days": 2, "seat": "white", "rated": true})).await;
+    play_first_moves(&mut m, 2).await;
+    m.white.0.send(json!({"t": "resign"})).await;
+    let over = m.white.0.recv_t("game_over").await;
+    assert_eq!(over["result"], "black", "{over}");
+    let r = s.http("GET", "/api/players/Bolek", None, None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let ratings = &r.json()["ratings"];
+    assert_eq!(ratings["russian_correspondence"]["games"], 1, "{ratings}");
+    assert!(
+        ratings["russian_correspondence"]["rating"]
+            .as_i64()
+            .unwrap()
+            > 1500,
+        "{ratings}"
+    );
+    assert!(
+        ratings.get("russian").is_none(),
+        "the live rating untouched: {ratings}"
+    );
+    let board = s
+        .http("GET", "/api/leaderboard/russian_correspondence", None, None)
+        .await;
+    assert_eq!(board.status, 200, "{}", board.body);
+    let names: Vec<String> = board.json()["provisional"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["username"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(names, ["Bolek", "Ala"], "{}", board.body);
+    let live = s.http("GET", "/api/leaderboard/russian", None, None).await;
+    assert_eq!(live.json()["provisional"], json!([]), "{}", live.body);
+    let bad = s
+        .http("GET", "/api/leaderboard/chess_correspondence", None, None)
+        .await;
+    assert_eq!(bad.status, 404);
+    s.stop().await;
+    db.cleanup().await;
+}
+
 fn url_encode(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
@@ -393,6 +568,8 @@ fn url_encode(s: &str) -> String {
 }
 
 crate::both_backends!(
+    a_rated_correspondence_game_has_its_own_rating,
+    conditional_moves_are_played_and_cancelled,
     the_analysis_board_refuses_the_running_game_only,
     only_accounts_and_the_listed_periods,
     a_missed_first_move_aborts_after_the_period,
