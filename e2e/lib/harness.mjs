@@ -91,8 +91,15 @@ export async function startServer(name, extraArgs = [], { databaseUrl } = {}) {
       ...extraArgs,
     ], {
       stdio: ['ignore', out, out],
-      // No endgame tables (made on first use, they would take a core for minutes).
-      env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'info', DAMKA_BITBASE_PIECES: process.env.DAMKA_BITBASE_PIECES ?? '0' },
+      // No endgame tables (made on first use, they would take a core for minutes), no
+      // puzzles from analysed games (a debug build's deep verification after each job;
+      // the server's own test covers them).
+      env: {
+        ...process.env,
+        RUST_LOG: process.env.RUST_LOG ?? 'info',
+        DAMKA_BITBASE_PIECES: process.env.DAMKA_BITBASE_PIECES ?? '0',
+        DAMKA_GAME_PUZZLE_DEPTH: process.env.DAMKA_GAME_PUZZLE_DEPTH ?? '0',
+      },
     });
     const me = child;
     me.on('exit', (code, signal) => {

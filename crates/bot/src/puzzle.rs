@@ -146,6 +146,8 @@ pub enum Rejection {
     TooShort,
     /// The line gains nothing: no material, no king, no game.
     NoGain,
+    /// The verification was stopped before its end ([`verify_until`]).
+    Stopped,
 }
 
 /// The expected result of a score for its side (the variant's result curve).
@@ -157,13 +159,38 @@ pub fn expected(variant: Variant, score: i32) -> f64 {
 ///
 /// Fails with the reason it is none.
 pub fn verify(engine: &mut Engine, game: &Game, o: &PuzzleOptions) -> Result<Puzzle, Rejection> {
+    verify_until(engine, game, o, &AtomicBool::new(false))
+}
+
+/// [`verify`] that gives up when `stop` is set (the server's search threads stop an
+/// analysis for a person's game): then [`Rejection::Stopped`], whatever it had found.
+///
+/// Fails with the reason it is none.
+pub fn verify_until(
+    engine: &mut Engine,
+    game: &Game,
+    o: &PuzzleOptions,
+    stop: &AtomicBool,
+) -> Result<Puzzle, Rejection> {
+    let found = verify_inner(engine, game, o, stop);
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(Rejection::Stopped);
+    }
+    found
+}
+
+fn verify_inner(
+    engine: &mut Engine,
+    game: &Game,
+    o: &PuzzleOptions,
+    stop: &AtomicBool,
+) -> Result<Puzzle, Rejection> {
     let start = game.position().clone();
     let variant = start.variant();
     let solver = start.turn();
     if game.outcome().is_some() || start.legal_moves().len() < 2 {
         return Err(Rejection::NoChoice);
     }
-    let stop = AtomicBool::new(false);
     let mut game = game.clone();
     let mut line: Vec<Move> = Vec::new();
     let mut counted = 0;
@@ -174,7 +201,7 @@ pub fn verify(engine: &mut Engine, game: &Game, o: &PuzzleOptions) -> Result<Puz
         let mv = if legal.len() == 1 {
             legal[0]
         } else if pos.turn() == solver {
-            let scored = engine.score_root_moves(&game, o.verify_depth, &stop);
+            let scored = engine.score_root_moves(&game, o.verify_depth, stop);
             let (Some(best), Some(second)) = (scored.first(), scored.get(1)) else {
                 return Err(Rejection::NoChoice);
             };
@@ -199,7 +226,7 @@ pub fn verify(engine: &mut Engine, game: &Game, o: &PuzzleOptions) -> Result<Puz
                 search_forced: true,
                 ..Limits::default()
             };
-            match engine.search(&game, &limits, &stop) {
+            match engine.search(&game, &limits, stop) {
                 Some(r) => r.mv,
                 None => break,
             }
@@ -456,6 +483,35 @@ mod tests {
             verify(&mut engine, &game(Variant::Russian, fen), &quick).map(|p| p.line),
             Ok(p.line)
         );
+    }
+
+    #[test]
+    fn a_shot_reached_in_a_game_is_found_with_its_history() {
+        // Black's b6-a5 walks into the shot above (White's b2 away: the same idea, the
+        // last capture through b4 now): verified
+        // after the move, the game's history kept (the server's puzzles from analysed
+        // games), at two depths.
+        let mut g = game(
+            Variant::Russian,
+            "B:Wa1,c1,e1,g1,d2,f2,e3,g3,e5:Bb6,c5,h6,a7,c7,e7,g7,b8,d8,h8",
+        );
+        let mv = g.position().parse_move("b6-a5").expect("legal");
+        g.play(&mv).expect("played");
+        let mut engine = Engine::new(18);
+        for depth in [6, 7] {
+            let o = PuzzleOptions {
+                verify_depth: depth,
+                ..PuzzleOptions::default()
+            };
+            let p = verify_until(&mut engine, &g, &o, &AtomicBool::new(false));
+            assert_eq!(
+                p.map(|p| p.line),
+                Ok(["e5-d6", "c7xe5", "e3-d4", "e5xc3", "d2xb4xd6xf8"]
+                    .map(String::from)
+                    .to_vec()),
+                "depth {depth}"
+            );
+        }
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub struct App {
     /// The featured game of each variant (the start page's "Live now").
     pub featured: crate::featured::Featured,
     /// The puzzles and what players did with them.
-    pub puzzles: crate::puzzles::Puzzles,
+    pub puzzles: Arc<crate::puzzles::Puzzles>,
     /// This node's part of a cluster (`--cluster`); `None` on a single node.
     pub cluster: Option<Arc<Cluster>>,
     /// Every metric of the server, its store and its cluster node, for `/metrics`.

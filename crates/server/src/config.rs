@@ -290,6 +290,11 @@ pub struct Config {
     #[arg(long, env = "DAMKA_ANALYSIS_DEPTH", default_value_t = 24)]
     pub analysis_depth: u32,
 
+    /// Depth at which the position after an analysed game's mistake is verified as a
+    /// puzzle (then again one ply deeper; docs/puzzles.md); 0: no puzzles from games.
+    #[arg(long, env = "DAMKA_GAME_PUZZLE_DEPTH", default_value_t = 12)]
+    pub game_puzzle_depth: u32,
+
     /// Game analyses one node runs at once (each searches one position at a time on the
     /// computer's threads, below every live game); 0: this node runs none (another node
     /// of its cluster does).

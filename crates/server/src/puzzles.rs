@@ -305,12 +305,33 @@ struct State {
     solved: HashSet<(String, String)>,
 }
 
-/// The puzzles: the catalog and what players did with them.
+/// The puzzles: the catalog, those found in analysed games, and what players did with
+/// them.
 #[derive(Debug, Default)]
 pub struct Puzzles {
     /// The starter sets.
     pub catalog: Catalog,
+    /// Puzzles found in analysed games (issue 37, item 4), oldest first: this node's
+    /// finds and those stored when it started.
+    found: Mutex<Vec<Entry>>,
     state: Mutex<State>,
+}
+
+/// The id of a puzzle found in `game` after `ply`.
+pub fn found_id(variant: Variant, game: &str, ply: u32) -> String {
+    format!("{}-game-{game}-{ply}", variant.name())
+}
+
+/// A stored found puzzle as an entry (`None` if it does not read).
+fn found_entry(row: &damka_store::GamePuzzleRow) -> Option<Entry> {
+    Some(Entry {
+        id: row.id.clone(),
+        variant: row.variant.parse().ok()?,
+        fen: row.fen.clone(),
+        line: serde_json::from_str(&row.line).ok()?,
+        themes: serde_json::from_str(&row.themes).ok()?,
+        rating: i32::try_from(row.rating).ok()?,
+    })
 }
 
 impl Puzzles {
@@ -323,10 +344,96 @@ impl Puzzles {
         for row in store.puzzle_stats().await? {
             state.ratings.insert(row.puzzle_id, row.rating);
         }
+        let found = store
+            .game_puzzles()
+            .await?
+            .iter()
+            .filter_map(found_entry)
+            .collect();
         Ok(Puzzles {
             catalog,
+            found: Mutex::new(found),
             state: Mutex::new(state),
         })
+    }
+
+    /// A puzzle by id: the starter sets', or one found in a game.
+    pub fn entry(&self, id: &str) -> Option<Entry> {
+        if let Some(e) = self.catalog.get(id) {
+            return Some(e.clone());
+        }
+        lock(&self.found).iter().find(|e| e.id == id).cloned()
+    }
+
+    /// A variant's puzzles: the starter set, then those found in games.
+    pub fn pool(&self, variant: Variant) -> Vec<Entry> {
+        let mut all = self.catalog.of(variant).to_vec();
+        all.extend(
+            lock(&self.found)
+                .iter()
+                .filter(|e| e.variant == variant)
+                .cloned(),
+        );
+        all
+    }
+
+    /// Every variant's puzzles in numbers (the starter sets and the finds).
+    pub fn counts(&self) -> Vec<VariantPuzzles> {
+        let mut counts = self.catalog.counts();
+        for e in lock(&self.found).iter() {
+            if let Some(c) = counts.iter_mut().find(|c| c.variant == e.variant.name()) {
+                c.count += 1;
+                for t in &e.themes {
+                    *c.themes.entry(t.clone()).or_insert(0) += 1;
+                }
+            }
+        }
+        counts
+    }
+
+    /// Adds a puzzle found after ply `ply` of `game` (stored first); `None` when its
+    /// position is in the pool already.
+    ///
+    /// Fails when the store refuses the write.
+    pub async fn add_found(
+        &self,
+        store: &damka_store::Store,
+        p: &bot::puzzle::Puzzle,
+        game: &str,
+        ply: u32,
+    ) -> AppResult<Option<Entry>> {
+        let known = |e: &Entry| e.variant == p.variant && e.fen == p.fen;
+        if self.catalog.of(p.variant).iter().any(known) || lock(&self.found).iter().any(known) {
+            return Ok(None);
+        }
+        let entry = Entry {
+            id: found_id(p.variant, game, ply),
+            variant: p.variant,
+            fen: p.fen.clone(),
+            line: p.line.clone(),
+            themes: p.themes.iter().map(|t| t.name().to_owned()).collect(),
+            rating: p.rating,
+        };
+        let json = |v: &[String]| serde_json::to_string(v).unwrap_or_else(|_| "[]".into());
+        store
+            .add_game_puzzle(damka_store::GamePuzzleRow {
+                id: entry.id.clone(),
+                variant: p.variant.name().to_owned(),
+                fen: entry.fen.clone(),
+                line: json(&entry.line),
+                themes: json(&entry.themes),
+                rating: i64::from(entry.rating),
+                game_id: game.to_owned(),
+                ply: i64::from(ply),
+                created_at: crate::time::unix_ms(),
+            })
+            .await?;
+        let mut found = lock(&self.found);
+        if found.iter().any(known) {
+            return Ok(None);
+        }
+        found.push(entry.clone());
+        Ok(Some(entry))
     }
 
     fn rating_of(&self, s: &State, e: &Entry) -> Rating {
@@ -397,9 +504,8 @@ impl Puzzles {
         let (rating, played) = self.player(core, player, variant).await?;
         let chosen = {
             let s = lock(&self.state);
-            let mut open: Vec<(f64, &Entry)> = self
-                .catalog
-                .of(variant)
+            let pool = self.pool(variant);
+            let mut open: Vec<(f64, &Entry)> = pool
                 .iter()
                 .filter(|e| !played.contains(&e.id))
                 .filter(|e| theme.is_none_or(|t| e.themes.iter().any(|x| x == t)))
@@ -422,8 +528,8 @@ impl Puzzles {
     ///
     /// Fails with `not_found` for an unknown puzzle, `bad_message` for too many moves.
     pub fn play(&self, player: &str, id: &str, moves: &[String]) -> AppResult<MoveAnswer> {
-        let e = self.catalog.get(id).ok_or(AppError::NotFound("puzzle"))?;
-        let answer = Catalog::check(e, moves)?;
+        let e = self.entry(id).ok_or(AppError::NotFound("puzzle"))?;
+        let answer = Catalog::check(&e, moves)?;
         if answer.solved {
             let mut s = lock(&self.state);
             if s.solved.len() >= 4 * MAX_GUESTS {
@@ -446,11 +552,7 @@ impl Puzzles {
         id: &str,
         solved: bool,
     ) -> AppResult<ResultAnswer> {
-        let e = self
-            .catalog
-            .get(id)
-            .ok_or(AppError::NotFound("puzzle"))?
-            .clone();
+        let e = self.entry(id).ok_or(AppError::NotFound("puzzle"))?;
         let (before, played) = self.player(core, player, e.variant).await?;
         let shown = |r: Rating| r.rating.round() as i32;
         if played.contains(id) {

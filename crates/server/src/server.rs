@@ -164,10 +164,12 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         tournaments.place_with(placed);
     }
     let analyses = crate::analysis::Analyses::new(core.clone(), cluster.is_none());
+    let puzzles = Arc::new(crate::puzzles::Puzzles::load(&core.store).await?);
+    analyses.find_puzzles_for(puzzles.clone());
     let state: AppState = Arc::new(App {
         analyses: analyses.clone(),
         featured: crate::featured::Featured::default(),
-        puzzles: crate::puzzles::Puzzles::load(&core.store).await?,
+        puzzles,
         assets: Arc::new(crate::assets::Assets::new(static_dir(&core.config))),
         core: core.clone(),
         tables: tables.clone(),

@@ -77,7 +77,7 @@ pub use games::{
 pub use health::Breaker;
 pub use lease::Leases;
 pub use push::{PushSettings, PushSubscriptionRow, PushWrite};
-pub use puzzles::{PuzzleStatsRow, PuzzleWrite};
+pub use puzzles::{GamePuzzleRow, PuzzleStatsRow, PuzzleWrite};
 pub use queue::WriteQueue;
 pub use ratings::{
     BoardRow, HistoryPoint, MatchCounts, RatedEnd, RatingChange, RatingChanges, RatingRow,

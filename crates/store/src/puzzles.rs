@@ -76,7 +76,35 @@ pub enum PuzzleWrite {
         /// Unix ms.
         now: i64,
     },
+    /// A puzzle found in an analysed game (kept once per variant and position).
+    Found(GamePuzzleRow),
 }
+
+/// A puzzle found in an analysed game (migration 0022).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct GamePuzzleRow {
+    /// Its id.
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// The position, the solver to move.
+    pub fen: String,
+    /// The solution, a JSON array of moves.
+    pub line: String,
+    /// Its themes, a JSON array.
+    pub themes: String,
+    /// Its initial rating.
+    pub rating: i64,
+    /// The game it comes from.
+    pub game_id: String,
+    /// The ply after which the position stood.
+    pub ply: i64,
+    /// Unix ms.
+    pub created_at: i64,
+}
+
+const FOUND: &str = "INSERT INTO game_puzzles (id, variant, fen, line, themes, rating, game_id, \
+    ply, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING";
 
 impl From<PuzzleWrite> for Write {
     fn from(write: PuzzleWrite) -> Write {
@@ -120,6 +148,20 @@ macro_rules! apply_puzzle {
                     .bind(puzzle.rd)
                     .bind(puzzle.volatility)
                     .bind(i64::from(*solved))
+                    .execute(&mut *$conn)
+                    .await?;
+            }
+            PuzzleWrite::Found(r) => {
+                sqlx::query(FOUND)
+                    .bind(&r.id)
+                    .bind(&r.variant)
+                    .bind(&r.fen)
+                    .bind(&r.line)
+                    .bind(&r.themes)
+                    .bind(r.rating)
+                    .bind(&r.game_id)
+                    .bind(r.ply)
+                    .bind(r.created_at)
                     .execute(&mut *$conn)
                     .await?;
             }
@@ -189,6 +231,22 @@ impl Store {
             AND puzzle_id LIKE $2";
         on_pool!(self, pool => sqlx::query_scalar(SQL)
             .bind(player_id).bind(format!("{prefix}%")).fetch_all(pool).await)
+    }
+
+    /// The puzzles found in analysed games, oldest first.
+    ///
+    /// Fails on a database error.
+    pub async fn game_puzzles(&self) -> Result<Vec<GamePuzzleRow>, StoreError> {
+        const SQL: &str = "SELECT id, variant, fen, line, themes, rating, game_id, ply, \
+            created_at FROM game_puzzles ORDER BY created_at, id";
+        Ok(on_pool!(self, pool => sqlx::query_as(SQL).fetch_all(pool).await)?)
+    }
+
+    /// Stores a puzzle found in a game (nothing when its position is kept already).
+    ///
+    /// Fails when the write fails.
+    pub async fn add_game_puzzle(&self, row: GamePuzzleRow) -> Result<(), StoreError> {
+        self.write(PuzzleWrite::Found(row).into()).await
     }
 
     /// Every puzzle's rating as stored (those played at least once).

@@ -12,6 +12,7 @@
 //! job not done (what the last run left). Nothing here touches a table.
 
 mod board;
+mod finds;
 mod judge;
 mod learn;
 mod pdn;
@@ -71,6 +72,8 @@ pub struct Analyses {
     learn_slots: Semaphore,
     /// The searches of positions before mistakes, kept for the next try.
     befores: learn::Befores,
+    /// Where puzzles found in analysed games go (set once the puzzles are loaded).
+    puzzles: std::sync::OnceLock<Arc<crate::puzzles::Puzzles>>,
 }
 
 /// How often a running job stores its progress (with its lease).
@@ -117,7 +120,13 @@ impl Analyses {
             searches: AtomicU64::new(0),
             learn_slots,
             befores: learn::Befores::default(),
+            puzzles: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Puzzles found in analysed games join this pool (`--game-puzzle-depth`).
+    pub fn find_puzzles_for(&self, puzzles: Arc<crate::puzzles::Puzzles>) {
+        let _ = self.puzzles.set(puzzles);
     }
 
     /// Jobs this node has run since it started.
@@ -468,10 +477,10 @@ impl Analyses {
             owner: row.requested_by.clone(),
         };
         let StoredLine {
+            row: game_row,
             variant,
             games,
             played,
-            ..
         } = stored_line(store, &game_id).await?;
         // One state of the endgame tables for the whole job (they may become ready while
         // it runs): every position of the game judged alike.
@@ -545,8 +554,11 @@ impl Analyses {
         }
         let positions: Vec<Position> = games.iter().map(|g| g.position().clone()).collect();
         let (plies, accuracy) = search::plies(&positions, &searched, &played);
-        let result = serde_json::to_string(&Stored { plies, accuracy })
-            .map_err(|e| AppError::Internal(e.to_string()))?;
+        let result = serde_json::to_string(&Stored {
+            plies: plies.clone(),
+            accuracy,
+        })
+        .map_err(|e| AppError::Internal(e.to_string()))?;
         store
             .analysis_write(AnalysisWrite::Finish {
                 game_id: game_id.clone(),
@@ -557,6 +569,10 @@ impl Analyses {
             })
             .await?;
         tracing::info!(plies = played.len(), "analysis done");
+        // After the job (its analysis is shown already): shots after its mistakes.
+        let opening = u32::try_from(game_row.opening_plies).unwrap_or(0);
+        self.find_puzzles(&game_id, &games, &plies, opening, &who)
+            .await;
         Ok(true)
     }
 }

@@ -37,7 +37,7 @@ fn body<T>(json: Result<Json<T>, JsonRejection>) -> AppResult<T> {
 
 /// How many puzzles each variant has, and of each theme.
 pub async fn counts(State(state): State<AppState>) -> Json<Vec<VariantPuzzles>> {
-    Json(state.puzzles.catalog.counts())
+    Json(state.puzzles.counts())
 }
 
 /// `?variant=V[&theme=T]`.
@@ -106,10 +106,9 @@ pub async fn show(
     admit(&state, ip)?;
     let e = state
         .puzzles
-        .catalog
-        .get(&id)
+        .entry(&id)
         .ok_or(AppError::NotFound("puzzle"))?;
-    Ok(Json(state.puzzles.view(e)?))
+    Ok(Json(state.puzzles.view(&e)?))
 }
 
 /// `POST /api/puzzles/{id}/move` body.

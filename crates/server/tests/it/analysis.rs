@@ -48,8 +48,21 @@ pub(crate) async fn store_game_of(
     n: u32,
     white: (&str, &str),
 ) -> String {
+    let start = Position::new(Rules::new(variant)).to_fen();
+    store_game_from(s, variant, &start, moves, n, white).await
+}
+
+/// [`store_game_of`] from the position `fen`.
+pub(crate) async fn store_game_from(
+    s: &TestServer,
+    variant: Variant,
+    fen: &str,
+    moves: &[String],
+    n: u32,
+    white: (&str, &str),
+) -> String {
     let id = format!("an{n}x{}", std::process::id());
-    let start = Position::new(Rules::new(variant));
+    let start = Position::from_fen(Rules::new(variant), fen).unwrap();
     let mut pos = start.clone();
     let mut rows = Vec::new();
     for (i, text) in moves.iter().enumerate() {
@@ -793,7 +806,106 @@ async fn learning_from_the_mistakes(backend: Backend) {
     db.cleanup().await;
 }
 
+/// How many Russian puzzles the server has.
+async fn russian_puzzles(s: &TestServer) -> u64 {
+    let r = s.http("GET", "/api/puzzles", None, None).await;
+    r.json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["variant"] == "russian")
+        .unwrap()["count"]
+        .as_u64()
+        .unwrap()
+}
+
+/// Puzzles from analysed games (issue 37, item 4): Black's blunder walks into a known
+/// shot of Russian draughts (two sacrifices, then a triple capture to a king); once the
+/// game is analysed, the shot joins the Russian pool (counted, playable by its id, with
+/// its whole line), is kept after a restart, and is not added twice.
+async fn a_blunder_into_a_shot_becomes_a_puzzle(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let mut c = test_config(&db);
+    c.game_puzzle_depth = 6;
+    let s = TestServer::start(c.clone()).await;
+    let (cookie, _) = s.guest("Ala").await;
+    let before = russian_puzzles(&s).await;
+    // Black to move; b6-a5 leaves the shot (bot::puzzle's test of a shot in a game: the
+    // shot of its first test, White's b2 away, a position not in the starter set).
+    let fen = "B:Wa1,c1,e1,g1,d2,f2,e3,g3,e5:Bb6,c5,h6,a7,c7,e7,g7,b8,d8,h8";
+    let game = store_game_from(
+        &s,
+        Variant::Russian,
+        fen,
+        &["b6-a5".to_owned()],
+        31,
+        ("bot-1", "Computer (level 1)"),
+    )
+    .await;
+    let r = s
+        .http(
+            "POST",
+            &format!("/api/games/{game}/analysis"),
+            Some(&cookie),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 202, "{}", r.body);
+    let done = wait_done(&s, &game).await;
+    assert!(
+        matches!(
+            done["plies"][0]["judgement"].as_str(),
+            Some("mistake" | "blunder")
+        ),
+        "{done}"
+    );
+    // The search after the job: wait for the puzzle to show.
+    let id = format!("russian-game-{game}-1");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    let puzzle = loop {
+        let r = s
+            .http("GET", &format!("/api/puzzles/{id}"), None, None)
+            .await;
+        if r.status == 200 {
+            break r.json();
+        }
+        assert_eq!(r.status, 404, "{}", r.body);
+        assert!(tokio::time::Instant::now() < deadline, "no puzzle {id}");
+        // Within the address's puzzle budget (4 a second).
+        tokio::time::sleep(Duration::from_millis(400)).await;
+    };
+    assert_eq!(
+        puzzle["fen"],
+        "W:Wa1,c1,e1,g1,d2,f2,e3,g3,e5:Ba5,c5,h6,a7,c7,e7,g7,b8,d8,h8"
+    );
+    assert_eq!(russian_puzzles(&s).await, before + 1);
+    // Played through like any puzzle: the two sacrifices solve it (the triple capture to
+    // a king is then White's only move, played by the server).
+    let (solver, _) = s.guest("Bolek").await;
+    let r = s
+        .http(
+            "POST",
+            &format!("/api/puzzles/{id}/move"),
+            Some(&solver),
+            Some(serde_json::json!({"moves": ["e5-d6", "e3-d4"]})),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["solved"], true, "{}", r.body);
+    // Kept after a restart.
+    s.server.shutdown().await;
+    let s = TestServer::start(c).await;
+    assert_eq!(russian_puzzles(&s).await, before + 1);
+    let r = s
+        .http("GET", &format!("/api/puzzles/{id}"), None, None)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    s.server.shutdown().await;
+    db.cleanup().await;
+}
+
 both_backends!(
+    a_blunder_into_a_shot_becomes_a_puzzle,
     learning_from_the_mistakes,
     worst_moves_are_judged_and_the_pdn_reads_back,
     refused_during_play_and_unknown,

@@ -185,6 +185,9 @@ pub fn config(db: &TestDb) -> Config {
     c.round_break_secs = 0;
     // No endgame tables (their own test makes small ones).
     c.bitbase_pieces = 0;
+    // No puzzles from analysed games (a debug build's deep verification; its own test
+    // asks for a shallow one).
+    c.game_puzzle_depth = 0;
     c
 }
 
