@@ -7,7 +7,8 @@
 //!
 //! Each verification runs on the computer's threads as an analysis (below every live
 //! game; stopped for one and run again, at most [`RERUNS`] times). At most
-//! [`MAX_PER_GAME`] positions per game are tried.
+//! [`MAX_PER_GAME`] positions per game are tried, once the job is stored and its slot
+//! has gone to the next job (so it never delays another analysis).
 
 use draughts::Game;
 

@@ -428,12 +428,7 @@ impl Analyses {
     /// Claims a job and, if the claim is this node's, runs it to the end (or to the
     /// shutdown: a job left running is resumed by the next start, or by another node once
     /// its lease ends).
-    async fn run(
-        &self,
-        row: AnalysisRow,
-        now: i64,
-        _permit: OwnedSemaphorePermit,
-    ) -> AppResult<()> {
+    async fn run(&self, row: AnalysisRow, now: i64, permit: OwnedSemaphorePermit) -> AppResult<()> {
         let store = &self.core.store;
         let lease = i64::try_from(self.core.config.analysis_lease_secs.max(1) * 1000)
             .unwrap_or(i64::MAX / 2);
@@ -459,16 +454,25 @@ impl Analyses {
         let started = std::time::Instant::now();
         let done = self.run_claimed(&row, &claim, lease).await;
         metrics.analyses_running.dec();
-        if done? {
+        if let Some(done) = done? {
             metrics.analyses_done.inc();
             metrics.analysis_job.observe(started.elapsed());
+            // The job's slot goes to the next job; then the shots after its mistakes.
+            drop(permit);
+            self.find_puzzles(&game_id, &done.games, &done.plies, done.opening, &done.who)
+                .await;
         }
         Ok(())
     }
 
-    /// Runs a job this node has claimed: `true` once its result is stored, `false` when
-    /// the shutdown stopped it (its lease given up).
-    async fn run_claimed(&self, row: &AnalysisRow, claim: &str, lease: i64) -> AppResult<bool> {
+    /// Runs a job this node has claimed: what it analysed once its result is stored,
+    /// `None` when the shutdown stopped it (its lease given up).
+    async fn run_claimed(
+        &self,
+        row: &AnalysisRow,
+        claim: &str,
+        lease: i64,
+    ) -> AppResult<Option<Analysed>> {
         let store = &self.core.store;
         let game_id = row.game_id.clone();
         let claim = claim.to_owned();
@@ -514,7 +518,7 @@ impl Analyses {
                     if let Err(e) = store.analysis_write(release).await {
                         tracing::warn!(error = %e, "analysis lease not released at shutdown");
                     }
-                    return Ok(false);
+                    return Ok(None);
                 }
                 let game = game.clone();
                 let budget = self.budget;
@@ -569,11 +573,12 @@ impl Analyses {
             })
             .await?;
         tracing::info!(plies = played.len(), "analysis done");
-        // After the job (its analysis is shown already): shots after its mistakes.
-        let opening = u32::try_from(game_row.opening_plies).unwrap_or(0);
-        self.find_puzzles(&game_id, &games, &plies, opening, &who)
-            .await;
-        Ok(true)
+        Ok(Some(Analysed {
+            games,
+            plies,
+            opening: u32::try_from(game_row.opening_plies).unwrap_or(0),
+            who,
+        }))
     }
 }
 
@@ -629,6 +634,18 @@ pub(crate) async fn stored_line(
         games,
         played,
     })
+}
+
+/// A job done: what the search for puzzles after its mistakes needs.
+struct Analysed {
+    /// The game after each ply.
+    games: Vec<Game>,
+    /// Its plies as analysed.
+    plies: Vec<PlyAnalysis>,
+    /// Its random opening's plies.
+    opening: u32,
+    /// Who asked (the fair queue's owner).
+    who: Who,
 }
 
 /// A job's stored result.
