@@ -108,3 +108,43 @@ test('the day’s puzzle from the start page, solved; a wrong move on a phone, r
     await phone.context.close();
   }
 });
+
+test('a streak: rising puzzles until the first wrong move, the best kept', { timeout: 180_000 }, async () => {
+  const { url } = env.server;
+  for (const [phone, tag] of [[false, '1366'], [true, '360']]) {
+    const p = await newPlayer(env.browser, { phone, locale: 'en-US' });
+    try {
+      if (!phone) await p.page.setViewportSize({ width: 1366, height: 768 });
+      await arrive(p, url, phone ? 'Streaky' : 'Streaker');
+      await p.page.goto(`${url}/#/puzzles/russian`);
+      await p.page.locator('[data-puzzle-status="solving"]').waitFor();
+      const drawn = p.page.waitForResponse((r) => r.url().includes('/api/puzzles/streak'));
+      await press(p, p.page.locator('[data-action="streak-start"]'));
+      const { puzzles } = await (await drawn).json();
+      assert.equal(puzzles.length, 30);
+      const ratings = puzzles.map((id) => stored(id).rating);
+      assert.deepEqual([...ratings].sort((a, b) => a - b).slice(0, 1), ratings.slice(0, 1), 'the easiest first');
+      await p.page.locator('[data-streak="0"]').waitFor();
+      await p.page.locator('[data-puzzle-status="solving"]').waitFor();
+      // The first solved: the second comes by itself, the streak counts one.
+      await solveFrom(p, stored(puzzles[0]).line);
+      await p.page.locator('[data-streak="1"]').waitFor();
+      await p.page.locator('[data-puzzle-status="solving"]').waitFor();
+      await screenshot(p.page, `puzzles-streak-${tag}`);
+      // A wrong move on the second ends it, unrated; the best is kept.
+      const second = await (await fetch(`${url}/api/puzzles/${puzzles[1]}`)).json();
+      const wrong = second.legal.find((m) => m !== stored(puzzles[1]).line[0]);
+      await playMove(p, wrong);
+      await p.page.locator('[data-puzzle-status="streak_over"]').waitFor();
+      assert.match(await p.page.locator('[data-puzzle-status]').innerText(), /Solved: 1/);
+      assert.match(await p.page.locator('[data-streak]').innerText(), /Best: 1/);
+      assert.equal(await p.page.locator('[data-puzzle-change]').count(), 0, 'unrated');
+      await screenshot(p.page, `puzzles-streak-over-${tag}`);
+      await press(p, p.page.locator('[data-action="streak-stop"]'));
+      await p.page.locator('[data-action="streak-start"]').waitFor();
+      assert.deepEqual(p.errors, []);
+    } finally {
+      await p.context.close();
+    }
+  }
+});

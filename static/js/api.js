@@ -196,6 +196,8 @@ export const nextPuzzle = (variant, theme = null) =>
 /** The day's puzzle of a variant. */
 export const dailyPuzzle = (variant) => request('GET', `/api/puzzles/daily?variant=${encodeURIComponent(variant)}`);
 /** One puzzle. */
+/** A puzzle streak of a variant: `{variant, puzzles: [id, ..]}`, easiest first (unrated). */
+export const puzzleStreak = (variant) => request('GET', `/api/puzzles/streak?variant=${encodeURIComponent(variant)}`);
 export const puzzle = (id) => request('GET', `/api/puzzles/${encodeURIComponent(id)}`);
 /** The solver's moves so far: the server's answer (ok, replies, solved, fen, legal). */
 export const puzzleMove = (id, moves) => request('POST', `/api/puzzles/${encodeURIComponent(id)}/move`, { moves });

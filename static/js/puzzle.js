@@ -3,7 +3,9 @@
 // The server holds the solution (docs/protocol.md "Puzzles"): each move goes to it, it
 // answers with the opponent's reply (and any forced moves), and only once the solver
 // finishes or gives up does it send the solution. The first try is rated; a wrong move
-// may be tried again, unrated.
+// may be tried again, unrated. A streak (unrated, as lichess's): puzzles of rising
+// ratings one after the other until the first wrong move; the best streak per variant
+// is kept in the browser.
 
 import * as api from './api.js';
 import { Board } from './board.js';
@@ -36,12 +38,15 @@ export function mount(root, { route, ctx }) {
     solution: null,
     busy: false,
     error: null,
+    // A streak: {ids, i, score}; null for rated puzzles.
+    streak: null,
   };
 
   const boardWrap = h('div', { class: 'board-wrap' });
   const variantSelect = h('select', { 'data-variant-select': '', 'aria-label': t('analyse.variant'), onchange: () => { location.hash = href('puzzles', variantSelect.value); } });
   const themeSelect = h('select', { 'data-theme-select': '', 'aria-label': t('puzzle.theme'), onchange: () => { page.theme = themeSelect.value || null; next(); } });
   const card = h('section', { class: 'card puzzle-card', 'data-puzzle-card': '', 'aria-live': 'polite' });
+  const streakButton = h('button', { class: 'btn', 'data-action': 'streak-start', onclick: () => startStreak() }, t('puzzle.streak'));
   replace(root, h('div', { class: 'table-page replay-page puzzle-page' },
     h('div', { class: 'replay-head-wrap' }, h('section', { class: 'replay-head' },
       h('h1', {}, t('puzzle.title')), h('p', { class: 'lead' }, t('puzzle.lead')))),
@@ -49,7 +54,9 @@ export function mount(root, { route, ctx }) {
     h('aside', { class: 'side' }, card,
       h('section', { class: 'card puzzle-choice' },
         h('label', {}, t('analyse.variant'), ' ', variantSelect),
-        h('label', {}, t('puzzle.theme'), ' ', themeSelect))),
+        h('label', {}, t('puzzle.theme'), ' ', themeSelect),
+        h('p', { class: 'muted small' }, t('puzzle.streak_help')),
+        streakButton)),
   ));
 
   async function load() {
@@ -130,6 +137,10 @@ export function mount(root, { route, ctx }) {
       page.sent.pop();
       page.fen = before;
       page.last = parseMove(move).squares;
+      if (page.streak) {
+        endStreak();
+        return;
+      }
       page.status = 'wrong';
       if (page.firstTry) {
         page.firstTry = false;
@@ -142,7 +153,9 @@ export function mount(root, { route, ctx }) {
     page.last = parseMove(moves[moves.length - 1]).squares;
     page.fen = answer.fen;
     page.legal = answer.legal;
-    if (answer.solved) {
+    if (answer.solved && page.streak) {
+      streakSolved();
+    } else if (answer.solved) {
       page.status = 'solved';
       await result(page.firstTry);
     } else {
@@ -161,7 +174,70 @@ export function mount(root, { route, ctx }) {
     }
   }
 
+  // The best streak of a variant, kept in this browser.
+  const bestKey = (variant) => `damka.streak.${variant}`;
+  function bestStreak(variant) {
+    return Number(localStorage.getItem(bestKey(variant)) ?? 0) || 0;
+  }
+
+  async function startStreak() {
+    const variant = page.puzzle?.variant ?? page.variant?.id ?? route.id;
+    page.status = 'loading';
+    draw();
+    try {
+      const { puzzles } = await api.puzzleStreak(variant);
+      page.streak = { ids: puzzles, i: 0, score: 0, variant };
+      start(await api.puzzle(puzzles[0]));
+    } catch (err) {
+      page.streak = null;
+      page.status = 'error';
+      page.error = err.code;
+      draw();
+    }
+  }
+
+  function endStreak() {
+    const st = page.streak;
+    if (st.score > bestStreak(st.variant)) localStorage.setItem(bestKey(st.variant), String(st.score));
+    page.status = 'streak_over';
+    draw();
+  }
+
+  function streakSolved() {
+    const st = page.streak;
+    st.score += 1;
+    if (st.score > bestStreak(st.variant)) localStorage.setItem(bestKey(st.variant), String(st.score));
+    page.status = 'solved';
+    draw();
+    if (st.i + 1 >= st.ids.length) {
+      page.status = 'streak_done';
+      draw();
+      return;
+    }
+    // The next one after a moment to see the last move.
+    setTimeout(async () => {
+      if (gone || page.streak !== st) return;
+      st.i += 1;
+      try {
+        start(await api.puzzle(st.ids[st.i]));
+      } catch (err) {
+        page.status = 'error';
+        page.error = err.code;
+        draw();
+      }
+    }, 700);
+  }
+
+  function stopStreak() {
+    page.streak = null;
+    next();
+  }
+
   async function giveUp() {
+    if (page.streak) {
+      endStreak();
+      return;
+    }
     if (page.firstTry) page.firstTry = false;
     await result(false);
     page.status = 'shown';
@@ -169,6 +245,7 @@ export function mount(root, { route, ctx }) {
   }
 
   async function next() {
+    page.streak = null;
     page.status = 'loading';
     draw();
     try {
@@ -218,10 +295,17 @@ export function mount(root, { route, ctx }) {
       shown: t('puzzle.shown'),
       none: t('puzzle.none'),
       error: t(`error.${page.error ?? 'internal'}`),
+      streak_over: t('puzzle.streak_over', { n: page.streak?.score ?? 0 }),
+      streak_done: t('puzzle.streak_done', { n: page.streak?.score ?? 0 }),
     }[page.status];
-    const over = page.status === 'solved' || page.status === 'shown';
+    const st = page.streak;
+    const streakEnd = page.status === 'streak_over' || page.status === 'streak_done';
+    const over = !st && (page.status === 'solved' || page.status === 'shown');
+    streakButton.hidden = !!st;
     replace(card,
       h('p', { class: `status puzzle-status ${page.status}`, 'data-puzzle-status': page.status, role: 'status' }, status),
+      st ? h('p', { class: 'meta puzzle-streak', 'data-streak': String(st.score) },
+        h('strong', {}, t('puzzle.streak_score', { n: st.score })), ' · ', t('puzzle.streak_best', { n: bestStreak(st.variant) })) : null,
       p ? h('p', { class: 'meta' },
         h('span', { 'data-puzzle-rating': String(p.rating) }, t('puzzle.rating', { n: p.rating })),
         p.themes.length ? ` · ${p.themes.map((th) => t(`puzzle.theme.${th}`)).join(', ')}` : '') : null,
@@ -232,7 +316,11 @@ export function mount(root, { route, ctx }) {
       page.error && page.status !== 'error' ? h('p', { class: 'form-msg error', role: 'alert' }, t(`error.${page.error}`)) : null,
       h('div', { class: 'actions' },
         page.status === 'wrong' ? h('button', { class: 'btn primary', 'data-action': 'puzzle-retry', onclick: retry }, t('puzzle.retry')) : null,
-        solving() && p ? h('button', { class: 'btn', 'data-action': 'puzzle-give-up', onclick: giveUp }, t('puzzle.show')) : null,
+        solving() && p && !st ? h('button', { class: 'btn', 'data-action': 'puzzle-give-up', onclick: giveUp }, t('puzzle.show')) : null,
+        solving() && p && st ? h('button', { class: 'btn', 'data-action': 'streak-give-up', onclick: giveUp }, t('puzzle.streak_give_up')) : null,
+        streakEnd ? h('button', { class: 'btn primary', 'data-action': 'streak-start', onclick: () => startStreak() }, t('puzzle.streak_again')) : null,
+        streakEnd ? h('button', { class: 'btn', 'data-action': 'streak-stop', onclick: stopStreak }, t('puzzle.streak_stop')) : null,
+        streakEnd && p ? h('a', { class: 'btn', href: analyseHref(p.variant, p.fen), 'data-action': 'puzzle-analyse' }, t('puzzle.analyse')) : null,
         over ? h('button', { class: 'btn primary', 'data-action': 'puzzle-next', onclick: next }, t('puzzle.next')) : null,
         over && p ? h('a', { class: 'btn', href: analyseHref(p.variant, p.fen), 'data-action': 'puzzle-analyse' }, t('puzzle.analyse')) : null,
       ),

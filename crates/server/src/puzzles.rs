@@ -32,6 +32,9 @@ pub const PUZZLE_RD: f64 = 250.0;
 /// Guests whose puzzle ratings are kept in memory at most (then the oldest half go).
 pub const MAX_GUESTS: usize = 50_000;
 
+/// Puzzles in a streak.
+pub const STREAK: usize = 30;
+
 /// Moves a request may send at most (longer than any solution).
 pub const MAX_MOVES: usize = 64;
 
@@ -444,6 +447,31 @@ impl Puzzles {
         })
     }
 
+    /// A streak of `variant` (issue 37, a bonus): [`STREAK`] puzzles of rising ratings,
+    /// the pool sorted by rating now and cut into that many bands, one drawn from each
+    /// (by `seed`); the whole pool in order when it is smaller.
+    pub fn streak(&self, variant: Variant, seed: u64) -> Vec<String> {
+        let s = lock(&self.state);
+        let mut pool: Vec<(f64, String)> = self
+            .pool(variant)
+            .iter()
+            .map(|e| (self.rating_of(&s, e).rating, e.id.clone()))
+            .collect();
+        drop(s);
+        pool.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+        if pool.len() <= STREAK {
+            return pool.into_iter().map(|p| p.1).collect();
+        }
+        let mut rng = SplitMix64::new(seed);
+        (0..STREAK)
+            .map(|band| {
+                let (from, to) = (band * pool.len() / STREAK, (band + 1) * pool.len() / STREAK);
+                let n = from + rng.below((to - from) as u64) as usize;
+                pool[n].1.clone()
+            })
+            .collect()
+    }
+
     /// The puzzle as the solver gets it.
     pub fn view(&self, e: &Entry) -> AppResult<PuzzleView> {
         let rating = self.rating_of(&lock(&self.state), e).rating.round() as i32;
@@ -676,6 +704,38 @@ mod tests {
         assert!(days.len() > 10, "it changes from day to day");
         assert_eq!(c.get("russian-0000"), None);
         assert_eq!(c.get("nowhere-0001"), None);
+    }
+
+    #[test]
+    fn a_streak_rises_through_the_pool() {
+        let p = Puzzles {
+            catalog: Catalog::starter(),
+            ..Puzzles::default()
+        };
+        let rating = |id: &str| p.entry(id).unwrap().rating;
+        let a = p.streak(Variant::Russian, 1);
+        assert_eq!(a.len(), STREAK);
+        let ratings: Vec<i32> = a.iter().map(|id| rating(id)).collect();
+        assert!(ratings.windows(2).all(|w| w[0] <= w[1]), "{ratings:?}");
+        assert_eq!(a.iter().collect::<HashSet<_>>().len(), STREAK, "no repeat");
+        // Drawn anew: another seed, another streak (same bands).
+        assert_ne!(a, p.streak(Variant::Russian, 2));
+        // A small pool: all of it, easiest first.
+        let small = Puzzles {
+            catalog: Catalog {
+                by_variant: [(
+                    Variant::Spanish,
+                    p.catalog.of(Variant::Spanish)[..5].to_vec(),
+                )]
+                .into(),
+            },
+            ..Puzzles::default()
+        };
+        let s = small.streak(Variant::Spanish, 3);
+        assert_eq!(s.len(), 5);
+        let r: Vec<i32> = s.iter().map(|id| small.entry(id).unwrap().rating).collect();
+        assert!(r.windows(2).all(|w| w[0] <= w[1]), "{r:?}");
+        assert!(small.streak(Variant::Czech, 3).is_empty());
     }
 
     impl Entry {

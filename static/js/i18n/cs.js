@@ -578,4 +578,13 @@ export default {
   'rating.correspondence': '{variant} (korespondenčně)',
   'leaderboard.live': 'Živě',
   'leaderboard.correspondence': 'Korespondenčně',
+  'puzzle.streak': 'Série úloh',
+  'puzzle.streak_help': 'Série: úlohy jsou čím dál těžší; první špatný tah ji ukončí. Bez ratingu.',
+  'puzzle.streak_score': 'Série: {n}',
+  'puzzle.streak_best': 'Rekord: {n}',
+  'puzzle.streak_over': 'Konec série. Vyřešeno: {n}',
+  'puzzle.streak_done': 'Celá série vyřešena: {n}!',
+  'puzzle.streak_again': 'Nová série',
+  'puzzle.streak_stop': 'Zpět k hodnoceným úlohám',
+  'puzzle.streak_give_up': 'Ukončit sérii',
 };

@@ -575,4 +575,13 @@ export default {
   'rating.correspondence': '{variant} (correspondence)',
   'leaderboard.live': 'Live',
   'leaderboard.correspondence': 'Correspondence',
+  'puzzle.streak': 'Puzzle streak',
+  'puzzle.streak_help': 'A streak: puzzles get harder one after the other; the first wrong move ends it. Unrated.',
+  'puzzle.streak_score': 'Streak: {n}',
+  'puzzle.streak_best': 'Best: {n}',
+  'puzzle.streak_over': 'Streak over. Solved: {n}',
+  'puzzle.streak_done': 'Every puzzle of the streak solved: {n}!',
+  'puzzle.streak_again': 'New streak',
+  'puzzle.streak_stop': 'Back to rated puzzles',
+  'puzzle.streak_give_up': 'End the streak',
 };

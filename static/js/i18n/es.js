@@ -578,4 +578,13 @@ export default {
   'rating.correspondence': '{variant} (por correspondencia)',
   'leaderboard.live': 'En vivo',
   'leaderboard.correspondence': 'Por correspondencia',
+  'puzzle.streak': 'Racha de problemas',
+  'puzzle.streak_help': 'Una racha: los problemas son cada vez más difíciles; la primera jugada errónea la termina. Sin puntuación.',
+  'puzzle.streak_score': 'Racha: {n}',
+  'puzzle.streak_best': 'Récord: {n}',
+  'puzzle.streak_over': 'Fin de la racha. Resueltos: {n}',
+  'puzzle.streak_done': 'Racha completa: {n}!',
+  'puzzle.streak_again': 'Nueva racha',
+  'puzzle.streak_stop': 'Volver a los problemas puntuables',
+  'puzzle.streak_give_up': 'Terminar la racha',
 };

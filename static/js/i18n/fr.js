@@ -578,4 +578,13 @@ export default {
   'rating.correspondence': '{variant} (par correspondance)',
   'leaderboard.live': 'En direct',
   'leaderboard.correspondence': 'Par correspondance',
+  'puzzle.streak': 'Série de problèmes',
+  'puzzle.streak_help': 'Une série : les problèmes sont de plus en plus difficiles ; le premier mauvais coup l’arrête. Sans classement.',
+  'puzzle.streak_score': 'Série : {n}',
+  'puzzle.streak_best': 'Record : {n}',
+  'puzzle.streak_over': 'Série terminée. Résolus : {n}',
+  'puzzle.streak_done': 'Série entière résolue : {n} !',
+  'puzzle.streak_again': 'Nouvelle série',
+  'puzzle.streak_stop': 'Retour aux problèmes classés',
+  'puzzle.streak_give_up': 'Arrêter la série',
 };

@@ -578,4 +578,13 @@ export default {
   'rating.correspondence': '{variant} (per corrispondenza)',
   'leaderboard.live': 'Dal vivo',
   'leaderboard.correspondence': 'Per corrispondenza',
+  'puzzle.streak': 'Serie di problemi',
+  'puzzle.streak_help': 'Una serie: i problemi diventano sempre più difficili; la prima mossa sbagliata la chiude. Senza rating.',
+  'puzzle.streak_score': 'Serie: {n}',
+  'puzzle.streak_best': 'Record: {n}',
+  'puzzle.streak_over': 'Serie finita. Risolti: {n}',
+  'puzzle.streak_done': 'Serie completa: {n}!',
+  'puzzle.streak_again': 'Nuova serie',
+  'puzzle.streak_stop': 'Torna ai problemi con rating',
+  'puzzle.streak_give_up': 'Chiudi la serie',
 };

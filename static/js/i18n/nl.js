@@ -578,4 +578,13 @@ export default {
   'rating.correspondence': '{variant} (correspondentie)',
   'leaderboard.live': 'Live',
   'leaderboard.correspondence': 'Correspondentie',
+  'puzzle.streak': 'Puzzelreeks',
+  'puzzle.streak_help': 'Een reeks: de puzzels worden steeds moeilijker; de eerste foute zet beëindigt hem. Zonder rating.',
+  'puzzle.streak_score': 'Reeks: {n}',
+  'puzzle.streak_best': 'Record: {n}',
+  'puzzle.streak_over': 'Reeks voorbij. Opgelost: {n}',
+  'puzzle.streak_done': 'Hele reeks opgelost: {n}!',
+  'puzzle.streak_again': 'Nieuwe reeks',
+  'puzzle.streak_stop': 'Terug naar puzzels met rating',
+  'puzzle.streak_give_up': 'Reeks beëindigen',
 };

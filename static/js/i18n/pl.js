@@ -575,4 +575,13 @@ export default {
   'rating.correspondence': '{variant} (korespondencyjne)',
   'leaderboard.live': 'Na żywo',
   'leaderboard.correspondence': 'Korespondencyjne',
+  'puzzle.streak': 'Seria zadań',
+  'puzzle.streak_help': 'Seria: zadania coraz trudniejsze, jedno po drugim; pierwszy zły ruch ją kończy. Bez rankingu.',
+  'puzzle.streak_score': 'Seria: {n}',
+  'puzzle.streak_best': 'Rekord: {n}',
+  'puzzle.streak_over': 'Koniec serii. Rozwiązane: {n}',
+  'puzzle.streak_done': 'Cała seria rozwiązana: {n}!',
+  'puzzle.streak_again': 'Nowa seria',
+  'puzzle.streak_stop': 'Wróć do zadań rankingowych',
+  'puzzle.streak_give_up': 'Zakończ serię',
 };

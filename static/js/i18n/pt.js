@@ -578,4 +578,13 @@ export default {
   'rating.correspondence': '{variant} (por correspondência)',
   'leaderboard.live': 'Ao vivo',
   'leaderboard.correspondence': 'Por correspondência',
+  'puzzle.streak': 'Sequência de problemas',
+  'puzzle.streak_help': 'Uma sequência: os problemas ficam mais difíceis, um após o outro; o primeiro lance errado a encerra. Sem rating.',
+  'puzzle.streak_score': 'Sequência: {n}',
+  'puzzle.streak_best': 'Recorde: {n}',
+  'puzzle.streak_over': 'Fim da sequência. Resolvidos: {n}',
+  'puzzle.streak_done': 'Toda a sequência resolvida: {n}!',
+  'puzzle.streak_again': 'Nova sequência',
+  'puzzle.streak_stop': 'Voltar aos problemas com rating',
+  'puzzle.streak_give_up': 'Encerrar a sequência',
 };

@@ -578,4 +578,13 @@ export default {
   'rating.correspondence': '{variant} (по переписке)',
   'leaderboard.live': 'Живая игра',
   'leaderboard.correspondence': 'По переписке',
+  'puzzle.streak': 'Серия задач',
+  'puzzle.streak_help': 'Серия: задачи всё сложнее, одна за другой; первый неверный ход её заканчивает. Без рейтинга.',
+  'puzzle.streak_score': 'Серия: {n}',
+  'puzzle.streak_best': 'Рекорд: {n}',
+  'puzzle.streak_over': 'Серия окончена. Решено: {n}',
+  'puzzle.streak_done': 'Вся серия решена: {n}!',
+  'puzzle.streak_again': 'Новая серия',
+  'puzzle.streak_stop': 'К рейтинговым задачам',
+  'puzzle.streak_give_up': 'Закончить серию',
 };

@@ -78,6 +78,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/puzzles", get(puzzles::counts))
         .route("/api/puzzles/next", get(puzzles::next))
         .route("/api/puzzles/daily", get(puzzles::daily))
+        .route("/api/puzzles/streak", get(puzzles::streak))
         .route("/api/puzzles/{id}", get(puzzles::show))
         .route("/api/puzzles/{id}/move", post(puzzles::play))
         .route("/api/puzzles/{id}/result", post(puzzles::result))

@@ -78,6 +78,36 @@ pub struct Daily {
     variant: String,
 }
 
+/// A streak: its puzzles, easiest first.
+#[derive(Debug, serde::Serialize)]
+pub struct Streak {
+    /// Variant id.
+    pub variant: String,
+    /// The puzzles' ids in the order to play them.
+    pub puzzles: Vec<String>,
+}
+
+/// A puzzle streak of a variant (unrated): puzzles of rising ratings, one from each band
+/// of the pool, drawn anew for each request.
+///
+/// Fails with `404 not_found` for a variant without puzzles.
+pub async fn streak(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Query(q): Query<Daily>,
+) -> AppResult<Json<Streak>> {
+    admit(&state, ip)?;
+    let v = variant(&q.variant)?;
+    let puzzles = state.puzzles.streak(v, crate::random::u64());
+    if puzzles.is_empty() {
+        return Err(AppError::NotFound("puzzle"));
+    }
+    Ok(Json(Streak {
+        variant: v.name().to_owned(),
+        puzzles,
+    }))
+}
+
 /// The day's puzzle of a variant (UTC), the same for everyone.
 ///
 /// Fails with `404 not_found` for a variant without puzzles.
