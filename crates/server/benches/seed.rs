@@ -14,6 +14,9 @@
 //! cargo bench -p damka-server --bench seed -- --database-url postgres://postgres@127.0.0.1:5432/big \
 //!     --games 300000 --guests 20000 --idle 20000 --heavy 100000
 //! ```
+//!
+//! `--running N` adds N correspondence games in progress (seven days a move, six plies
+//! played), for issue 40's measure of memory and start-up time with 100,000 open games.
 
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -31,6 +34,7 @@ struct Args {
     guests: usize,
     idle: usize,
     heavy: usize,
+    running: usize,
 }
 
 fn args() -> Args {
@@ -48,6 +52,7 @@ fn args() -> Args {
         guests: num("--guests", 20_000),
         idle: num("--idle", 20_000),
         heavy: num("--heavy", 100_000),
+        running: num("--running", 0),
     }
 }
 
@@ -215,6 +220,33 @@ async fn main() {
             ));
         }
     }
+    // Correspondence games in progress (issue 40's 100k benchmark): seven days a move,
+    // the sixth ply just played, between two of the guests who played.
+    let mut running = Vec::with_capacity(a.running);
+    let week = 7 * day;
+    for i in 0..a.running {
+        let white = format!("pl{:06}", rng.below(a.guests));
+        let black = format!("pl{:06}", rng.below(a.guests));
+        let id = format!("c{i:07}");
+        let line = &lines[rng.below(lines.len())];
+        let plies = 6.min(line.len());
+        let started = now - (rng.below(7 * 24 * 3600) as i64) * 1000;
+        running.push(format!(
+            "('{id}', 'tc{i}', 'russian', 'russian', 0, 0, 0, 0, '{white}', 'P{}', '{black}',              'P{}', '{}', 0, 'playing', NULL, NULL, {week}, {week}, {plies}, {started}, NULL, 0,              7, {})",
+            &white[2..],
+            &black[2..],
+            q(&fen),
+            now + week
+        ));
+        for (ply, (mv, after)) in line.iter().take(plies).enumerate() {
+            moves.push(format!(
+                "('{id}', {}, '{}', '{}', {week}, {week}, 1000)",
+                ply + 1,
+                q(mv),
+                q(after)
+            ));
+        }
+    }
     println!(
         "seed: {} guests, {} games, {} moves to write",
         guests.len(),
@@ -241,6 +273,10 @@ async fn main() {
                 &accounts
             );
             insert!($conn, "games", GAME_COLUMNS, &games);
+            if !running.is_empty() {
+                let columns = format!("{GAME_COLUMNS}, days, deadline");
+                insert!($conn, "games", &columns, &running);
+            }
             println!(
                 "seed: games written after {:.1} s",
                 started.elapsed().as_secs_f64()
