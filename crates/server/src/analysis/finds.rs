@@ -6,7 +6,7 @@
 //! move, joins its variant's pool ([`crate::puzzles::Puzzles::add_found`]).
 //!
 //! Each verification runs on the computer's threads as an analysis (below every live
-//! game; stopped for one and run again, at most [`RERUNS`] times). At most
+//! game; stopped for one and run again, [`Analyses::run_whole`]). At most
 //! [`MAX_PER_GAME`] positions per game are tried, once the job is stored and its slot
 //! has gone to the next job (so it never delays another analysis).
 
@@ -16,13 +16,10 @@ use damka_protocol::analysis::PlyAnalysis;
 
 use super::Analyses;
 use super::judge::Judgement;
-use crate::bots::{Class, Who};
+use crate::bots::Who;
 
 /// Positions of one game tried at most.
 pub const MAX_PER_GAME: usize = 4;
-
-/// Times a verification stopped for a live game is run again.
-const RERUNS: usize = 3;
 
 /// Transposition table of a verification: 2^18 entries.
 const TT_BITS: u32 = 18;
@@ -92,29 +89,23 @@ impl Analyses {
         added
     }
 
-    /// The puzzle at `game`'s position for the side to move, verified at `depth`.
+    /// The puzzle at `game`'s position for the side to move, verified at `depth` to its
+    /// end ([`Analyses::run_whole`]).
     async fn verify(&self, game: &Game, depth: u32, who: &Who) -> Option<bot::puzzle::Puzzle> {
         let o = bot::puzzle::PuzzleOptions {
             verify_depth: depth,
             ..bot::puzzle::PuzzleOptions::default()
         };
-        for _ in 0..RERUNS {
-            let g = game.clone();
-            let done = self
-                .core
-                .bots
-                .run(Class::Analysis, who, move |stop| {
-                    let mut engine = bot::Engine::new(TT_BITS);
-                    bot::puzzle::verify_until(&mut engine, &g, &o, stop)
-                })
-                .await;
-            match done {
-                Some((found, false)) => return found.ok(),
-                Some((_, true)) => self.core.metrics.analysis_preempted.inc(),
-                None => return None,
-            };
-        }
-        None
+        let game = game.clone();
+        self.run_whole(who, move || {
+            let game = game.clone();
+            move |stop: &std::sync::atomic::AtomicBool| {
+                bot::puzzle::verify_until(&mut bot::Engine::new(TT_BITS), &game, &o, stop)
+            }
+        })
+        .await
+        .ok()
+        .and_then(Result::ok)
     }
 }
 

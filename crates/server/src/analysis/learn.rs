@@ -23,16 +23,12 @@ use draughts::{Color, Game};
 use super::judge::{self, Curve, Judgement, Value};
 use super::search::{self, Budget, Searched};
 use super::{Analyses, stored_line};
-use crate::bots::{Class, Who};
+use crate::bots::Who;
 use crate::error::{AppError, AppResult};
 use crate::lock::lock;
 
 /// Positions before a mistake whose search is kept (then all are forgotten at once).
 pub const BEFORE_KEPT: usize = 1_024;
-
-/// Times a try's search stopped early for a live game is run again before the try is
-/// refused with `Retry-After` (a search stopped early is not the analysis's).
-const RERUNS: usize = 3;
 
 /// A position before a mistake as searched: its value and the engine's move.
 type Before = (Value, Option<String>);
@@ -196,30 +192,20 @@ impl Analyses {
         })
     }
 
-    /// Searches `game` with the game analysis's budget on the computer's threads, run
-    /// again when a live game stopped it early (at most [`RERUNS`] times).
+    /// Searches `game` with the game analysis's budget, to its end
+    /// ([`Analyses::run_whole`]).
+    ///
+    /// Fails with `internal` or `429` (`Retry-After`) as that does.
     async fn search_again(&self, game: Game, who: &Who) -> AppResult<Searched> {
         let budget: Budget = self.budget;
         let tables = self.core.bots.endgames().get(game.position().variant());
-        for _ in 0..RERUNS {
-            let game = game.clone();
-            let tables = tables.clone();
-            let done = self
-                .core
-                .bots
-                .run(Class::Analysis, who, move |stop| {
-                    search::search_with(&game, budget, stop, tables)
-                })
-                .await;
-            match done {
-                Some((found, false)) => return Ok(found),
-                Some((_, true)) => {
-                    self.core.metrics.analysis_preempted.inc();
-                }
-                None => return Err(AppError::Internal("a search failed".into())),
+        self.run_whole(who, move || {
+            let (game, tables) = (game.clone(), tables.clone());
+            move |stop: &std::sync::atomic::AtomicBool| {
+                search::search_with(&game, budget, stop, tables)
             }
-        }
-        Err(AppError::RetryAfter(2))
+        })
+        .await
     }
 }
 

@@ -76,6 +76,9 @@ pub struct Analyses {
     puzzles: std::sync::OnceLock<Arc<crate::puzzles::Puzzles>>,
 }
 
+/// Times [`Analyses::run_whole`] runs a search again that a live game stopped.
+const RERUNS: usize = 3;
+
 /// How often a running job stores its progress (with its lease).
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
@@ -127,6 +130,30 @@ impl Analyses {
     /// Puzzles found in analysed games join this pool (`--game-puzzle-depth`).
     pub fn find_puzzles_for(&self, puzzles: Arc<crate::puzzles::Puzzles>) {
         let _ = self.puzzles.set(puzzles);
+    }
+
+    /// Runs the work `make` makes on the computer's threads as an analysis (below every
+    /// live game), made and run again when a live game stopped it, at most [`RERUNS`]
+    /// times: what an interactive request or a job's afterthought needs (a whole result,
+    /// never a cut one), where a job's own positions keep trying.
+    ///
+    /// Fails with `internal` when the search failed, `429` (`Retry-After: 2`) when live
+    /// games kept stopping it.
+    async fn run_whole<R, W>(&self, who: &Who, make: impl Fn() -> W) -> AppResult<R>
+    where
+        R: Send + 'static,
+        W: FnOnce(&std::sync::atomic::AtomicBool) -> R + Send + 'static,
+    {
+        for _ in 0..RERUNS {
+            match self.core.bots.run(Class::Analysis, who, make()).await {
+                Some((found, false)) => return Ok(found),
+                Some((_, true)) => {
+                    self.core.metrics.analysis_preempted.inc();
+                }
+                None => return Err(AppError::Internal("a search failed".into())),
+            }
+        }
+        Err(AppError::RetryAfter(2))
     }
 
     /// Jobs this node has run since it started.

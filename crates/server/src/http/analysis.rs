@@ -16,6 +16,7 @@ use crate::accounts::retry_after;
 use crate::app::AppState;
 use crate::bots::Who;
 use crate::error::{AppError, AppResult};
+use crate::limits::RateKey;
 use crate::session::{ClientIp, Guest, MaybeGuest};
 
 /// Burst of game analyses per address.
@@ -69,6 +70,28 @@ pub async fn show(
     Ok(Json(state.analyses.show(&id).await?))
 }
 
+/// Takes a token of the address's analysis-board budget (`burst`, then
+/// `--position-analyses-per-minute`): the board, a move tried instead of a mistake and a
+/// pasted PDN share it. Returns who asks, for the search queue.
+///
+/// Fails with `429 rate_limited` (`Retry-After`) past it.
+pub(super) fn board_budget(state: &AppState, ip: RateKey, burst: f64) -> AppResult<Who> {
+    state
+        .core
+        .limits
+        .analyses_from
+        .take_or_wait(
+            ip,
+            burst,
+            state.core.config.position_analyses_per_minute / 60.0,
+        )
+        .map_err(retry_after)?;
+    Ok(Who {
+        address: Some(ip.addr()),
+        owner: ip.to_string(),
+    })
+}
+
 /// Query of `GET /api/analyse`.
 #[derive(Deserialize)]
 pub struct PositionQuery {
@@ -99,20 +122,7 @@ pub async fn position(
     if let Some(asker) = &asker {
         correspondence_check(&state, &asker.id, &q.variant, &q.fen).await?;
     }
-    state
-        .core
-        .limits
-        .analyses_from
-        .take_or_wait(
-            ip,
-            POSITIONS_BURST,
-            state.core.config.position_analyses_per_minute / 60.0,
-        )
-        .map_err(retry_after)?;
-    let who = Who {
-        address: Some(ip.addr()),
-        owner: ip.to_string(),
-    };
+    let who = board_budget(&state, ip, POSITIONS_BURST)?;
     Ok(Json(
         state.analyses.position(&q.variant, &q.fen, who).await?,
     ))
@@ -202,20 +212,7 @@ pub async fn try_instead(
     body: Result<Json<MistakeTry>, JsonRejection>,
 ) -> AppResult<Json<MistakeVerdict>> {
     let Json(body) = body.map_err(|e| AppError::BadMessage(e.body_text()))?;
-    state
-        .core
-        .limits
-        .analyses_from
-        .take_or_wait(
-            ip,
-            POSITIONS_BURST,
-            state.core.config.position_analyses_per_minute / 60.0,
-        )
-        .map_err(retry_after)?;
-    let who = Who {
-        address: Some(ip.addr()),
-        owner: ip.to_string(),
-    };
+    let who = board_budget(&state, ip, POSITIONS_BURST)?;
     Ok(Json(
         state.analyses.try_instead(&id, ply, &body.mv, who).await?,
     ))

@@ -9,7 +9,6 @@ use damka_protocol::analysis::{PdnPly, PdnReplay, PdnUpload};
 use draughts::Variant;
 use draughts::pdn::{self, GameResult as PdnResult};
 
-use crate::accounts::retry_after;
 use crate::app::AppState;
 use crate::error::{AppError, AppResult};
 use crate::session::ClientIp;
@@ -34,16 +33,7 @@ pub async fn replay(
     json: Result<Json<PdnUpload>, JsonRejection>,
 ) -> AppResult<Json<PdnReplay>> {
     let Json(upload) = json.map_err(|e| AppError::BadMessage(e.body_text()))?;
-    state
-        .core
-        .limits
-        .analyses_from
-        .take_or_wait(
-            ip,
-            PDN_BURST,
-            state.core.config.position_analyses_per_minute / 60.0,
-        )
-        .map_err(retry_after)?;
+    super::analysis::board_budget(&state, ip, PDN_BURST)?;
     let asked = match upload.variant.as_deref() {
         None => Variant::International,
         Some(name) => Variant::from_name(name)
