@@ -14,10 +14,12 @@ export function mount(root, { id, ctx }) {
   let gone = false;
   const list = h('div', { class: 'card', 'aria-busy': 'true' });
   const tabs = h('nav', { class: 'variant-tabs', 'aria-label': t('leaderboard.variants') });
+  // Which rating the board shows: the variant's live one, or its correspondence one.
+  const shown = h('h2', { 'data-board-shown': '' });
   replace(root, h('section', { class: 'leaderboard', 'data-leaderboard': id ?? '' },
     h('h1', {}, t('leaderboard.title')),
     h('p', { class: 'lead' }, t('leaderboard.lead')),
-    tabs, list));
+    tabs, shown, list));
   (async () => {
     const variants = await api.variants().catch(() => []);
     // Without a variant in the address: the player's best-played one, else American
@@ -31,6 +33,9 @@ export function mount(root, { id, ctx }) {
     const base = variant.replace(/_correspondence$/, '');
     const corr = base !== variant;
     const pool = (id) => (corr ? `${id}_correspondence` : id);
+    const current = variants.find((v) => v.id === base);
+    const name = current ? t.pick(current.names, base) : base;
+    replace(shown, corr ? t('rating.correspondence', { variant: name }) : name);
     replace(tabs, variants.map((v) => h('a', {
       class: `btn small${v.id === base ? ' on' : ''}`, href: href('leaderboard', pool(v.id)), 'data-variant': v.id,
       'aria-current': v.id === base ? 'page' : null,
