@@ -99,6 +99,16 @@ pub struct CreateTournament {
     /// seeds by rating.
     #[serde(default)]
     pub rated: bool,
+    /// Start every game from an opening ballot of the room's variant: `"random"` (a new
+    /// opening of the variant's default set for each round, the same on every board of
+    /// the round) or a ballot's id (every game from it); `null` (default): the start
+    /// position. An addition (fourth wave).
+    #[serde(default)]
+    pub ballot: Option<crate::ballot::BallotChoice>,
+    /// Micro-match rounds: each pairing plays two games from the round's opening, the
+    /// colours swapped (default off). Scored by games. An addition (fourth wave).
+    #[serde(default)]
+    pub micro_match: bool,
 }
 
 /// One board of a round.
@@ -120,6 +130,10 @@ pub struct PairingView {
     /// time, `forfeit` for a game not played because a player had left); `null` while
     /// being played.
     pub reason: Option<String>,
+    /// In a micro-match round: which game of the pairing's match this board is (1, or 2
+    /// with the colours swapped); absent otherwise. An addition (fourth wave).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_game: Option<u32>,
 }
 
 /// One round.
@@ -131,6 +145,10 @@ pub struct RoundView {
     pub pairings: Vec<PairingView>,
     /// The player without an opponent this round (odd numbers), if any.
     pub bye: Option<Player>,
+    /// The opening ballot every game of the round starts from (absent: the start
+    /// position, or a round not started yet). An addition (fourth wave).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<crate::ballot::GameBallot>,
 }
 
 /// The tie-breaks of a standings line (all computed for both kinds; the order they
@@ -210,6 +228,12 @@ pub struct TournamentView {
     /// Rated (only accounts join; the games are rated).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The games start from opening ballots (`"random"` or a ballot's id), as created.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ballot: Option<crate::ballot::BallotChoice>,
+    /// Micro-match rounds (two games per pairing, colours swapped).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub micro_match: bool,
     /// During the break between two rounds: the next round as paired now (no tables
     /// yet), else `None`. An addition to the contract.
     #[serde(default)]
@@ -265,6 +289,12 @@ pub struct TournamentSummary {
     /// Rated (only accounts join; the games are rated), so that the room's list says so.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The games start from opening ballots, as created.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ballot: Option<crate::ballot::BallotChoice>,
+    /// Micro-match rounds.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub micro_match: bool,
     /// Counts the tournament's changes.
     pub version: u64,
 }
@@ -303,6 +333,8 @@ impl From<&TournamentView> for TournamentSummary {
                 .map(|s| s.player.clone()),
             cancelled: t.cancelled,
             rated: t.rated,
+            ballot: t.ballot.clone(),
+            micro_match: t.micro_match,
             version: t.version,
         }
     }

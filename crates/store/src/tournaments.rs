@@ -53,6 +53,11 @@ pub struct TournamentRow {
     pub cancelled: bool,
     /// Rated: only accounts join, its games are rated, a Swiss seeds by rating.
     pub rated: bool,
+    /// The ballot choice as created: `random`, a ballot's id, or `None` (the start
+    /// position).
+    pub ballot: Option<String>,
+    /// Micro-match rounds: a pairing's two games are boards 2k-1 and 2k.
+    pub micro_match: bool,
 }
 
 /// A tournament row as the database holds it.
@@ -78,6 +83,8 @@ struct RawTournament {
     ended_at: Option<i64>,
     cancelled: i64,
     rated: i64,
+    ballot: Option<String>,
+    micro_match: i64,
 }
 
 impl TryFrom<RawTournament> for TournamentRow {
@@ -108,6 +115,8 @@ impl TryFrom<RawTournament> for TournamentRow {
             ended_at: r.ended_at,
             cancelled: r.cancelled != 0,
             rated: r.rated != 0,
+            ballot: r.ballot,
+            micro_match: r.micro_match != 0,
         })
     }
 }
@@ -181,6 +190,8 @@ pub struct PairingRow {
     pub result: Option<BoardResult>,
     /// The reason once decided: an end reason's wire name, `forfeit`, or `bye`.
     pub reason: Option<String>,
+    /// The ballot the round's games start from, by id (`None`: the start position).
+    pub ballot: Option<String>,
 }
 
 /// A board as the database holds it.
@@ -194,6 +205,7 @@ struct RawPairing {
     game_id: Option<String>,
     result: Option<String>,
     reason: Option<String>,
+    ballot: Option<String>,
 }
 
 impl TryFrom<RawPairing> for PairingRow {
@@ -215,6 +227,7 @@ impl TryFrom<RawPairing> for PairingRow {
             game_id: r.game_id,
             result,
             reason: r.reason,
+            ballot: r.ballot,
         })
     }
 }
@@ -295,8 +308,9 @@ pub enum TournamentWrite {
 
 const INSERT_TOURNAMENT: &str = "INSERT INTO tournaments (id, room, name, kind, status, rounds, \
     total_rounds, minutes, increment_s, max_players, bots, bot_level, starts_at, created_by, \
-    created_by_name, created_at, started_at, ended_at, cancelled, rated) VALUES ($1, $2, $3, \
-    $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)";
+    created_by_name, created_at, started_at, ended_at, cancelled, rated, ballot, micro_match) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
+    $19, $20, $21, $22)";
 
 const INSERT_ENTRANT: &str = "INSERT INTO tournament_players (tournament_id, player_id, name, \
     seq, left_round) VALUES ($1, $2, $3, $4, $5)";
@@ -315,8 +329,8 @@ const START: &str = "UPDATE tournaments SET status = 'running', started_at = $2,
     total_rounds = $3 WHERE id = $1";
 
 const INSERT_PAIRING: &str = "INSERT INTO tournament_pairings (tournament_id, round, board, \
-    white_id, black_id, table_id, game_id, result, reason) VALUES ($1, $2, $3, $4, $5, $6, \
-    $7, $8, $9)";
+    white_id, black_id, table_id, game_id, result, reason, ballot) VALUES ($1, $2, $3, $4, $5, \
+    $6, $7, $8, $9, $10)";
 
 const RESULT: &str = "UPDATE tournament_pairings SET result = $4, reason = $5 \
     WHERE tournament_id = $1 AND round = $2 AND board = $3";
@@ -326,7 +340,7 @@ const END: &str =
 
 const TOURNAMENT_COLUMNS: &str = "id, room, name, kind, status, rounds, total_rounds, minutes, \
     increment_s, max_players, bots, bot_level, starts_at, created_by, created_by_name, \
-    created_at, started_at, ended_at, cancelled, rated";
+    created_at, started_at, ended_at, cancelled, rated, ballot, micro_match";
 
 /// Applies a [`TournamentWrite`] to a connection of either backend.
 macro_rules! apply_tournament {
@@ -354,6 +368,8 @@ macro_rules! apply_tournament {
                     .bind(t.ended_at)
                     .bind(i64::from(t.cancelled))
                     .bind(i64::from(t.rated))
+                    .bind(&t.ballot)
+                    .bind(i64::from(t.micro_match))
                     .execute(&mut *$conn)
                     .await?;
                 sqlx::query(INSERT_ENTRANT)
@@ -450,6 +466,7 @@ macro_rules! apply_tournament {
                         .bind(&b.game_id)
                         .bind(b.result.map(BoardResult::as_str))
                         .bind(&b.reason)
+                        .bind(&b.ballot)
                         .execute(&mut *$conn)
                         .await?;
                 }
@@ -580,7 +597,7 @@ impl Store {
     /// Fails on a database error.
     pub async fn tournament_pairings(&self, id: &str) -> Result<Vec<PairingRow>, StoreError> {
         const SQL: &str = "SELECT round, board, white_id, black_id, table_id, game_id, result, \
-                           reason FROM tournament_pairings WHERE tournament_id = $1 \
+                           reason, ballot FROM tournament_pairings WHERE tournament_id = $1 \
                            ORDER BY round, board";
         let rows = on_pool!(self, pool => sqlx::query_as::<_, RawPairing>(SQL).bind(id).fetch_all(pool).await)?;
         rows.into_iter().map(PairingRow::try_from).collect()

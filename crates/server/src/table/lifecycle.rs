@@ -29,10 +29,14 @@ impl TableActor {
             std::mem::swap(&mut white, &mut black);
         }
         let now = self.core.time.now_ms();
-        let id = random::token_base36(12);
         // The second game of a micro-match: the first game's opening, colours swapped
-        // (the players cannot leave their seats in the break).
+        // (the players cannot leave their seats in the break), its id the first's with
+        // `b` added (a tournament stored its board under that id when it paired).
         let second = self.micro.as_ref().filter(|m| m.in_break());
+        let id = match second {
+            Some(m) => m.second_id(),
+            None => random::token_base36(12),
+        };
         let (position, opening, ballot, slot) = if let Some(m) = second {
             // The seated players as they are now (a rated first game changed their
             // ratings), the colours the other way round from the first game.

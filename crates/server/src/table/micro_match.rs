@@ -13,6 +13,14 @@ use draughts::{ByColor, Color, Move, Position, Rules};
 
 use super::game::LiveGame;
 
+/// The id of a micro-match's second game: its first game's id with `b` added, so that
+/// a tournament can store both games' boards when it pairs (and find the second again
+/// after a restart) before the second game exists. Never a first game's id (those have
+/// 12 characters).
+pub fn second_game_id(first: &str) -> String {
+    format!("{first}b")
+}
+
 /// Where both games of a match start: the first game's start position (the variant's,
 /// or its ballot's) and its random-opening plies.
 #[derive(Debug, Clone)]
@@ -113,6 +121,11 @@ impl MicroMatch {
             Stage::Break { until } => Some(until),
             _ => None,
         }
+    }
+
+    /// The second game's id (see [`second_game_id`]).
+    pub fn second_id(&self) -> String {
+        second_game_id(&self.games[0])
     }
 
     /// The second game's players: the first game's, colours swapped.

@@ -228,6 +228,15 @@ async fn restore_breaks(
             show_rated(state, &mut game.players, room.config.variant, false).await;
         }
         let micro = stored_match(state, &row.id, room.config.variant, until).await?;
+        // A tournament's micro-match: its second game is the tournament's too.
+        let tournament = state
+            .store
+            .tournament_of_game(&row.id)
+            .await?
+            .map(|(id, round)| TableTournament {
+                id,
+                round: u32::try_from(round).unwrap_or(0),
+            });
         let seed = TableSeed {
             id: row.table_id.clone(),
             room,
@@ -235,7 +244,7 @@ async fn restore_breaks(
             seats: game.players.clone().map(Some),
             game: Some(game),
             chat: table_chat(state, &row.table_id).await?,
-            tournament: None,
+            tournament,
             micro,
             epoch: epochs.and_then(|e| e.get(&row.table_id).copied()),
             creator_ip: None,

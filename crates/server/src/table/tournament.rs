@@ -55,6 +55,11 @@ pub struct TournamentGameSpec {
     pub rate_game: bool,
     /// The tournament creator's address: the table counts against its table cap.
     pub creator_ip: Option<std::net::IpAddr>,
+    /// The ballot the round's games start from (`None`: the start position).
+    pub opening: Option<&'static draughts::ballot::Ballot>,
+    /// A micro-match: the table plays a second game after this one, colours swapped,
+    /// with the id [`super::second_game_id`] of this one's.
+    pub micro_match: bool,
 }
 
 /// A tournament game made ready: the row to store (with the round) and the table to
@@ -86,7 +91,11 @@ impl Tables {
     ) -> PreparedTable {
         let variant = room.config.variant;
         let rules = Rules::new(variant);
-        let position = match self.core.config.test_start_fen.as_deref() {
+        let fen = spec
+            .opening
+            .map(draughts::ballot::Ballot::fen)
+            .or(self.core.config.test_start_fen.as_deref());
+        let position = match fen {
             Some(fen) => Position::from_fen(rules, fen).unwrap_or_else(|_| Position::new(rules)),
             None => Position::new(rules),
         };
@@ -99,6 +108,10 @@ impl Tables {
             days: None,
             bot,
             rated: spec.rated,
+            ballot: spec
+                .opening
+                .map(|b| damka_protocol::ballot::BallotChoice::Id(b.id().to_owned())),
+            micro_match: spec.micro_match,
             ..Options::default()
         };
         let players = ByColor {
@@ -113,13 +126,19 @@ impl Tables {
             options: options.clone(),
             players: players.clone(),
             position,
-            ballot: None,
+            ballot: spec.opening,
             opening: Vec::new(),
-            micro_match: None,
+            micro_match: spec.micro_match.then(|| damka_store::MatchSlot {
+                id: spec.game_id.clone(),
+                game: 1,
+            }),
             now: self.core.time.now_ms(),
             first_move_ms: self.core.config.first_move_window().as_millis() as u64,
             rated: spec.rated && spec.rate_game,
         });
+        let micro = spec
+            .micro_match
+            .then(|| super::micro_match::MicroMatch::first(&live));
         let seed = TableSeed {
             id: spec.table_id.clone(),
             room: room.clone(),
@@ -128,7 +147,7 @@ impl Tables {
             game: Some(live),
             chat: Vec::new(),
             tournament: Some(spec.tournament.clone()),
-            micro: None,
+            micro,
             epoch: None,
             creator_ip: spec.creator_ip,
         };
@@ -193,18 +212,51 @@ impl TableActor {
         });
     }
 
-    /// A player left the tournament: their running game here is resigned.
+    /// A player left the tournament: their running game here is resigned, and a
+    /// micro-match's second game not started yet (`game_id` is its id, or the first
+    /// game's while it runs) is not played: reported to the tournament as forfeited.
     pub(super) async fn forfeit(&mut self, game_id: &str, player_id: &str) {
-        let Some(color) = self
+        if let Some(color) = self
             .game
             .as_ref()
             .filter(|g| g.playing() && g.id == game_id)
             .and_then(|g| g.color_of(player_id))
+            && let Err(e) = self.finish(Some(color.other()), Reason::Resign).await
+        {
+            tracing::warn!(error = %e, "cannot store a forfeited tournament game now");
+            return;
+        }
+        let Some(t) = self.tournament.clone() else {
+            return;
+        };
+        let Some(m) = self
+            .micro
+            .as_mut()
+            .filter(|m| m.in_break() && (m.games[0] == game_id || m.second_id() == game_id))
         else {
             return;
         };
-        if let Err(e) = self.finish(Some(color.other()), Reason::Resign).await {
-            tracing::warn!(error = %e, "cannot store a forfeited tournament game now");
-        }
+        // In the second game the colours are swapped: the leaver's opponent had their
+        // colour in the first.
+        let (white, black) = m.second_players();
+        let result = if white.id == player_id {
+            GameResult::Black
+        } else if black.id == player_id {
+            GameResult::White
+        } else {
+            return;
+        };
+        m.stage = super::micro_match::Stage::Over;
+        let second = m.second_id();
+        tracing::info!(game = %second, "a micro-match's second game forfeited");
+        self.tables.report(GameReport {
+            tournament: t.id,
+            round: t.round,
+            game: second,
+            result: Some(result),
+            reason: "forfeit".to_owned(),
+        });
+        self.resend_states();
+        self.publish();
     }
 }

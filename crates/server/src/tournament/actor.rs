@@ -531,6 +531,20 @@ impl TournamentActor {
             },
         );
         self.publish();
+        // A micro-match whose first game has no result (the server had to abort it) ends
+        // there, as at any micro-match table: its second game is not played.
+        if outcome == Outcome::Void
+            && let Some(game) = self.t.pending_second(report.round, board)
+        {
+            Box::pin(self.record(GameReport {
+                tournament: report.tournament,
+                round: report.round,
+                game,
+                result: None,
+                reason: damka_protocol::EndReason::Aborted.as_str().to_owned(),
+            }))
+            .await;
+        }
     }
 
     /// Results of the current round's games that ended while no actor listened (a

@@ -67,6 +67,9 @@ pub fn validate(req: &CreateTournament, now: i64, open_secs: u64) -> Result<Sett
     if req.rated && req.bots {
         return bad("a rated tournament is played by accounts only: no computer places");
     }
+    if req.micro_match && req.kind == TournamentKind::RoundRobin && req.max_players > 10 {
+        return bad("a round-robin of micro-matches has at most 10 players");
+    }
     Ok(Settings {
         kind: req.kind,
         rounds,
@@ -78,7 +81,28 @@ pub fn validate(req: &CreateTournament, now: i64, open_secs: u64) -> Result<Sett
         starts_at,
         name,
         rated: req.rated,
+        ballot: req.ballot.clone(),
+        micro_match: req.micro_match,
     })
+}
+
+/// Checks a tournament's ballot against its room's variant: a ballot of the variant (or
+/// `"random"`), and for a rated tournament a federation's set unless it plays
+/// micro-matches (as at a table: a start of Damka's own is fair only with both colours).
+///
+/// Fails with `unknown_ballot` or `invalid_options`.
+pub fn check_ballot(settings: &Settings, variant: draughts::Variant) -> Result<(), AppError> {
+    let Some(choice) = &settings.ballot else {
+        return Ok(());
+    };
+    let set = crate::table::ballot::check(variant, choice)?;
+    if settings.rated && !settings.micro_match && !crate::table::ballot::rated_set(set) {
+        return Err(AppError::InvalidOptions(format!(
+            "a rated tournament plays a federation's ballots (3move, fmjd64, idf150), not \
+             {set}, unless it plays micro-matches"
+        )));
+    }
+    Ok(())
 }
 
 /// Creates a tournament in `room` with `creator` (a request from `ip`) as its first
@@ -96,6 +120,7 @@ pub async fn create(
     let now = crate::time::unix_ms();
     let state = tournaments.core();
     let settings = validate(req, now, state.config.tournament_open_secs)?;
+    check_ballot(&settings, room.config.variant)?;
     if settings.rated && !creator.account {
         return Err(AppError::game(
             damka_protocol::ErrorCode::RatedNeedsAccount,
@@ -145,6 +170,8 @@ pub async fn create(
         ended_at: None,
         cancelled: false,
         rated: settings.rated,
+        ballot: settings.ballot.clone().map(String::from),
+        micro_match: settings.micro_match,
     };
     state
         .store

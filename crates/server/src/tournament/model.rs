@@ -7,9 +7,11 @@
 //! index in [`Tournament::players`] is their seed minus one, for the pairing and the
 //! standings alike.
 
+use damka_protocol::ballot::BallotChoice;
 use damka_protocol::tournament::{TournamentKind, TournamentStatus};
 use damka_protocol::{ErrorCode, GameResult, Player};
 use draughts::Color;
+use draughts::ballot::Ballot;
 
 use super::pairing::{RoundPairing, berger, swiss};
 use super::standings::{self, Decided, Outcome};
@@ -45,6 +47,12 @@ pub struct Settings {
     pub name: Option<String>,
     /// Rated: accounts only, rated games, a Swiss seeded by rating.
     pub rated: bool,
+    /// Every game from an opening ballot: a new one each round (`Random`, the same on
+    /// every board of the round) or always the named one; `None`: the start position.
+    pub ballot: Option<BallotChoice>,
+    /// Micro-match rounds: each pairing plays two games from the round's opening, the
+    /// colours swapped (boards 2k-1 and 2k of the round).
+    pub micro_match: bool,
 }
 
 /// A player in the tournament.
@@ -78,6 +86,9 @@ pub struct Board {
     pub game: Option<String>,
     /// The result once known.
     pub result: Option<BoardResult>,
+    /// In a micro-match round: 1 for the pairing's first game, 2 for the second (the
+    /// colours swapped, the board after the first).
+    pub match_game: Option<u8>,
 }
 
 /// One round.
@@ -89,6 +100,8 @@ pub struct Round {
     pub boards: Vec<Board>,
     /// The player sitting out.
     pub bye: Option<usize>,
+    /// The ballot every game of the round starts from (`None`: the start position).
+    pub opening: Option<&'static Ballot>,
 }
 
 /// A tournament.
@@ -400,29 +413,92 @@ impl Tournament {
         }
     }
 
-    /// Adds a stored round; `places` gives each board to be played its (table, game).
-    pub fn add_round(&mut self, planned: &PlannedRound, places: &[Option<(String, String)>]) {
-        let boards = planned
-            .boards
-            .iter()
-            .zip(places)
-            .map(|(&(white, black, forfeit), place)| Board {
+    /// The boards of a planned round as stored: one per pairing, or in micro-match
+    /// rounds two per pairing (the first game as paired, then the second with the colours
+    /// swapped, a forfeit forfeiting both). `places` gives each pairing to be played its
+    /// (table, first game); the second game's id is
+    /// [`crate::table::second_game_id`] of the first.
+    pub fn boards_of(
+        &self,
+        planned: &PlannedRound,
+        places: &[Option<(String, String)>],
+    ) -> Vec<Board> {
+        let forfeited = |outcome: Option<Outcome>| {
+            outcome.map(|outcome| BoardResult {
+                outcome,
+                reason: "forfeit".into(),
+            })
+        };
+        let mut boards = Vec::with_capacity(planned.boards.len() * 2);
+        for (&(white, black, forfeit), place) in planned.boards.iter().zip(places) {
+            let table = place.as_ref().map(|p| p.0.clone());
+            let game = place.as_ref().map(|p| p.1.clone());
+            if !self.settings.micro_match {
+                boards.push(Board {
+                    white,
+                    black,
+                    table,
+                    game,
+                    result: forfeited(forfeit),
+                    match_game: None,
+                });
+                continue;
+            }
+            boards.push(Board {
                 white,
                 black,
-                table: place.as_ref().map(|p| p.0.clone()),
-                game: place.as_ref().map(|p| p.1.clone()),
-                result: forfeit.map(|outcome| BoardResult {
-                    outcome,
-                    reason: "forfeit".into(),
-                }),
-            })
-            .collect();
+                table: table.clone(),
+                game: game.clone(),
+                result: forfeited(forfeit),
+                match_game: Some(1),
+            });
+            boards.push(Board {
+                white: black,
+                black: white,
+                table,
+                game: game.as_deref().map(crate::table::second_game_id),
+                result: forfeited(forfeit.map(Outcome::swapped)),
+                match_game: Some(2),
+            });
+        }
+        boards
+    }
+
+    /// Adds a stored round (`boards` from [`Tournament::boards_of`]) played from
+    /// `opening`.
+    pub fn add_round(
+        &mut self,
+        planned: &PlannedRound,
+        boards: Vec<Board>,
+        opening: Option<&'static Ballot>,
+    ) {
         self.rounds.push(Round {
             number: planned.number,
             boards,
             bye: planned.bye,
+            opening,
         });
         self.version += 1;
+    }
+
+    /// What a bye is worth: a win in a Swiss (both games' worth in micro-match rounds),
+    /// nothing in a round-robin.
+    pub fn bye_points(&self) -> u32 {
+        let games = if self.settings.micro_match { 2 } else { 1 };
+        standings::bye_points(self.settings.kind) * games
+    }
+
+    /// In a micro-match round: the second game of the match whose first game is board
+    /// `board` (index) of round `round`, while it has no result.
+    pub fn pending_second(&self, round: u32, board: usize) -> Option<String> {
+        let r = self
+            .rounds
+            .get(usize::try_from(round).ok()?.checked_sub(1)?)?;
+        let first = r.boards.get(board)?;
+        let second = r.boards.get(board + 1)?;
+        let pending =
+            first.match_game == Some(1) && second.match_game == Some(2) && second.result.is_none();
+        second.game.clone().filter(|_| pending)
     }
 
     /// The board playing `game` in round `round` while it has no result.
@@ -445,6 +521,11 @@ impl Tournament {
             return;
         };
         if let Some(b) = r.boards.get_mut(board) {
+            // A forfeit is not a game: no game to show, no colour for the pairing.
+            if result.reason == "forfeit" {
+                b.game = None;
+                b.table = None;
+            }
             b.result = Some(result);
             self.version += 1;
         }
@@ -472,7 +553,7 @@ impl Tournament {
     /// The players as the Swiss pairing of round `number` sees them.
     pub fn swiss_players(&self, number: u32) -> Vec<swiss::SwissPlayer> {
         let (games, byes) = self.decided();
-        let points = standings::points(self.settings.kind, self.players.len(), &games, &byes);
+        let points = standings::points(self.bye_points(), self.players.len(), &games, &byes);
         let mut out: Vec<swiss::SwissPlayer> = (0..self.players.len())
             .map(|i| swiss::SwissPlayer {
                 points: points[i],
@@ -532,6 +613,191 @@ mod tests {
         }
     }
 
+    fn micro_matches(kind: TournamentKind, players: &[&str], rounds: u32) -> Tournament {
+        let settings = Settings {
+            kind,
+            rounds,
+            minutes: 5,
+            increment: 0,
+            max_players: u32::try_from(players.len()).unwrap_or(0),
+            bots: false,
+            bot_level: 1,
+            starts_at: None,
+            name: None,
+            rated: false,
+            ballot: Some(BallotChoice::Random),
+            micro_match: true,
+        };
+        let guest = |id: &str| Player::guest(id, id);
+        let mut t = Tournament::new("t".into(), "russian".into(), settings, guest(players[0]), 0);
+        for id in &players[1..] {
+            t.join(guest(id));
+        }
+        t.begin(0);
+        t
+    }
+
+    /// Pairs the next round, gives each pairing a table and a game, and stores it.
+    fn play_round(t: &mut Tournament) -> PlannedRound {
+        let planned = t.plan_round().expect("a round to pair");
+        let places: Vec<Option<(String, String)>> = planned
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(i, &(_, _, forfeit))| {
+                forfeit
+                    .is_none()
+                    .then(|| (format!("t{}{i}", planned.number), format!("g{}{i}", planned.number)))
+            })
+            .collect();
+        let boards = t.boards_of(&planned, &places);
+        t.add_round(&planned, boards, None);
+        planned
+    }
+
+    fn result(outcome: Outcome) -> BoardResult {
+        BoardResult {
+            outcome,
+            reason: "resign".into(),
+        }
+    }
+
+    /// A micro-match Swiss of five: each pairing plays both colours at one table, the
+    /// second game's id known when paired; scored by games (a bye is both games' win);
+    /// nobody meets twice; the standings add up by hand.
+    #[test]
+    fn a_micro_match_swiss_pairs_and_scores_by_games() {
+        let mut t = micro_matches(TournamentKind::Swiss, &["a", "b", "c", "d", "e"], 2);
+        let r1 = play_round(&mut t);
+        assert_eq!(r1.boards.len(), 2, "five players: two matches and a bye");
+        let bye1 = r1.bye.expect("a bye");
+        let round = &t.rounds[0];
+        assert_eq!(round.boards.len(), 4, "two games per pairing");
+        for (k, &(w, b, _)) in r1.boards.iter().enumerate() {
+            let (first, second) = (&round.boards[2 * k], &round.boards[2 * k + 1]);
+            assert_eq!((first.white, first.black), (w, b));
+            assert_eq!((second.white, second.black), (b, w), "colours swapped");
+            assert_eq!((first.match_game, second.match_game), (Some(1), Some(2)));
+            assert_eq!(first.table, second.table, "one table plays the match");
+            let g1 = first.game.clone().expect("a game");
+            assert_eq!(second.game, Some(crate::table::second_game_id(&g1)));
+            assert_eq!(t.pending_board(1, &g1), Some(2 * k));
+            assert_eq!(t.pending_second(1, 2 * k), second.game.clone());
+        }
+        // Round 1: the first match 2-0 for its first White (a win with each colour),
+        // the second 1½-½ for its first Black (a draw, then a win with White).
+        let (w0, b0, _) = r1.boards[0];
+        let (w1, b1, _) = r1.boards[1];
+        t.record(1, 0, result(Outcome::White));
+        t.record(1, 1, result(Outcome::Black));
+        assert!(!t.round_done(), "a match is two games");
+        t.record(1, 2, result(Outcome::Draw));
+        assert_eq!(t.pending_second(1, 2), t.rounds[0].boards[3].game.clone());
+        t.record(1, 3, result(Outcome::White));
+        assert!(t.round_done());
+        assert_eq!(t.pending_second(1, 2), None, "decided");
+        let points = |t: &Tournament| {
+            let (games, byes) = t.decided();
+            standings::points(t.bye_points(), t.players.len(), &games, &byes)
+        };
+        let p = points(&t);
+        assert_eq!(p[w0], 4, "2-0: two wins");
+        assert_eq!(p[b0], 0);
+        assert_eq!(p[b1], 3, "1½-½: a draw and a win");
+        assert_eq!(p[w1], 1);
+        assert_eq!(p[bye1], 4, "a Swiss bye is a match won");
+        // Round 2: nobody meets the same opponent again, nobody has a second bye.
+        let r2 = play_round(&mut t);
+        let met: Vec<(usize, usize)> = r1.boards.iter().map(|&(w, b, _)| (w, b)).collect();
+        for &(w, b, _) in &r2.boards {
+            assert!(
+                !met.contains(&(w, b)) && !met.contains(&(b, w)),
+                "{w} and {b} met in round 1"
+            );
+        }
+        assert_ne!(r2.bye, Some(bye1));
+        // By hand: round 1 is 1-3 (a against c), 4-2 (d against b), e's bye. Then a and
+        // e on 4, c on 3, d on 1, b on 0: the bye to b (lowest, none yet); a-e would
+        // leave c-d, who met: a meets c (the closest score left), d meets e.
+        assert_eq!((r1.boards[0].0, r1.boards[0].1), (0, 2), "{r1:?}");
+        assert_eq!((r1.boards[1].0, r1.boards[1].1), (3, 1), "{r1:?}");
+        assert_eq!(bye1, 4);
+        let pairs: Vec<(usize, usize)> = r2.boards.iter().map(|&(w, b, _)| (w, b)).collect();
+        assert_eq!(pairs, [(0, 1), (3, 4)], "{r2:?}");
+        assert_eq!(r2.bye, Some(2));
+        // Every pairing of round 2 ends 1-1 (each wins with White).
+        for b in 0..t.rounds[1].boards.len() {
+            t.record(2, b, result(Outcome::White));
+        }
+        let p2 = points(&t);
+        for i in 0..5 {
+            let extra = if Some(i) == r2.bye { 4 } else { 2 };
+            assert_eq!(p2[i], p[i] + extra, "player {i}");
+        }
+        assert!(t.plan_round().is_none(), "two rounds asked for");
+        // The view shows the matches: game numbers, the second game's id.
+        let view = t.view(0);
+        let games: Vec<Option<u32>> = view.rounds[0].pairings.iter().map(|p| p.match_game).collect();
+        assert_eq!(games, [Some(1), Some(2), Some(1), Some(2)]);
+        // a: 2-0 over c, 1-1 with b: 6; e: a bye, 1-1 with d: 6, behind a on Buchholz
+        // (by games: a met c twice (4 each) and b twice (5 each), 18; e met d twice, 6);
+        // b: 1½-½ over d, then 1-1: 5; c: 0, then a bye: 4; d: ½ then 1: 3.
+        let table: Vec<(&str, u32, u32)> = view
+            .standings
+            .iter()
+            .map(|l| (l.player.id.as_str(), l.points, l.tiebreaks.buchholz))
+            .collect();
+        assert_eq!(
+            table,
+            [("a", 6, 18), ("e", 6, 6), ("b", 5, 18), ("c", 4, 12), ("d", 3, 22)]
+        );
+        assert!(view.micro_match);
+    }
+
+    /// A round-robin of micro-matches: a player who leaves loses the second game of the
+    /// match they left (reported by its table, no game shown) and both games of every
+    /// later match (forfeits, no table).
+    #[test]
+    fn a_forfeit_counts_as_both_games_of_a_match() {
+        let mut t = micro_matches(TournamentKind::RoundRobin, &["a", "b", "c", "d"], 3);
+        let r1 = play_round(&mut t);
+        // A player of the first pairing withdraws: the rest of their matches are lost.
+        let (w, _, _) = r1.boards[0];
+        let id = t.players[w].player.id.clone();
+        let left = t.plan_leave(&id).expect("in it");
+        t.leave(&id, &left);
+        // Their current match's second game is reported as forfeited by its table.
+        t.record(1, 0, result(Outcome::Black));
+        t.record(
+            1,
+            1,
+            BoardResult {
+                outcome: Outcome::White,
+                reason: "forfeit".into(),
+            },
+        );
+        assert_eq!(t.rounds[0].boards[1].game, None, "no game was played");
+        for b in 2..4 {
+            t.record(1, b, result(Outcome::Draw));
+        }
+        let r2 = play_round(&mut t);
+        let board = r2
+            .boards
+            .iter()
+            .position(|&(a, b, _)| a == w || b == w)
+            .expect("still paired (and forfeited)");
+        let boards = &t.rounds[1].boards[2 * board..2 * board + 2];
+        assert!(boards.iter().all(|b| b.game.is_none() && b.table.is_none()));
+        let (games, byes) = t.decided();
+        let p = standings::points(t.bye_points(), 4, &games, &byes);
+        assert_eq!(p[w], 0, "lost every game");
+        assert!(
+            boards
+                .iter()
+                .all(|b| b.result.as_ref().is_some_and(|r| r.reason == "forfeit"))
+        );
+    }
+
     /// A rated Swiss seeds best first; equal ratings keep the joining order.
     #[test]
     fn a_rated_swiss_seeds_by_rating() {
@@ -546,6 +812,8 @@ mod tests {
             starts_at: None,
             name: None,
             rated: true,
+            ballot: None,
+            micro_match: false,
         };
         let mut t = Tournament::new("t".into(), "russian".into(), settings, rated("a", 1400), 0);
         for (id, r) in [("b", 1700), ("c", 1500), ("d", 1700)] {

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use damka_protocol::Player;
+use damka_protocol::ballot::BallotChoice;
 use damka_protocol::tournament::TournamentStatus;
 
 use super::Tournaments;
@@ -90,7 +91,7 @@ async fn resume(
     let entrants = state.store.tournament_entrants(&row.id).await?;
     let next_seq = entrants.iter().map(|e| e.seq).max().unwrap_or(0) + 1;
     let pairings = state.store.tournament_pairings(&row.id).await?;
-    let Some(mut t) = build(row, &entrants, &pairings) else {
+    let Some(mut t) = build(row, &entrants, &pairings, room.config.variant) else {
         tracing::error!(tournament = %row.id, "a stored tournament does not add up");
         return Ok(false);
     };
@@ -122,10 +123,13 @@ async fn load_row(
 ) -> Result<Option<Tournament>, damka_store::StoreError> {
     let entrants = state.store.tournament_entrants(&row.id).await?;
     let pairings = state.store.tournament_pairings(&row.id).await?;
-    let Some(mut t) = build(row, &entrants, &pairings) else {
+    let room = state.rooms.get(&row.room);
+    // A room no longer configured: its rounds' openings are not shown.
+    let variant = room.map_or(draughts::Variant::Russian, |r| r.config.variant);
+    let Some(mut t) = build(row, &entrants, &pairings, variant) else {
         return Ok(None);
     };
-    if let Some(room) = state.rooms.get(&row.room) {
+    if let Some(room) = room {
         show_ratings(state, &mut t, room.config.variant).await?;
     }
     Ok(Some(t))
@@ -157,11 +161,13 @@ async fn show_ratings(
     Ok(())
 }
 
-/// Rebuilds the model from its rows; `None` if they do not fit together.
+/// Rebuilds the model from its rows (a tournament of `variant`'s room); `None` if they
+/// do not fit together.
 pub fn build(
     row: &TournamentRow,
     entrants: &[EntrantRow],
     pairings: &[PairingRow],
+    variant: draughts::Variant,
 ) -> Option<Tournament> {
     let (kind, status) = (row.kind, row.status);
     let players: Vec<Entrant> = entrants
@@ -180,17 +186,31 @@ pub fn build(
                 number,
                 boards: Vec::new(),
                 bye: None,
+                opening: None,
             });
         }
         let round = rounds.last_mut()?;
+        if round.opening.is_none() {
+            round.opening = p
+                .ballot
+                .as_deref()
+                .and_then(|id| draughts::ballot::find(variant, id));
+        }
+        let forfeit = p.reason.as_deref() == Some("forfeit");
         let white = index(&p.white_id)?;
         match &p.black_id {
             None => round.bye = Some(white),
             Some(black) => round.boards.push(Board {
                 white,
                 black: index(black)?,
-                table: p.table_id.clone(),
-                game: p.game_id.clone(),
+                // A forfeit is not a game (a micro-match's second game stored its id
+                // when paired).
+                table: p.table_id.clone().filter(|_| !forfeit),
+                game: p.game_id.clone().filter(|_| !forfeit),
+                // Micro-match rounds store a pairing's two games as boards 2k-1, 2k.
+                match_game: row
+                    .micro_match
+                    .then_some(if p.board % 2 == 1 { 1 } else { 2 }),
                 result: p.result.map(|r| BoardResult {
                     outcome: match r {
                         damka_store::BoardResult::White => Outcome::White,
@@ -217,6 +237,8 @@ pub fn build(
             starts_at: row.starts_at,
             name: row.name.clone(),
             rated: row.rated,
+            ballot: row.ballot.clone().map(BallotChoice::from),
+            micro_match: row.micro_match,
         },
         created_by: Player::guest(&row.created_by, &row.created_by_name),
         created_at: row.created_at,

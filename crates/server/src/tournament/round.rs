@@ -19,27 +19,18 @@ impl TournamentActor {
         }
         let number = planned.number;
         let round = i64::from(number);
+        let variant = self.room.config.variant;
+        // One opening for the whole round (every board, both games of a micro-match).
+        let opening = crate::table::ballot::draw(variant, self.t.settings.ballot.as_ref());
         let mut places = Vec::with_capacity(planned.boards.len());
         let mut prepared = Vec::new();
-        let mut rows = Vec::new();
-        for (i, &(w, b, forfeit)) in planned.boards.iter().enumerate() {
-            let white = self.t.players[w].player.clone();
-            let black = self.t.players[b].player.clone();
-            let board = i64::try_from(i + 1).unwrap_or(i64::MAX);
-            if let Some(outcome) = forfeit {
+        for &(w, b, forfeit) in &planned.boards {
+            if forfeit.is_some() {
                 places.push(None);
-                rows.push(PairingRow {
-                    round,
-                    board,
-                    white_id: white.id,
-                    black_id: Some(black.id),
-                    table_id: None,
-                    game_id: None,
-                    result: Some(stored_result(outcome)),
-                    reason: Some("forfeit".into()),
-                });
                 continue;
             }
+            let white = self.t.players[w].player.clone();
+            let black = self.t.players[b].player.clone();
             let rate_game = !self.t.settings.rated
                 || crate::ratings::within_pair_limit(&self.core, &white.id, &black.id)
                     .await
@@ -51,28 +42,37 @@ impl TournamentActor {
                     id: self.t.id.clone(),
                     round: number,
                 },
-                white: white.clone(),
-                black: black.clone(),
+                white,
+                black,
                 minutes: self.t.settings.minutes,
                 increment: self.t.settings.increment,
                 rated: self.t.settings.rated,
                 rate_game,
                 creator_ip: self.creator_ip,
+                opening,
+                micro_match: self.t.settings.micro_match,
             };
             let table = self.tables.prepare_tournament_game(&self.room, &spec);
-            rows.push(PairingRow {
-                round,
-                board,
-                white_id: white.id,
-                black_id: Some(black.id),
-                table_id: Some(spec.table_id.clone()),
-                game_id: Some(spec.game_id.clone()),
-                result: None,
-                reason: None,
-            });
             places.push(Some((spec.table_id.clone(), spec.game_id.clone())));
             prepared.push(table);
         }
+        let boards = self.t.boards_of(&planned, &places);
+        let ballot = opening.map(|b| b.id().to_owned());
+        let mut rows: Vec<PairingRow> = boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| PairingRow {
+                round,
+                board: i64::try_from(i + 1).unwrap_or(i64::MAX),
+                white_id: self.t.players[b.white].player.id.clone(),
+                black_id: Some(self.t.players[b.black].player.id.clone()),
+                table_id: b.table.clone(),
+                game_id: b.game.clone(),
+                result: b.result.as_ref().map(|r| stored_result(r.outcome)),
+                reason: b.result.as_ref().map(|r| r.reason.clone()),
+                ballot: ballot.clone(),
+            })
+            .collect();
         if let Some(bye) = planned.bye {
             rows.push(PairingRow {
                 round,
@@ -83,6 +83,7 @@ impl TournamentActor {
                 game_id: None,
                 result: None,
                 reason: Some("bye".into()),
+                ballot: None,
             });
         }
         let mut writes = vec![Write::Tournament(Box::new(TournamentWrite::Round {
@@ -98,7 +99,7 @@ impl TournamentActor {
             tracing::error!(error = %e, round = number, "cannot store a round; trying again");
             return false;
         }
-        self.t.add_round(&planned, &places);
+        self.t.add_round(&planned, boards, opening);
         tracing::info!(round = number, "round paired");
         self.publish();
         for table in prepared {

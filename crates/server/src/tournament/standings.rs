@@ -1,7 +1,9 @@
 //! Standings: points and tie-breaks from the results so far. Pure.
 //!
 //! Points are the draughts convention: a win 2, a draw 1, a loss 0. A Swiss bye scores
-//! a win (2); a round-robin bye (odd numbers: everyone sits out once) scores nothing.
+//! a win (2; in micro-match rounds both games' worth, 4); a round-robin bye (odd numbers:
+//! everyone sits out once) scores nothing. Micro-match rounds are scored by games: each of
+//! a pairing's two games counts as above, so a match won 2-0 is 4 points, 1½-½ is 3.
 //! A forfeit (a game not played because a player had left) counts as a win for the
 //! opponent; a game without a result (both forfeited) gives neither anything.
 //!
@@ -32,6 +34,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The same game seen with the colours swapped (a micro-match's second game).
+    pub fn swapped(self) -> Outcome {
+        match self {
+            Outcome::White => Outcome::Black,
+            Outcome::Black => Outcome::White,
+            other => other,
+        }
+    }
+
     /// Points of (white, black).
     pub fn points(self) -> (u32, u32) {
         match self {
@@ -83,8 +94,8 @@ pub fn bye_points(kind: TournamentKind) -> u32 {
     }
 }
 
-/// Each player's points from the decided games and the byes.
-pub fn points(kind: TournamentKind, players: usize, games: &[Decided], byes: &[usize]) -> Vec<u32> {
+/// Each player's points from the decided games and the byes (`bye`: what one is worth).
+pub fn points(bye: u32, players: usize, games: &[Decided], byes: &[usize]) -> Vec<u32> {
     let mut points = vec![0; players];
     for g in games {
         let (w, b) = g.outcome.points();
@@ -92,19 +103,20 @@ pub fn points(kind: TournamentKind, players: usize, games: &[Decided], byes: &[u
         points[g.black] += b;
     }
     for &p in byes {
-        points[p] += bye_points(kind);
+        points[p] += bye;
     }
     points
 }
 
-/// The standings of `players` players, best first.
+/// The standings of `players` players, best first (`bye`: what a bye is worth).
 pub fn standings(
     kind: TournamentKind,
+    bye: u32,
     players: usize,
     games: &[Decided],
     byes: &[usize],
 ) -> Vec<Line> {
-    let points = points(kind, players, games, byes);
+    let points = points(bye, players, games, byes);
     let mut lines: Vec<Line> = (0..players)
         .map(|p| Line {
             player: p,
@@ -168,7 +180,7 @@ mod tests {
             game(d, b, Outcome::Black),
             game(c, d, Outcome::Draw),
         ];
-        let s = standings(TournamentKind::RoundRobin, 4, &games, &[]);
+        let s = standings(TournamentKind::RoundRobin, 0, 4, &games, &[]);
         // Points: A 2+1+2 = 5, B 0+2+2 = 4, C 1+0+1 = 2, D 0+0+1 = 1.
         let by = |p: usize| {
             s.iter()
@@ -194,13 +206,13 @@ mod tests {
     fn equal_players_share_a_rank_and_a_swiss_bye_scores_a_win() {
         // Three players, one game drawn, one bye.
         let games = [game(0, 1, Outcome::Draw)];
-        let s = standings(TournamentKind::Swiss, 3, &games, &[2]);
+        let s = standings(TournamentKind::Swiss, 2, 3, &games, &[2]);
         assert_eq!(s[0].player, 2);
         assert_eq!(s[0].points, 2);
         assert_eq!(s[0].buchholz, 0, "a bye adds nothing");
         assert_eq!((s[1].rank, s[2].rank), (2, 2));
         assert_eq!((s[1].player, s[2].player), (0, 1));
-        let rr = standings(TournamentKind::RoundRobin, 3, &games, &[2]);
+        let rr = standings(TournamentKind::RoundRobin, 0, 3, &games, &[2]);
         assert_eq!(rr.iter().find(|l| l.player == 2).map(|l| l.points), Some(0));
     }
 }

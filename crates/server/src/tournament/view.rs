@@ -7,14 +7,20 @@ use damka_protocol::tournament::{
     TournamentSummary, TournamentView,
 };
 
-use super::model::{PlannedRound, Tournament};
+use super::model::{Board, PlannedRound, Tournament};
 use super::standings::{self, Outcome};
 
 impl Tournament {
     /// The standings, best first.
     pub fn standings(&self) -> Vec<StandingView> {
         let (games, byes) = self.decided();
-        standings::standings(self.settings.kind, self.players.len(), &games, &byes)
+        standings::standings(
+            self.settings.kind,
+            self.bye_points(),
+            self.players.len(),
+            &games,
+            &byes,
+        )
             .into_iter()
             .map(|l| StandingView {
                 rank: l.rank,
@@ -32,27 +38,34 @@ impl Tournament {
     }
 
     /// The round about to start after the break, as paired now (no tables yet; a
-    /// forfeit shows its result).
+    /// forfeit shows its result; the opening is drawn when it starts).
     fn next_round_view(&self, planned: &PlannedRound) -> RoundView {
-        let player = |i: usize| self.players[i].player.clone();
+        let boards = self.boards_of(planned, &vec![None; planned.boards.len()]);
         RoundView {
             number: planned.number,
-            pairings: planned
-                .boards
-                .iter()
-                .enumerate()
-                .map(|(i, &(w, b, forfeit))| PairingView {
-                    board: u32::try_from(i + 1).unwrap_or(u32::MAX),
-                    white: player(w),
-                    black: player(b),
-                    table: None,
-                    game: None,
-                    result: forfeit.and_then(game_result),
-                    reason: forfeit.map(|_| "forfeit".to_owned()),
-                })
-                .collect(),
-            bye: planned.bye.map(player),
+            pairings: self.pairings(&boards),
+            bye: planned.bye.map(|i| self.players[i].player.clone()),
+            opening: None,
         }
+    }
+
+    /// Boards as the wire shows them.
+    fn pairings(&self, boards: &[Board]) -> Vec<PairingView> {
+        let player = |i: usize| self.players[i].player.clone();
+        boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| PairingView {
+                board: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                white: player(b.white),
+                black: player(b.black),
+                table: b.table.clone(),
+                game: b.game.clone(),
+                result: b.result.as_ref().and_then(|r| game_result(r.outcome)),
+                reason: b.result.as_ref().map(|r| r.reason.clone()),
+                match_game: b.match_game.map(u32::from),
+            })
+            .collect()
     }
 
     /// The whole tournament as sent to clients, as of `now` (Unix ms).
@@ -63,21 +76,9 @@ impl Tournament {
             .iter()
             .map(|r| RoundView {
                 number: r.number,
-                pairings: r
-                    .boards
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| PairingView {
-                        board: u32::try_from(i + 1).unwrap_or(u32::MAX),
-                        white: player(b.white),
-                        black: player(b.black),
-                        table: b.table.clone(),
-                        game: b.game.clone(),
-                        result: b.result.as_ref().and_then(|r| game_result(r.outcome)),
-                        reason: b.result.as_ref().map(|r| r.reason.clone()),
-                    })
-                    .collect(),
+                pairings: self.pairings(&r.boards),
                 bye: r.bye.map(player),
+                opening: r.opening.map(crate::table::ballot::shown),
             })
             .collect();
         let open = self.status == TournamentStatus::Open;
@@ -110,6 +111,8 @@ impl Tournament {
                 .map(|at| u64::try_from(at - now).unwrap_or(0)),
             cancelled: self.cancelled,
             rated: self.settings.rated,
+            ballot: self.settings.ballot.clone(),
+            micro_match: self.settings.micro_match,
             next_round: self
                 .next_round
                 .as_ref()
