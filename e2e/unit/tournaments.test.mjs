@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  applyTournaments, canJoin, canLeave, canStart, countdown, myGame, score, sortTournaments, tiebreak, tournamentLabel,
+  applyTournaments, canJoin, canLeave, canStart, countdown, matchScore, myGame, score, sortTournaments, tiebreak, tournamentLabel,
 } from '../../static/js/tournaments.js';
 import { translator } from '../../static/js/i18n.js';
 import { playerName } from '../../static/js/playnow.js';
@@ -67,4 +67,20 @@ test('scores, countdowns, labels', () => {
   assert.equal(tournamentLabel(t, summary('x', { name: 'Klub' })), 'Klub');
   assert.equal(playerName(translator('en'), { id: 'bot-1-2', name: 'Computer (level 1) #2', bot: 1 }), 'Computer · level 1 #2');
   assert.equal(playerName(translator('en'), { id: 'bot-3', name: 'x', bot: 3 }), 'Computer · level 3');
+});
+
+test('a micro-match score counts both games from the first White side', () => {
+  const b = (result, reason = 'resign') => ({ result, reason });
+  // A win with White, then a win with Black: 2–0.
+  assert.equal(matchScore(b('white'), b('black')), '2–0');
+  // A win, then a loss: 1–1; a draw, then a win with Black: 1½–½.
+  assert.equal(matchScore(b('white'), b('white')), '1–1');
+  assert.equal(matchScore(b('draw', 'agreement'), b('black')), '1½–½');
+  assert.equal(matchScore(b('draw', 'agreement'), b('white')), '½–1½');
+  // A forfeited second game counts; a void one (no result) counts for nobody.
+  assert.equal(matchScore(b('black'), b('white', 'forfeit')), '0–2');
+  assert.equal(matchScore(b(null, 'aborted'), b(null, 'aborted')), '0–0');
+  // Not yet decided.
+  assert.equal(matchScore(b('white'), { result: null, reason: null }), null);
+  assert.equal(matchScore(undefined, b('white')), null);
 });

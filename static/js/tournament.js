@@ -10,7 +10,8 @@ import { href } from './router.js';
 import { nameTag, playerName } from './playnow.js';
 import { LiveSocket } from './socket.js';
 import { tournamentState } from './tournamentlist.js';
-import { canJoin, canLeave, canStart, isIn, myGame, nextPairing, score, tiebreak, tournamentLabel, winnerLine } from './tournaments.js';
+import { canJoin, canLeave, canStart, isIn, matchScore, myGame, nextPairing, score, tiebreak, tournamentLabel, winnerLine } from './tournaments.js';
+import { ballotFlag, ballotLine } from './ballot.js';
 
 /** Mounts the tournament page; returns its unmount function. */
 export function mount(root, { id, ctx }) {
@@ -104,6 +105,8 @@ export function mount(root, { id, ctx }) {
         t('tournament.places', { n: x.players.length, max: x.max_players }),
         x.bots ? ` · ${t('tournament.with_bots', { n: x.bot_level ?? 1 })}` : '',
         x.rated ? [' · ', h('span', { class: 'badge rated', 'data-rated': '' }, t('option.rated'))] : null,
+        x.ballot ? [' · ', h('span', { 'data-t-ballot': x.ballot }, ballotFlag(t, x.ballot))] : null,
+        x.micro_match ? [' · ', h('span', { class: 'badge', 'data-t-micro': '' }, t('option.micro_match'))] : null,
         ' · ', t('tournament.scoring'), ' ', note),
       x.status === 'over' && winnerLine(t, x, (p) => playerName(t, p))
         ? h('p', { class: 'winner', 'data-winner': '' }, winnerLine(t, x, (p) => playerName(t, p)))
@@ -191,12 +194,14 @@ export function mount(root, { id, ctx }) {
     replace(rounds, [...x.rounds].reverse().map((r) =>
       h('section', { class: 'card round', 'data-round': String(r.number) },
         h('h2', {}, t('tournament.round', { n: r.number })),
+        ballotLine(t, r.opening ?? null),
         h('ul', { class: 'pairings' },
-          r.pairings.map((p) => {
+          r.pairings.map((p, i) => {
             const mineRow = p.white.id === me || p.black.id === me;
             const s = score(p);
             return h('li', { class: mineRow ? 'mine' : null, 'data-board': String(p.board) },
               h('span', { class: 'board-no' }, `${p.board}.`),
+              p.match_game ? h('span', { class: 'meta match-game', 'data-match-game': String(p.match_game) }, t('tournament.match_game', { n: p.match_game })) : null,
               h('span', { class: 'pair' },
                 h('span', { class: 'swatch white', 'aria-hidden': 'true' }), nameTag(t, p.white),
                 ' – ',
@@ -206,6 +211,11 @@ export function mount(root, { id, ctx }) {
                 p.reason === 'forfeit' ? h('span', { class: 'meta' }, ` ${t('tournament.forfeit')}`) : null,
                 !s && p.table ? h('a', { class: 'btn small', href: href('table', p.table), 'data-action': mineRow ? 'play' : 'watch' }, mineRow ? t('tournament.play') : t('action.watch')) : null,
                 s && p.game ? h('a', { class: 'replay', href: href('game', p.game) }, t('action.replay')) : null,
+                // After a micro-match's second game: the match's score.
+                p.match_game === 2 && matchScore(r.pairings[i - 1], p)
+                  ? h('span', { class: 'meta match-score', 'data-match-score': matchScore(r.pairings[i - 1], p) },
+                    ` ${t('tournament.match_score', { score: matchScore(r.pairings[i - 1], p) })}`)
+                  : null,
               ));
           }),
           r.bye ? h('li', { class: 'bye' }, t('tournament.bye', { name: playerName(t, r.bye) })) : null,

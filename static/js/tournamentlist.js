@@ -2,6 +2,7 @@
 // join / leave / open, and the form that creates one.
 
 import * as api from './api.js';
+import { ballotFlag } from './ballot.js';
 import { h, replace } from './dom.js';
 import { href } from './router.js';
 import { playerName } from './playnow.js';
@@ -38,6 +39,8 @@ export function tournamentRows(t, list, ctx, onError) {
         h('span', { 'data-places': '' }, t('tournament.places', { n: x.players.length, max: x.max_players })),
         x.bots ? ` · ${t('tournament.with_bots', { n: x.bot_level ?? 1 })}` : '',
         x.rated ? h('span', { class: 'badge rated', 'data-rated': '' }, t('option.rated')) : null,
+        x.ballot ? ` · ${ballotFlag(t, x.ballot)}` : '',
+        x.micro_match ? ` · ${t('option.micro_match')}` : '',
         x.leader ? ` · ${t('tournament.leader', { name: playerName(t, x.leader) })}` : '',
       ),
       h('div', { class: 'tr-foot' },
@@ -73,6 +76,14 @@ export function createTournamentForm(t, roomId, ctx) {
   const account = !!ctx.me?.account;
   const rated = h('input', { type: 'checkbox', id: 'tn-rated', name: 'rated', disabled: !account });
   const ratedNote = h('p', { class: 'meta', 'data-rated-note': '' });
+  // Openings (issue 38): none, or a ballot of the variant's default set each round; and
+  // micro-match rounds (each pairing plays both colours from the round's opening).
+  const ballot = h('select', { id: 'tn-ballot', name: 'ballot' },
+    h('option', { value: '' }, t('create.ballot_none')),
+    h('option', { value: 'random' }, t('create.ballot_random')));
+  const ballotNote = h('p', { class: 'meta', 'data-tn-ballot-note': '', hidden: true }, t('tcreate.ballot_note'));
+  const micro = h('input', { type: 'checkbox', id: 'tn-micro', name: 'micro_match' });
+  const microNote = h('p', { class: 'meta', 'data-tn-micro-note': '', hidden: true }, t('tcreate.micro_note'));
   const msg = h('p', { class: 'form-msg', role: 'alert' });
   const roundsField = h('div', { class: 'field' }, h('label', { for: 'tn-rounds' }, t('tcreate.rounds')), rounds);
   const delayField = h('div', { class: 'field' }, h('label', { for: 'tn-delay' }, t('tcreate.minutes_until')), delay);
@@ -89,11 +100,17 @@ export function createTournamentForm(t, roomId, ctx) {
       bots.disabled = rated.checked;
     }
     ratedNote.textContent = !account ? t('rated.guest') : bots.checked ? t('rated.tournament_bots') : '';
+    ballotNote.hidden = !ballot.value;
+    microNote.hidden = !micro.checked;
+    // Ten players already play 18 games each in a round-robin of micro-matches.
+    if (!swiss) players.max = micro.checked ? '10' : '12';
   };
   kind.addEventListener('change', sync);
   start.addEventListener('change', sync);
   bots.addEventListener('change', sync);
   rated.addEventListener('change', sync);
+  ballot.addEventListener('change', sync);
+  micro.addEventListener('change', sync);
   sync();
   const form = h('form', { class: 'create-form', 'data-form': 'create-tournament' },
     h('div', { class: 'field' }, h('label', { for: 'tn-kind' }, t('tcreate.kind')), kind),
@@ -106,6 +123,10 @@ export function createTournamentForm(t, roomId, ctx) {
     delayField,
     h('div', { class: 'field check' }, bots, h('label', { for: 'tn-bots' }, t('tcreate.bots'))),
     levelField,
+    h('div', { class: 'field' }, h('label', { for: 'tn-ballot' }, t('create.ballot')), ballot),
+    ballotNote,
+    h('div', { class: 'field check' }, micro, h('label', { for: 'tn-micro' }, t('create.micro_match'))),
+    microNote,
     h('div', { class: 'field check' }, rated, h('label', { for: 'tn-rated' }, t('tcreate.rated'))),
     ratedNote,
     h('button', { class: 'btn primary', type: 'submit', 'data-action': 'create-tournament' }, t('tcreate.submit')),
@@ -126,6 +147,8 @@ export function createTournamentForm(t, roomId, ctx) {
         bot_level: Number(botLevel.value),
         rated: rated.checked,
         name: name.value.trim() || null,
+        ballot: ballot.value || null,
+        micro_match: micro.checked,
       });
       ctx.go('tournament', x.id);
     } catch (err) {

@@ -91,6 +91,21 @@ export function score(p) {
   }
 }
 
+/**
+ * A micro-match's score from its first game's White's side ("1½–½", "2–0", "1–1"), from
+ * its two boards (the second with the colours swapped); null until both are decided.
+ */
+export function matchScore(first, second) {
+  if (!first || !second || first.reason == null || second.reason == null) return null;
+  // Half points of the first game's White: a win 2, a draw 1, in each game.
+  const halves = (p, mine) => (p.result === mine ? 2 : p.result === 'draw' ? 1 : 0);
+  const theirs = (p, mine) => (p.result && p.result !== 'draw' && p.result !== mine ? 2 : p.result === 'draw' ? 1 : 0);
+  const a = halves(first, 'white') + halves(second, 'black');
+  const b = theirs(first, 'white') + theirs(second, 'black');
+  const show = (n) => (n % 2 ? `${n === 1 ? '' : (n - 1) / 2}½` : String(n / 2));
+  return `${show(a)}–${show(b)}`;
+}
+
 /** "m:ss" (or "h:mm:ss") of a countdown in ms. */
 export function countdown(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));

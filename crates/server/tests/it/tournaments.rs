@@ -3,7 +3,8 @@
 //! tie-breaks checked against values worked out by hand (in the comments); a restart in
 //! the middle of a round; a player who does not make their first move, one who leaves
 //! (the rest forfeited); the computer filling places (and playing itself); a start at a
-//! set time; what a tournament table refuses.
+//! set time; what a tournament table refuses; a round-robin of micro-matches from a
+//! ballot, restarted between the games of its matches.
 
 use std::collections::HashMap;
 
@@ -664,11 +665,223 @@ async fn a_rated_tournament_shows_ratings_as_they_stand_across_a_restart(backend
     db.cleanup().await;
 }
 
+/// The ballot of the micro-match tournament below (an FMJD-64 opening of Russian).
+const BALLOT: &str = "fmjd64-07-13";
+
+/// The micro-match break of the test configuration (the server's default).
+const MATCH_BREAK_MS: u64 = 15_000;
+
+/// A pairing's second game at its table: both players see it start, colours swapped;
+/// returns their sockets (its White's first) and the `game_started`.
+async fn second_game(
+    mut first_white: Ws,
+    mut first_black: Ws,
+    white: &Entrant,
+    black: &Entrant,
+) -> (Ws, Ws, Value) {
+    let started = first_white.recv_t("game_started").await;
+    assert_eq!(first_black.recv_t("game_started").await, started);
+    assert_eq!(started["white"]["id"], black.id.as_str(), "swapped: {started}");
+    assert_eq!(started["black"]["id"], white.id.as_str(), "swapped: {started}");
+    assert_eq!(started["ballot"]["id"], BALLOT, "{started}");
+    assert_eq!(started["match"]["games"].as_array().unwrap().len(), 2);
+    (first_black, first_white, started)
+}
+
+/// Plays the first moves of a started game, then ends it with `result`.
+async fn finish_game(w: &mut Ws, b: &mut Ws, started: &Value, result: &str) -> Value {
+    let m1 = one_move(w, b, started, 1).await;
+    one_move(b, w, &m1, 2).await;
+    end(w, b, result).await
+}
+
+/// Round `n`'s boards as (game, match game, result, reason), and its opening's id.
+fn micro_boards(t: &Value, n: usize) -> (Vec<(Value, Value, Value, Value)>, Value) {
+    let r = &t["rounds"][n - 1];
+    let boards = r["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["game"].clone(),
+                p["match_game"].clone(),
+                p["result"].clone(),
+                p["reason"].clone(),
+            )
+        })
+        .collect();
+    (boards, r["opening"]["id"].clone())
+}
+
+/// A round-robin of micro-matches from one FMJD-64 ballot, over real sockets: each
+/// pairing plays two games at one table from the ballot, colours swapped; a restart
+/// between the two games of every match of round 1 resumes them; a player who leaves
+/// during a match loses its second game (forfeited, no game) and both games of the
+/// next match; the standings count games (worked out by hand below).
+async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let s = TestServer::start(config(&db)).await;
+    let mut es = Vec::new();
+    for name in ["Ala", "Bolek", "Celina", "Darek"] {
+        es.push(entrant(&s, name).await);
+    }
+    let names = names_of(&es);
+    let t = create(
+        &s,
+        &es[0],
+        json!({"kind": "round_robin", "minutes": 5, "increment": 0, "max_players": 4,
+               "ballot": BALLOT, "micro_match": true}),
+    )
+    .await;
+    assert_eq!((&t["ballot"], &t["micro_match"]), (&json!(BALLOT), &json!(true)));
+    let id = t["id"].as_str().unwrap().to_owned();
+    for e in &es[1..] {
+        act(&s, e, &id, "join").await;
+    }
+
+    // Round 1: Ala-Darek and Bolek-Celina, each a match at one table.
+    let tables = sent_to_tables(&mut es, &[0, 1, 2, 3], 1).await;
+    let t = tournament(&s, &id).await;
+    let (boards, opening) = micro_boards(&t, 1);
+    assert_eq!(opening, BALLOT);
+    assert_eq!(boards.len(), 4, "two games per pairing: {}", t["rounds"][0]);
+    for k in [0, 2] {
+        let g1 = boards[k].0.as_str().unwrap();
+        assert_eq!(boards[k + 1].0, format!("{g1}b"), "the second game's id");
+        assert_eq!((&boards[k].1, &boards[k + 1].1), (&json!(1), &json!(2)));
+    }
+    let (ala_darek, bolek_celina) = (&t["rounds"][0]["pairings"], &t["rounds"][0]["pairings"]);
+    assert_eq!(ala_darek[1]["white"]["id"], es[3].id.as_str(), "Darek has White in game 2");
+    assert_eq!(bolek_celina[2]["white"]["id"], es[1].id.as_str());
+    // Ala beats Darek, Bolek beats Celina, both with White.
+    let (mut a, mut d, st) = sit_down(&s, &tables[&0], &es[0], &es[3]).await;
+    assert_eq!(st["ballot"]["id"], BALLOT, "{st}");
+    assert_eq!(st["options"]["micro_match"], true, "{st}");
+    let over = finish_game(&mut a, &mut d, &st, "white").await;
+    assert_eq!(over["match"]["status"], "break", "{over}");
+    let (mut b, mut c, st) = sit_down(&s, &tables[&1], &es[1], &es[2]).await;
+    finish_game(&mut b, &mut c, &st, "white").await;
+    // Both first games reach the tournament before the restart (else it reads them
+    // from the store when it comes back: the same).
+    loop {
+        let t = tournament(&s, &id).await;
+        let results: Vec<Value> = micro_boards(&t, 1).0.into_iter().map(|b| b.2).collect();
+        if results == [json!("white"), Value::Null, json!("white"), Value::Null] {
+            break;
+        }
+        es[0].room.recv_t("tournament_updated").await;
+    }
+    drop((a, d, b, c));
+    s.stop().await;
+
+    // Restarted between the games: both matches come back in their break.
+    let s = TestServer::start(config(&db)).await;
+    for e in es.iter_mut() {
+        e.room = room_socket(&s, &e.cookie).await;
+    }
+    let t = tournament(&s, &id).await;
+    let results: Vec<Value> = micro_boards(&t, 1).0.into_iter().map(|b| b.2).collect();
+    assert_eq!(results, [json!("white"), Value::Null, json!("white"), Value::Null]);
+    let mut sockets = Vec::new();
+    for (table, white, black) in [(&tables[&0], 0, 3), (&tables[&1], 1, 2)] {
+        let mut w = s.table_ws(table, Some(&es[white].cookie)).await;
+        let st = w.recv_t("state").await;
+        assert_eq!(st["status"], "over", "{st}");
+        assert_eq!(st["match"]["status"], "break", "{st}");
+        assert_eq!(st["table"]["tournament"]["id"], id.as_str(), "{st}");
+        let mut b = s.table_ws(table, Some(&es[black].cookie)).await;
+        b.recv_t("state").await;
+        sockets.push((w, b));
+    }
+    s.advance(MATCH_BREAK_MS).await;
+    let (bc, ad) = (sockets.pop().unwrap(), sockets.pop().unwrap());
+    // Game 2: Darek (White) and Ala draw; Celina (White) beats Bolek.
+    let (mut d, mut a, st) = second_game(ad.0, ad.1, &es[0], &es[3]).await;
+    let over = finish_game(&mut d, &mut a, &st, "draw").await;
+    assert_eq!(over["match"]["status"], "over", "{over}");
+    assert_eq!(over["match"]["score"], json!({"white_first": 1.5, "black_first": 0.5}));
+    let (mut c, mut b, st) = second_game(bc.0, bc.1, &es[1], &es[2]).await;
+    finish_game(&mut c, &mut b, &st, "white").await;
+    drop((a, b, c, d));
+
+    // Round 2: Darek-Celina and Ala-Bolek. Darek leaves in his first game: it is
+    // resigned for him, the match's second game forfeited.
+    let tables = sent_to_tables(&mut es, &[0, 1, 2, 3], 2).await;
+    let (mut d, mut c, st) = sit_down(&s, &tables[&3], &es[3], &es[2]).await;
+    let m1 = one_move(&mut d, &mut c, &st, 1).await;
+    one_move(&mut c, &mut d, &m1, 2).await;
+    act(&s, &es[3], &id, "leave").await;
+    let over = c.recv_t("game_over").await;
+    assert_eq!((&over["result"], &over["reason"]), (&json!("black"), &json!("resign")));
+    // The match is over at once: no second game, no break.
+    loop {
+        let st = c.recv_t("state").await;
+        if st["match"]["status"] == "over" {
+            break;
+        }
+    }
+    // Ala beats Bolek with both colours.
+    let (mut a, mut b, st) = sit_down(&s, &tables[&0], &es[0], &es[1]).await;
+    finish_game(&mut a, &mut b, &st, "white").await;
+    s.advance(MATCH_BREAK_MS).await;
+    let (mut b, mut a, st) = second_game(a, b, &es[0], &es[1]).await;
+    finish_game(&mut b, &mut a, &st, "black").await;
+    drop((a, b, c, d));
+
+    // Round 3: Bolek-Darek forfeited (both games), Celina and Ala draw twice.
+    let tables = sent_to_tables(&mut es, &[2, 0], 3).await;
+    let (mut c, mut a, st) = sit_down(&s, &tables[&2], &es[2], &es[0]).await;
+    finish_game(&mut c, &mut a, &st, "draw").await;
+    s.advance(MATCH_BREAK_MS).await;
+    let (mut a, mut c, st) = second_game(c, a, &es[2], &es[0]).await;
+    finish_game(&mut a, &mut c, &st, "draw").await;
+
+    let t = finished(&s, &mut es[0].room, &id).await;
+    let (r2, _) = micro_boards(&t, 2);
+    assert_eq!(
+        (&r2[1].0, &r2[1].2, &r2[1].3),
+        (&Value::Null, &json!("white"), &json!("forfeit")),
+        "Darek's second game (Celina White) is forfeited, not played: {}",
+        t["rounds"][1]
+    );
+    let (r3, opening) = micro_boards(&t, 3);
+    assert_eq!(opening, BALLOT);
+    let forfeits: Vec<(Value, Value)> = r3[..2].iter().map(|b| (b.2.clone(), b.3.clone())).collect();
+    assert_eq!(
+        forfeits,
+        [(json!("white"), json!("forfeit")), (json!("black"), json!("forfeit"))],
+        "Bolek wins both games of his match with Darek: {}",
+        t["rounds"][2]
+    );
+    // Points by games (win 2, draw 1): Ala 3 (win, draw) + 4 (two wins) + 2 (two draws)
+    // = 9; Celina 2 (loss, win) + 4 (resigned, forfeit) + 2 = 8; Bolek 2 (win, loss) + 0
+    // + 4 (two forfeits) = 6; Darek 1 (loss, draw).
+    // Buchholz, per game (each opponent counts twice): Ala 2x1 + 2x6 + 2x8 = 30; Celina
+    // 2x6 + 2x1 + 2x9 = 32; Bolek 2x8 + 2x9 + 2x1 = 36; Darek 2x9 + 2x8 + 2x6 = 46.
+    // Sonneborn-Berger, per game (a win the opponent's points, a draw half): Ala
+    // 1 + ½ + 2x6 + 2x4 = 21.5; Celina 6 + 2x1 + 2x4.5 = 17; Bolek 8 + 2x1 = 10;
+    // Darek 4.5. Wins: Ala 3, Celina 3, Bolek 3, Darek 0.
+    check_standings(
+        &t,
+        &names,
+        &[
+            ("Ala", 1, 9, 6, 30, 21.5, 3),
+            ("Celina", 2, 8, 6, 32, 17.0, 3),
+            ("Bolek", 3, 6, 6, 36, 10.0, 3),
+            ("Darek", 4, 1, 6, 46, 4.5, 0),
+        ],
+    );
+    s.stop().await;
+    db.cleanup().await;
+}
+
 both_backends!(
     a_four_player_round_robin_is_played_to_the_end,
     a_seven_player_swiss_survives_a_restart_and_is_played_to_the_end,
     no_show_and_leaving_lose_and_forfeit_the_rest,
     a_rated_tournament_shows_ratings_as_they_stand_across_a_restart,
+    a_micro_match_round_robin_from_a_ballot,
 );
 
 /// A Russian ending over in a few moves: three black kings against two white men.
@@ -854,6 +1067,9 @@ async fn bad_requests_are_refused() {
         json!({"kind": "swiss", "rounds": 3, "minutes": 5, "increment": 0, "max_players": 8,
                "starts_in_secs": 5}),
         json!({"kind": "arena", "minutes": 5, "increment": 0, "max_players": 8}),
+        // Micro-match rounds: a round-robin of 11 would be 110 games for each player.
+        json!({"kind": "round_robin", "minutes": 5, "increment": 0, "max_players": 11,
+               "micro_match": true}),
     ] {
         let r = s
             .http(
@@ -865,6 +1081,21 @@ async fn bad_requests_are_refused() {
             .await;
         assert_eq!(r.status, 400, "{body}: {}", r.body);
         assert_eq!(r.error_code(), "invalid_options", "{body}");
+    }
+    // A ballot of another variant, or none at all.
+    for ballot in ["3move-004", "nope"] {
+        let body = json!({"kind": "round_robin", "minutes": 5, "increment": 0,
+                          "max_players": 4, "ballot": ballot, "micro_match": true});
+        let r = s
+            .http(
+                "POST",
+                "/api/rooms/russian/tournaments",
+                Some(&e.cookie),
+                Some(body),
+            )
+            .await;
+        assert_eq!(r.status, 400, "{ballot}: {}", r.body);
+        assert_eq!(r.error_code(), "unknown_ballot", "{ballot}");
     }
     let r = s
         .http(
