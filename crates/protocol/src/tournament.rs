@@ -361,6 +361,7 @@ mod tests {
             game: Some("g1".into()),
             result: Some(GameResult::Draw),
             reason: Some("agreement".into()),
+            match_game: None,
         };
         let v = serde_json::to_value(&p).unwrap_or_default();
         for key in ["white", "black", "table", "game", "result"] {

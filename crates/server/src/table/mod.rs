@@ -43,10 +43,10 @@ use damka_protocol::Player;
 use damka_protocol::table::ClientMessage;
 use tokio::sync::{mpsc, oneshot};
 
+pub use micro_match::second_game_id;
 pub use registry::{TableHandle, Tables, TournamentReports};
 pub use restore::{restore_owned, restore_tables};
 pub use subscribers::{Outgoing, QUEUE as SOCKET_QUEUE};
-pub use micro_match::second_game_id;
 pub use tournament::{GameReport, PreparedTable, TournamentGameSpec};
 
 /// Commands a table actor accepts.

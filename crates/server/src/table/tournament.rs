@@ -91,10 +91,11 @@ impl Tables {
     ) -> PreparedTable {
         let variant = room.config.variant;
         let rules = Rules::new(variant);
-        let fen = spec
-            .opening
-            .map(draughts::ballot::Ballot::fen)
-            .or(self.core.config.test_start_fen.as_deref());
+        let fen = spec.opening.map(draughts::ballot::Ballot::fen).or(self
+            .core
+            .config
+            .test_start_fen
+            .as_deref());
         let position = match fen {
             Some(fen) => Position::from_fen(rules, fen).unwrap_or_else(|_| Position::new(rules)),
             None => Position::new(rules),

@@ -645,9 +645,12 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &(_, _, forfeit))| {
-                forfeit
-                    .is_none()
-                    .then(|| (format!("t{}{i}", planned.number), format!("g{}{i}", planned.number)))
+                forfeit.is_none().then(|| {
+                    (
+                        format!("t{}{i}", planned.number),
+                        format!("g{}{i}", planned.number),
+                    )
+                })
             })
             .collect();
         let boards = t.boards_of(&planned, &places);
@@ -737,7 +740,11 @@ mod tests {
         assert!(t.plan_round().is_none(), "two rounds asked for");
         // The view shows the matches: game numbers, the second game's id.
         let view = t.view(0);
-        let games: Vec<Option<u32>> = view.rounds[0].pairings.iter().map(|p| p.match_game).collect();
+        let games: Vec<Option<u32>> = view.rounds[0]
+            .pairings
+            .iter()
+            .map(|p| p.match_game)
+            .collect();
         assert_eq!(games, [Some(1), Some(2), Some(1), Some(2)]);
         // a: 2-0 over c, 1-1 with b: 6; e: a bye, 1-1 with d: 6, behind a on Buchholz
         // (by games: a met c twice (4 each) and b twice (5 each), 18; e met d twice, 6);
@@ -749,7 +756,13 @@ mod tests {
             .collect();
         assert_eq!(
             table,
-            [("a", 6, 18), ("e", 6, 6), ("b", 5, 18), ("c", 4, 12), ("d", 3, 22)]
+            [
+                ("a", 6, 18),
+                ("e", 6, 6),
+                ("b", 5, 18),
+                ("c", 4, 12),
+                ("d", 3, 22)
+            ]
         );
         assert!(view.micro_match);
     }

@@ -21,20 +21,20 @@ impl Tournament {
             &games,
             &byes,
         )
-            .into_iter()
-            .map(|l| StandingView {
-                rank: l.rank,
-                player: self.players[l.player].player.clone(),
-                points: l.points,
-                games: l.games,
-                tiebreaks: Tiebreaks {
-                    buchholz: l.buchholz,
-                    sonneborn_berger: f64::from(l.sonneborn_berger_x2) / 2.0,
-                    wins: l.wins,
-                },
-                withdrawn: self.players[l.player].left_round.is_some(),
-            })
-            .collect()
+        .into_iter()
+        .map(|l| StandingView {
+            rank: l.rank,
+            player: self.players[l.player].player.clone(),
+            points: l.points,
+            games: l.games,
+            tiebreaks: Tiebreaks {
+                buchholz: l.buchholz,
+                sonneborn_berger: f64::from(l.sonneborn_berger_x2) / 2.0,
+                wins: l.wins,
+            },
+            withdrawn: self.players[l.player].left_round.is_some(),
+        })
+        .collect()
     }
 
     /// The round about to start after the break, as paired now (no tables yet; a

@@ -681,8 +681,16 @@ async fn second_game(
 ) -> (Ws, Ws, Value) {
     let started = first_white.recv_t("game_started").await;
     assert_eq!(first_black.recv_t("game_started").await, started);
-    assert_eq!(started["white"]["id"], black.id.as_str(), "swapped: {started}");
-    assert_eq!(started["black"]["id"], white.id.as_str(), "swapped: {started}");
+    assert_eq!(
+        started["white"]["id"],
+        black.id.as_str(),
+        "swapped: {started}"
+    );
+    assert_eq!(
+        started["black"]["id"],
+        white.id.as_str(),
+        "swapped: {started}"
+    );
     assert_eq!(started["ballot"]["id"], BALLOT, "{started}");
     assert_eq!(started["match"]["games"].as_array().unwrap().len(), 2);
     (first_black, first_white, started)
@@ -734,7 +742,10 @@ async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
                "ballot": BALLOT, "micro_match": true}),
     )
     .await;
-    assert_eq!((&t["ballot"], &t["micro_match"]), (&json!(BALLOT), &json!(true)));
+    assert_eq!(
+        (&t["ballot"], &t["micro_match"]),
+        (&json!(BALLOT), &json!(true))
+    );
     let id = t["id"].as_str().unwrap().to_owned();
     for e in &es[1..] {
         act(&s, e, &id, "join").await;
@@ -752,7 +763,11 @@ async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
         assert_eq!((&boards[k].1, &boards[k + 1].1), (&json!(1), &json!(2)));
     }
     let (ala_darek, bolek_celina) = (&t["rounds"][0]["pairings"], &t["rounds"][0]["pairings"]);
-    assert_eq!(ala_darek[1]["white"]["id"], es[3].id.as_str(), "Darek has White in game 2");
+    assert_eq!(
+        ala_darek[1]["white"]["id"],
+        es[3].id.as_str(),
+        "Darek has White in game 2"
+    );
     assert_eq!(bolek_celina[2]["white"]["id"], es[1].id.as_str());
     // Ala beats Darek, Bolek beats Celina, both with White.
     let (mut a, mut d, st) = sit_down(&s, &tables[&0], &es[0], &es[3]).await;
@@ -782,7 +797,10 @@ async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
     }
     let t = tournament(&s, &id).await;
     let results: Vec<Value> = micro_boards(&t, 1).0.into_iter().map(|b| b.2).collect();
-    assert_eq!(results, [json!("white"), Value::Null, json!("white"), Value::Null]);
+    assert_eq!(
+        results,
+        [json!("white"), Value::Null, json!("white"), Value::Null]
+    );
     let mut sockets = Vec::new();
     for (table, white, black) in [(&tables[&0], 0, 3), (&tables[&1], 1, 2)] {
         let mut w = s.table_ws(table, Some(&es[white].cookie)).await;
@@ -800,7 +818,10 @@ async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
     let (mut d, mut a, st) = second_game(ad.0, ad.1, &es[0], &es[3]).await;
     let over = finish_game(&mut d, &mut a, &st, "draw").await;
     assert_eq!(over["match"]["status"], "over", "{over}");
-    assert_eq!(over["match"]["score"], json!({"white_first": 1.5, "black_first": 0.5}));
+    assert_eq!(
+        over["match"]["score"],
+        json!({"white_first": 1.5, "black_first": 0.5})
+    );
     let (mut c, mut b, st) = second_game(bc.0, bc.1, &es[1], &es[2]).await;
     finish_game(&mut c, &mut b, &st, "white").await;
     drop((a, b, c, d));
@@ -813,7 +834,10 @@ async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
     one_move(&mut c, &mut d, &m1, 2).await;
     act(&s, &es[3], &id, "leave").await;
     let over = c.recv_t("game_over").await;
-    assert_eq!((&over["result"], &over["reason"]), (&json!("black"), &json!("resign")));
+    assert_eq!(
+        (&over["result"], &over["reason"]),
+        (&json!("black"), &json!("resign"))
+    );
     // The match is over at once: no second game, no break.
     loop {
         let st = c.recv_t("state").await;
@@ -847,10 +871,14 @@ async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
     );
     let (r3, opening) = micro_boards(&t, 3);
     assert_eq!(opening, BALLOT);
-    let forfeits: Vec<(Value, Value)> = r3[..2].iter().map(|b| (b.2.clone(), b.3.clone())).collect();
+    let forfeits: Vec<(Value, Value)> =
+        r3[..2].iter().map(|b| (b.2.clone(), b.3.clone())).collect();
     assert_eq!(
         forfeits,
-        [(json!("white"), json!("forfeit")), (json!("black"), json!("forfeit"))],
+        [
+            (json!("white"), json!("forfeit")),
+            (json!("black"), json!("forfeit"))
+        ],
         "Bolek wins both games of his match with Darek: {}",
         t["rounds"][2]
     );
