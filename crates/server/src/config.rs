@@ -163,6 +163,13 @@ pub struct Config {
     #[arg(long, env = "DAMKA_MATCH_BREAK_SECS", default_value_t = 15)]
     pub match_break_secs: u64,
 
+    /// Seconds a correspondence table whose game waits for a move stays in memory with
+    /// nobody watching; then it is parked (its actor stops, only its next timer is kept)
+    /// and loaded again when someone opens it or the timer is due. 0: never parked. A
+    /// cluster node never parks (its tables move between nodes by lease).
+    #[arg(long, env = "DAMKA_CORRESPONDENCE_PARK_SECS", default_value_t = 300)]
+    pub correspondence_park_secs: u64,
+
     /// Test hook, not a flag: see [`damka_store::StoreOptions::sqlite_max_page_count`].
     #[arg(skip)]
     pub test_sqlite_max_page_count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
@@ -486,6 +493,13 @@ impl Config {
         Duration::from_secs(self.match_break_secs)
     }
 
+    /// How long a waiting correspondence table stays in memory with nobody watching
+    /// (`None`: never parked).
+    pub fn correspondence_park(&self) -> Option<Duration> {
+        (self.correspondence_park_secs > 0)
+            .then(|| Duration::from_secs(self.correspondence_park_secs))
+    }
+
     /// How long a restored game waits for its players.
     pub fn restart_grace(&self) -> Duration {
         Duration::from_secs(self.restart_grace_secs)
@@ -606,6 +620,7 @@ impl fmt::Debug for Config {
             .field("restart_grace_secs", &self.restart_grace_secs)
             .field("round_break_secs", &self.round_break_secs)
             .field("match_break_secs", &self.match_break_secs)
+            .field("correspondence_park_secs", &self.correspondence_park_secs)
             .field("metrics_bind", &self.metrics_bind)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
             .field("max_sockets_per_address", &self.max_sockets_per_address)

@@ -71,6 +71,8 @@ impl Timing {
 pub struct Metrics {
     /// Open tables.
     pub tables: Gauge,
+    /// Parked correspondence tables (not in memory: loaded when opened or due).
+    pub tables_parked: Gauge,
     /// Open room sockets.
     pub room_connections: Gauge,
     /// Open table sockets.
@@ -128,6 +130,7 @@ impl Default for Metrics {
     fn default() -> Metrics {
         Metrics {
             tables: Gauge::default(),
+            tables_parked: Gauge::default(),
             room_connections: Gauge::default(),
             table_connections: Gauge::default(),
             games_started: Counter::default(),
@@ -160,6 +163,11 @@ impl Metrics {
     /// Registers every metric (`damka_*`) in `registry`.
     pub fn register(&self, registry: &mut Registry) {
         registry.register("damka_tables", "Open tables", self.tables.clone());
+        registry.register(
+            "damka_tables_parked",
+            "Parked correspondence tables (loaded when opened or due)",
+            self.tables_parked.clone(),
+        );
         registry.register(
             "damka_room_connections",
             "Open room sockets",

@@ -223,6 +223,15 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
             .await?;
         room.set_chat(history.iter().map(crate::chat::message).collect());
     }
+    if tables.parking().is_some() {
+        // Loads each parked correspondence table when its timer is due.
+        core.tracker.spawn(
+            tables
+                .clone()
+                .run_parking()
+                .instrument(tracing::info_span!("parking")),
+        );
+    }
     let ticker = core.clone();
     core.tracker.spawn(
         async move { crate::room::events_ticker(&ticker.rooms, &ticker.shutdown).await }

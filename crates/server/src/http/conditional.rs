@@ -52,7 +52,7 @@ pub async fn set(
             "you do not play this game",
         ));
     }
-    let Some(table) = state.tables.get(&game.table_id) else {
+    let Some(table) = state.tables.get_or_load(&game.table_id).await else {
         // In a cluster the table may run on another node: asked again, the balancer may
         // reach it (the table socket's message always does).
         return Err(AppError::RetryAfter(1));

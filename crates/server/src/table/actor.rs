@@ -56,6 +56,9 @@ pub struct TableActor {
     pub(super) presence: Presence,
     /// Since when the table has been empty (no socket, no game running), in server ms.
     empty_since: Option<u64>,
+    /// Since when a correspondence game has waited with nobody watching (server ms): the
+    /// table parks after `--correspondence-park-secs` of it ([`super::parking`]).
+    pub(super) idle_since: Option<u64>,
     /// The computer's search in progress, if any.
     pub(super) thinking: Option<Thinking>,
     /// The actor's own command queue, for answers of its background work (the computer's
@@ -108,6 +111,7 @@ impl TableActor {
             v: 0,
             presence: Presence::default(),
             empty_since: None,
+            idle_since: None,
             thinking: None,
             tx,
             end_retry: None,
@@ -135,6 +139,7 @@ impl TableActor {
             tables: self.tables.clone(),
             id: self.id.clone(),
             room: self.room.clone(),
+            tx: self.tx.clone(),
         };
         let grace = self.core.config.empty_table_grace().as_millis() as u64;
         let shutdown = self.core.shutdown.clone();
@@ -158,6 +163,7 @@ impl TableActor {
             let presence_due = self.presence.due();
             let match_break = self.micro.as_ref().and_then(|m| m.break_until());
             let correspondence_due = self.correspondence_due(now);
+            let park_at = self.park_at();
             let storage_held = self
                 .game
                 .as_ref()
@@ -190,6 +196,11 @@ impl TableActor {
                 }
                 () = time.sleep_until(correspondence_due.unwrap_or(u64::MAX)), if correspondence_due.is_some() => {
                     self.on_correspondence_timer().await;
+                }
+                () = time.sleep_until(park_at.unwrap_or(u64::MAX)), if park_at.is_some() => {
+                    if self.park().await {
+                        break;
+                    }
                 }
                 () = time.sleep_until(close_at.unwrap_or(u64::MAX)), if close_at.is_some() => {
                     self.close();
@@ -299,6 +310,11 @@ impl TableActor {
         } else {
             self.empty_since = None;
         }
+        if self.parkable_now() {
+            self.idle_since.get_or_insert(now);
+        } else {
+            self.idle_since = None;
+        }
     }
 
     /// The first-move window in ms (for a new game): a correspondence table's is its
@@ -392,6 +408,9 @@ struct Registered {
     id: String,
     /// The table's room.
     room: Arc<Room>,
+    /// The actor's queue: what the registry holds for this table (and not for a newer
+    /// table of the same id, as a parked table loaded again is).
+    tx: mpsc::WeakSender<Command>,
 }
 
 impl Drop for Registered {
@@ -399,8 +418,14 @@ impl Drop for Registered {
         // On shutdown the table stays listed: the server is going away with it, and its
         // game is resumed by the next start.
         let core = self.tables.core();
-        if !core.shutdown.is_cancelled() {
-            self.tables.remove(&self.id);
+        // A parked table has left the registry already (and may be loaded again by now:
+        // that table is not this one's to remove).
+        let own = || {
+            self.tx
+                .upgrade()
+                .is_some_and(|tx| self.tables.remove_own(&self.id, &tx))
+        };
+        if !core.shutdown.is_cancelled() && own() {
             self.room.table_removed(&self.id);
             // In a cluster the table's lease goes with it (kept at shutdown: it is
             // handed over with the game).

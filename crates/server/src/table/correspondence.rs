@@ -78,7 +78,7 @@ fn left_to_move(game: &LiveGame, now: u64) -> Option<u64> {
 
 impl TableActor {
     /// The running correspondence game, unless its clock is held.
-    fn correspondence_game(&self) -> Option<&LiveGame> {
+    pub(super) fn correspondence_game(&self) -> Option<&LiveGame> {
         self.options.days?;
         self.game
             .as_ref()
@@ -87,7 +87,7 @@ impl TableActor {
 
     /// When the time-low notice of the move being thought is due (server ms), if not
     /// sent yet.
-    fn time_low_at(&self, now: u64) -> Option<u64> {
+    pub(super) fn time_low_at(&self, now: u64) -> Option<u64> {
         let g = self.correspondence_game()?;
         if self.correspondence.time_low_told == Some(g.ply()) {
             return None;
@@ -134,11 +134,11 @@ impl TableActor {
 
     /// Saves the running clock with the side to move's deadline (Unix ms); the next save
     /// is due in [`SAVE_EVERY_MS`] (sooner after a failure is not needed: a move saves
-    /// again).
-    async fn save_correspondence_clock(&mut self, now: u64) {
+    /// again). Returns whether it is saved.
+    pub(super) async fn save_correspondence_clock(&mut self, now: u64) -> bool {
         self.correspondence.save_due = Some(now + SAVE_EVERY_MS);
         let Some(g) = self.correspondence_game() else {
-            return;
+            return false;
         };
         let first_move = g.first_move_left(now).map(to_i64);
         let deadline =
@@ -151,7 +151,9 @@ impl TableActor {
             .await
         {
             tracing::warn!(error = %e, game = %id, "cannot save a correspondence clock");
+            return false;
         }
+        true
     }
 }
 

@@ -30,6 +30,7 @@ mod micro_match;
 mod moves;
 mod notices;
 mod offers;
+mod parking;
 mod presence;
 mod registry;
 mod restore;
@@ -44,6 +45,7 @@ use damka_protocol::table::ClientMessage;
 use tokio::sync::{mpsc, oneshot};
 
 pub use micro_match::second_game_id;
+pub use parking::Parked;
 pub use registry::{TableHandle, Tables, TournamentReports};
 pub use restore::{restore_owned, restore_tables};
 pub use subscribers::{Outgoing, QUEUE as SOCKET_QUEUE};

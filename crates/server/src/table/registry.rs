@@ -45,6 +45,14 @@ pub struct Tables {
     /// Where a tournament table reports its game's end (set once at start-up; weak, as
     /// the tournaments hold the tables).
     tournaments: OnceLock<Weak<dyn TournamentReports>>,
+    /// Parked correspondence tables ([`super::parking`]). A std mutex: never held across
+    /// `.await`.
+    parked: Mutex<super::parking::ParkedTables>,
+    /// Held while a table is parked or loaded again, so that two sockets opening a parked
+    /// table load it once.
+    pub(super) loading: tokio::sync::Mutex<()>,
+    /// Wakes the parking task when a table is parked (its due time may be the next).
+    pub(super) parking_changed: tokio::sync::Notify,
 }
 
 /// Where a tournament table's game end goes: the tournaments (a layer above the tables,
@@ -90,6 +98,9 @@ impl Tables {
             seating: Mutex::new(()),
             placement: OnceLock::new(),
             tournaments: OnceLock::new(),
+            parked: Mutex::new(super::parking::ParkedTables::default()),
+            loading: tokio::sync::Mutex::new(()),
+            parking_changed: tokio::sync::Notify::new(),
         })
     }
 
@@ -124,6 +135,16 @@ impl Tables {
         self.placement.get().map_or(&Alone, |p| p.as_ref())
     }
 
+    /// Whether this node runs its tables alone (no cluster placement).
+    pub(super) fn alone(&self) -> bool {
+        self.placement.get().is_none()
+    }
+
+    /// The parked tables.
+    pub(super) fn parked_tables(&self) -> std::sync::MutexGuard<'_, super::parking::ParkedTables> {
+        crate::lock::lock(&self.parked)
+    }
+
     /// A closed table's lease goes (in a cluster).
     pub(super) fn released(&self, id: &str) {
         self.placement().release(id);
@@ -147,6 +168,17 @@ impl Tables {
     /// Forgets a closed table.
     pub fn remove(&self, id: &str) {
         self.lock().remove(id);
+    }
+
+    /// Forgets table `id` if `tx` is its handle's queue (not a newer table of that id, as
+    /// a parked table loaded again is); returns whether it did.
+    pub(super) fn remove_own(&self, id: &str, tx: &mpsc::Sender<Command>) -> bool {
+        let mut map = self.lock();
+        if map.get(id).is_some_and(|h| h.tx.same_channel(tx)) {
+            map.remove(id);
+            return true;
+        }
+        false
     }
 
     /// Creates a table in `room` with `creator` seated.

@@ -31,7 +31,8 @@ use damka_store::{DrawOfferRow, GameRow, MoveRow};
 /// marked aborted.
 pub async fn restore_tables(tables: &Arc<Tables>) -> Result<usize, damka_store::StoreError> {
     let rows = tables.core().store.unfinished_games().await?;
-    let restored = restore_rows(tables, rows, None).await?;
+    let rows = park_waiting(tables, rows);
+    let restored = restore_rows(tables, rows, None, None).await?;
     let breaks = tables.core().store.matches_in_break().await?;
     Ok(restored + restore_breaks(tables, breaks, None).await?)
 }
@@ -66,15 +67,66 @@ pub async fn restore_owned(
         .filter(|t| !rows.iter().chain(&breaks).any(|r| &r.table_id == *t))
         .cloned()
         .collect();
-    let restored = restore_rows(tables, rows, Some(epochs)).await?;
+    let restored = restore_rows(tables, rows, Some(epochs), None).await?;
     let restored = restored + restore_breaks(tables, breaks, Some(epochs)).await?;
     Ok((restored, idle))
 }
 
+/// Parks the correspondence games in progress among `rows` (when tables are parked
+/// here) straight from their rows, their clocks running from now on (a restart charges
+/// nothing); returns the rows to restore the full way.
+fn park_waiting(tables: &Tables, rows: Vec<GameRow>) -> Vec<GameRow> {
+    if tables.parking().is_none() {
+        return rows;
+    }
+    let now = tables.core().time.now_ms();
+    let mut rest = Vec::new();
+    let mut parked = 0;
+    for row in rows {
+        match super::parking::due_from_row(&row) {
+            Some(due) => {
+                let p = super::parking::Parked {
+                    game: row.id.clone(),
+                    since: now,
+                    due: now + due,
+                };
+                tables.park_at_start(&row.table_id, p);
+                parked += 1;
+            }
+            None => rest.push(row),
+        }
+    }
+    if parked > 0 {
+        tracing::info!(parked, "correspondence games parked until opened or due");
+    }
+    rest
+}
+
+/// Loads a parked table again: its game restored from the store, its clock running
+/// from when it was parked. Returns whether the table runs (not if its game has ended).
+///
+/// Fails only if the store cannot be read.
+pub(super) async fn reload(
+    tables: &Arc<Tables>,
+    id: &str,
+    parked: &super::parking::Parked,
+) -> Result<bool, damka_store::StoreError> {
+    let Some(row) = tables.core().store.game(&parked.game).await? else {
+        return Ok(false);
+    };
+    if row.status == damka_protocol::GameStatus::Over || row.table_id != id {
+        return Ok(false);
+    }
+    Ok(restore_rows(tables, vec![row], None, Some(parked.since)).await? > 0)
+}
+
+/// Restores `rows`; `resume_from`: a parked table's game, whose clock runs from then
+/// (server ms) instead of waiting for its players.
 async fn restore_rows(
     tables: &Arc<Tables>,
     rows: Vec<GameRow>,
     epochs: Option<&std::collections::HashMap<String, i64>>,
+    resume_from: Option<u64>,
 ) -> Result<usize, damka_store::StoreError> {
     let state = tables.core();
     let now = state.time.now_ms();
@@ -149,6 +201,10 @@ async fn restore_rows(
                 continue;
             }
         };
+        let mut game = game;
+        if let Some(since) = resume_from {
+            game.release(since);
+        }
         let micro = match &row.micro_match {
             Some(slot) => stored_match(state, &slot.id, room.config.variant, 0).await?,
             None => None,

@@ -64,7 +64,12 @@ pub async fn upgrade(
     // The id comes from the URL: only a well-formed one is looked up or logged, so a
     // crafted id cannot forge log lines.
     let valid = valid_id(&id);
-    let handle = if valid { state.tables.get(&id) } else { None };
+    // A parked correspondence table is loaded for whoever opens it.
+    let handle = if valid {
+        state.tables.get_or_load(&id).await
+    } else {
+        None
+    };
     // An account sits with its rating in the table's variant (the room's).
     let room = match (&handle, &state.cluster) {
         (Some(h), _) => Some(h.room_id.clone()),

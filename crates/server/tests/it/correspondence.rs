@@ -567,7 +567,128 @@ fn url_encode(s: &str) -> String {
         .collect()
 }
 
+/// Moves the time on a minute at a time until table `id` is parked (polling the
+/// registry: parking is the table's own business after the time it was given); returns
+/// the minutes it took.
+async fn park_after_minutes(s: &TestServer, id: &str) -> u64 {
+    for minute in 1..=30 {
+        s.advance(60_000).await;
+        // Not before ten minutes: looked at once; from then on, given time to happen.
+        let polls = if minute < 10 { 1 } else { 80 };
+        for _ in 0..polls {
+            if s.server.state.tables.get(id).is_none() {
+                return minute;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    }
+    panic!("table {id} never parked");
+}
+
+/// Whether the room lists table `id`.
+async fn listed(s: &TestServer, id: &str) -> bool {
+    let r = s.http("GET", "/api/rooms/russian", None, None).await.json();
+    r["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["id"] == id)
+}
+
+/// A waiting correspondence game costs no memory (issue 40, item 2): ten minutes after
+/// the last socket left, its table is parked (out of the registry and the room's list);
+/// opening it loads it again with the parked time charged to the side to move; a restart
+/// parks it straight from the store and charges the downtime to nobody; and a parked game
+/// whose time runs out is loaded by its timer and lost on time with nobody watching.
+async fn a_waiting_game_is_parked_and_loaded_again(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let parking = || {
+        let mut c = config(&db);
+        c.correspondence_park_secs = 600;
+        c
+    };
+    let s = TestServer::start(parking()).await;
+    let mut m = correspondence_match(&s, 7).await;
+    let ev = play_first_moves(&mut m, 3).await;
+    assert_eq!(ev["clock"]["running"], "black", "{ev}");
+    let (game, table) = (m.game.clone(), m.table.clone());
+    let (ala, bolek) = (m.white.1.clone(), m.black.1.clone());
+    drop(m);
+    // Nobody watches: parked after ten minutes (the sockets' leaving is noticed within
+    // the first), not before.
+    let k = park_after_minutes(&s, &table).await;
+    assert!((10..=11).contains(&k), "parked after {k} minutes");
+    assert_eq!(s.server.state.tables.parked(), 1);
+    assert!(!listed(&s, &table).await, "a parked table is not listed");
+    // Two days parked; the game is still in "my games".
+    s.advance(2 * DAY).await;
+    assert!(
+        s.server.state.tables.get(&table).is_none(),
+        "no timer due yet"
+    );
+    assert_eq!(my_games(&s, &bolek).await[0]["id"], game.as_str());
+    // Bolek opens it: loaded, the two days and ten minutes charged to him.
+    let mut b = s.table_ws(&table, Some(&bolek)).await;
+    let st = b.recv_t("state").await;
+    assert_eq!(st["game_id"], game.as_str(), "{st}");
+    assert_eq!(st["paused"], Value::Null, "the clock runs: {st}");
+    assert_eq!(
+        (ms(&st["clock"]["white"]), ms(&st["clock"]["black"])),
+        (7 * DAY, 5 * DAY - k * 60_000),
+        "the time since the move charged, parked or not: {st}"
+    );
+    assert_eq!(st["moves"].as_array().unwrap().len(), 3, "{st}");
+    assert!(listed(&s, &table).await, "listed again");
+    assert_eq!(s.server.state.tables.parked(), 0);
+    // He leaves; after ten minutes it is parked again; the server restarts.
+    drop(b);
+    let k2 = park_after_minutes(&s, &table).await;
+    s.stop().await;
+
+    let s = TestServer::start(parking()).await;
+    // Parked at start-up from its row, not restored.
+    assert_eq!(s.server.state.tables.parked(), 1);
+    assert!(s.server.state.tables.get(&table).is_none());
+    s.advance(HOUR).await;
+    let mut b = s.table_ws(&table, Some(&bolek)).await;
+    let st = b.recv_t("state").await;
+    assert_eq!(
+        ms(&st["clock"]["black"]),
+        5 * DAY - (k + k2) * 60_000 - HOUR,
+        "the downtime charged to nobody, the hour since the start to Bolek: {st}"
+    );
+    // His move: Ala's seven days run; both leave.
+    let mv = st["legal"][0].as_str().unwrap();
+    b.send(json!({"t": "move", "move": mv, "ply": 4, "ack": 4}))
+        .await;
+    b.recv_t("ack").await;
+    drop(b);
+    park_after_minutes(&s, &table).await;
+    // Ala never comes back: her timer loads the table and she loses on time.
+    s.advance(7 * DAY).await;
+    let mut over = Value::Null;
+    for _ in 0..400 {
+        over = s
+            .http("GET", &format!("/api/games/{game}"), None, None)
+            .await
+            .json();
+        if over["result"].is_string() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("black"), Some("timeout")),
+        "{over}"
+    );
+    assert!(my_games(&s, &ala).await.is_empty());
+    s.stop().await;
+    db.cleanup().await;
+}
+
 crate::both_backends!(
+    a_waiting_game_is_parked_and_loaded_again,
     a_rated_correspondence_game_has_its_own_rating,
     conditional_moves_are_played_and_cancelled,
     the_analysis_board_refuses_the_running_game_only,

@@ -183,6 +183,8 @@ pub fn config(db: &TestDb) -> Config {
     c.shutdown_timeout_secs = 5;
     // Rounds follow each other at once (the break has its own test).
     c.round_break_secs = 0;
+    // Correspondence tables stay loaded (parking has its own test).
+    c.correspondence_park_secs = 0;
     // No endgame tables (their own test makes small ones).
     c.bitbase_pieces = 0;
     // No puzzles from analysed games (a debug build's deep verification; its own test

@@ -1,0 +1,284 @@
+//! Parked correspondence tables: a game of days spends nearly all its life waiting for a
+//! move with nobody watching, so its table does not stay in memory. After
+//! `--correspondence-park-secs` with no socket (and its clock saved), the actor stops and
+//! leaves only a [`Parked`] entry here: the game, when it was parked, and when its next
+//! timer is due (the time-low notice or the flag). The table is loaded again, from the
+//! store, when someone opens it ([`Tables::get_or_load`]: its socket, a conditional-moves
+//! request) or when that timer is due (one task for all parked tables, [`Tables::run_parking`]).
+//!
+//! A reloaded game's clock runs from the moment it was parked: the time it spent parked
+//! is charged to the side to move, as if the table had stayed. At start-up, a
+//! correspondence game in progress (both sides have moved) is parked straight from its
+//! stored row, without replaying it, from the start-up time on: a restart charges nothing,
+//! as for any game. Only a node that runs alone parks (a cluster's tables move between
+//! nodes by lease, and stay loaded).
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use draughts::{Position, Rules, Variant};
+
+use super::actor::TableActor;
+use super::correspondence::TIME_LOW_PERCENT;
+use super::game::to_u64;
+use super::registry::{TableHandle, Tables};
+use damka_store::GameRow;
+
+/// A parked table: what loading it again needs, and when it must be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parked {
+    /// The game waiting at the table.
+    pub game: String,
+    /// When it was parked (server ms): its clock runs from then.
+    pub since: u64,
+    /// When its next timer is due (server ms): it is loaded then.
+    pub due: u64,
+}
+
+/// The parked tables by id, and by due time.
+#[derive(Debug, Default)]
+pub struct ParkedTables {
+    by_id: HashMap<String, Parked>,
+    by_due: BTreeSet<(u64, String)>,
+}
+
+impl ParkedTables {
+    /// Parks (or parks again) table `id`.
+    pub fn insert(&mut self, id: String, parked: Parked) {
+        self.remove(&id);
+        self.by_due.insert((parked.due, id.clone()));
+        self.by_id.insert(id, parked);
+    }
+
+    /// Unparks table `id`.
+    pub fn remove(&mut self, id: &str) -> Option<Parked> {
+        let parked = self.by_id.remove(id)?;
+        self.by_due.remove(&(parked.due, id.to_owned()));
+        Some(parked)
+    }
+
+    /// Whether table `id` is parked.
+    pub fn contains(&self, id: &str) -> bool {
+        self.by_id.contains_key(id)
+    }
+
+    /// The earliest due time.
+    pub fn next_due(&self) -> Option<u64> {
+        self.by_due.first().map(|(due, _)| *due)
+    }
+
+    /// The tables due at `now`.
+    pub fn due(&self, now: u64) -> Vec<String> {
+        self.by_due
+            .iter()
+            .take_while(|(due, _)| *due <= now)
+            .map(|(_, id)| id.clone())
+            .collect()
+    }
+
+    /// How many are parked.
+    pub fn len(&self) -> usize {
+        self.by_id.len()
+    }
+}
+
+/// How long after `since` a correspondence game stored as `row` must be loaded at the
+/// latest: the side to move's time-low point (the least time either side had when the
+/// clock was saved, less the notice's share of the period), or `None` if it cannot be
+/// parked from its row alone (not both sides have moved: the first-move window's rest
+/// is not in the row).
+pub fn due_from_row(row: &GameRow) -> Option<u64> {
+    let period = to_u64(row.days?).saturating_mul(86_400_000);
+    let variant = Variant::from_name(&row.variant)?;
+    // The row must read as a game (its start position), or it is restored the full way
+    // (which marks a broken one aborted).
+    Position::from_fen(Rules::new(variant), &row.initial_fen).ok()?;
+    if row.clock.ply < row.opening_plies + 2 {
+        return None;
+    }
+    let least = to_u64(row.clock.white_ms.min(row.clock.black_ms));
+    let low = period * (100 - TIME_LOW_PERCENT) / 100;
+    Some(least.saturating_sub(low))
+}
+
+impl Tables {
+    /// How long a waiting correspondence table stays loaded with nobody watching, if
+    /// tables are parked here (a node alone, parking not turned off).
+    pub fn parking(&self) -> Option<std::time::Duration> {
+        self.core
+            .config
+            .correspondence_park()
+            .filter(|_| self.alone())
+    }
+
+    /// Number of parked tables.
+    pub fn parked(&self) -> usize {
+        self.parked_tables().len()
+    }
+
+    /// Parks table `id` (its actor is ending): it leaves the registry (if `tx` is still
+    /// its handle there) and its room, and is loaded again by [`Tables::get_or_load`].
+    pub async fn park(
+        &self,
+        id: &str,
+        tx: &tokio::sync::mpsc::Sender<super::Command>,
+        parked: Parked,
+    ) {
+        // Under the load lock: a socket opening the table meanwhile waits, then loads it.
+        let _loading = self.loading.lock().await;
+        self.remove_own(id, tx);
+        tracing::info!(table = %id, game = %parked.game, due = parked.due, "table parked");
+        self.parked_tables().insert(id.to_owned(), parked);
+        self.core.metrics.tables_parked.inc();
+        self.parking_changed.notify_one();
+    }
+
+    /// Parks a table at start-up, before any actor runs.
+    pub(super) fn park_at_start(&self, id: &str, parked: Parked) {
+        self.parked_tables().insert(id.to_owned(), parked);
+        self.core.metrics.tables_parked.inc();
+    }
+
+    /// A table's handle, loading it first if it is parked.
+    pub async fn get_or_load(self: &Arc<Self>, id: &str) -> Option<TableHandle> {
+        if let Some(h) = self.get(id) {
+            return Some(h);
+        }
+        if !self.parked_tables().contains(id) {
+            return None;
+        }
+        let _loading = self.loading.lock().await;
+        if let Some(h) = self.get(id) {
+            return Some(h);
+        }
+        let parked = self.parked_tables().remove(id)?;
+        self.core.metrics.tables_parked.dec();
+        match super::restore::reload(self, id, &parked).await {
+            Ok(true) => tracing::info!(table = %id, game = %parked.game, "parked table loaded"),
+            Ok(false) => tracing::info!(table = %id, game = %parked.game, "a parked game is over"),
+            Err(e) => {
+                // Tried again a minute later (or when opened again).
+                tracing::error!(error = %e, table = %id, "cannot load a parked table");
+                let retry = self.core.time.now_ms() + 60_000;
+                self.parked_tables().insert(
+                    id.to_owned(),
+                    Parked {
+                        due: retry,
+                        ..parked
+                    },
+                );
+                self.core.metrics.tables_parked.inc();
+                self.parking_changed.notify_one();
+            }
+        }
+        self.get(id)
+    }
+
+    /// Loads each parked table when its timer is due, until shutdown.
+    pub async fn run_parking(self: Arc<Self>) {
+        let time = self.core.time.clone();
+        let shutdown = self.core.shutdown.clone();
+        loop {
+            let next = self.parked_tables().next_due();
+            tokio::select! {
+                () = shutdown.cancelled() => break,
+                () = self.parking_changed.notified() => {}
+                () = time.sleep_until(next.unwrap_or(u64::MAX)), if next.is_some() => {
+                    let due = self.parked_tables().due(time.now_ms());
+                    for id in due {
+                        self.get_or_load(&id).await;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl TableActor {
+    /// When this table parks if nothing happens (server ms): a correspondence game
+    /// waiting for a move, clock running and saved, nobody watching, parking on.
+    pub(super) fn park_at(&self) -> Option<u64> {
+        let after = self.tables.parking()?;
+        self.idle_since?;
+        self.correspondence_game()?;
+        if self.thinking.is_some() || self.tournament.is_some() || self.micro.is_some() {
+            return None;
+        }
+        Some(self.idle_since? + after.as_millis() as u64)
+    }
+
+    /// Whether the table may count as idle for parking now.
+    pub(super) fn parkable_now(&self) -> bool {
+        self.options.days.is_some() && self.subs.is_empty() && self.correspondence_game().is_some()
+    }
+
+    /// Parks the table if it still may: its clock saved, then its entry left with the
+    /// registry. Returns whether it is parked (the actor then ends).
+    pub(super) async fn park(&mut self) -> bool {
+        let now = self.core.time.now_ms();
+        if !self.parkable_now() {
+            self.idle_since = None;
+            return false;
+        }
+        let Some(g) = self.correspondence_game() else {
+            return false;
+        };
+        let flag = g.deadline(now);
+        let game = g.id.clone();
+        let due = [self.time_low_at(now), flag].into_iter().flatten().min();
+        let Some(due) = due else {
+            return false;
+        };
+        if !self.save_correspondence_clock(now).await {
+            // Kept loaded; tried again after another idle period.
+            self.idle_since = Some(now);
+            return false;
+        }
+        let Some(tx) = self.tx.upgrade() else {
+            return false;
+        };
+        self.tables
+            .park(
+                &self.id,
+                &tx,
+                Parked {
+                    game,
+                    since: now,
+                    due,
+                },
+            )
+            .await;
+        self.room.table_removed(&self.id);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parked(game: &str, due: u64) -> Parked {
+        Parked {
+            game: game.into(),
+            since: 0,
+            due,
+        }
+    }
+
+    #[test]
+    fn parked_tables_come_out_by_due_time() {
+        let mut p = ParkedTables::default();
+        p.insert("t1".into(), parked("g1", 300));
+        p.insert("t2".into(), parked("g2", 100));
+        p.insert("t3".into(), parked("g3", 200));
+        assert_eq!(p.next_due(), Some(100));
+        assert_eq!(p.due(200), ["t2", "t3"]);
+        // Parked again with another due time: the old one is gone.
+        p.insert("t2".into(), parked("g2", 400));
+        assert_eq!(p.due(200), ["t3"]);
+        assert_eq!(p.remove("t3").map(|x| x.game), Some("g3".into()));
+        assert_eq!(p.next_due(), Some(300));
+        assert_eq!(p.len(), 2);
+        assert!(p.contains("t2") && !p.contains("t3"));
+    }
+}
