@@ -98,7 +98,14 @@ pub async fn upgrade(
                 }
                 state.core.metrics.table_connections.inc();
                 let joined = match handle {
-                    Some(handle) => join_local(handle, guest).await,
+                    Some(handle) => match join_local(handle, guest.clone()).await {
+                        // Parked just as it was found: loaded again for this socket.
+                        Joined::Closed => match state.tables.get_or_load(&id).await {
+                            Some(handle) => join_local(handle, guest).await,
+                            None => Joined::Closed,
+                        },
+                        joined => joined,
+                    },
                     None if state.cluster.is_some() && valid => {
                         join_remote(&state, &id, guest.as_ref()).await
                     }
