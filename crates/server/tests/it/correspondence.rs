@@ -649,6 +649,18 @@ async fn a_waiting_game_is_parked_and_loaded_again(backend: Backend) {
     // Parked at start-up from its row, not restored.
     assert_eq!(s.server.state.tables.parked(), 1);
     assert!(s.server.state.tables.get(&table).is_none());
+    // A conditional-moves request loads a parked table too (Ala, not to move, prepares
+    // nothing: an empty set).
+    let r = s
+        .http(
+            "POST",
+            &format!("/api/games/{game}/conditional"),
+            Some(&ala),
+            Some(json!({"lines": []})),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(s.server.state.tables.get(&table).is_some(), "loaded by it");
     s.advance(HOUR).await;
     let mut b = s.table_ws(&table, Some(&bolek)).await;
     let st = b.recv_t("state").await;
