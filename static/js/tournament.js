@@ -199,6 +199,8 @@ export function mount(root, { id, ctx }) {
           r.pairings.map((p, i) => {
             const mineRow = p.white.id === me || p.black.id === me;
             const s = score(p);
+            // After a micro-match's second game: the match's score.
+            const match = p.match_game === 2 ? matchScore(r.pairings[i - 1], p) : null;
             return h('li', { class: mineRow ? 'mine' : null, 'data-board': String(p.board) },
               h('span', { class: 'board-no' }, `${p.board}.`),
               p.match_game ? h('span', { class: 'meta match-game', 'data-match-game': String(p.match_game) }, t('tournament.match_game', { n: p.match_game })) : null,
@@ -211,10 +213,8 @@ export function mount(root, { id, ctx }) {
                 p.reason === 'forfeit' ? h('span', { class: 'meta' }, ` ${t('tournament.forfeit')}`) : null,
                 !s && p.table ? h('a', { class: 'btn small', href: href('table', p.table), 'data-action': mineRow ? 'play' : 'watch' }, mineRow ? t('tournament.play') : t('action.watch')) : null,
                 s && p.game ? h('a', { class: 'replay', href: href('game', p.game) }, t('action.replay')) : null,
-                // After a micro-match's second game: the match's score.
-                p.match_game === 2 && matchScore(r.pairings[i - 1], p)
-                  ? h('span', { class: 'meta match-score', 'data-match-score': matchScore(r.pairings[i - 1], p) },
-                    ` ${t('tournament.match_score', { score: matchScore(r.pairings[i - 1], p) })}`)
+                match
+                  ? h('span', { class: 'meta match-score', 'data-match-score': match }, ` ${t('tournament.match_score', { score: match })}`)
                   : null,
               ));
           }),

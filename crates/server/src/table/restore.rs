@@ -135,14 +135,7 @@ async fn restore_rows(
         let moves = state.store.moves(&row.id).await?;
         let offer = state.store.draw_offer(&row.id).await?;
         // A tournament game's table reports its end to the tournament, restored or not.
-        let tournament = state
-            .store
-            .tournament_of_game(&row.id)
-            .await?
-            .map(|(id, round)| TableTournament {
-                id,
-                round: u32::try_from(round).unwrap_or(0),
-            });
+        let tournament = stored_tournament(state, &row.id).await?;
         let Some(room) = state.rooms.get(&row.room).cloned() else {
             abandon(state, &row, "its room no longer exists").await;
             report(tables, tournament.as_ref(), &row.id, None);
@@ -167,7 +160,7 @@ async fn restore_rows(
             grace_ms: state.config.restart_grace().as_millis() as u64,
             first_move_left: first_move.map(to_u64),
         };
-        let game = match replay(&row, &moves, &offer, &timing, false) {
+        let mut game = match replay(&row, &moves, &offer, &timing, false) {
             Ok(Replayed::Playing(mut g)) => {
                 if row.rated {
                     show_rated(
@@ -201,7 +194,7 @@ async fn restore_rows(
                 continue;
             }
         };
-        let mut game = game;
+        // A parked table's clock ran while it was parked.
         if let Some(since) = resume_from {
             game.release(since);
         }
@@ -285,14 +278,7 @@ async fn restore_breaks(
         }
         let micro = stored_match(state, &row.id, room.config.variant, until).await?;
         // A tournament's micro-match: its second game is the tournament's too.
-        let tournament = state
-            .store
-            .tournament_of_game(&row.id)
-            .await?
-            .map(|(id, round)| TableTournament {
-                id,
-                round: u32::try_from(round).unwrap_or(0),
-            });
+        let tournament = stored_tournament(state, &row.id).await?;
         let seed = TableSeed {
             id: row.table_id.clone(),
             room,
@@ -311,6 +297,23 @@ async fn restore_breaks(
         }
     }
     Ok(restored)
+}
+
+/// The tournament and round game `game_id` belongs to, as stored, if any.
+///
+/// Fails only if the store cannot be read.
+async fn stored_tournament(
+    state: &Core,
+    game_id: &str,
+) -> Result<Option<TableTournament>, damka_store::StoreError> {
+    Ok(state
+        .store
+        .tournament_of_game(game_id)
+        .await?
+        .map(|(id, round)| TableTournament {
+            id,
+            round: u32::try_from(round).unwrap_or(0),
+        }))
 }
 
 /// The micro-match whose first game is `match_id`, as stored (`until`: when its break,

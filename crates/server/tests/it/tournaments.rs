@@ -762,13 +762,13 @@ async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
         assert_eq!(boards[k + 1].0, format!("{g1}b"), "the second game's id");
         assert_eq!((&boards[k].1, &boards[k + 1].1), (&json!(1), &json!(2)));
     }
-    let (ala_darek, bolek_celina) = (&t["rounds"][0]["pairings"], &t["rounds"][0]["pairings"]);
+    let pairings = &t["rounds"][0]["pairings"];
     assert_eq!(
-        ala_darek[1]["white"]["id"],
+        pairings[1]["white"]["id"],
         es[3].id.as_str(),
         "Darek has White in game 2"
     );
-    assert_eq!(bolek_celina[2]["white"]["id"], es[1].id.as_str());
+    assert_eq!(pairings[2]["white"]["id"], es[1].id.as_str());
     // Ala beats Darek, Bolek beats Celina, both with White.
     let (mut a, mut d, st) = sit_down(&s, &tables[&0], &es[0], &es[3]).await;
     assert_eq!(st["ballot"]["id"], BALLOT, "{st}");
