@@ -14,14 +14,29 @@ use tokio::sync::mpsc;
 use super::Command;
 use super::computer::Thinking;
 use super::game::{Hold, LiveGame, to_i64};
+use super::game::{reason_of, result_of};
 use super::presence::Presence;
+use super::referee::{self, Action, Actor, Claim};
 use super::registry::{TableSeed, Tables};
 use super::seating::Seating;
+use super::step::{Follow, Notify, Step, Write};
 use super::subscribers::{Outgoing, Subscribers};
 use crate::chat::ChatLog;
 use crate::core::Core;
 use crate::error::AppError;
 use crate::room::Room;
+
+/// Who asked for an action, to answer: the socket, its acknowledgement id, and when the
+/// session received the message (the move latency metric). Empty for the server's own.
+#[derive(Debug, Default)]
+pub(super) struct Request {
+    /// The socket it came from.
+    pub sub: Option<u64>,
+    /// The id to acknowledge it with, once stored.
+    pub ack: Option<serde_json::Value>,
+    /// When the session received it.
+    pub received: Option<std::time::Instant>,
+}
 
 /// How often stale sockets are checked while any exists.
 const STALE_CHECK: Duration = Duration::from_millis(200);
@@ -314,6 +329,155 @@ impl TableActor {
             self.idle_since.get_or_insert(now);
         } else {
             self.idle_since = None;
+        }
+    }
+
+    /// Runs an action on the running game, the same way for every action: ruled by
+    /// [`referee::decide`], its write stored, then its change applied, its events
+    /// versioned and broadcast, and what follows done. Nothing changes and nothing is
+    /// announced if the write fails (a database outage holds the clock).
+    ///
+    /// Fails with the referee's refusal, `storage_unavailable` or the store's error.
+    pub(super) async fn act(
+        &mut self,
+        actor: Actor,
+        action: Action,
+        from: Request,
+    ) -> Result<(), AppError> {
+        if matches!(action, Action::Claim { .. }) {
+            // Who is gone, as of now.
+            self.update_gone();
+        }
+        let now = self.core.time.now_ms();
+        let mut step = self.decide(actor, &action, now)?;
+        let held = self.game.as_ref().is_some_and(|g| g.hold.is_some());
+        if held && step.writes() && matches!(actor, Actor::Player(_)) {
+            // A player's action on a held clock: it runs again first (or the action is
+            // refused at once while the database is down), and the action is ruled again
+            // on the running clock.
+            self.before_write()?;
+            step = self.decide(actor, &action, now)?;
+        }
+        tracing::debug!(?actor, ?action, "table action");
+        let Step {
+            write,
+            change,
+            events,
+            follow,
+            refuse,
+        } = step;
+        let ends = matches!(write, Write::End(_) | Write::LastMove(..));
+        let stored = self.write(write).await;
+        if let (Err(e), true, Some(g)) = (&stored, ends, self.game.as_ref()) {
+            tracing::error!(error = %e, game = %g.id, "cannot store the end of a game; not announced");
+        }
+        self.stored(stored, now)?;
+        let Some(game) = self.game.as_mut() else {
+            return Ok(());
+        };
+        referee::apply(game, change, now);
+        let over = game.over;
+        if let Some(refusal) = refuse {
+            // The step ran, but the sender's action was not what it did.
+            self.after_step(&events, follow, over, now, None);
+            return Err(refusal.into());
+        }
+        if let (Some(sub), Some(ack)) = (from.sub, from.ack) {
+            self.reply(sub, &ServerMessage::Ack { ack });
+        }
+        self.after_step(&events, follow, over, now, from.received);
+        Ok(())
+    }
+
+    /// A stored and applied step's events, versioned and broadcast, and what follows.
+    fn after_step(
+        &mut self,
+        events: &[super::step::Event],
+        follow: Follow,
+        over: Option<draughts::Outcome>,
+        now: u64,
+        received: Option<std::time::Instant>,
+    ) {
+        for event in events {
+            let v = self.next_v();
+            let Some(game) = self.game.as_ref() else {
+                return;
+            };
+            let msg = event.message(v, game, now);
+            self.broadcast(&msg);
+        }
+        if follow.moved {
+            self.core.metrics.moves.inc();
+            if let Some(received) = received {
+                self.core.metrics.move_latency.observe(received.elapsed());
+            }
+        }
+        if follow.states {
+            self.resend_states();
+        }
+        if follow.position {
+            self.refresh_room_copy();
+            self.correspondence_moved();
+        }
+        if let (true, Some(o)) = (follow.ended, over) {
+            self.announce_end(result_of(&o), reason_of(&o), now);
+        }
+        match follow.notify {
+            Some(Notify::Offer(c)) => self.notify_away(c, crate::push::Kind::Offer),
+            Some(Notify::Turn) => self.notify_moved(),
+            Some(Notify::Ended) => self.notify_ended(),
+            None => {}
+        }
+    }
+
+    /// What `action` would do now ([`referee::decide`] on this table's facts).
+    ///
+    /// Fails with the referee's refusal (`no_game` with no game at all).
+    fn decide(&self, actor: Actor, action: &Action, now: u64) -> Result<Step, AppError> {
+        let Some(game) = self.game.as_ref() else {
+            return match actor {
+                Actor::Server => Ok(Step::nothing()),
+                Actor::Player(_) => {
+                    Err(AppError::game(ErrorCode::NoGame, "no game is being played"))
+                }
+            };
+        };
+        let claim = match actor {
+            Actor::Player(me)
+                if self
+                    .presence
+                    .one_away()
+                    .is_some_and(|(c, _)| c == me.other()) =>
+            {
+                self.claim_at(now).map_or(Claim::Nothing, Claim::In)
+            }
+            _ => Claim::Nothing,
+        };
+        let table = referee::Table {
+            rules: self.rules,
+            local: self.options.local,
+            tournament: self.tournament.is_some(),
+            computer: self.options.bot.is_some(),
+            offer_every: self.core.config.draw_offer_plies,
+            claim,
+            now,
+        };
+        Ok(referee::decide(&table, game, actor, action)?)
+    }
+
+    /// Stores a step's write for the table's game.
+    async fn write(&self, write: Write) -> Result<(), damka_store::StoreError> {
+        let Some(game) = self.game.as_ref() else {
+            return Ok(());
+        };
+        let store = &self.core.store;
+        match write {
+            Write::Nothing => Ok(()),
+            Write::DrawOffers(row) => store.save_draw_offer(&game.id, row).await,
+            Write::End(end) => store.finish_game(&game.id, end).await,
+            Write::TakeBack(clock) => store.take_back(&game.id, clock).await,
+            Write::Move(row) => store.append_move(&game.id, &row).await,
+            Write::LastMove(row, end) => store.append_last_move(&game.id, &row, end).await,
         }
     }
 

@@ -7,13 +7,14 @@
 use damka_protocol::ballot::BallotChoice;
 use damka_protocol::table::PlayedMove;
 use damka_protocol::{
-    ClockTimes, ClockView, CounterView, EndReason, GameResult, GameStatus, Options, Player, Side,
+    ClockTimes, ClockView, CounterView, EndReason, GameResult, GameStatus, Options, Player,
 };
 use draughts::ballot::Ballot;
 use draughts::clock::Clock;
 use draughts::{ByColor, Color, Game, Outcome, Position, Reason, Variant};
 
 use super::offers::Offers;
+pub use super::sides::{color, side};
 use damka_store::{ClockRow, GameEnd, GameRow, MoveRow, NewGame, RatedEnd, RatingChanges};
 
 thread_local! {
@@ -216,22 +217,6 @@ pub enum Hold {
     /// A write of this table failed because the database is unavailable: until it takes
     /// writes again.
     Storage,
-}
-
-/// The wire colour of an engine colour.
-pub fn side(color: Color) -> Side {
-    match color {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
-    }
-}
-
-/// The engine colour of a wire colour.
-pub fn color(side: Side) -> Color {
-    match side {
-        Side::White => Color::White,
-        Side::Black => Color::Black,
-    }
 }
 
 /// The wire result of an outcome.

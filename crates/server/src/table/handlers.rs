@@ -5,12 +5,12 @@ use std::time::Instant;
 
 use damka_protocol::table::{ClientMessage, ServerMessage};
 use damka_protocol::{ErrorCode, Player, Side};
-use draughts::{Color, Reason};
+use draughts::Color;
 
-use super::actor::TableActor;
-use super::game::{Hold, color, side};
+use super::actor::{Request, TableActor};
+use super::game::{Hold, color};
 use super::moves::MoveRequest;
-use super::offers::next_offer;
+use super::referee::{Action, Actor};
 use crate::error::AppError;
 
 impl TableActor {
@@ -59,17 +59,35 @@ impl TableActor {
                 }
                 Err(e) => Err(e),
             },
-            (ClientMessage::DrawOffer, Some(g)) => self.draw_offer(&g).await,
-            (ClientMessage::DrawAccept, Some(g)) => self.draw_answer(&g, true).await,
-            (ClientMessage::DrawDecline, Some(g)) => self.draw_answer(&g, false).await,
-            (ClientMessage::Resign, Some(g)) => self.resign(&g).await,
-            (ClientMessage::Abort, Some(g)) => self.abort(&g).await,
             (ClientMessage::Chat { text, .. }, Some(g)) => self.chat(&g, &text).await,
-            (ClientMessage::ClaimVictory, Some(g)) => self.claim(&g, false).await,
-            (ClientMessage::ClaimDraw, Some(g)) => self.claim(&g, true).await,
-            (ClientMessage::TakebackOffer, Some(g)) => self.takeback_offer(&g).await,
-            (ClientMessage::TakebackAccept, Some(g)) => self.takeback_answer(&g, true).await,
-            (ClientMessage::TakebackDecline, Some(g)) => self.takeback_answer(&g, false).await,
+            (ClientMessage::DrawOffer, Some(g)) => self.player_acts(&g, Action::DrawOffer).await,
+            (ClientMessage::DrawAccept, Some(g)) => {
+                self.player_acts(&g, Action::DrawAnswer { accept: true })
+                    .await
+            }
+            (ClientMessage::DrawDecline, Some(g)) => {
+                self.player_acts(&g, Action::DrawAnswer { accept: false })
+                    .await
+            }
+            (ClientMessage::Resign, Some(g)) => self.player_acts(&g, Action::Resign).await,
+            (ClientMessage::Abort, Some(g)) => self.player_acts(&g, Action::Abort).await,
+            (ClientMessage::ClaimVictory, Some(g)) => {
+                self.player_acts(&g, Action::Claim { draw: false }).await
+            }
+            (ClientMessage::ClaimDraw, Some(g)) => {
+                self.player_acts(&g, Action::Claim { draw: true }).await
+            }
+            (ClientMessage::TakebackOffer, Some(g)) => {
+                self.player_acts(&g, Action::TakebackOffer).await
+            }
+            (ClientMessage::TakebackAccept, Some(g)) => {
+                self.player_acts(&g, Action::TakebackAnswer { accept: true })
+                    .await
+            }
+            (ClientMessage::TakebackDecline, Some(g)) => {
+                self.player_acts(&g, Action::TakebackAnswer { accept: false })
+                    .await
+            }
             (ClientMessage::Conditional { lines }, Some(g)) => {
                 self.set_conditional(&g, &lines).await.map(|_| ())
             }
@@ -77,6 +95,15 @@ impl TableActor {
         if let Err(e) = result {
             self.reply_error(sub, e, ack);
         }
+    }
+
+    /// An action of the guest's on the running game, as the player of their colour.
+    ///
+    /// Fails with `no_game`, `not_seated` or the action's refusal.
+    async fn player_acts(&mut self, guest: &Player, action: Action) -> Result<(), AppError> {
+        let me = self.game_color(guest)?;
+        self.act(Actor::Player(me), action, Request::default())
+            .await
     }
 
     /// Sends an error to one socket (with the legal moves for `illegal_move`).
@@ -254,123 +281,6 @@ impl TableActor {
             )));
         }
         self.release_hold();
-        Ok(())
-    }
-
-    /// Resigns; before both players have moved, at a table of no tournament, the game is
-    /// aborted instead (no result, never rated), as lichess does: a resignation before
-    /// the first moves would be a free result for two accounts that farm ratings. A
-    /// tournament game needs a result: there it is a loss, but still not rated.
-    async fn resign(&mut self, guest: &Player) -> Result<(), AppError> {
-        let me = self.game_color(guest)?;
-        self.before_write()?;
-        let before_moves = self.game.as_ref().is_some_and(|g| !g.both_moved());
-        if before_moves && self.tournament.is_none() {
-            return self.finish_by(None, Reason::Aborted, Some(me)).await;
-        }
-        self.finish_by(Some(me.other()), Reason::Resign, Some(me))
-            .await
-    }
-
-    async fn abort(&mut self, guest: &Player) -> Result<(), AppError> {
-        let me = self.game_color(guest)?;
-        if self.game.as_ref().is_some_and(|g| g.both_moved()) {
-            return Err(AppError::game(
-                ErrorCode::GameInProgress,
-                "both players have moved: resign or offer a draw instead",
-            ));
-        }
-        self.before_write()?;
-        self.finish_by(None, Reason::Aborted, Some(me)).await
-    }
-
-    /// Offers (or accepts) a draw; refused before both players have moved (abort the
-    /// game instead), so no draw is agreed without a game.
-    async fn draw_offer(&mut self, guest: &Player) -> Result<(), AppError> {
-        let me = self.game_color(guest)?;
-        if self
-            .game
-            .as_ref()
-            .is_some_and(|g| g.player(me.other()).is_bot())
-        {
-            return Err(AppError::BadMessage(
-                "the computer does not take draw offers (the draw rules still apply)".into(),
-            ));
-        }
-        if self.game.as_ref().is_some_and(|g| !g.both_moved()) && !self.options.local {
-            return Err(AppError::game(
-                ErrorCode::NoGame,
-                "a draw can be offered once both players have moved: abort instead",
-            ));
-        }
-        let now = self.core.time.now_ms();
-        self.before_write()?;
-        let every = self.core.config.draw_offer_plies;
-        let Some(game) = self.game.as_mut() else {
-            return Ok(());
-        };
-        if game.offers.draw == Some(me.other()) || self.options.local {
-            // Offering while the opponent's offer stands is accepting it; at a one-screen
-            // table the one guest speaks for both sides.
-            return self.finish_by(None, Reason::Agreement, Some(me)).await;
-        }
-        let ply = game.ply();
-        let offers = game.offers.with_draw_offer(me, ply, every)?;
-        // Stored before it is announced, so a restart keeps what the players saw.
-        let stored = self
-            .core
-            .store
-            .save_draw_offer(&game.id, offers.row())
-            .await;
-        self.stored(stored, now)?;
-        let Some(game) = self.game.as_mut() else {
-            return Ok(());
-        };
-        game.offers = offers;
-        let next = next_offer(Some(ply), every);
-        let v = self.next_v();
-        self.broadcast(&ServerMessage::DrawOffered {
-            v,
-            by: side(me),
-            next,
-        });
-        self.notify_away(me.other(), crate::push::Kind::Offer);
-        Ok(())
-    }
-
-    async fn draw_answer(&mut self, guest: &Player, accept: bool) -> Result<(), AppError> {
-        let me = self.game_color(guest)?;
-        let now = self.core.time.now_ms();
-        let Some(game) = self.game.as_ref() else {
-            return Ok(());
-        };
-        if game.offers.draw != Some(me.other()) {
-            return Err(AppError::BadMessage(
-                "there is no draw offer to answer".into(),
-            ));
-        }
-        self.before_write()?;
-        if accept {
-            self.finish_by(None, Reason::Agreement, Some(me)).await?;
-        } else {
-            let Some(game) = self.game.as_ref() else {
-                return Ok(());
-            };
-            let mut offers = game.offers.clone();
-            offers.draw = None;
-            let stored = self
-                .core
-                .store
-                .save_draw_offer(&game.id, offers.row())
-                .await;
-            self.stored(stored, now)?;
-            let Some(game) = self.game.as_mut() else {
-                return Ok(());
-            };
-            game.offers = offers;
-            let v = self.next_v();
-            self.broadcast(&ServerMessage::DrawDeclined { v, by: side(me) });
-        }
         Ok(())
     }
 }

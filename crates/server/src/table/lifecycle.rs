@@ -7,8 +7,9 @@ use damka_protocol::Seats;
 use damka_protocol::table::{GameStarted, ServerMessage};
 use draughts::{ByColor, Color, Position, Reason};
 
-use super::actor::TableActor;
-use super::game::{GameStart, Hold, LiveGame, reason_of, result_of, side};
+use super::actor::{Request, TableActor};
+use super::game::{GameStart, Hold, LiveGame, side};
+use super::referee::{Action, Actor};
 use crate::error::AppError;
 use crate::random;
 
@@ -162,9 +163,9 @@ impl TableActor {
         self.publish();
     }
 
-    /// Ends the running game now (resign, agreement, abort, timeout): stores the end,
-    /// then applies and announces it. Nothing changes if it cannot be stored, and a
-    /// database outage holds the clock until the database is back.
+    /// The server ends the running game now (time, the first-move window, a forfeit):
+    /// stored, then applied and announced ([`TableActor::act`]). Nothing changes if it
+    /// cannot be stored, and a database outage holds the clock until the database is back.
     ///
     /// Fails with the store's error.
     pub(super) async fn finish(
@@ -172,41 +173,8 @@ impl TableActor {
         winner: Option<Color>,
         reason: Reason,
     ) -> Result<(), AppError> {
-        self.finish_by(winner, reason, None).await
-    }
-
-    /// [`TableActor::finish`] by the action of the player of `by` (a resignation, an
-    /// abort, a claim, an accepted draw), which `game_over` names.
-    ///
-    /// Fails with the store's error.
-    pub(super) async fn finish_by(
-        &mut self,
-        winner: Option<Color>,
-        reason: Reason,
-        by: Option<Color>,
-    ) -> Result<(), AppError> {
-        let now = self.core.time.now_ms();
-        let Some(game) = self.game.as_ref().filter(|g| g.playing()) else {
-            return Ok(());
-        };
-        let outcome = draughts::Outcome { winner, reason };
-        // The clock as it will be once stopped, without touching the live one yet.
-        let mut clock = game.clock.clone();
-        clock.stop(now);
-        let end = game.end_row(&outcome, super::game::clock_row(&clock, now, game.ply()));
-        let id = game.id.clone();
-        let stored = self.core.store.finish_game(&id, end.clone()).await;
-        if let Err(e) = &stored {
-            tracing::error!(error = %e, game = %id, "cannot store the end of a game; not announced");
-        }
-        self.stored(stored, now)?;
-        if let Some(game) = self.game.as_mut() {
-            game.stored_end(&end);
-            game.end_by(winner, reason, by, now);
-        }
-        self.announce_end(result_of(&outcome), reason_of(&outcome), now);
-        self.notify_ended();
-        Ok(())
+        let end = Action::End { winner, reason };
+        self.act(Actor::Server, end, Request::default()).await
     }
 
     /// The first-move window or a flag timer expired (`deadline`: when it was due, server

@@ -6,8 +6,12 @@
 //! - `handlers`: what each client message does;
 //! - `lifecycle`: starting and ending games (stored before announced);
 //! - `moves`: a move's whole path (check, store, commit, announce);
+//! - `referee`: the rules of the actions on a running game, pure: an action becomes a
+//!   `step` (what to write, the change, the events, what follows), which the actor runs
+//!   the same way for every action ([`actor`]'s `act`);
 //! - `game`: the engine-facing game state, pure and synchronous, and the one game
-//!   constructor; `offers`: its draw offer and takeback request;
+//!   constructor; `offers`: its draw offer and takeback request; `sides`: colours and
+//!   wire sides;
 //! - `seating`, `presence`: who sits where and is ready, who is connected;
 //! - `view`: the table, state and clock objects sent to clients;
 //! - `subscribers`: the sockets and their bounded queues;
@@ -32,10 +36,13 @@ mod notices;
 mod offers;
 mod parking;
 mod presence;
+mod referee;
 mod registry;
 mod restore;
 mod seating;
+mod sides;
 mod social;
+mod step;
 mod subscribers;
 mod tournament;
 mod view;

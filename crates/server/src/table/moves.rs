@@ -6,16 +6,16 @@
 
 use std::time::Instant;
 
-use damka_protocol::table::{MovePlayed, PlayedMove, ServerMessage};
+use damka_protocol::table::PlayedMove;
 use damka_protocol::{ClockTimes, ErrorCode};
 use draughts::clock::Clock;
-use draughts::{Color, Game, Move, Outcome, Reason};
+use draughts::{Color, Game, Move, Outcome};
 
-use super::actor::{TableActor, encode};
-use super::game::{LiveGame, reason_of, result_of, side, to_i64, to_u64};
-use super::subscribers::Outgoing;
+use super::actor::{Request, TableActor};
+use super::game::{LiveGame, to_i64, to_u64};
+use super::referee::{Action, Actor, Refusal};
 use crate::error::AppError;
-use damka_store::{ClockRow, MoveRow};
+use damka_store::MoveRow;
 
 /// A move to play: whose, what, for which ply, and who asked.
 pub(super) struct MoveRequest<'a> {
@@ -36,6 +36,7 @@ pub(super) struct MoveRequest<'a> {
 }
 
 /// A move that passed every check, ready to be stored; [`LiveGame::commit`] applies it.
+#[derive(Debug)]
 pub struct PreparedMove {
     /// Ply of the move.
     pub ply: u32,
@@ -88,9 +89,9 @@ impl LiveGame {
         ply: u32,
         now: u64,
         lag_ms: u64,
-    ) -> Result<MoveCheck, AppError> {
+    ) -> Result<MoveCheck, Refusal> {
         if !self.playing() {
-            return Err(AppError::game(ErrorCode::NoGame, "the game is over"));
+            return Err(Refusal::Game(ErrorCode::NoGame, "the game is over".into()));
         }
         let next = self.ply() + 1;
         if ply >= 1 && ply < next {
@@ -103,7 +104,7 @@ impl LiveGame {
                 to_move.other()
             };
             if mover != by {
-                return Err(AppError::game(
+                return Err(Refusal::Game(
                     ErrorCode::NotYourTurn,
                     format!("ply {ply} was your opponent's"),
                 ));
@@ -111,7 +112,7 @@ impl LiveGame {
             return if same_text(&played.mv, text) {
                 Ok(MoveCheck::AlreadyPlayed)
             } else {
-                Err(AppError::game(
+                Err(Refusal::Game(
                     ErrorCode::StalePly,
                     format!(
                         "ply {ply} was already played ({}); the next ply is {next}",
@@ -122,20 +123,20 @@ impl LiveGame {
         }
         let pos = self.position();
         if pos.turn() != by {
-            return Err(AppError::game(
+            return Err(Refusal::Game(
                 ErrorCode::NotYourTurn,
-                "it is your opponent's turn",
+                "it is your opponent's turn".into(),
             ));
         }
         if ply != next {
-            return Err(AppError::game(
+            return Err(Refusal::Game(
                 ErrorCode::StalePly,
                 format!("the next ply is {next}, not {ply}"),
             ));
         }
         let mv = pos
             .parse_move(text)
-            .map_err(|e| AppError::game(ErrorCode::IllegalMove, e.to_string()))?;
+            .map_err(|e| Refusal::Game(ErrorCode::IllegalMove, e.to_string()))?;
         let mut clock = self.clock.clone();
         let mut used_ms = 0;
         if clock.running().is_some() {
@@ -152,7 +153,7 @@ impl LiveGame {
         let captures = mv.captures().map(|sq| variant.square_name(sq)).collect();
         let mut game = self.game.clone();
         game.play(&mv)
-            .map_err(|e| AppError::Internal(format!("engine refused a parsed move: {e}")))?;
+            .map_err(|e| Refusal::Internal(format!("engine refused a parsed move: {e}")))?;
         let outcome = game.outcome();
         // The first-move window: the first mover's first move opens the second mover's
         // window; the second mover's first move starts the clock.
@@ -215,185 +216,62 @@ impl LiveGame {
 }
 
 impl TableActor {
-    /// Plays a move (a person's, or the computer's): checked, stored, then committed,
-    /// acknowledged and announced.
+    /// Plays a move (a person's, or the computer's) as an action ([`TableActor::act`]):
+    /// checked, stored, then applied, acknowledged and announced; then a correspondence
+    /// game's prepared replies that are due, each as its player's own move.
     ///
     /// Fails with `no_game`, `stale_ply`, `not_your_turn`, `illegal_move` or
     /// `storage_unavailable`.
     pub(super) async fn play(&mut self, req: MoveRequest<'_>) -> Result<(), AppError> {
-        let by = req.by;
-        let received = req.received;
-        let Some(played) = self.play_one(req).await? else {
-            return Ok(());
-        };
-        // A correspondence game's prepared replies: each one due is played at once as
-        // its player's own move (and may meet the next prepared reply, and so on).
-        let (mut by, mut played) = (by, played);
-        while let Some(due) = self.conditional_after(by, &played).await {
-            let req = MoveRequest {
-                by: due.by,
-                text: &due.text,
-                ply: due.ply,
-                sub: None,
-                ack: None,
-                lag_ms: 0,
-                received,
-            };
-            match self.play_one(req).await {
-                Ok(Some(next)) => (by, played) = (due.by, next),
-                Ok(None) => break,
-                Err(e) => {
-                    tracing::warn!(error = %e, "a prepared reply was not played");
-                    break;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// [`TableActor::play`] for one move: the move as stored when it was a new one.
-    async fn play_one(&mut self, req: MoveRequest<'_>) -> Result<Option<String>, AppError> {
-        let now = self.core.time.now_ms();
-        let check = |game: &LiveGame| game.check_move(req.by, req.text, req.ply, now, req.lag_ms);
-        let game = self.game.as_ref().ok_or_else(no_game)?;
-        let mut checked = check(game)?;
-        if game.hold.is_some() && !matches!(checked, MoveCheck::AlreadyPlayed) {
-            // A new move on a held clock: run it again first (or refuse at once while the
-            // database is down), and check the move against the running clock.
-            self.before_write()?;
-            checked = check(self.game.as_ref().ok_or_else(no_game)?)?;
-        }
-        match checked {
-            MoveCheck::AlreadyPlayed => {
-                if let (Some(sub), Some(ack)) = (req.sub, req.ack) {
-                    self.reply(sub, &ServerMessage::Ack { ack });
-                }
-                Ok(None)
-            }
-            MoveCheck::Flagged(c) => {
-                self.finish(Some(c.other()), Reason::Timeout).await?;
-                Err(AppError::game(
-                    ErrorCode::NoGame,
-                    "your time ran out before the move",
-                ))
-            }
-            MoveCheck::New(prepared) => {
-                self.store_move(&prepared, now).await?;
-                let text = prepared.text.clone();
-                self.commit_move(*prepared, req.sub, req.ack, req.received);
-                Ok(Some(text))
-            }
-        }
-    }
-
-    /// Durable first: a move is acknowledged and shown only once stored, and a move that
-    /// ends the game is stored with the end (one transaction).
-    ///
-    /// Fails with the store's error (a database outage holds the clock).
-    async fn store_move(&mut self, p: &PreparedMove, now: u64) -> Result<(), AppError> {
-        let game = self.game.as_ref().ok_or_else(no_game)?;
-        let game_id = &game.id;
-        let store = &self.core.store;
-        let (stored, end) = match &p.outcome {
-            None => (store.append_move(game_id, &p.row).await, None),
-            Some(o) => {
-                let clock = ClockRow {
-                    white_ms: p.row.white_ms,
-                    black_ms: p.row.black_ms,
-                    ply: p.row.ply,
-                };
-                let end = game.end_row(o, clock);
-                (
-                    store.append_last_move(game_id, &p.row, end.clone()).await,
-                    Some(end),
-                )
-            }
-        };
-        self.stored(stored, now)?;
-        if let (Some(game), Some(end)) = (self.game.as_mut(), end) {
-            game.stored_end(&end);
-        }
-        Ok(())
-    }
-
-    /// A stored move: applied, acknowledged to its sender and announced to the table
-    /// (with the draw offer it declined, the takeback request it cancelled, and the end
-    /// of the game it ended).
-    fn commit_move(
-        &mut self,
-        prepared: PreparedMove,
-        sub: Option<u64>,
-        ack: Option<serde_json::Value>,
-        received: Instant,
-    ) {
-        let now = self.core.time.now_ms();
-        let Some(game) = self.game.as_mut() else {
-            return;
-        };
-        let by = prepared.by;
-        let withdrawn = game.offers.moved(by);
-        // The FEN was written once for the stored row: the event reuses it.
-        let (ply, text, captures, fen) = (
-            prepared.ply,
-            prepared.text.clone(),
-            prepared.captures.clone(),
-            prepared.row.fen_after.clone(),
-        );
-        game.commit(prepared);
-        if !game.playing() {
-            game.offers.clear();
-        }
-        let event = MovePlayed {
-            v: 0,
+        let MoveRequest {
+            by,
+            text,
             ply,
-            mv: text,
-            by: side(by),
-            captures,
-            fen,
-            turn: side(game.position().turn()),
-            clock: game.clock_view(now),
-            legal: game.legal(),
-            counters: game.counters(),
-            first_move_deadline: game.first_move_left(now),
+            sub,
+            ack,
+            lag_ms,
+            received,
+        } = req;
+        let action = Action::Move {
+            text: text.to_owned(),
+            ply,
+            lag_ms,
         };
-        let outcome = game.over;
-        // Everything serialised first, then queued in one burst: the mover's session
-        // finds the `ack` and the `move` together and writes them at once.
-        let ack = ack.and_then(|ack| encode(&ServerMessage::Ack { ack }));
-        let declined = withdrawn.draw_declined.then(|| {
-            let v = self.next_v();
-            encode(&ServerMessage::DrawDeclined { v, by: side(by) })
-        });
-        let takeback_cancelled = withdrawn.takeback_cancelled.then(|| {
-            let v = self.next_v();
-            encode(&ServerMessage::TakebackDeclined { v, by: side(by) })
-        });
-        let event = MovePlayed {
-            v: self.next_v(),
-            ..event
+        let from = Request {
+            sub,
+            ack,
+            received: Some(received),
         };
-        let event = encode(&ServerMessage::Move(Box::new(event)));
-        if let (Some(sub), Some(ack)) = (sub, ack) {
-            self.subs.send_to(sub, Outgoing::Text(ack));
+        let (mut by, mut ply) = (by, ply);
+        self.act(Actor::Player(by), action, from).await?;
+        // Each prepared reply due is played at once as its player's own move (and may
+        // meet the next prepared reply, and so on).
+        while let Some(played) = self.played(ply) {
+            let Some(due) = self.conditional_after(by, &played).await else {
+                break;
+            };
+            let action = Action::Move {
+                text: due.text,
+                ply: due.ply,
+                lag_ms: 0,
+            };
+            let from = Request {
+                received: Some(received),
+                ..Request::default()
+            };
+            if let Err(e) = self.act(Actor::Player(due.by), action, from).await {
+                tracing::warn!(error = %e, "a prepared reply was not played");
+                break;
+            }
+            (by, ply) = (due.by, due.ply);
         }
-        for text in [declined, takeback_cancelled, Some(event)]
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            self.subs.broadcast(&text);
-        }
-        self.core.metrics.moves.inc();
-        self.core.metrics.move_latency.observe(received.elapsed());
-        self.refresh_room_copy();
-        if let Some(o) = outcome {
-            self.announce_end(result_of(&o), reason_of(&o), now);
-        }
-        self.notify_moved();
-        self.correspondence_moved();
+        Ok(())
     }
-}
 
-fn no_game() -> AppError {
-    AppError::game(ErrorCode::NoGame, "no game is being played")
+    /// The move played as ply `ply` of the game, if that is its last ply (a move just
+    /// played, not one resent).
+    fn played(&self, ply: u32) -> Option<String> {
+        let game = self.game.as_ref()?;
+        (game.ply() == ply).then(|| game.moves.last().map(|m| m.mv.clone()))?
+    }
 }

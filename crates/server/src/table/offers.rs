@@ -4,13 +4,11 @@
 //! takeback request. Only the draw offer is stored (a restart forgets a takeback
 //! request).
 
-use damka_protocol::ErrorCode;
 use damka_protocol::table::{OfferLimits, SidePlies};
 use damka_store::DrawOfferRow;
 use draughts::{ByColor, Color};
 
-use super::game::{color, side};
-use crate::error::AppError;
+use super::sides::{color, side};
 
 /// The offers of one game.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -56,13 +54,10 @@ impl Offers {
 
     /// The draw offers as `by` offering one at `ply` would leave them, to store first.
     ///
-    /// Fails with `rate_limited` within `every` plies of `by`'s last offer.
-    pub fn with_draw_offer(&self, by: Color, ply: u32, every: u32) -> Result<Offers, AppError> {
+    /// Fails within `every` plies of `by`'s last offer (the limit, to show).
+    pub fn with_draw_offer(&self, by: Color, ply: u32, every: u32) -> Result<Offers, String> {
         if self.last_draw[by].is_some_and(|last| ply < last + every) {
-            return Err(AppError::game(
-                ErrorCode::RateLimited,
-                format!("one draw offer per {every} plies"),
-            ));
+            return Err(format!("one draw offer per {every} plies"));
         }
         let mut next = self.clone();
         next.last_draw[by] = Some(ply);
@@ -72,13 +67,10 @@ impl Offers {
 
     /// A takeback request of `by` at `ply`.
     ///
-    /// Fails with `rate_limited` within `every` plies of `by`'s last request.
-    pub fn ask_takeback(&mut self, by: Color, ply: u32, every: u32) -> Result<(), AppError> {
+    /// Fails within `every` plies of `by`'s last request (the limit, to show).
+    pub fn ask_takeback(&mut self, by: Color, ply: u32, every: u32) -> Result<(), String> {
         if self.last_takeback[by].is_some_and(|last| ply < last + every) {
-            return Err(AppError::game(
-                ErrorCode::RateLimited,
-                format!("one takeback request per {every} plies"),
-            ));
+            return Err(format!("one takeback request per {every} plies"));
         }
         self.last_takeback[by] = Some(ply);
         self.takeback = Some(by);
