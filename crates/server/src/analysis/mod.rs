@@ -636,25 +636,14 @@ pub(crate) async fn stored_line(
         .await?
         .ok_or(AppError::NotFound("game"))?;
     let moves = store.moves(game_id).await?;
-    let variant = Variant::from_name(&g.variant).ok_or_else(|| {
-        AppError::Internal(format!("stored game {game_id} has variant {}", g.variant))
-    })?;
-    let rules = Rules::with_capture_optional(variant, g.capture_optional)
-        .map_err(|e| AppError::Internal(e.to_string()))?;
-    let start = Position::from_fen(rules, &g.initial_fen)
-        .map_err(|e| AppError::Internal(format!("stored game {game_id}: {e}")))?;
-    let mut games = vec![Game::new(start)];
+    let (variant, _) = crate::replay::rules_of(&g)?;
+    let mut games = Vec::with_capacity(moves.len() + 1);
     let mut played = Vec::with_capacity(moves.len());
-    for m in &moves {
-        let mut next = games[games.len() - 1].clone();
-        let mv = next.position().parse_move(&m.mv).map_err(|e| {
-            AppError::Internal(format!("stored game {game_id}, ply {}: {e}", m.ply))
-        })?;
-        next.play(&mv)
-            .map_err(|_| AppError::Internal(format!("stored game {game_id}, ply {}", m.ply)))?;
-        played.push((mv, m.mv.clone()));
-        games.push(next);
-    }
+    let last = crate::replay::replay(&g, &moves, |before, mv, m| {
+        games.push(before.clone());
+        played.push((*mv, m.mv.clone()));
+    })?;
+    games.push(last);
     Ok(StoredLine {
         row: g,
         variant,

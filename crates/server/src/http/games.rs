@@ -12,7 +12,7 @@ use damka_protocol::{
     ClockTimes, GameListItem, GameRecord, GameResult, Options, Player, StoredMove,
 };
 use draughts::pdn::{self, PdnGame};
-use draughts::{Color, Outcome, Position, Reason, Rules, Variant};
+use draughts::{Color, Outcome, Reason, Variant};
 use serde::Deserialize;
 
 use super::lookup::{self, failed};
@@ -242,24 +242,10 @@ pub fn pdn_record(
     moves: &[MoveRow],
     tournament: Option<&GameTournament>,
 ) -> AppResult<PdnGame> {
-    let id = &g.id;
-    let variant = Variant::from_name(&g.variant)
-        .ok_or_else(|| AppError::Internal(format!("stored game {id} has variant {}", g.variant)))?;
-    let rules = Rules::with_capture_optional(variant, g.capture_optional)
-        .map_err(|e| AppError::Internal(e.to_string()))?;
-    let start = Position::from_fen(rules, &g.initial_fen)
-        .map_err(|e| AppError::Internal(format!("stored game {id}: {e}")))?;
-    let mut record = PdnGame::new(start.clone());
-    let mut pos = start;
-    for m in moves {
-        let mv = pos
-            .parse_move(&m.mv)
-            .map_err(|e| AppError::Internal(format!("stored game {id}, ply {}: {e}", m.ply)))?;
-        pos = pos
-            .play(&mv)
-            .map_err(|_| AppError::Internal(format!("stored game {id}, ply {}", m.ply)))?;
-        record.moves.push(mv);
-    }
+    let mut played = Vec::with_capacity(moves.len());
+    let game = crate::replay::replay(g, moves, |_, mv, _| played.push(*mv))?;
+    let mut record = PdnGame::new(game.initial().clone());
+    record.moves = played;
     let date = rfc3339(g.started_at);
     match tournament {
         Some(t) => {

@@ -367,7 +367,10 @@ impl TableActor {
             refuse,
         } = step;
         let ends = matches!(write, Write::End(_) | Write::LastMove(..));
-        let stored = self.write(write).await;
+        let stored = match self.game.as_ref() {
+            Some(g) => write.run(&self.core.store, &g.id).await,
+            None => Ok(()),
+        };
         if let (Err(e), true, Some(g)) = (&stored, ends, self.game.as_ref()) {
             tracing::error!(error = %e, game = %g.id, "cannot store the end of a game; not announced");
         }
@@ -463,22 +466,6 @@ impl TableActor {
             now,
         };
         Ok(referee::decide(&table, game, actor, action)?)
-    }
-
-    /// Stores a step's write for the table's game.
-    async fn write(&self, write: Write) -> Result<(), damka_store::StoreError> {
-        let Some(game) = self.game.as_ref() else {
-            return Ok(());
-        };
-        let store = &self.core.store;
-        match write {
-            Write::Nothing => Ok(()),
-            Write::DrawOffers(row) => store.save_draw_offer(&game.id, row).await,
-            Write::End(end) => store.finish_game(&game.id, end).await,
-            Write::TakeBack(clock) => store.take_back(&game.id, clock).await,
-            Write::Move(row) => store.append_move(&game.id, &row).await,
-            Write::LastMove(row, end) => store.append_last_move(&game.id, &row, end).await,
-        }
     }
 
     /// The first-move window in ms (for a new game): a correspondence table's is its

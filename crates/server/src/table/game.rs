@@ -219,18 +219,28 @@ pub enum Hold {
     Storage,
 }
 
-/// The wire result of an outcome.
+/// The wire result of an outcome (`None` for an aborted game).
 pub fn result_of(outcome: &Outcome) -> Option<GameResult> {
-    match outcome.result_name()? {
-        "white" => Some(GameResult::White),
-        "black" => Some(GameResult::Black),
-        _ => Some(GameResult::Draw),
+    match (outcome.winner, outcome.reason) {
+        (_, Reason::Aborted) => None,
+        (Some(Color::White), _) => Some(GameResult::White),
+        (Some(Color::Black), _) => Some(GameResult::Black),
+        (None, _) => Some(GameResult::Draw),
     }
 }
 
 /// The wire reason of an outcome.
 pub fn reason_of(outcome: &Outcome) -> EndReason {
-    EndReason::from_name(outcome.reason.name()).unwrap_or(EndReason::Aborted)
+    match outcome.reason {
+        Reason::NoMoves => EndReason::NoMoves,
+        Reason::Resign => EndReason::Resign,
+        Reason::Timeout => EndReason::Timeout,
+        Reason::Agreement => EndReason::Agreement,
+        Reason::Threefold => EndReason::Threefold,
+        Reason::MoveLimit => EndReason::MoveLimit,
+        Reason::Aborted => EndReason::Aborted,
+        Reason::Abandoned => EndReason::Abandoned,
+    }
 }
 
 /// The clocks to store: both sides' time left at `now` on `clock`, as of `ply`.
@@ -482,6 +492,30 @@ mod tests {
             ratings: None,
             conditional: None,
         }
+    }
+
+    #[test]
+    fn every_outcome_has_its_own_wire_reason_and_result() {
+        let mut seen = Vec::new();
+        for reason in Reason::ALL {
+            let wire = reason_of(&Outcome {
+                winner: None,
+                reason,
+            });
+            assert_eq!(wire.as_str(), reason.name(), "one name on both sides");
+            assert!(!seen.contains(&wire), "{reason:?} shares its wire reason");
+            seen.push(wire);
+        }
+        let won = Outcome {
+            winner: Some(Color::Black),
+            reason: Reason::Resign,
+        };
+        assert_eq!(result_of(&won), Some(GameResult::Black));
+        let aborted = Outcome {
+            winner: None,
+            reason: Reason::Aborted,
+        };
+        assert_eq!(result_of(&aborted), None);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use damka_protocol::table::PlayedMove;
 use damka_protocol::{ClockTimes, Options, TableTournament};
 use draughts::clock::Clock;
-use draughts::{ByColor, Color, Game, Outcome, Position, Rules, Variant};
+use draughts::{ByColor, Color, Outcome, Variant};
 
 use super::game::{Hold, LiveGame, to_u64};
 use super::offers::{Offers, stored_side};
@@ -483,32 +483,23 @@ fn replay(
     t: &Timing,
     over: bool,
 ) -> Result<Replayed, String> {
-    let variant = Variant::from_name(&row.variant).ok_or("unknown variant")?;
-    let rules =
-        Rules::with_capture_optional(variant, row.capture_optional).map_err(|e| e.to_string())?;
-    let start = Position::from_fen(rules, &row.initial_fen).map_err(|e| e.to_string())?;
-    let mut game = Game::new(start);
+    let (variant, _) = crate::replay::rules_of(row).map_err(|e| e.to_string())?;
     let mut played = Vec::with_capacity(moves.len());
     // Who made each ply, to tell whether a stored draw offer was declined by a move.
     let mut movers = Vec::with_capacity(moves.len());
-    for m in moves {
-        let pos = game.position();
-        movers.push(pos.turn());
-        let mv = pos
-            .parse_move(&m.mv)
-            .map_err(|e| format!("ply {}: {e}", m.ply))?;
-        let captures = mv.captures().map(|sq| variant.square_name(sq)).collect();
-        game.play(&mv).map_err(|e| format!("ply {}: {e}", m.ply))?;
+    let game = crate::replay::replay(row, moves, |before, mv, m| {
+        movers.push(before.position().turn());
         played.push(PlayedMove {
             ply: u32::try_from(m.ply).unwrap_or(0),
             mv: m.mv.clone(),
-            captures,
+            captures: mv.captures().map(|sq| variant.square_name(sq)).collect(),
             clock: ClockTimes {
                 white: to_u64(m.white_ms),
                 black: to_u64(m.black_ms),
             },
         });
-    }
+    })
+    .map_err(|e| e.to_string())?;
     if let Some(outcome) = game.outcome().filter(|_| !over) {
         return Ok(Replayed::Over(outcome));
     }

@@ -1,11 +1,15 @@
 //! A table action as a value: what [`super::referee::decide`] rules an action does, and
 //! what [`super::actor::TableActor::act`] then does with it, the same way for every
 //! action: write, then apply, then version and publish the events, then the follow-ups.
-//! Nothing here does I/O.
+//! A step is a plain value; [`Write::run`] is the one place it meets the store.
+//!
+//! A new action on a running game is three files: its rule in [`super::referee`], its
+//! write, change or event here if it needs a new one, and its message in
+//! [`super::handlers`].
 
 use damka_protocol::Side;
 use damka_protocol::table::{MovePlayed, ServerMessage};
-use damka_store::{ClockRow, DrawOfferRow, GameEnd, MoveRow};
+use damka_store::{ClockRow, DrawOfferRow, GameEnd, MoveRow, StoreError};
 use draughts::{Color, Game, Reason};
 
 use super::game::{LiveGame, side};
@@ -62,6 +66,22 @@ pub enum Write {
     Move(MoveRow),
     /// A move that ends the game, stored with the end (one transaction).
     LastMove(MoveRow, GameEnd),
+}
+
+impl Write {
+    /// Stores it for game `game_id`: the one place a step meets the store.
+    ///
+    /// Fails with the store's error (nothing is written then).
+    pub async fn run(self, store: &damka_store::Store, game_id: &str) -> Result<(), StoreError> {
+        match self {
+            Write::Nothing => Ok(()),
+            Write::DrawOffers(row) => store.save_draw_offer(game_id, row).await,
+            Write::End(end) => store.finish_game(game_id, end).await,
+            Write::TakeBack(clock) => store.take_back(game_id, clock).await,
+            Write::Move(row) => store.append_move(game_id, &row).await,
+            Write::LastMove(row, end) => store.append_last_move(game_id, &row, end).await,
+        }
+    }
 }
 
 /// The change a step makes to the table's game, applied once its write is stored.
