@@ -21,11 +21,7 @@ pub async fn show(
     State(state): State<AppState>,
     Path(room): Path<String>,
 ) -> AppResult<Json<RoomDetail>> {
-    let room = state
-        .core
-        .rooms
-        .get(&room)
-        .ok_or(AppError::NotFound("room"))?;
+    let room = super::room_named(&state, &room)?;
     Ok(Json(room.detail()))
 }
 
@@ -37,12 +33,7 @@ pub async fn create_table(
     ClientIp(ip): ClientIp,
     body: Result<Json<CreateTable>, JsonRejection>,
 ) -> AppResult<(StatusCode, Json<TableView>)> {
-    let room = state
-        .core
-        .rooms
-        .get(&room)
-        .ok_or(AppError::NotFound("room"))?
-        .clone();
+    let room = super::room_named(&state, &room)?;
     let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
     // Seated with the rating of the room's variant (an account's; its correspondence
     // rating at a table of days per move).
