@@ -20,7 +20,7 @@ Usage: measure-rated-room.py HOST:PORT board|jobs|farm [--addresses N] [--secs S
          resign); then a player asks for one more: what it got (status, queue position)
          and how long until its analysis is done (up to S seconds).
 
-Client addresses are loopback source addresses (127.0.N.x), as in measure-abuse3.py,
+Client addresses are loopback source addresses (127.0.N.x), as in measure-address-limits.py,
 whose helpers this script uses. Run against a freshly started server with default flags
 and a fresh database, e.g.
 
@@ -38,10 +38,10 @@ import threading
 import time
 
 here = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("abuse3", os.path.join(here, "measure-abuse3.py"))
-abuse3 = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(abuse3)
-http, guest, Player, fmt_q, error_code = abuse3.http, abuse3.guest, abuse3.Player, abuse3.fmt_q, abuse3.error_code
+spec = importlib.util.spec_from_file_location("limits", os.path.join(here, "measure-address-limits.py"))
+limits = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(limits)
+http, guest, Player, fmt_q, error_code = limits.http, limits.guest, limits.Player, limits.fmt_q, limits.error_code
 
 ROOM = "international"
 

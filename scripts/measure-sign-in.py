@@ -42,17 +42,17 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("abuse3", os.path.join(HERE, "measure-abuse3.py"))
-abuse3 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(abuse3)
+_spec = importlib.util.spec_from_file_location("limits", os.path.join(HERE, "measure-address-limits.py"))
+limits = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(limits)
 
 http, metric, fmt_q, Ws, connect, dechunk = (
-    abuse3.http,
-    abuse3.metric,
-    abuse3.fmt_q,
-    abuse3.Ws,
-    abuse3.connect,
-    abuse3.dechunk,
+    limits.http,
+    limits.metric,
+    limits.fmt_q,
+    limits.Ws,
+    limits.connect,
+    limits.dechunk,
 )
 
 
@@ -106,7 +106,7 @@ def sign_in(addr, src, username, password, timeout=15):
 
 
 def code(body):
-    return abuse3.error_code(body)
+    return limits.error_code(body)
 
 
 def parallel(addr):
@@ -189,7 +189,7 @@ def burst(addr, secs):
         t.start()
     for t in threads:
         t.join()
-    print(f"burst: 8 addresses x 30 sign-ins at a time for {secs} s (load {' '.join(abuse3.load())}); "
+    print(f"burst: 8 addresses x 30 sign-ins at a time for {secs} s (load {' '.join(limits.load())}); "
           f"{time.time() - t0:.1f} s in all")
     print(f"  the burst's requests ended: {dict(sorted(ends.items(), key=str))}")
     print(f"  a real user's sign-in: {fmt_q(latencies)}; failed: {failures or 'none'}")
@@ -219,7 +219,7 @@ def sockets(addr):
         for ws in (device, watcher):
             ws.until("room", time.time() + 5)
         if how.startswith("sign"):
-            status, _, _ = abuse3.http(addr, "DELETE", "/api/session?all=true", cookie=here, src="127.0.37.1")
+            status, _, _ = limits.http(addr, "DELETE", "/api/session?all=true", cookie=here, src="127.0.37.1")
         else:
             status, _, _ = post(addr, "/api/account/password", {"old": password, "new": "kot ma ale"}, here,
                                 src="127.0.37.1")

@@ -142,7 +142,7 @@ async fn an_invitation_reaches_the_invited_person_only() {
     let t2 = t2["id"].as_str().unwrap().to_owned();
     let mut rc = room_socket(&s, Some(&c)).await;
     // Each invited person once (what one person may receive is limited too: see
-    // `abuse_round_three`).
+    // `address_limits`).
     let mut invited_sockets = Vec::new();
     let mut invited = Vec::new();
     for name in ["Ida", "Jan", "Kuba", "Lena"] {

@@ -9,9 +9,9 @@ mod common;
 mod damka;
 
 mod abuse;
-mod abuse_round_three;
 mod accounts;
 mod accounts_restart;
+mod address_limits;
 mod analysis;
 mod analysis_board;
 mod ballots;

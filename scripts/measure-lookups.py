@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Measures issue 34's lookups against a running `damka` on loopback, black-box (Python 3
-standard library; the HTTP and statistics helpers of measure-abuse3.py; every loop is
+standard library; the HTTP and statistics helpers of measure-address-limits.py; every loop is
 bounded in time and stops by itself). Meant for a database filled by
 `cargo bench -p damka-server --bench seed` (accounts seed0..seed4).
 
-Usage: measure-abuse4.py HOST:PORT WHAT [--user NAME] [--n N] [--secs N] [--threads N]
+Usage: measure-lookups.py HOST:PORT WHAT [--user NAME] [--n N] [--secs N] [--threads N]
 
 WHAT, one of:
   profile  N (default 100) profiles of --user (default seed1), one after the other, each
@@ -16,7 +16,7 @@ WHAT, one of:
            for /api/me every 0.2 s, signs in every second, a guest opens a table socket
            (and waits for its state) every 0.5 s. Prints the flood's statuses and every
            answer the others got that was not a success (the 503s the issue counted).
-           Run measure-abuse3.py HOST:PORT computer --human-only --secs N beside it for
+           Run measure-address-limits.py HOST:PORT computer --human-only --secs N beside it for
            the move round trip.
 """
 
@@ -27,7 +27,7 @@ import threading
 import time
 
 _spec = importlib.util.spec_from_file_location(
-    "abuse3", os.path.join(os.path.dirname(os.path.abspath(__file__)), "measure-abuse3.py")
+    "limits", os.path.join(os.path.dirname(os.path.abspath(__file__)), "measure-address-limits.py")
 )
 a3 = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(a3)

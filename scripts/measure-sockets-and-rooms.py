@@ -3,7 +3,7 @@
 stop by themselves): sockets one address can hold, guest rows after a flood, time to
 notice a dead peer, and the largest room whose list still arrives.
 
-Usage: measure-abuse.py HOST:PORT DB_FILE [what...]   (what: sockets guests dead room)
+Usage: measure-sockets-and-rooms.py HOST:PORT DB_FILE [what...]   (what: sockets guests dead room)
 
 The server should run with --empty-table-grace-secs 3600 (tables made for the room
 measurement have nobody connected); for the room measurement on a server with

@@ -3,7 +3,7 @@
 loopback, black-box (raw HTTP and WebSocket, Python 3.11 standard library only; every
 loop is bounded in time and stops by itself).
 
-Usage: measure-abuse3.py HOST:PORT WHAT [--secs N] [--no-attack] [--no-human | --human-only]
+Usage: measure-address-limits.py HOST:PORT WHAT [--secs N] [--no-attack] [--no-human | --human-only]
 
 WHAT, one of:
   computer     six level-3 tables at 15+10 from two guests of one address (answered at
@@ -41,7 +41,7 @@ against a freshly started server with default flags and a fresh database, e.g.
 
   d=$(mktemp -d); target/release/damka --bind 127.0.0.1:18080 \\
       --database-url sqlite://$d/damka.db --static-dir static &
-  scripts/measure-abuse3.py 127.0.0.1:18080 computer
+  scripts/measure-address-limits.py 127.0.0.1:18080 computer
 
 (`computer` leaves the attacker's games and tournament running on an old server: restart
 it before the next measurement). The server's CPU is read from /proc/<pid>/stat of the
