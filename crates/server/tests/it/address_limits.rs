@@ -1,7 +1,7 @@
 //! Limits per guest and per address: what one guest, or one address with many guests,
 //! could take from everybody else. Each test plays the attack over real sockets and
-//! checks the limit; clients of different addresses are simulated with `X-Forwarded-For` on a
-//! server that trusts it (the address the limits count is the same either way).
+//! checks the limit; clients of different addresses are simulated with `X-Forwarded-For`
+//! on a server that trusts it (the address the limits count is the same either way).
 //!
 //! 1. the computer: a beginner's game is answered at once beside strong tables and a
 //!    computer-filled tournament of another address;
