@@ -58,6 +58,7 @@ pub mod push;
 pub mod puzzles;
 pub mod random;
 pub mod ratings;
+pub mod refusal;
 pub mod replay;
 pub mod room;
 pub mod server;

@@ -3,8 +3,9 @@
 //! restored after a restart, the PDN export, the analysis) replays here and takes from
 //! each ply what it needs.
 
+use damka_protocol::{EndReason, GameResult};
 use damka_store::{GameRow, MoveRow};
-use draughts::{Game, Move, Position, Rules, Variant};
+use draughts::{Color, Game, Move, Outcome, Position, Reason, Rules, Variant};
 
 use crate::error::AppError;
 
@@ -41,6 +42,26 @@ pub fn rules_of(row: &GameRow) -> Result<(Variant, Rules), ReplayError> {
     let rules = Rules::with_capture_optional(variant, row.capture_optional)
         .map_err(|e| err(e.to_string()))?;
     Ok((variant, rules))
+}
+
+/// How a stored game ended, if it did.
+pub fn stored_outcome(row: &GameRow) -> Option<Outcome> {
+    let reason = match row.reason? {
+        EndReason::NoMoves => Reason::NoMoves,
+        EndReason::Resign => Reason::Resign,
+        EndReason::Timeout => Reason::Timeout,
+        EndReason::Agreement => Reason::Agreement,
+        EndReason::Threefold => Reason::Threefold,
+        EndReason::MoveLimit => Reason::MoveLimit,
+        EndReason::Aborted => Reason::Aborted,
+        EndReason::Abandoned => Reason::Abandoned,
+    };
+    let winner = match row.result {
+        Some(GameResult::White) => Some(Color::White),
+        Some(GameResult::Black) => Some(Color::Black),
+        Some(GameResult::Draw) | None => None,
+    };
+    Some(Outcome { winner, reason })
 }
 
 /// Replays `moves` of the game of `row`, calling `each` with the game before every ply,
@@ -151,6 +172,24 @@ mod tests {
         );
         assert_eq!(game.moves().len(), 3);
         assert_eq!(game.initial().to_fen(), Variant::Russian.start_fen());
+    }
+
+    #[test]
+    fn a_stored_end_reads_back_as_the_outcome_it_was() {
+        let mut r = row("russian");
+        assert_eq!(stored_outcome(&r), None, "not over");
+        for reason in Reason::ALL {
+            for winner in [None, Some(Color::White), Some(Color::Black)] {
+                let outcome = Outcome { winner, reason };
+                r.reason = EndReason::from_name(reason.name());
+                r.result = crate::table::result_of(&outcome);
+                let back = stored_outcome(&r).expect("over");
+                assert_eq!(back.reason, reason);
+                if reason != Reason::Aborted {
+                    assert_eq!(back.winner, winner);
+                }
+            }
+        }
     }
 
     #[test]

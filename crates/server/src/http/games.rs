@@ -8,11 +8,9 @@ use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use damka_protocol::micro_match::MatchGame;
-use damka_protocol::{
-    ClockTimes, GameListItem, GameRecord, GameResult, Options, Player, StoredMove,
-};
+use damka_protocol::{ClockTimes, GameListItem, GameRecord, Options, Player, StoredMove};
+use draughts::Variant;
 use draughts::pdn::{self, PdnGame};
-use draughts::{Color, Outcome, Reason, Variant};
 use serde::Deserialize;
 
 use super::lookup::{self, failed};
@@ -281,17 +279,6 @@ pub fn pdn_record(
     if let Some(b) = stored_ballot(g) {
         record.set_tag("Opening", b.name());
     }
-    let outcome = g
-        .reason
-        .and_then(|r| Reason::from_name(r.as_str()))
-        .map(|reason| Outcome {
-            winner: match g.result {
-                Some(GameResult::White) => Some(Color::White),
-                Some(GameResult::Black) => Some(Color::Black),
-                _ => None,
-            },
-            reason,
-        });
-    record.set_outcome(outcome.as_ref());
+    record.set_outcome(crate::replay::stored_outcome(g).as_ref());
     Ok(record)
 }

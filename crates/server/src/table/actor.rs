@@ -182,7 +182,7 @@ impl TableActor {
             let storage_held = self
                 .game
                 .as_ref()
-                .is_some_and(|g| g.hold == Some(Hold::Storage));
+                .is_some_and(|g| g.held() == Some(Hold::Storage));
             tokio::select! {
                 biased;
                 () = &mut cancelled => {
@@ -307,7 +307,7 @@ impl TableActor {
         let restart_hold = self
             .game
             .as_ref()
-            .is_some_and(|g| matches!(g.hold, Some(Hold::Restart { .. })));
+            .is_some_and(|g| matches!(g.held(), Some(Hold::Restart { .. })));
         if restart_hold && self.presence_now().connected.all(|c| *c) {
             tracing::info!("both players are back: the clock runs again");
             self.release_hold();
@@ -350,7 +350,7 @@ impl TableActor {
         }
         let now = self.core.time.now_ms();
         let mut step = self.decide(actor, &action, now)?;
-        let held = self.game.as_ref().is_some_and(|g| g.hold.is_some());
+        let held = self.game.as_ref().is_some_and(|g| g.held().is_some());
         if held && step.writes() && matches!(actor, Actor::Player(_)) {
             // A player's action on a held clock: it runs again first (or the action is
             // refused at once while the database is down), and the action is ruled again
@@ -379,7 +379,7 @@ impl TableActor {
             return Ok(());
         };
         referee::apply(game, change, now);
-        let over = game.over;
+        let over = game.over();
         if let Some(refusal) = refuse {
             // The step ran, but the sender's action was not what it did.
             self.after_step(&events, follow, over, now, None);

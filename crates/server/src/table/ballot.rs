@@ -8,8 +8,8 @@ use damka_protocol::ballot::{BallotChoice, GameBallot};
 use draughts::Variant;
 use draughts::ballot::{self, Ballot, BallotSet};
 
-use crate::error::AppError;
 use crate::random;
+use crate::refusal::Refusal;
 
 /// Whether a rated table may start from the ballots of `set`: a federation's own table,
 /// played in its rated events (the ACF 3-move ballot, the FMJD-64 and IDF 150 tables),
@@ -26,11 +26,11 @@ pub fn rated_set(set: BallotSet) -> bool {
 /// named ballot's set for an id.
 ///
 /// Fails with `unknown_ballot` for an id that is not a ballot of `variant`.
-pub fn check(variant: Variant, choice: &BallotChoice) -> Result<BallotSet, AppError> {
+pub fn check(variant: Variant, choice: &BallotChoice) -> Result<BallotSet, Refusal> {
     match choice {
         BallotChoice::Random => Ok(ballot::default_set(variant)),
         BallotChoice::Id(id) => ballot::find(variant, id).map(Ballot::set).ok_or_else(|| {
-            AppError::game(
+            Refusal::game(
                 ErrorCode::UnknownBallot,
                 format!("{variant} has no ballot {id:?} (GET /api/ballots/{variant} lists them)"),
             )

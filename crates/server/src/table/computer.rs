@@ -71,7 +71,7 @@ impl TableActor {
         }
         // A held clock (a restart waiting for the guest, a database outage) waits: the
         // computer's move would start it.
-        if game.hold.is_some() {
+        if game.held().is_some() {
             return;
         }
         let now = self.core.time.now_ms();

@@ -12,7 +12,7 @@
 use draughts::{Color, Game};
 use serde::{Deserialize, Serialize};
 
-use crate::error::AppError;
+use crate::refusal::Refusal;
 
 /// Lines a player may prepare at most.
 pub const MAX_LINES: usize = 10;
@@ -39,8 +39,8 @@ struct Stored {
     lines: Vec<Vec<String>>,
 }
 
-fn bad(m: impl Into<String>) -> AppError {
-    AppError::BadMessage(m.into())
+fn bad(m: impl Into<String>) -> Refusal {
+    Refusal::bad(m)
 }
 
 impl Conditional {
@@ -56,7 +56,7 @@ impl Conditional {
         by: Color,
         ply: u32,
         lines: &[Vec<String>],
-    ) -> Result<Option<Conditional>, AppError> {
+    ) -> Result<Option<Conditional>, Refusal> {
         if lines.is_empty() {
             return Ok(None);
         }

@@ -82,7 +82,7 @@ impl TableActor {
         self.options.days?;
         self.game
             .as_ref()
-            .filter(|g| g.playing() && g.hold.is_none())
+            .filter(|g| g.playing() && g.held().is_none())
     }
 
     /// When the time-low notice of the move being thought is due (server ms), if not

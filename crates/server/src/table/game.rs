@@ -42,33 +42,57 @@ pub struct LiveGame {
     pub clock: Clock,
     /// Every ply with its clock times.
     pub moves: Vec<PlayedMove>,
-    /// `None` while playing, the outcome once over.
-    pub over: Option<Outcome>,
+    /// Where the game is in its life: first moves, on the clock, held, or over.
+    pub phase: Phase,
     /// The draw offer and takeback request, and when each side may make the next.
     pub offers: Offers,
-    /// While the first-move window applies and runs: when the pending first move's
-    /// window closes (server ms).
-    pub first_move_due: Option<u64>,
     /// The length of a first-move window, ms.
     pub first_move_ms: u64,
-    /// Why the server stopped the clock for now, if it did.
-    pub hold: Option<Hold>,
-    /// While held in the first-move window: what was left of the window, ms.
-    pub first_move_held: Option<u64>,
     /// Wall-clock start (Unix ms).
     pub started_at: i64,
     /// Each side's connection lag as of its last move (ms): the flag waits that much
     /// longer, so a move sent in time is judged by the clock's lag compensation instead.
     pub lag_ms: ByColor<u64>,
-    /// Once over: the side whose action ended the game (resigned, aborted, claimed it,
-    /// accepted the draw), `None` for an end the server ruled. Not stored.
-    pub ended_by: Option<Color>,
     /// Rated: an end with a result changes both players' ratings (stored with the end).
     pub rated: bool,
-    /// Once a rated game's end is stored: both players' rating changes.
-    pub ratings: Option<RatingChanges>,
     /// A correspondence game's prepared replies of the side not to move.
     pub conditional: Option<super::conditional::Conditional>,
+}
+
+/// Where a game is in its life.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Phase {
+    /// A first move is pending (each side's first move has a window of its own, and the
+    /// clock waits for the second mover's): the window closes at `due` (server ms).
+    FirstMoves {
+        /// When the window closes.
+        due: u64,
+    },
+    /// The clock runs for the side to move.
+    Clock,
+    /// The server stopped the clock (and a pending first move's window) for now: the
+    /// time is charged to nobody.
+    Held {
+        /// Why.
+        why: Hold,
+        /// A pending first move's window: what was left of it, ms (`None`: the clock
+        /// was running).
+        window_left: Option<u64>,
+    },
+    /// Over.
+    Over(Ended),
+}
+
+/// How a game ended, as its table knows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ended {
+    /// The outcome.
+    pub outcome: Outcome,
+    /// The side whose action ended the game (resigned, aborted, claimed it, accepted the
+    /// draw), `None` for an end the rules or the server ruled. Not stored.
+    pub by: Option<Color>,
+    /// Once a rated game's end is stored: both players' rating changes.
+    pub ratings: Option<RatingChanges>,
 }
 
 /// What a new game is: where, between whom, on what clock, from what position.
@@ -188,17 +212,14 @@ impl LiveGame {
             game,
             clock,
             moves,
-            over: None,
+            phase: Phase::FirstMoves {
+                due: s.now + s.first_move_ms,
+            },
             offers: Offers::default(),
-            first_move_due: Some(s.now + s.first_move_ms),
             first_move_ms: s.first_move_ms,
-            hold: None,
-            first_move_held: None,
             started_at,
             lag_ms: ByColor::default(),
-            ended_by: None,
             rated: s.rated,
-            ratings: None,
             conditional: None,
         };
         (live, NewGame { row, opening })
@@ -280,9 +301,35 @@ impl LiveGame {
         game_end(outcome, clock, rated)
     }
 
-    /// Notes the rating changes of a stored end (if it was rated).
+    /// Notes the rating changes of a stored end (if it was rated) in the ended game.
     pub fn stored_end(&mut self, end: &GameEnd) {
-        self.ratings = end.rated.as_ref().and_then(|r| r.slot.get());
+        if let Phase::Over(ended) = &mut self.phase {
+            ended.ratings = end.rated.as_ref().and_then(|r| r.slot.get());
+        }
+    }
+
+    /// The outcome, once over.
+    pub fn over(&self) -> Option<Outcome> {
+        match &self.phase {
+            Phase::Over(e) => Some(e.outcome),
+            _ => None,
+        }
+    }
+
+    /// How the game ended, once over.
+    pub fn ended(&self) -> Option<&Ended> {
+        match &self.phase {
+            Phase::Over(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Why the server holds the clock, if it does.
+    pub fn held(&self) -> Option<Hold> {
+        match self.phase {
+            Phase::Held { why, .. } => Some(why),
+            _ => None,
+        }
     }
 
     /// The current position.
@@ -292,7 +339,7 @@ impl LiveGame {
 
     /// Whether the game is still being played.
     pub fn playing(&self) -> bool {
-        self.over.is_none()
+        !matches!(self.phase, Phase::Over(_))
     }
 
     /// Plies played, opening included.
@@ -359,65 +406,71 @@ impl LiveGame {
 
     /// Time left for the pending first move, while the first-move window applies.
     pub fn first_move_left(&self, now: u64) -> Option<u64> {
-        if !self.playing() {
-            return None;
+        match self.phase {
+            Phase::FirstMoves { due } => Some(due.saturating_sub(now)),
+            Phase::Held { window_left, .. } => window_left,
+            Phase::Clock | Phase::Over(_) => None,
         }
-        if self.hold.is_some() {
-            return self.first_move_held;
-        }
-        Some(self.first_move_due?.saturating_sub(now))
     }
 
     /// Stops the clock and the first-move window at `now` for `hold` (a storage hold
     /// outlasts a restart hold).
-    pub fn hold(&mut self, hold: Hold, now: u64) {
-        if !self.playing() {
-            return;
-        }
-        if self.hold.is_none() {
-            self.first_move_held = self.first_move_left(now);
-            self.first_move_due = None;
-            self.clock.pause(now);
-        }
-        if self.hold != Some(Hold::Storage) {
-            self.hold = Some(hold);
-        }
+    pub fn hold_clock(&mut self, hold: Hold, now: u64) {
+        let window_left = match &mut self.phase {
+            Phase::Over(_) => return,
+            Phase::Held { why, .. } => {
+                if *why != Hold::Storage {
+                    *why = hold;
+                }
+                return;
+            }
+            Phase::FirstMoves { due } => Some(due.saturating_sub(now)),
+            Phase::Clock => None,
+        };
+        self.clock.pause(now);
+        self.phase = Phase::Held {
+            why: hold,
+            window_left,
+        };
     }
 
     /// Runs the clock (or the first-move window) again from `now`, with the times it had
     /// when it was held.
     pub fn release(&mut self, now: u64) {
-        if self.hold.take().is_none() {
+        let Phase::Held { window_left, .. } = self.phase else {
             return;
-        }
-        if let Some(left) = self.first_move_held.take() {
-            self.first_move_due = Some(now + left);
-        }
+        };
+        self.phase = match window_left {
+            Some(left) => Phase::FirstMoves { due: now + left },
+            None => Phase::Clock,
+        };
         self.clock.resume(now);
     }
 
     /// When the actor must wake up for this game: the first-move deadline, the running
     /// side's flag, or the end of a restart's grace.
     pub fn deadline(&self, now: u64) -> Option<u64> {
-        if !self.playing() {
-            return None;
+        match self.phase {
+            Phase::Over(_) => None,
+            Phase::Held {
+                why: Hold::Restart { until },
+                ..
+            } => Some(until),
+            Phase::Held {
+                why: Hold::Storage, ..
+            } => None,
+            Phase::FirstMoves { due } => Some(due),
+            Phase::Clock => {
+                if self.clock.flagged(now).is_some() {
+                    // Ran out while held (the end could not be stored then): end it now.
+                    return Some(now);
+                }
+                let running = self.clock.running()?;
+                let left = self.clock.time_to_flag(now)?;
+                let grace = self.lag_ms[running].min(self.clock.lag_quota(running).quota_ms());
+                Some(now + left + grace)
+            }
         }
-        match self.hold {
-            Some(Hold::Restart { until }) => return Some(until),
-            Some(Hold::Storage) => return None,
-            None => {}
-        }
-        if let Some(due) = self.first_move_due {
-            return Some(due);
-        }
-        if self.clock.flagged(now).is_some() {
-            // Ran out while held (the end could not be stored then): end it now.
-            return Some(now);
-        }
-        let running = self.clock.running()?;
-        let left = self.clock.time_to_flag(now)?;
-        let grace = self.lag_ms[running].min(self.clock.lag_quota(running).quota_ms());
-        Some(now + left + grace)
     }
 
     /// Ends the game at `now` (resign, agreement, timeout, abort).
@@ -427,13 +480,13 @@ impl LiveGame {
 
     /// Ends the game by `by`'s action (resignation, abort, claim, accepted draw).
     pub fn end_by(&mut self, winner: Option<Color>, reason: Reason, by: Option<Color>, now: u64) {
-        self.ended_by = by;
         self.clock.stop(now);
         self.offers.clear();
-        self.first_move_due = None;
-        self.first_move_held = None;
-        self.hold = None;
-        self.over = Some(Outcome { winner, reason });
+        self.phase = Phase::Over(Ended {
+            outcome: Outcome { winner, reason },
+            by,
+            ratings: None,
+        });
     }
 
     /// The clock snapshot to store: `(white_ms, black_ms, ply)`.
@@ -479,17 +532,12 @@ mod tests {
             game: Game::new(start),
             clock,
             moves: Vec::new(),
-            over: None,
+            phase: Phase::Clock,
             offers: Offers::default(),
-            first_move_due: None,
             first_move_ms: 30_000,
-            hold: None,
-            first_move_held: None,
             started_at: 0,
             lag_ms: ByColor::default(),
-            ended_by: None,
             rated: false,
-            ratings: None,
             conditional: None,
         }
     }
@@ -556,20 +604,24 @@ mod tests {
     fn the_clock_starts_after_the_second_movers_first_move() {
         let mut g = running_game();
         g.clock = Clock::new(60_000, 0);
-        g.first_move_due = Some(30_000);
+        g.phase = Phase::FirstMoves { due: 30_000 };
         assert_eq!(g.deadline(0), Some(30_000));
         let mv = g.legal()[0].clone();
         let Ok(MoveCheck::New(p)) = g.check_move(Color::White, &mv, 1, 5_000, 0) else {
             panic!("a legal first move");
         };
-        assert_eq!(p.first_move_due, Some(35_000), "Black's window opens");
+        assert_eq!(
+            p.phase,
+            Phase::FirstMoves { due: 35_000 },
+            "Black's window opens"
+        );
         assert_eq!(p.clock.running(), None);
         g.commit(*p);
         let mv = g.legal()[0].clone();
         let Ok(MoveCheck::New(p)) = g.check_move(Color::Black, &mv, 2, 9_000, 0) else {
             panic!("a legal first move");
         };
-        assert_eq!(p.first_move_due, None);
+        assert_eq!(p.phase, Phase::Clock);
         assert_eq!(p.clock.running(), Some(Color::White));
         assert_eq!(p.row.white_ms, 60_000, "first moves are not on the clock");
         assert_eq!(p.row.used_ms, 4_000, "Black used 4 s of its window");
@@ -578,12 +630,12 @@ mod tests {
     #[test]
     fn a_hold_stops_the_clock_and_the_window_and_charges_nobody() {
         let mut g = running_game();
-        g.hold(Hold::Storage, 10_000);
+        g.hold_clock(Hold::Storage, 10_000);
         assert_eq!(g.clock_view(50_000).white, 50_000, "paused at 10 s");
         assert_eq!(g.deadline(50_000), None);
-        g.hold(Hold::Restart { until: 99 }, 20_000);
+        g.hold_clock(Hold::Restart { until: 99 }, 20_000);
         assert_eq!(
-            g.hold,
+            g.held(),
             Some(Hold::Storage),
             "a storage hold is not shortened"
         );
@@ -592,8 +644,8 @@ mod tests {
         // The first-move window keeps what was left of it.
         let mut g = running_game();
         g.clock = Clock::new(60_000, 0);
-        g.first_move_due = Some(30_000);
-        g.hold(Hold::Restart { until: 40_000 }, 12_000);
+        g.phase = Phase::FirstMoves { due: 30_000 };
+        g.hold_clock(Hold::Restart { until: 40_000 }, 12_000);
         assert_eq!(g.first_move_left(39_000), Some(18_000));
         assert_eq!(
             g.deadline(39_000),

@@ -8,7 +8,7 @@ use damka_protocol::{ErrorCode, Player, Side};
 use draughts::Color;
 
 use super::actor::{Request, TableActor};
-use super::game::{Hold, color};
+use super::game::{Hold, LiveGame, color};
 use super::moves::MoveRequest;
 use super::referee::{Action, Actor};
 use crate::error::AppError;
@@ -272,7 +272,7 @@ impl TableActor {
     ///
     /// Fails with `storage_unavailable`.
     pub(super) fn before_write(&mut self) -> Result<(), AppError> {
-        let Some(hold) = self.game.as_ref().and_then(|g| g.hold) else {
+        let Some(hold) = self.game.as_ref().and_then(LiveGame::held) else {
             return Ok(());
         };
         if hold == Hold::Storage && !self.core.store.breaker().healthy() {

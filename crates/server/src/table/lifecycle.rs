@@ -184,7 +184,7 @@ impl TableActor {
         let Some(game) = self.game.as_mut().filter(|g| g.playing()) else {
             return;
         };
-        if let Some(Hold::Restart { until }) = game.hold {
+        if let Some(Hold::Restart { until }) = game.held() {
             if now >= until {
                 tracing::info!(game = %game.id, "restart grace over: the clock runs again");
                 self.release_hold();
@@ -243,10 +243,10 @@ impl TableActor {
         let Some(game) = self.game.as_mut().filter(|g| g.playing()) else {
             return;
         };
-        if game.hold == Some(Hold::Storage) {
+        if game.held() == Some(Hold::Storage) {
             return;
         }
-        game.hold(Hold::Storage, now);
+        game.hold_clock(Hold::Storage, now);
         tracing::warn!(game = %game.id, "database unavailable: the clock is held");
         self.resend_states();
     }
@@ -255,7 +255,7 @@ impl TableActor {
     /// out, or whose first-move window closed, while its end could not be stored ends now.
     pub(super) fn release_hold(&mut self) {
         let now = self.core.time.now_ms();
-        let Some(game) = self.game.as_mut().filter(|g| g.hold.is_some()) else {
+        let Some(game) = self.game.as_mut().filter(|g| g.held().is_some()) else {
             return;
         };
         game.release(now);
@@ -298,11 +298,14 @@ impl TableActor {
         reason: damka_protocol::EndReason,
         now: u64,
     ) {
-        let Some((clock, by, ratings)) = self
-            .game
-            .as_ref()
-            .map(|g| (g.clock_view(now), g.ended_by.map(side), g.ratings))
-        else {
+        let Some((clock, by, ratings)) = self.game.as_ref().map(|g| {
+            let ended = g.ended();
+            (
+                g.clock_view(now),
+                ended.and_then(|e| e.by).map(side),
+                ended.and_then(|e| e.ratings),
+            )
+        }) else {
             return;
         };
         self.core.metrics.games_finished.inc();

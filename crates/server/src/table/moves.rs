@@ -12,7 +12,7 @@ use draughts::clock::Clock;
 use draughts::{Color, Game, Move, Outcome};
 
 use super::actor::{Request, TableActor};
-use super::game::{LiveGame, to_i64, to_u64};
+use super::game::{Ended, LiveGame, Phase, to_i64, to_u64};
 use super::referee::{Action, Actor, Refusal};
 use crate::error::AppError;
 use damka_store::MoveRow;
@@ -56,8 +56,9 @@ pub struct PreparedMove {
     pub row: MoveRow,
     /// The game ended with this move.
     pub outcome: Option<Outcome>,
-    /// When the first-move window closes after this move (`None` once the clock runs).
-    pub first_move_due: Option<u64>,
+    /// The game's phase after the move (the next first move's window, the clock, or
+    /// over).
+    pub phase: Phase,
     /// The mover's connection lag (ms).
     pub lag_ms: u64,
 }
@@ -145,7 +146,7 @@ impl LiveGame {
                 Err(draughts::clock::PressError::Flagged(c)) => return Ok(MoveCheck::Flagged(c)),
                 Err(draughts::clock::PressError::NotRunning) => {}
             }
-        } else if let Some(due) = self.first_move_due {
+        } else if let Phase::FirstMoves { due } = self.phase {
             used_ms = self.first_move_ms.saturating_sub(due.saturating_sub(now));
         }
         let variant = pos.variant();
@@ -157,20 +158,24 @@ impl LiveGame {
         let outcome = game.outcome();
         // The first-move window: the first mover's first move opens the second mover's
         // window; the second mover's first move starts the clock.
-        let mut first_move_due = self.first_move_due;
-        if first_move_due.is_some() {
-            if ply >= self.opening_plies + 2 {
-                first_move_due = None;
-                if outcome.is_none() {
-                    clock.start(game.position().turn(), now);
-                }
-            } else {
-                first_move_due = Some(now + self.first_move_ms);
+        let phase = match (&outcome, &self.phase) {
+            (Some(o), _) => {
+                clock.stop(now);
+                Phase::Over(Ended {
+                    outcome: *o,
+                    by: None,
+                    ratings: None,
+                })
             }
-        }
-        if outcome.is_some() {
-            clock.stop(now);
-        }
+            (None, Phase::FirstMoves { .. }) if ply >= self.opening_plies + 2 => {
+                clock.start(game.position().turn(), now);
+                Phase::Clock
+            }
+            (None, Phase::FirstMoves { .. }) => Phase::FirstMoves {
+                due: now + self.first_move_ms,
+            },
+            (None, other) => other.clone(),
+        };
         let row = MoveRow {
             ply: i64::from(ply),
             mv: text.clone(),
@@ -189,7 +194,7 @@ impl LiveGame {
             clock,
             row,
             outcome,
-            first_move_due,
+            phase,
             lag_ms,
         })))
     }
@@ -208,10 +213,7 @@ impl LiveGame {
         self.game = p.game;
         self.clock = p.clock;
         self.lag_ms[p.by] = p.lag_ms;
-        self.first_move_due = p.first_move_due;
-        if let Some(o) = p.outcome {
-            self.over = Some(o);
-        }
+        self.phase = p.phase;
     }
 }
 

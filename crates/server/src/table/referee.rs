@@ -12,6 +12,8 @@ use draughts::{ByColor, Color, Game, Reason, Rules};
 use super::game::{LiveGame, clock_row, side, to_i64};
 use super::moves::MoveCheck;
 use super::offers::next_offer;
+pub use crate::refusal::Refusal;
+
 use super::step::{Change, Event, Follow, Notify, Step, TakenBack, Write};
 
 /// An action on the running game.
@@ -95,27 +97,6 @@ pub enum Claim {
     In(u64),
 }
 
-/// Why an action is refused, to its sender only.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refusal {
-    /// The game forbids it (a protocol code and why).
-    Game(ErrorCode, String),
-    /// The action makes no sense now (`bad_message`).
-    Bad(String),
-    /// A bug: the server contradicts itself (logged; the client sees `internal`).
-    Internal(String),
-}
-
-impl From<Refusal> for crate::error::AppError {
-    fn from(r: Refusal) -> Self {
-        match r {
-            Refusal::Game(code, message) => crate::error::AppError::game(code, message),
-            Refusal::Bad(message) => crate::error::AppError::BadMessage(message),
-            Refusal::Internal(detail) => crate::error::AppError::Internal(detail),
-        }
-    }
-}
-
 fn bad(message: &str) -> Refusal {
     Refusal::Bad(message.to_owned())
 }
@@ -180,8 +161,8 @@ pub fn apply(game: &mut LiveGame, change: Change, now: u64) {
             by,
             end,
         } => {
-            game.stored_end(&end);
             game.end_by(winner, reason, by, now);
+            game.stored_end(&end);
         }
         Change::Move {
             played,

@@ -19,7 +19,7 @@ use damka_protocol::{ClockTimes, Options, TableTournament};
 use draughts::clock::Clock;
 use draughts::{ByColor, Color, Outcome, Variant};
 
-use super::game::{Hold, LiveGame, to_u64};
+use super::game::{Hold, LiveGame, Phase, to_u64};
 use super::offers::{Offers, stored_side};
 use super::registry::{TableSeed, Tables};
 use crate::core::Core;
@@ -263,16 +263,11 @@ async fn restore_breaks(
                 continue;
             }
         };
-        let winner = match row.result {
-            Some(damka_protocol::GameResult::White) => Some(Color::White),
-            Some(damka_protocol::GameResult::Black) => Some(Color::Black),
-            _ => None,
+        let Some(outcome) = crate::replay::stored_outcome(&row) else {
+            tracing::error!(game = %row.id, "a micro-match's first game is over with no reason stored");
+            continue;
         };
-        let reason = row
-            .reason
-            .and_then(|r| draughts::Reason::from_name(r.as_str()))
-            .unwrap_or(draughts::Reason::Resign);
-        game.end(winner, reason, now);
+        game.end(outcome.winner, outcome.reason, now);
         if row.rated {
             show_rated(state, &mut game.players, room.config.variant, false).await;
         }
@@ -545,19 +540,17 @@ fn replay(
         game,
         clock,
         moves: played,
-        over: None,
+        phase: Phase::Held {
+            why: Hold::Restart {
+                until: t.now + t.grace_ms,
+            },
+            window_left: first_move_held,
+        },
         offers: Offers::restored(offer, standing_offer(offer, &movers)),
-        first_move_due: None,
         first_move_ms: t.window_ms,
-        hold: Some(Hold::Restart {
-            until: t.now + t.grace_ms,
-        }),
-        first_move_held,
         started_at: row.started_at,
         lag_ms: ByColor::default(),
-        ended_by: None,
         rated: row.rated,
-        ratings: None,
         conditional: None,
     })))
 }

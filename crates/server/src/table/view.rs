@@ -24,8 +24,8 @@ impl TableActor {
             },
             ply: g.ply(),
             turn: side(g.position().turn()),
-            result: g.over.as_ref().and_then(result_of),
-            reason: g.over.as_ref().map(reason_of),
+            result: g.over().as_ref().and_then(result_of),
+            reason: g.over().as_ref().map(reason_of),
         });
         TableView {
             id: self.id.clone(),
@@ -128,7 +128,7 @@ impl TableActor {
             legal: g.legal(),
             clock: g.clock_view(now),
             first_move_deadline: g.first_move_left(now),
-            paused: g.hold.filter(|_| g.playing()).map(|h| match h {
+            paused: g.held().map(|h| match h {
                 Hold::Restart { .. } => Paused::Restart,
                 Hold::Storage => Paused::Storage,
             }),
@@ -136,11 +136,11 @@ impl TableActor {
             claim_at: self.claim_at(now),
             takeback_offer: g.offers.takeback.map(side),
             offer_limits: g.offers.limits(self.core.config.draw_offer_plies),
-            ended_by: g.ended_by.filter(|_| !g.playing()).map(side),
+            ended_by: g.ended().and_then(|e| e.by).map(side),
             unrated: g.unrated(self.options.rated),
             counters: g.counters(),
-            result: g.over.as_ref().and_then(result_of),
-            reason: g.over.as_ref().map(reason_of),
+            result: g.over().as_ref().and_then(result_of),
+            reason: g.over().as_ref().map(reason_of),
             ..common(status, g.initial_fen.clone(), g.position().to_fen())
         }
     }

@@ -209,7 +209,7 @@ impl TournamentActor {
             Command::Start { player, reply } => {
                 let result = match creator_only(&self.t, &player) {
                     Ok(()) => self.start().await,
-                    Err(e) => Err(e),
+                    Err(e) => Err(e.into()),
                 };
                 drop(reply.send(result));
             }

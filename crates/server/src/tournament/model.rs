@@ -15,7 +15,7 @@ use draughts::ballot::Ballot;
 
 use super::pairing::{RoundPairing, berger, swiss};
 use super::standings::{self, Decided, Outcome};
-use crate::error::AppError;
+use crate::refusal::Refusal;
 
 /// The fewest players a tournament starts with (the computer's places included).
 pub const MIN_PLAYERS: usize = 3;
@@ -220,20 +220,18 @@ impl Tournament {
     /// Checks that `player` may join now.
     ///
     /// Fails with `bad_message` (started, full, already in).
-    pub fn check_join(&self, player: &Player) -> Result<(), AppError> {
+    pub fn check_join(&self, player: &Player) -> Result<(), Refusal> {
         if self.status != TournamentStatus::Open {
-            return Err(AppError::BadMessage("the tournament has started".into()));
+            return Err(Refusal::bad("the tournament has started"));
         }
         if self.index_of(&player.id).is_some() {
-            return Err(AppError::BadMessage(
-                "you are in this tournament already".into(),
-            ));
+            return Err(Refusal::bad("you are in this tournament already"));
         }
         if self.is_full() {
-            return Err(AppError::BadMessage("the tournament is full".into()));
+            return Err(Refusal::bad("the tournament is full"));
         }
         if self.settings.rated && !player.account {
-            return Err(AppError::game(
+            return Err(Refusal::game(
                 damka_protocol::ErrorCode::RatedNeedsAccount,
                 "only accounts play rated tournaments: sign up (it keeps your games) or sign in",
             ));
@@ -264,15 +262,15 @@ impl Tournament {
     /// What leaving would do for `id`, without doing it.
     ///
     /// Fails with `bad_message` (not in it, left already, over).
-    pub fn plan_leave(&self, id: &str) -> Result<Left, AppError> {
+    pub fn plan_leave(&self, id: &str) -> Result<Left, Refusal> {
         let i = self
             .index_of(id)
-            .ok_or_else(|| AppError::BadMessage("you are not in this tournament".into()))?;
+            .ok_or_else(|| Refusal::bad("you are not in this tournament"))?;
         match self.status {
             TournamentStatus::Open => Ok(Left::Removed),
-            TournamentStatus::Over => Err(AppError::BadMessage("the tournament is over".into())),
+            TournamentStatus::Over => Err(Refusal::bad("the tournament is over")),
             TournamentStatus::Running if self.players[i].left_round.is_some() => {
-                Err(AppError::BadMessage("you have left this tournament".into()))
+                Err(Refusal::bad("you have left this tournament"))
             }
             TournamentStatus::Running => {
                 let running = self.rounds.last().and_then(|r| {
@@ -591,9 +589,9 @@ pub fn outcome_of(result: Option<GameResult>) -> Outcome {
 /// Refuses an action by someone other than the creator.
 ///
 /// Fails with `bad_message`.
-pub fn creator_only(t: &Tournament, player: &Player) -> Result<(), AppError> {
+pub fn creator_only(t: &Tournament, player: &Player) -> Result<(), Refusal> {
     if t.created_by.id != player.id {
-        return Err(AppError::game(
+        return Err(Refusal::game(
             ErrorCode::BadMessage,
             "only the tournament's creator can start it",
         ));
