@@ -31,6 +31,19 @@ pub struct App {
     pub assets: Arc<crate::assets::Assets>,
 }
 
+impl App {
+    /// The room a path names.
+    ///
+    /// Fails with `not_found`.
+    pub fn room(&self, id: &str) -> Result<Arc<crate::room::Room>, crate::error::AppError> {
+        self.core
+            .rooms
+            .get(id)
+            .cloned()
+            .ok_or(crate::error::AppError::NotFound("room"))
+    }
+}
+
 /// The shared state as handlers receive it.
 pub type AppState = Arc<App>;
 

@@ -64,6 +64,10 @@ mod tests {
         let e = AppError::from(Refusal::bad("nothing to answer"));
         assert_eq!(e.client_message(), "bad message: nothing to answer");
         let e = AppError::from(Refusal::Internal("a bug".into()));
-        assert_eq!(e.client_message(), "internal error", "details stay in the log");
+        assert_eq!(
+            e.client_message(),
+            "internal error",
+            "details stay in the log"
+        );
     }
 }

@@ -180,9 +180,13 @@ mod tests {
         assert_eq!(stored_outcome(&r), None, "not over");
         for reason in Reason::ALL {
             for winner in [None, Some(Color::White), Some(Color::Black)] {
-                let outcome = Outcome { winner, reason };
                 r.reason = EndReason::from_name(reason.name());
-                r.result = crate::table::result_of(&outcome);
+                r.result = match (reason, winner) {
+                    (Reason::Aborted, _) => None,
+                    (_, Some(Color::White)) => Some(GameResult::White),
+                    (_, Some(Color::Black)) => Some(GameResult::Black),
+                    (_, None) => Some(GameResult::Draw),
+                };
                 let back = stored_outcome(&r).expect("over");
                 assert_eq!(back.reason, reason);
                 if reason != Reason::Aborted {

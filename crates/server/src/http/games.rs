@@ -49,7 +49,7 @@ pub async fn recent(
     query: Result<Query<RecentQuery>, QueryRejection>,
 ) -> AppResult<Json<Vec<GameListItem>>> {
     let Query(q) = query.map_err(|e| AppError::BadMessage(e.body_text()))?;
-    super::room_named(&state, &room)?;
+    state.room(&room)?;
     let limit = lookup::page_size(q.limit, 20)?;
     let store = &lookup::admit(&state, ip)?;
     let before = lookup::cursor(store, q.before.as_deref()).await?;

@@ -148,21 +148,6 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// The room a path names.
-///
-/// Fails with `not_found`.
-pub fn room_named(
-    state: &AppState,
-    id: &str,
-) -> Result<std::sync::Arc<crate::room::Room>, AppError> {
-    state
-        .core
-        .rooms
-        .get(id)
-        .cloned()
-        .ok_or(AppError::NotFound("room"))
-}
-
 /// The app of the separate metrics address (`--metrics-bind`): `/metrics` only.
 pub fn metrics_app(state: AppState) -> Router {
     Router::new()

@@ -21,7 +21,7 @@ pub async fn show(
     State(state): State<AppState>,
     Path(room): Path<String>,
 ) -> AppResult<Json<RoomDetail>> {
-    let room = super::room_named(&state, &room)?;
+    let room = state.room(&room)?;
     Ok(Json(room.detail()))
 }
 
@@ -33,7 +33,7 @@ pub async fn create_table(
     ClientIp(ip): ClientIp,
     body: Result<Json<CreateTable>, JsonRejection>,
 ) -> AppResult<(StatusCode, Json<TableView>)> {
-    let room = super::room_named(&state, &room)?;
+    let room = state.room(&room)?;
     let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
     // Seated with the rating of the room's variant (an account's; its correspondence
     // rating at a table of days per move).

@@ -24,7 +24,7 @@ pub async fn create(
     Guest(guest): Guest,
     body: Result<Json<CreateTournament>, JsonRejection>,
 ) -> AppResult<(StatusCode, Json<TournamentView>)> {
-    let room = super::room_named(&state, &room)?;
+    let room = state.room(&room)?;
     let Json(req) = body.map_err(|e| AppError::InvalidOptions(e.body_text()))?;
     let view = tournament::create(&state.tournaments, &room, guest, ip.addr(), &req).await?;
     Ok((StatusCode::CREATED, Json(view)))
@@ -35,7 +35,7 @@ pub async fn list(
     State(state): State<AppState>,
     Path(room): Path<String>,
 ) -> AppResult<Json<Vec<TournamentSummary>>> {
-    let room = super::room_named(&state, &room)?;
+    let room = state.room(&room)?;
     Ok(Json(room.tournaments()))
 }
 

@@ -464,6 +464,7 @@ impl TableActor {
             offer_every: self.core.config.draw_offer_plies,
             claim,
             now,
+            unix_ms: crate::time::unix_ms(),
         };
         Ok(referee::decide(&table, game, actor, action)?)
     }

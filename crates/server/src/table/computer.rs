@@ -13,7 +13,7 @@ use draughts::Color;
 
 use super::Command;
 use super::actor::TableActor;
-use super::moves::MoveRequest;
+use super::handlers::MoveRequest;
 use crate::bots::{self, SearchRequest};
 use crate::error::AppError;
 use crate::random;

@@ -120,6 +120,8 @@ pub struct GameStart {
     pub micro_match: Option<damka_store::MatchSlot>,
     /// Server ms now: the first-move window runs from here.
     pub now: u64,
+    /// Unix ms now: the game's start as stored.
+    pub started_at: i64,
     /// The length of a first-move window, ms.
     pub first_move_ms: u64,
     /// Whether the game is rated: the table's (or tournament's) option, unless the two
@@ -171,7 +173,7 @@ impl LiveGame {
             });
         }
         let opening_plies = u32::try_from(moves.len()).unwrap_or(u32::MAX);
-        let started_at = crate::time::unix_ms();
+        let started_at = s.started_at;
         let row = GameRow {
             id: s.id.clone(),
             table_id: s.table_id,
@@ -273,15 +275,20 @@ pub fn clock_row(clock: &Clock, now: u64, ply: u32) -> ClockRow {
     }
 }
 
-/// How a game ended, to store: its outcome with the final clocks, now; a rated game
-/// (`rated`: its variant and players) with a result is rated with it.
-pub fn game_end(outcome: &Outcome, clock: ClockRow, rated: Option<RatedEnd>) -> GameEnd {
+/// How a game ended, to store: its outcome with the final clocks, at `ended_at` (Unix
+/// ms); a rated game (`rated`: its variant and players) with a result is rated with it.
+pub fn game_end(
+    outcome: &Outcome,
+    clock: ClockRow,
+    rated: Option<RatedEnd>,
+    ended_at: i64,
+) -> GameEnd {
     let result = result_of(outcome);
     GameEnd {
         result,
         reason: reason_of(outcome),
         clock,
-        ended_at: crate::time::unix_ms(),
+        ended_at,
         rated: rated.filter(|_| result.is_some()),
     }
 }
@@ -290,7 +297,7 @@ impl LiveGame {
     /// How this game ended, to store (rated with it when the game is rated and both
     /// players have moved: a game that ends before is never rated, so a resignation or
     /// a flag before the first moves farms nothing).
-    pub fn end_row(&self, outcome: &Outcome, clock: ClockRow) -> GameEnd {
+    pub fn end_row(&self, outcome: &Outcome, clock: ClockRow, ended_at: i64) -> GameEnd {
         let rated = (self.rated && self.both_moved()).then(|| {
             RatedEnd::new(
                 &crate::ratings::pool(self.position().variant(), self.clock.is_per_move()),
@@ -298,7 +305,7 @@ impl LiveGame {
                 &self.players.black.id,
             )
         });
-        game_end(outcome, clock, rated)
+        game_end(outcome, clock, rated, ended_at)
     }
 
     /// Notes the rating changes of a stored end (if it was rated) in the ended game.

@@ -9,9 +9,26 @@ use draughts::Color;
 
 use super::actor::{Request, TableActor};
 use super::game::{Hold, LiveGame, color};
-use super::moves::MoveRequest;
 use super::referee::{Action, Actor};
 use crate::error::AppError;
+
+/// A move to play: whose, what, for which ply, and who asked.
+pub(super) struct MoveRequest<'a> {
+    /// The side that moves.
+    pub by: Color,
+    /// The move as sent.
+    pub text: &'a str,
+    /// The ply it is meant for (a resent move is played at most once).
+    pub ply: u32,
+    /// The socket it came from (`None`: the computer's).
+    pub sub: Option<u64>,
+    /// The id to acknowledge it with.
+    pub ack: Option<serde_json::Value>,
+    /// The sender's one-way network delay estimate, ms (lag compensation).
+    pub lag_ms: u64,
+    /// When the session received it (move latency metric).
+    pub received: Instant,
+}
 
 impl TableActor {
     /// Handles one message of socket `sub`.
@@ -282,5 +299,64 @@ impl TableActor {
         }
         self.release_hold();
         Ok(())
+    }
+
+    /// Plays a move (a person's, or the computer's) as an action ([`TableActor::act`]):
+    /// checked, stored, then applied, acknowledged and announced; then a correspondence
+    /// game's prepared replies that are due, each as its player's own move.
+    ///
+    /// Fails with `no_game`, `stale_ply`, `not_your_turn`, `illegal_move` or
+    /// `storage_unavailable`.
+    pub(super) async fn play(&mut self, req: MoveRequest<'_>) -> Result<(), AppError> {
+        let MoveRequest {
+            by,
+            text,
+            ply,
+            sub,
+            ack,
+            lag_ms,
+            received,
+        } = req;
+        let action = Action::Move {
+            text: text.to_owned(),
+            ply,
+            lag_ms,
+        };
+        let from = Request {
+            sub,
+            ack,
+            received: Some(received),
+        };
+        let (mut by, mut ply) = (by, ply);
+        self.act(Actor::Player(by), action, from).await?;
+        // Each prepared reply due is played at once as its player's own move (and may
+        // meet the next prepared reply, and so on).
+        while let Some(played) = self.played(ply) {
+            let Some(due) = self.conditional_after(by, &played).await else {
+                break;
+            };
+            let action = Action::Move {
+                text: due.text,
+                ply: due.ply,
+                lag_ms: 0,
+            };
+            let from = Request {
+                received: Some(received),
+                ..Request::default()
+            };
+            if let Err(e) = self.act(Actor::Player(due.by), action, from).await {
+                tracing::warn!(error = %e, "a prepared reply was not played");
+                break;
+            }
+            (by, ply) = (due.by, due.ply);
+        }
+        Ok(())
+    }
+
+    /// The move played as ply `ply` of the game, if that is its last ply (a move just
+    /// played, not one resent).
+    fn played(&self, ply: u32) -> Option<String> {
+        let game = self.game.as_ref()?;
+        (game.ply() == ply).then(|| game.moves.last().map(|m| m.mv.clone()))?
     }
 }

@@ -75,6 +75,7 @@ impl TableActor {
             opening,
             micro_match: slot.clone(),
             now,
+            started_at: crate::time::unix_ms(),
             first_move_ms: self.first_move_window_ms(),
             rated,
         });

@@ -118,7 +118,7 @@ pub enum Command {
 /// Capacity of a table's command queue.
 pub const COMMAND_QUEUE: usize = 256;
 
-pub use game::{result_of, side as side_of};
+pub use game::side as side_of;
 
 #[cfg(test)]
 mod tests;

@@ -1,39 +1,16 @@
-//! A move's whole path at a table, in the order it runs: [`TableActor::play`] checks the
-//! move against the ply, the turn, the rules and the clock into a [`PreparedMove`]
-//! (nothing changed yet: [`LiveGame::check_move`]), stores it (with the end of the game,
-//! when it ends it), and only then commits it ([`LiveGame::commit`]), acknowledges it and
-//! announces it.
-
-use std::time::Instant;
+//! What a move means, pure: [`LiveGame::check_move`] checks a move against the ply, the
+//! turn, the rules and the clock into a [`PreparedMove`] (nothing changed yet), and
+//! [`LiveGame::commit`] applies one once stored. The referee
+//! ([`super::referee`]) makes a step of it; the actor stores, applies and announces it.
 
 use damka_protocol::table::PlayedMove;
 use damka_protocol::{ClockTimes, ErrorCode};
 use draughts::clock::Clock;
 use draughts::{Color, Game, Move, Outcome};
 
-use super::actor::{Request, TableActor};
 use super::game::{Ended, LiveGame, Phase, to_i64, to_u64};
-use super::referee::{Action, Actor, Refusal};
-use crate::error::AppError;
+use crate::refusal::Refusal;
 use damka_store::MoveRow;
-
-/// A move to play: whose, what, for which ply, and who asked.
-pub(super) struct MoveRequest<'a> {
-    /// The side that moves.
-    pub by: Color,
-    /// The move as sent.
-    pub text: &'a str,
-    /// The ply it is meant for (a resent move is played at most once).
-    pub ply: u32,
-    /// The socket it came from (`None`: the computer's).
-    pub sub: Option<u64>,
-    /// The id to acknowledge it with.
-    pub ack: Option<serde_json::Value>,
-    /// The sender's one-way network delay estimate, ms (lag compensation).
-    pub lag_ms: u64,
-    /// When the session received it (move latency metric).
-    pub received: Instant,
-}
 
 /// A move that passed every check, ready to be stored; [`LiveGame::commit`] applies it.
 #[derive(Debug)]
@@ -214,66 +191,5 @@ impl LiveGame {
         self.clock = p.clock;
         self.lag_ms[p.by] = p.lag_ms;
         self.phase = p.phase;
-    }
-}
-
-impl TableActor {
-    /// Plays a move (a person's, or the computer's) as an action ([`TableActor::act`]):
-    /// checked, stored, then applied, acknowledged and announced; then a correspondence
-    /// game's prepared replies that are due, each as its player's own move.
-    ///
-    /// Fails with `no_game`, `stale_ply`, `not_your_turn`, `illegal_move` or
-    /// `storage_unavailable`.
-    pub(super) async fn play(&mut self, req: MoveRequest<'_>) -> Result<(), AppError> {
-        let MoveRequest {
-            by,
-            text,
-            ply,
-            sub,
-            ack,
-            lag_ms,
-            received,
-        } = req;
-        let action = Action::Move {
-            text: text.to_owned(),
-            ply,
-            lag_ms,
-        };
-        let from = Request {
-            sub,
-            ack,
-            received: Some(received),
-        };
-        let (mut by, mut ply) = (by, ply);
-        self.act(Actor::Player(by), action, from).await?;
-        // Each prepared reply due is played at once as its player's own move (and may
-        // meet the next prepared reply, and so on).
-        while let Some(played) = self.played(ply) {
-            let Some(due) = self.conditional_after(by, &played).await else {
-                break;
-            };
-            let action = Action::Move {
-                text: due.text,
-                ply: due.ply,
-                lag_ms: 0,
-            };
-            let from = Request {
-                received: Some(received),
-                ..Request::default()
-            };
-            if let Err(e) = self.act(Actor::Player(due.by), action, from).await {
-                tracing::warn!(error = %e, "a prepared reply was not played");
-                break;
-            }
-            (by, ply) = (due.by, due.ply);
-        }
-        Ok(())
-    }
-
-    /// The move played as ply `ply` of the game, if that is its last ply (a move just
-    /// played, not one resent).
-    fn played(&self, ply: u32) -> Option<String> {
-        let game = self.game.as_ref()?;
-        (game.ply() == ply).then(|| game.moves.last().map(|m| m.mv.clone()))?
     }
 }

@@ -12,9 +12,8 @@ use draughts::{ByColor, Color, Game, Reason, Rules};
 use super::game::{LiveGame, clock_row, side, to_i64};
 use super::moves::MoveCheck;
 use super::offers::next_offer;
-pub use crate::refusal::Refusal;
-
 use super::step::{Change, Event, Follow, Notify, Step, TakenBack, Write};
+use crate::refusal::Refusal;
 
 /// An action on the running game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +85,8 @@ pub struct Table {
     pub claim: Claim,
     /// Server ms now.
     pub now: u64,
+    /// Unix ms now (when an end is stored as made).
+    pub unix_ms: i64,
 }
 
 /// Whether the acting player may claim against an absent opponent.
@@ -232,7 +233,7 @@ fn play(
             black_ms: played.row.black_ms,
             ply: played.row.ply,
         };
-        game.end_row(o, clock)
+        game.end_row(o, clock, table.unix_ms)
     });
     let mut events = Vec::with_capacity(3);
     if withdrawn.draw_declined {
@@ -284,7 +285,11 @@ fn end(
     // The clock as it will be once stopped, without touching the live one.
     let mut clock = game.clock.clone();
     clock.stop(table.now);
-    let end = game.end_row(&outcome, clock_row(&clock, table.now, game.ply()));
+    let end = game.end_row(
+        &outcome,
+        clock_row(&clock, table.now, game.ply()),
+        table.unix_ms,
+    );
     Step {
         write: Write::End(end.clone()),
         change: Change::End {
@@ -526,6 +531,7 @@ mod tests {
             offer_every: 10,
             claim: Claim::Nothing,
             now,
+            unix_ms: 0,
         }
     }
 
@@ -548,6 +554,7 @@ mod tests {
             opening: Vec::new(),
             micro_match: None,
             now: 0,
+            started_at: 0,
             first_move_ms: 30_000,
             rated: false,
         });

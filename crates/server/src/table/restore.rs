@@ -443,7 +443,7 @@ async fn finish_ended(state: &Core, row: &GameRow, moves: &[MoveRow], outcome: O
     let rated = row
         .rated
         .then(|| damka_store::RatedEnd::new(&pool, &row.white_id, &row.black_id));
-    let end = super::game::game_end(&outcome, clock, rated);
+    let end = super::game::game_end(&outcome, clock, rated, crate::time::unix_ms());
     if let Err(e) = state.store.finish_game(&row.id, end).await {
         tracing::error!(error = %e, game = %row.id, "cannot store the end of the game");
     }

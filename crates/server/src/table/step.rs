@@ -15,7 +15,7 @@ use draughts::{Color, Game, Reason};
 use super::game::{LiveGame, side};
 use super::moves::PreparedMove;
 use super::offers::Offers;
-use super::referee::Refusal;
+use crate::refusal::Refusal;
 
 /// What an action does, decided and not yet done.
 #[derive(Debug)]

@@ -134,6 +134,7 @@ impl Tables {
                 game: 1,
             }),
             now: self.core.time.now_ms(),
+            started_at: crate::time::unix_ms(),
             first_move_ms: self.core.config.first_move_window().as_millis() as u64,
             rated: spec.rated && spec.rate_game,
         });

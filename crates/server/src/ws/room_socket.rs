@@ -35,7 +35,7 @@ pub async fn upgrade(
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    let room = crate::http::room_named(&state, &room)?;
+    let room = state.room(&room)?;
     let permit = super::admit(&state, ip)?;
     let origin_ok = origin_allowed(&headers, &state.core.config.allowed_origins);
     let signed = session_of(&state.core, &headers).await?;

@@ -146,3 +146,73 @@ fn groups_and_paths_are_read() {
     let want: BTreeSet<String> = ["a", "b", "d", "g"].iter().map(|s| s.to_string()).collect();
     assert_eq!(named, want);
 }
+
+/// The table's rules are pure: the referee and what it rules on (the step, the move
+/// check, the game, its offers, colours and sides) name neither the actor nor the other
+/// files that drive it, and do no I/O (no store, no sockets, no clock read, no task);
+/// only [`Write::run`](../../src/table/step.rs) hands a step's write to the store. So
+/// they are tested without a database, and a new action is three files.
+#[test]
+fn the_tables_rules_are_pure() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/table");
+    let pure = ["referee", "step", "moves", "game", "offers", "sides"];
+    // Files that drive a table (the actor, its sockets, its timers) and what does I/O.
+    let drivers = [
+        "actor",
+        "handlers",
+        "lifecycle",
+        "registry",
+        "restore",
+        "parking",
+        "subscribers",
+        "presence",
+        "computer",
+        "correspondence",
+        "tournament",
+        "social",
+        "notices",
+        "seating",
+        "view",
+    ];
+    let io = [
+        "TableActor",
+        "tokio",
+        "axum",
+        ".await",
+        "now_ms()",
+        "crate::core",
+        "crate::push",
+        "Instant::now",
+        "SystemTime",
+        "unix_ms()",
+    ];
+    for name in pure {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.rs"))).unwrap();
+        // The file's own code, its tests and the one writer excepted.
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code = match name {
+            "step" => {
+                let at = code.find("impl Write {").expect("step.rs runs its write");
+                let end = at + code[at..].find("\n}\n").expect("the impl's end");
+                format!("{}{}", &code[..at], &code[end..])
+            }
+            _ => code.to_owned(),
+        };
+        for line in code.lines() {
+            let line = line.split("//").next().unwrap_or("");
+            for d in drivers {
+                assert!(
+                    !line.contains(&format!("super::{d}"))
+                        && !line.contains(&format!("table::{d}")),
+                    "table/{name}.rs names table/{d}.rs: {line}"
+                );
+            }
+            for word in io {
+                assert!(
+                    !line.contains(word),
+                    "table/{name}.rs does I/O ({word}): {line}"
+                );
+            }
+        }
+    }
+}
