@@ -13,6 +13,8 @@ use sqlx::postgres::PgConnection;
 use sqlx::sqlite::SqliteConnection;
 
 use super::MoveRow;
+use super::queue::Written;
+use super::ratings::Hooks;
 use super::write::{Write, apply_postgres, apply_sqlite};
 
 /// Most rows in one `INSERT`; a bigger batch takes several.
@@ -109,13 +111,17 @@ macro_rules! bind_rows {
 pub(super) async fn commit_moves_sqlite(
     conn: &mut SqliteConnection,
     writes: &[&Write],
-) -> Option<Result<(), sqlx::Error>> {
+) -> Option<Result<Vec<Written>, sqlx::Error>> {
     if writes.len() > MAX_ROWS || !writes.iter().all(|w| matches!(w, Write::Move { .. })) {
         return None;
     }
     let rows: Vec<(&str, &MoveRow)> = writes.iter().filter_map(|w| w.move_row()).collect();
     let q = bind_rows!(sqlx::query(commit_moves_sql(rows.len())), rows);
-    Some(q.execute(&mut *conn).await.map(|_| ()))
+    Some(
+        q.execute(&mut *conn)
+            .await
+            .map(|_| vec![None; writes.len()]),
+    )
 }
 
 /// The move rows of a batch, in statements of at most [`MAX_ROWS`].
@@ -125,18 +131,20 @@ fn row_chunks<'a>(writes: &[&'a Write]) -> Vec<Vec<(&'a str, &'a MoveRow)>> {
 }
 
 /// Inserts the batch's move rows (with the backend's `INSERT` of `$sql(n)`) and makes the
-/// rest of its writes, on either backend's connection.
+/// rest of its writes, on either backend's connection; what each write reports back, in
+/// order.
 macro_rules! apply_batch {
-    ($conn:expr, $writes:expr, $apply:ident, $sql:ident) => {{
+    ($conn:expr, $writes:expr, $apply:ident, $sql:ident, $hooks:expr) => {{
         let writes: &[&Write] = $writes;
         for chunk in row_chunks(writes) {
             let q = bind_rows!(sqlx::query($sql(chunk.len())), chunk);
             q.execute(&mut *$conn).await?;
         }
+        let mut written = Vec::with_capacity(writes.len());
         for w in writes {
-            $apply(&mut *$conn, w, true).await?;
+            written.push($apply(&mut *$conn, w, true, $hooks).await?);
         }
-        Ok(())
+        Ok(written)
     }};
 }
 
@@ -146,8 +154,9 @@ macro_rules! apply_batch {
 pub(super) async fn apply_sqlite_batch(
     conn: &mut SqliteConnection,
     writes: &[&Write],
-) -> Result<(), sqlx::Error> {
-    apply_batch!(conn, writes, apply_sqlite, insert_moves_sql_sqlite)
+    hooks: Hooks,
+) -> Result<Vec<Written>, sqlx::Error> {
+    apply_batch!(conn, writes, apply_sqlite, insert_moves_sql_sqlite, hooks)
 }
 
 /// Applies a batch on a PostgreSQL connection (inside the caller's transaction).
@@ -156,8 +165,9 @@ pub(super) async fn apply_sqlite_batch(
 pub(super) async fn apply_postgres_batch(
     conn: &mut PgConnection,
     writes: &[&Write],
-) -> Result<(), sqlx::Error> {
-    apply_batch!(conn, writes, apply_postgres, insert_moves_sql)
+    hooks: Hooks,
+) -> Result<Vec<Written>, sqlx::Error> {
+    apply_batch!(conn, writes, apply_postgres, insert_moves_sql, hooks)
 }
 
 /// Whether the batch is one statement (so needs no transaction of its own on

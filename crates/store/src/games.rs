@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use damka_protocol::{EndReason, GameResult, GameStatus, Side};
 
 use super::write::Write;
-use super::{Store, StoreError, on_pool};
+use super::{RatingChanges, Store, StoreError, on_pool};
 
 /// A stored move (one ply).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -243,18 +243,24 @@ impl Store {
         .await
     }
 
-    /// Marks a game over with its result and final clocks.
+    /// Marks a game over with its result and final clocks; a rated one is rated in the
+    /// same transaction, and its rating changes returned.
     ///
-    /// Fails on a database error.
-    pub async fn finish_game(&self, game_id: &str, end: GameEnd) -> Result<(), StoreError> {
-        self.write(Write::Finish {
+    /// Fails on a database error (then nothing is stored).
+    pub async fn finish_game(
+        &self,
+        game_id: &str,
+        end: GameEnd,
+    ) -> Result<Option<RatingChanges>, StoreError> {
+        self.write_reporting(Write::Finish {
             game_id: game_id.to_owned(),
             end,
         })
         .await
     }
 
-    /// Appends the move that ends a game and marks the game over, in one transaction.
+    /// Appends the move that ends a game and marks the game over, in one transaction (a
+    /// rated game rated in it too: its rating changes returned).
     ///
     /// Fails on a database error (then neither is stored).
     pub async fn append_last_move(
@@ -262,8 +268,8 @@ impl Store {
         game_id: &str,
         m: &MoveRow,
         end: GameEnd,
-    ) -> Result<(), StoreError> {
-        self.write(Write::LastMove {
+    ) -> Result<Option<RatingChanges>, StoreError> {
+        self.write_reporting(Write::LastMove {
             game_id: game_id.to_owned(),
             row: m.clone(),
             end,

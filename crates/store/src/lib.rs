@@ -81,7 +81,7 @@ pub use puzzles::{GamePuzzleRow, PuzzleStatsRow, PuzzleWrite};
 pub use queue::WriteQueue;
 pub use ratings::{
     BoardRow, HistoryPoint, MatchCounts, RatedEnd, RatingChange, RatingChanges, RatingRow,
-    RatingSlot, ResultCounts,
+    ResultCounts,
 };
 pub use sessions::{LiveSession, SessionCutoffs};
 pub use stats::StoreStats;
@@ -201,9 +201,9 @@ impl Store {
     }
 
     async fn open(url: &str, options: StoreOptions) -> Result<Store, sqlx::Error> {
-        if options.abort_before_ratings {
-            ratings::set_abort_before_ratings(true);
-        }
+        let hooks = ratings::Hooks {
+            abort_before_ratings: options.abort_before_ratings,
+        };
         let slots = options.lookup_connections.max(1) as usize;
         let store = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
@@ -216,7 +216,7 @@ impl Store {
                 .min_connections(0)
                 .acquire_timeout(options.acquire_timeout.max(options.lookup_wait))
                 .connect_lazy_with((*pool.connect_options()).clone());
-            let writer = pg_writer::spawn(&pool, options.acquire_timeout);
+            let writer = pg_writer::spawn(&pool, options.acquire_timeout, hooks);
             Store {
                 pool: Pool::Postgres(pool),
                 lookups: Pool::Postgres(lookups),
@@ -259,6 +259,7 @@ impl Store {
                 connect,
                 options.sqlite_max_page_count,
                 options.sqlite_wal_limit_pages,
+                hooks,
             );
             Store {
                 pool: Pool::Sqlite(pool),
@@ -361,6 +362,14 @@ impl Store {
     /// Fails on a database error, and at once (without trying) while the circuit is
     /// open; a failure that means the database cannot take writes opens it.
     pub async fn write(&self, write: Write) -> Result<(), StoreError> {
+        self.write_reporting(write).await.map(drop)
+    }
+
+    /// [`Store::write`], with what the write reports back (a rated game's end: its
+    /// rating changes, computed and stored in its transaction).
+    ///
+    /// Fails as [`Store::write`] does.
+    async fn write_reporting(&self, write: Write) -> Result<queue::Written, StoreError> {
         if !self.breaker().healthy() {
             return Err(StoreError::circuit_open());
         }
@@ -375,7 +384,7 @@ impl Store {
 
     /// Makes one write, breaker or not.
     async fn write_now(&self, write: Write) -> Result<(), sqlx::Error> {
-        self.writer.write(write).await
+        self.writer.write(write).await.map(drop)
     }
 
     /// Opens the circuit after `e` and, unless one runs already, starts the task that

@@ -28,7 +28,8 @@ use tokio::sync::mpsc;
 
 use super::batch::{apply_postgres_batch, one_statement};
 use super::fence::{self, Fence, FenceBroken};
-use super::queue::{Job, MAX_BATCH, WriteQueue};
+use super::queue::{Job, MAX_BATCH, WriteQueue, Written};
+use super::ratings::Hooks;
 use super::stats::StoreStats;
 use super::write::Write;
 
@@ -39,11 +40,12 @@ const IN_FLIGHT: usize = 2;
 
 /// Starts the writer task with connections like `pool`'s (opened within
 /// `connect_timeout`); it ends when every handle is dropped.
-pub fn spawn(pool: &PgPool, connect_timeout: Duration) -> WriteQueue {
+pub(crate) fn spawn(pool: &PgPool, connect_timeout: Duration, hooks: Hooks) -> WriteQueue {
     let (queue, rx) = WriteQueue::new();
     let connect = Connect {
         options: pool.connect_options(),
         timeout: connect_timeout,
+        hooks,
     };
     tokio::spawn(run(connect, rx, queue.stats().clone()));
     queue
@@ -56,6 +58,8 @@ struct Connect {
     options: Arc<PgConnectOptions>,
     /// Longest wait for a new connection (then the write fails as an outage would).
     timeout: Duration,
+    /// What a test makes the writer do.
+    hooks: Hooks,
 }
 
 impl Connect {
@@ -106,11 +110,11 @@ async fn commit(
     let fences: Vec<&Fence> = jobs.iter().filter_map(|j| j.fence.as_ref()).collect();
     let began = Instant::now();
     match transaction(connect, &mut conn, &writes, &fences).await {
-        Ok(()) => {
+        Ok(written) => {
             let took = began.elapsed();
             stats.committed(jobs.len(), took);
-            for job in jobs {
-                job.settle(Ok(()));
+            for (job, w) in jobs.into_iter().zip(written) {
+                job.settle(Ok(w));
             }
         }
         Err(e) => {
@@ -121,7 +125,7 @@ async fn commit(
                 if result.is_err() {
                     stats.failed();
                 }
-                job.settle(result);
+                job.settle(result.map(one));
             }
         }
     }
@@ -136,22 +140,23 @@ async fn transaction(
     conn: &mut Option<PgConnection>,
     writes: &[&Write],
     fences: &[&Fence],
-) -> Result<(), sqlx::Error> {
+) -> Result<Vec<Written>, sqlx::Error> {
     let c = match conn {
         Some(c) => c,
         None => conn.insert(connect.open().await?),
     };
     let result = async {
         if fences.is_empty() && one_statement(writes) {
-            apply_postgres_batch(c, writes).await
+            apply_postgres_batch(c, writes, connect.hooks).await
         } else {
             let mut tx = c.begin().await?;
             if let Some(fence) = fence::check(&mut tx, fences).await?.into_iter().next() {
                 tx.rollback().await?;
                 return Err(FenceBroken { fence }.into_sqlx());
             }
-            apply_postgres_batch(&mut tx, writes).await?;
-            tx.commit().await
+            let written = apply_postgres_batch(&mut tx, writes, connect.hooks).await?;
+            tx.commit().await?;
+            Ok(written)
         }
     }
     .await;
@@ -163,4 +168,9 @@ async fn transaction(
         let _ = c.close().await;
     }
     result
+}
+
+/// What the one write of a batch of one reported back.
+fn one(written: Vec<Written>) -> Written {
+    written.into_iter().next().flatten()
 }

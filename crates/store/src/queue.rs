@@ -14,12 +14,15 @@ use super::write::Write;
 /// Largest number of writes in one batch (one transaction).
 pub(super) const MAX_BATCH: usize = 512;
 
+/// What a committed write reports back: the rating changes of a rated game's end.
+pub type Written = Option<super::RatingChanges>;
+
 /// One write, and where to report the outcome.
 pub(super) struct Job {
     /// The write.
     pub write: Write,
     /// Told once the write is committed (or failed).
-    pub done: oneshot::Sender<Result<(), sqlx::Error>>,
+    pub done: oneshot::Sender<Result<Written, sqlx::Error>>,
     /// The lease the write was made under (a table actor's, in a cluster): the
     /// PostgreSQL writer stores it only while the lease holds ([`super::fence`]).
     pub fence: Option<Fence>,
@@ -27,7 +30,7 @@ pub(super) struct Job {
 
 impl Job {
     /// Tells the caller; a caller that went away (its table closed) no longer cares.
-    pub fn settle(self, result: Result<(), sqlx::Error>) {
+    pub fn settle(self, result: Result<Written, sqlx::Error>) {
         let _ = self.done.send(result);
     }
 
@@ -92,7 +95,7 @@ impl WriteQueue {
     ///
     /// Fails if the database refuses it, its fence no longer holds, or the writer has
     /// stopped.
-    pub async fn write(&self, write: Write) -> Result<(), sqlx::Error> {
+    pub async fn write(&self, write: Write) -> Result<Written, sqlx::Error> {
         let (done, result) = oneshot::channel();
         let fence = fence::current();
         self.tx

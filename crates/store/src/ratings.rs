@@ -8,9 +8,6 @@
 //! crash never leaves one rating changed and not the other, nor a rating changed for an
 //! end that was not stored.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-
 use damka_protocol::GameResult;
 use damka_rating::{Glicko2, Outcome, Rating};
 use sqlx::postgres::PgConnection;
@@ -18,14 +15,14 @@ use sqlx::sqlite::SqliteConnection;
 
 use super::{Store, StoreError, on_pool};
 
-/// Test hook: abort the process (as a `kill -9` would stop it) after a rated game's end
-/// is written and before its ratings are, inside the same transaction. A test sets it
-/// (through [`crate::StoreOptions`]) to show that the two cannot come apart.
-static ABORT_BEFORE_RATINGS: AtomicBool = AtomicBool::new(false);
-
-/// Sets the [`ABORT_BEFORE_RATINGS`] test hook.
-pub(super) fn set_abort_before_ratings(on: bool) {
-    ABORT_BEFORE_RATINGS.store(on, Ordering::Relaxed);
+/// What a test makes the writer do (set through [`crate::StoreOptions`], per store;
+/// nothing in production).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Hooks {
+    /// Abort the process (as a `kill -9` would stop it) after a rated game's end is
+    /// written and before its ratings are, inside the same transaction: a test shows
+    /// that the two cannot come apart.
+    pub abort_before_ratings: bool,
 }
 
 /// A player's stored rating in one variant.
@@ -97,37 +94,6 @@ pub struct RatingChanges {
     pub black: RatingChange,
 }
 
-/// Where the writer puts a rated game's changes once they are computed (in the
-/// transaction; read them after the write returned `Ok`).
-#[derive(Debug, Clone, Default)]
-pub struct RatingSlot(Arc<Mutex<Option<RatingChanges>>>);
-
-impl RatingSlot {
-    /// The changes, once the write that holds this slot is committed.
-    pub fn get(&self) -> Option<RatingChanges> {
-        *self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn set(&self, changes: RatingChanges) {
-        *self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(changes);
-    }
-}
-
-impl PartialEq for RatingSlot {
-    /// Slots are where a result goes, not a value: any two compare equal.
-    fn eq(&self, _: &RatingSlot) -> bool {
-        true
-    }
-}
-
-impl Eq for RatingSlot {}
-
 /// What a rated game's end needs to rate it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RatedEnd {
@@ -137,8 +103,6 @@ pub struct RatedEnd {
     pub white_id: String,
     /// Black's player id.
     pub black_id: String,
-    /// Where the changes go.
-    pub slot: RatingSlot,
 }
 
 impl RatedEnd {
@@ -148,7 +112,6 @@ impl RatedEnd {
             variant: variant.to_owned(),
             white_id: white_id.to_owned(),
             black_id: black_id.to_owned(),
-            slot: RatingSlot::default(),
         }
     }
 }
@@ -170,8 +133,8 @@ const INSERT_HISTORY: &str = "INSERT INTO rating_history (game_id, player_id, va
 /// Rates a game that ended with `result` at `at` (Unix ms) inside the caller's
 /// transaction; `$lock` is the backend's row-lock suffix of the read.
 macro_rules! rate_game {
-    ($conn:expr, $lock:expr, $game_id:expr, $rated:expr, $result:expr, $at:expr) => {{
-        if ABORT_BEFORE_RATINGS.load(Ordering::Relaxed) {
+    ($conn:expr, $lock:expr, $game_id:expr, $rated:expr, $result:expr, $at:expr, $hooks:expr) => {{
+        if $hooks.abort_before_ratings {
             tracing::error!("test hook: aborting between a rated game's end and its ratings");
             std::process::abort();
         }
@@ -240,7 +203,7 @@ macro_rules! rate_game {
                 .execute(&mut *$conn)
                 .await?;
         }
-        $rated.slot.set(RatingChanges {
+        RatingChanges {
             white: RatingChange {
                 before: white,
                 after: w,
@@ -249,7 +212,7 @@ macro_rules! rate_game {
                 before: black,
                 after: b,
             },
-        });
+        }
     }};
 }
 
@@ -260,9 +223,9 @@ pub(super) async fn rate_sqlite(
     rated: &RatedEnd,
     result: GameResult,
     at: i64,
-) -> Result<(), sqlx::Error> {
-    rate_game!(conn, "", game_id, rated, result, at);
-    Ok(())
+    hooks: Hooks,
+) -> Result<RatingChanges, sqlx::Error> {
+    Ok(rate_game!(conn, "", game_id, rated, result, at, hooks))
 }
 
 /// Rates a game on PostgreSQL, both rating rows locked (in id order, so two
@@ -273,9 +236,17 @@ pub(super) async fn rate_postgres(
     rated: &RatedEnd,
     result: GameResult,
     at: i64,
-) -> Result<(), sqlx::Error> {
-    rate_game!(conn, " FOR UPDATE", game_id, rated, result, at);
-    Ok(())
+    hooks: Hooks,
+) -> Result<RatingChanges, sqlx::Error> {
+    Ok(rate_game!(
+        conn,
+        " FOR UPDATE",
+        game_id,
+        rated,
+        result,
+        at,
+        hooks
+    ))
 }
 
 /// One point of a player's rating history.

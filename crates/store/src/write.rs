@@ -7,7 +7,8 @@ use sqlx::sqlite::SqliteConnection;
 
 use damka_protocol::{EndReason, GameResult, Side};
 
-use super::{ClockRow, GameEnd, MoveRow, NewGame};
+use super::ratings::Hooks;
+use super::{ClockRow, GameEnd, MoveRow, NewGame, RatingChanges};
 
 /// Inserts one move row.
 const INSERT_MOVE: &str = "INSERT INTO moves (game_id, ply, mv, fen_after, \
@@ -241,9 +242,9 @@ macro_rules! insert_move {
 
 /// Marks a game over ([`GameEnd`]), what a `Finish` and a `LastMove` share; a rated
 /// game with a result is rated in the same transaction (`$rate`: the backend's
-/// [`crate::ratings`] function).
+/// [`crate::ratings`] function). Evaluates to the rating changes, if rated.
 macro_rules! finish_game {
-    ($conn:expr, $game_id:expr, $end:expr, $rate:path) => {
+    ($conn:expr, $game_id:expr, $end:expr, $rate:path, $hooks:expr) => {{
         sqlx::query(FINISH_GAME)
             .bind($game_id)
             .bind($end.result.map(GameResult::as_str))
@@ -254,16 +255,21 @@ macro_rules! finish_game {
             .bind($end.ended_at)
             .execute(&mut *$conn)
             .await?;
-        if let (Some(rated), Some(result)) = (&$end.rated, $end.result) {
-            $rate(&mut *$conn, $game_id, rated, result, $end.ended_at).await?;
+        match (&$end.rated, $end.result) {
+            (Some(rated), Some(result)) => {
+                Some($rate(&mut *$conn, $game_id, rated, result, $end.ended_at, $hooks).await?)
+            }
+            _ => None,
         }
-    };
+    }};
 }
 
 /// Applies a [`Write`] to a connection of either backend; with `$rows_done` the move
-/// row of a `Move` or `LastMove` is left out (the batch inserted it already).
+/// row of a `Move` or `LastMove` is left out (the batch inserted it already). Evaluates
+/// to the rating changes of a rated game's end.
 macro_rules! apply {
-    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $account:path, $analysis:path, $fair_play:path, $push:path, $puzzle:path, $rate:path, $again:path, $rows_done:expr) => {
+    ($write:expr, $conn:expr, $probe:expr, $tournament:path, $account:path, $analysis:path, $fair_play:path, $push:path, $puzzle:path, $rate:path, $again:path, $rows_done:expr, $hooks:expr) => {{
+        let mut rated: Option<RatingChanges> = None;
         match $write {
             Write::FairPlay(f) => $fair_play(&mut *$conn, f).await?,
             Write::Push(p) => $push(&mut *$conn, p).await?,
@@ -274,7 +280,9 @@ macro_rules! apply {
             Write::All(writes) => {
                 for w in writes {
                     // Recursion in an async fn goes through a box.
-                    Box::pin($again(&mut *$conn, w, false)).await?;
+                    if let Some(r) = Box::pin($again(&mut *$conn, w, false, $hooks)).await? {
+                        rated = Some(r);
+                    }
                 }
             }
             Write::Guest {
@@ -345,14 +353,14 @@ macro_rules! apply {
                 if !$rows_done {
                     insert_move!($conn, game_id, row);
                 }
-                finish_game!($conn, game_id, end, $rate);
+                rated = finish_game!($conn, game_id, end, $rate, $hooks);
             }
             Write::Probe => {
                 sqlx::query($probe).execute(&mut *$conn).await?;
                 sqlx::query(PROBE_CLEAN).execute(&mut *$conn).await?;
             }
             Write::Finish { game_id, end } => {
-                finish_game!($conn, game_id, end, $rate);
+                rated = finish_game!($conn, game_id, end, $rate, $hooks);
             }
             Write::DrawOffer { game_id, offer } => {
                 sqlx::query(SAVE_DRAW_OFFER)
@@ -442,7 +450,8 @@ macro_rules! apply {
                     .await?;
             }
         }
-    };
+        rated
+    }};
 }
 
 /// Applies a write on a SQLite connection (inside the caller's transaction); with
@@ -451,8 +460,9 @@ pub(super) async fn apply_sqlite(
     conn: &mut SqliteConnection,
     write: &Write,
     rows_done: bool,
-) -> Result<(), sqlx::Error> {
-    apply!(
+    hooks: Hooks,
+) -> Result<Option<RatingChanges>, sqlx::Error> {
+    Ok(apply!(
         write,
         conn,
         PROBE_SQLITE,
@@ -464,9 +474,9 @@ pub(super) async fn apply_sqlite(
         super::puzzles::apply_sqlite,
         super::ratings::rate_sqlite,
         apply_sqlite,
-        rows_done
-    );
-    Ok(())
+        rows_done,
+        hooks
+    ))
 }
 
 /// Applies a write on a PostgreSQL connection; with `rows_done`, without its move row.
@@ -474,8 +484,9 @@ pub(super) async fn apply_postgres(
     conn: &mut PgConnection,
     write: &Write,
     rows_done: bool,
-) -> Result<(), sqlx::Error> {
-    apply!(
+    hooks: Hooks,
+) -> Result<Option<RatingChanges>, sqlx::Error> {
+    Ok(apply!(
         write,
         conn,
         PROBE_POSTGRES,
@@ -487,7 +498,7 @@ pub(super) async fn apply_postgres(
         super::puzzles::apply_postgres,
         super::ratings::rate_postgres,
         apply_postgres,
-        rows_done
-    );
-    Ok(())
+        rows_done,
+        hooks
+    ))
 }

@@ -25,17 +25,19 @@ use tokio::sync::{RwLock, mpsc, watch};
 
 use super::batch::{apply_sqlite_batch, commit_moves_sqlite};
 use super::checkpoint::{self, open};
-use super::queue::{Job, MAX_BATCH, WriteQueue};
+use super::queue::{Job, MAX_BATCH, WriteQueue, Written};
+use super::ratings::Hooks;
 use super::stats::StoreStats;
 use super::write::Write;
 
 /// Starts the writer task (and its checkpointer) on the database of `options`; they end
 /// when every handle is dropped. `max_pages` and `wal_limit` are the test hooks of
 /// [`super::StoreOptions`].
-pub fn spawn(
+pub(crate) fn spawn(
     options: SqliteConnectOptions,
     max_pages: Option<Arc<AtomicU64>>,
     wal_limit: Option<i64>,
+    hooks: Hooks,
 ) -> WriteQueue {
     let (queue, rx) = WriteQueue::new();
     let stats = queue.stats().clone();
@@ -52,6 +54,7 @@ pub fn spawn(
     ));
     let writer = Writer {
         options,
+        hooks,
         conn: None,
         max_pages,
         gate,
@@ -78,6 +81,8 @@ async fn open_writer(options: &SqliteConnectOptions) -> Result<SqliteConnection,
 struct Writer {
     /// How to open the connection.
     options: SqliteConnectOptions,
+    /// What a test makes the writer do.
+    hooks: Hooks,
     /// The connection, once open (closed after a failed transaction).
     conn: Option<SqliteConnection>,
     /// Test hook: the page limit to set before each transaction.
@@ -101,11 +106,11 @@ impl Writer {
             let began = Instant::now();
             let result = self.transaction(&writes).await;
             match result {
-                Ok(()) => {
+                Ok(written) => {
                     let took = began.elapsed();
                     self.stats.committed(batch.len(), took);
-                    for job in batch.drain(..) {
-                        job.settle(Ok(()));
+                    for (job, w) in batch.drain(..).zip(written) {
+                        job.settle(Ok(w));
                     }
                 }
                 // One bad write (e.g. a duplicate ply) must not fail the others: they
@@ -113,7 +118,7 @@ impl Writer {
                 Err(e) => {
                     for job in Job::fail_or_retry(std::mem::take(&mut batch), e) {
                         let result = self.transaction(&[&job.write]).await;
-                        job.settle(result);
+                        job.settle(result.map(|w| w.into_iter().next().flatten()));
                     }
                 }
             }
@@ -122,7 +127,7 @@ impl Writer {
 
     /// Commits `writes` in one transaction. On failure the connection is closed (see the
     /// module documentation).
-    async fn transaction(&mut self, writes: &[&Write]) -> Result<(), sqlx::Error> {
+    async fn transaction(&mut self, writes: &[&Write]) -> Result<Vec<Written>, sqlx::Error> {
         let _gate = self.gate.read().await;
         let conn = match &mut self.conn {
             Some(conn) => conn,
@@ -142,12 +147,13 @@ impl Writer {
                 return done;
             }
             let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
-            apply_sqlite_batch(&mut tx, writes).await?;
-            tx.commit().await
+            let written = apply_sqlite_batch(&mut tx, writes, self.hooks).await?;
+            tx.commit().await?;
+            Ok(written)
         }
         .await;
         match &result {
-            Ok(()) => {
+            Ok(_) => {
                 self.commits.fetch_add(1, Ordering::Relaxed);
             }
             Err(_) => {

@@ -369,16 +369,16 @@ impl TableActor {
         let ends = matches!(write, Write::End(_) | Write::LastMove(..));
         let stored = match self.game.as_ref() {
             Some(g) => write.run(&self.core.store, &g.id).await,
-            None => Ok(()),
+            None => Ok(None),
         };
         if let (Err(e), true, Some(g)) = (&stored, ends, self.game.as_ref()) {
             tracing::error!(error = %e, game = %g.id, "cannot store the end of a game; not announced");
         }
-        self.stored(stored, now)?;
+        let ratings = self.stored(stored, now)?;
         let Some(game) = self.game.as_mut() else {
             return Ok(());
         };
-        referee::apply(game, change, now);
+        referee::apply(game, change, now, ratings);
         let over = game.over();
         if let Some(refusal) = refuse {
             // The step ran, but the sender's action was not what it did.

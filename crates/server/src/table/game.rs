@@ -308,10 +308,10 @@ impl LiveGame {
         game_end(outcome, clock, rated, ended_at)
     }
 
-    /// Notes the rating changes of a stored end (if it was rated) in the ended game.
-    pub fn stored_end(&mut self, end: &GameEnd) {
+    /// Notes a stored end's rating changes (if it was rated) in the ended game.
+    pub fn rated(&mut self, ratings: Option<RatingChanges>) {
         if let Phase::Over(ended) = &mut self.phase {
-            ended.ratings = end.rated.as_ref().and_then(|r| r.slot.get());
+            ended.ratings = ratings;
         }
     }
 

@@ -14,6 +14,7 @@ use super::moves::MoveCheck;
 use super::offers::next_offer;
 use super::step::{Change, Event, Follow, Notify, Step, TakenBack, Write};
 use crate::refusal::Refusal;
+use damka_store::RatingChanges;
 
 /// An action on the running game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,30 +152,20 @@ pub fn decide(
     }
 }
 
-/// Makes a stored step's change to the game at server time `now`.
-pub fn apply(game: &mut LiveGame, change: Change, now: u64) {
+/// Makes a stored step's change to the game at server time `now`; `ratings`: what its
+/// write reported back (a rated end's rating changes).
+pub fn apply(game: &mut LiveGame, change: Change, now: u64, ratings: Option<RatingChanges>) {
     match change {
         Change::Nothing => {}
         Change::Offers(offers) => game.offers = offers,
-        Change::End {
-            winner,
-            reason,
-            by,
-            end,
-        } => {
+        Change::End { winner, reason, by } => {
             game.end_by(winner, reason, by, now);
-            game.stored_end(&end);
+            game.rated(ratings);
         }
-        Change::Move {
-            played,
-            offers,
-            end,
-        } => {
+        Change::Move { played, offers } => {
             game.commit(*played);
             game.offers = offers;
-            if let Some(end) = end {
-                game.stored_end(&end);
-            }
+            game.rated(ratings);
         }
         Change::TakeBack(t) => {
             let TakenBack {
@@ -250,24 +241,21 @@ fn play(
         captures: played.captures.clone(),
         fen: played.row.fen_after.clone(),
     });
-    let write = match &end {
+    let ends = end.is_some();
+    let write = match end {
         None => Write::Move(played.row.clone()),
-        Some(end) => Write::LastMove(played.row.clone(), end.clone()),
+        Some(end) => Write::LastMove(played.row.clone(), end),
     };
     Ok(Step {
         write,
         follow: Follow {
             moved: true,
             position: true,
-            ended: end.is_some(),
+            ended: ends,
             notify: Some(Notify::Turn),
             ..Follow::default()
         },
-        change: Change::Move {
-            played,
-            offers,
-            end,
-        },
+        change: Change::Move { played, offers },
         events,
         refuse: None,
     })
@@ -291,13 +279,8 @@ fn end(
         table.unix_ms,
     );
     Step {
-        write: Write::End(end.clone()),
-        change: Change::End {
-            winner,
-            reason,
-            by,
-            end,
-        },
+        write: Write::End(end),
+        change: Change::End { winner, reason, by },
         events: Vec::new(),
         follow: Follow {
             ended: true,
@@ -610,7 +593,7 @@ mod tests {
             }]
         );
         assert_eq!(step.follow.notify, Some(Notify::Offer(Black)));
-        apply(&mut g, step.change, 5_000);
+        apply(&mut g, step.change, 5_000, None);
         assert_eq!(g.offers.draw, Some(White));
         // Again too soon: rate limited.
         let again = refused(decide(&t, &g, Actor::Player(White), &Action::DrawOffer));
@@ -632,7 +615,7 @@ mod tests {
         ));
         assert!(matches!(none, Refusal::Bad(_)));
         let offer = decide(&t, &g, Actor::Player(White), &Action::DrawOffer).expect("an offer");
-        apply(&mut g, offer.change, 5_000);
+        apply(&mut g, offer.change, 5_000, None);
         // The offerer cannot answer their own offer.
         assert!(
             decide(
@@ -655,7 +638,7 @@ mod tests {
             decline.events,
             vec![Event::DrawDeclined { by: side(Black) }]
         );
-        apply(&mut g, decline.change, 5_000);
+        apply(&mut g, decline.change, 5_000, None);
         assert_eq!(g.offers.draw, None);
         assert_eq!(g.offers.last_draw(White), Some(4), "the limit stays");
     }
@@ -771,7 +754,7 @@ mod tests {
         assert_eq!(end.clock.white_ms, 300_000 - 10_000);
         assert_eq!(end.clock.black_ms, 300_000);
         assert_eq!(ends(&step), (Some(Black), Reason::Timeout, None));
-        apply(&mut g, step.change, 12_000);
+        apply(&mut g, step.change, 12_000, None);
         assert!(!g.playing());
         assert_eq!(g.clock.running(), None);
         // A timer that fires after the end does nothing; a player is told there is no game.
@@ -805,7 +788,7 @@ mod tests {
                 next: 15
             }]
         );
-        apply(&mut g, ask.change, 9_000);
+        apply(&mut g, ask.change, 9_000, None);
         assert_eq!(g.offers.takeback, Some(White));
         // Asking again while it stands does nothing.
         let again = decide(&t, &g, Actor::Player(White), &Action::TakebackOffer).expect("same");
@@ -826,7 +809,7 @@ mod tests {
         );
         assert!(accept.follow.states && accept.follow.position);
         let after_four = game(4);
-        apply(&mut g, accept.change, 9_000);
+        apply(&mut g, accept.change, 9_000, None);
         assert_eq!(g.ply(), 4);
         assert_eq!(g.position().to_fen(), after_four.position().to_fen());
         assert_eq!(g.offers.takeback, None);

@@ -9,7 +9,7 @@
 
 use damka_protocol::Side;
 use damka_protocol::table::{MovePlayed, ServerMessage};
-use damka_store::{ClockRow, DrawOfferRow, GameEnd, MoveRow, StoreError};
+use damka_store::{ClockRow, DrawOfferRow, GameEnd, MoveRow, RatingChanges, StoreError};
 use draughts::{Color, Game, Reason};
 
 use super::game::{LiveGame, side};
@@ -69,16 +69,22 @@ pub enum Write {
 }
 
 impl Write {
-    /// Stores it for game `game_id`: the one place a step meets the store.
+    /// Stores it for game `game_id`: the one place a step meets the store. Returns what
+    /// the store computed in the same transaction: a rated end's rating changes.
     ///
     /// Fails with the store's error (nothing is written then).
-    pub async fn run(self, store: &damka_store::Store, game_id: &str) -> Result<(), StoreError> {
+    pub async fn run(
+        self,
+        store: &damka_store::Store,
+        game_id: &str,
+    ) -> Result<Option<RatingChanges>, StoreError> {
+        let nothing = |r: Result<(), StoreError>| r.map(|()| None);
         match self {
-            Write::Nothing => Ok(()),
-            Write::DrawOffers(row) => store.save_draw_offer(game_id, row).await,
+            Write::Nothing => Ok(None),
+            Write::DrawOffers(row) => nothing(store.save_draw_offer(game_id, row).await),
             Write::End(end) => store.finish_game(game_id, end).await,
-            Write::TakeBack(clock) => store.take_back(game_id, clock).await,
-            Write::Move(row) => store.append_move(game_id, &row).await,
+            Write::TakeBack(clock) => nothing(store.take_back(game_id, clock).await),
+            Write::Move(row) => nothing(store.append_move(game_id, &row).await),
             Write::LastMove(row, end) => store.append_last_move(game_id, &row, end).await,
         }
     }
@@ -99,8 +105,6 @@ pub enum Change {
         reason: Reason,
         /// The side whose action ended it (`None`: the server ruled).
         by: Option<Color>,
-        /// The stored end (its ratings, once written).
-        end: GameEnd,
     },
     /// Moves are taken back.
     TakeBack(Box<TakenBack>),
@@ -111,8 +115,6 @@ pub enum Change {
         /// The offers after it (it declines the opponent's draw offer, cancels a
         /// takeback request; nothing stands once the game is over).
         offers: Offers,
-        /// The end it stored, when it ended the game (its ratings, once written).
-        end: Option<GameEnd>,
     },
 }
 

@@ -105,8 +105,11 @@ async fn first_rated_games_ending_at_once_on_two_nodes_are_both_rated() {
             one.finish_game(&g1, end(&x, "a", at)),
             two.finish_game(&g2, end(&x, "b", at)),
         );
-        r1.unwrap();
-        r2.unwrap();
+        // Each write reports the changes it stored (X plays White in both).
+        let reported = [
+            r1.unwrap().expect("a rated end reports its changes"),
+            r2.unwrap().expect("a rated end reports its changes"),
+        ];
         let rating = one.rating_of(&x, "russian").await.unwrap().expect("rated");
         assert_eq!(rating.games, 2, "round {round}: both games counted");
         // Rated one after the other: the second game started from the first's result.
@@ -119,6 +122,13 @@ async fn first_rated_games_ending_at_once_on_two_nodes_are_both_rated() {
             }
         }
         assert_eq!(history.len(), 2);
+        for (changes, (g, before, after)) in reported.iter().zip(&history) {
+            assert_eq!(
+                (changes.white.before.rating, changes.white.after.rating),
+                (*before, *after),
+                "round {round}, {g}: the reported change is the stored one"
+            );
+        }
         let from_nothing = history.iter().filter(|h| h.1 == 1500.0).count();
         assert_eq!(
             from_nothing, 1,
@@ -170,10 +180,12 @@ async fn voiding_an_account_recomputes_everyone_from_the_games_left() {
                 .await
                 .unwrap();
             // Black wins.
-            store
+            let changes = store
                 .finish_game(&id, end(white, black, 1_700_000_000_000 + n * 60_000))
                 .await
-                .unwrap();
+                .unwrap()
+                .expect("rated");
+            assert!(changes.black.after.rating > changes.black.before.rating);
         };
         for _ in 0..5 {
             play("mule", "farmer").await;
