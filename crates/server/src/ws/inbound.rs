@@ -1,8 +1,10 @@
-//! What both socket sessions do with a frame a client sent before they look at its
-//! content: end on a bad frame, a binary frame (1003) or a flood (1008), answer
-//! rate-limited messages. Every frame a client sends counts against the connection's one
-//! budget, control frames too: a ping flood costs the server a pong each (written by the
-//! WebSocket library itself), so it is closed like any other flood.
+//! What both socket sessions do with what a client sends, up to a typed message: end on a
+//! bad frame, a binary frame (1003) or a flood (1008), answer rate-limited messages, give
+//! pongs to the heartbeat, answer a message that does not parse with `bad_message` (its
+//! `ack` kept) ([`receive`]); and what both do at a ping tick ([`beat`]). Every frame a
+//! client sends counts against the connection's one budget, control frames too: a ping
+//! flood costs the server a pong each (written by the WebSocket library itself), so it is
+//! closed like any other flood.
 
 use std::time::Duration;
 
@@ -10,8 +12,65 @@ use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use damka_protocol::ErrorCode;
 
+use super::heartbeat::{Beat, Heartbeat};
 use super::rate_limit::{RateLimiter, Verdict};
 use super::{close, error_frame, send_close, send_within};
+
+/// A client's next message, as both sessions read it.
+pub enum Received<M> {
+    /// A message to handle, with its text (for its `ack`).
+    Message(M, Utf8Bytes),
+    /// Nothing more to do now: a pong given to the heartbeat, a ping (the library answers
+    /// it), or a frame already answered with an `error`.
+    Nothing,
+    /// The session ends (closed, gone, a bad frame or a flood).
+    End,
+}
+
+/// Reads what `socket.recv()` returned as a message of type `M` ([`sort`] first; a pong
+/// goes to `heartbeat`; a message that does not parse is answered with `bad_message`
+/// within `within`).
+pub async fn receive<M: serde::de::DeserializeOwned>(
+    socket: &mut WebSocket,
+    incoming: Option<Result<Message, axum::Error>>,
+    limiter: &mut RateLimiter,
+    heartbeat: &mut Heartbeat,
+    within: Duration,
+) -> Received<M> {
+    let text = match sort(socket, incoming, limiter).await {
+        Inbound::Text(text) => text,
+        Inbound::Pong(p) => {
+            heartbeat.pong(&p);
+            return Received::Nothing;
+        }
+        Inbound::Handled => return Received::Nothing,
+        Inbound::End => return Received::End,
+    };
+    match serde_json::from_str::<M>(&text) {
+        Ok(msg) => Received::Message(msg, text),
+        Err(e) => {
+            let frame = error_frame(ErrorCode::BadMessage, &e.to_string(), ack_of(&text));
+            match send_within(socket, frame, within, "error").await {
+                true => Received::Nothing,
+                false => Received::End,
+            }
+        }
+    }
+}
+
+/// A ping tick of a session: a ping sent (within `within`), nothing, or a dead peer's
+/// socket closed (1008). Whether the session goes on.
+pub async fn beat(socket: &mut WebSocket, heartbeat: &mut Heartbeat, within: Duration) -> bool {
+    match heartbeat.tick(std::time::Instant::now()) {
+        Beat::Ping(ping) => send_within(socket, ping, within, "ping").await,
+        Beat::Wait => true,
+        Beat::Dead => {
+            tracing::info!(?within, "no pong; closing a dead socket");
+            send_close(socket, close::POLICY, "no pong").await;
+            false
+        }
+    }
+}
 
 /// One frame from a client, sorted by what the session does with it.
 pub enum Inbound {

@@ -3,19 +3,19 @@
 //! receives the invitations addressed to them.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
+use damka_protocol::Player;
 use damka_protocol::room::{RoomClientMessage, RoomServerMessage};
-use damka_protocol::{ErrorCode, Player};
 use tokio::sync::broadcast::error::RecvError;
 use tracing::Instrument;
 
-use super::heartbeat::{Beat, Heartbeat};
-use super::inbound::{self, Inbound};
+use super::heartbeat::Heartbeat;
+use super::inbound::{self, Received};
 use super::rate_limit::RateLimiter;
 use super::{close, error_frame, limit, origin_allowed, send_close, send_within};
 use crate::app::AppState;
@@ -182,24 +182,21 @@ async fn session(
                 Err(RecvError::Closed) => break,
             },
             incoming = socket.recv() => {
-                let text = match inbound::sort(&mut socket, incoming, &mut limiter).await {
-                    Inbound::Text(text) => text,
-                    Inbound::Pong(p) => {
-                        heartbeat.pong(&p);
-                        continue;
-                    }
-                    Inbound::Handled => continue,
-                    Inbound::End => break,
+                let received = inbound::receive(&mut socket, incoming, &mut limiter, &mut heartbeat, within);
+                let msg = match received.await {
+                    Received::Message(msg, _) => msg,
+                    Received::Nothing => continue,
+                    Received::End => break,
                 };
-                let reply = match serde_json::from_str::<RoomClientMessage>(&text) {
-                    Ok(RoomClientMessage::Ping { ts }) => encode(&RoomServerMessage::Pong { ts }),
-                    Ok(RoomClientMessage::Chat { text, ack }) => {
+                let reply = match msg {
+                    RoomClientMessage::Ping { ts } => encode(&RoomServerMessage::Pong { ts }),
+                    RoomClientMessage::Chat { text, ack } => {
                         match chat(&state, &room, guest.as_ref(), ip, &text).await {
                             Ok(()) => None,
                             Err(e) => Some(error_frame(e.code(), &e.client_message(), ack)),
                         }
                     }
-                    Ok(RoomClientMessage::Invite { to, table, ack }) => {
+                    RoomClientMessage::Invite { to, table, ack } => {
                         let sent = guest
                             .as_ref()
                             .ok_or(AppError::Unauthorized)
@@ -209,21 +206,12 @@ async fn session(
                             Err(e) => Some(error_frame(e.code(), &e.client_message(), ack)),
                         }
                     }
-                    Err(e) => Some(error_frame(ErrorCode::BadMessage, &e.to_string(), None)),
                 };
                 if let Some(reply) = reply {
                     alive = send_within(&mut socket, reply, within, "room reply").await;
                 }
             }
-            _ = pings.tick() => match heartbeat.tick(Instant::now()) {
-                Beat::Ping(ping) => alive = send_within(&mut socket, ping, within, "ping").await,
-                Beat::Wait => {}
-                Beat::Dead => {
-                    tracing::info!(?within, "no pong; closing a dead room socket");
-                    send_close(&mut socket, close::POLICY, "no pong").await;
-                    break;
-                }
-            },
+            _ = pings.tick() => alive = inbound::beat(&mut socket, &mut heartbeat, within).await,
         }
     }
     if let Some(g) = &guest {

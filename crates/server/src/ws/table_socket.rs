@@ -16,8 +16,8 @@ use damka_protocol::{ErrorCode, Player};
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 
-use super::heartbeat::{Beat, Heartbeat};
-use super::inbound::{self, Inbound, ack_of};
+use super::heartbeat::Heartbeat;
+use super::inbound::{self, Received, ack_of};
 use super::rate_limit::RateLimiter;
 use super::{close, error_frame, limit, origin_allowed, send_all_within, send_close, send_within};
 use crate::app::AppState;
@@ -368,22 +368,11 @@ async fn session(
                 }
             },
             incoming = socket.recv() => {
-                let text = match inbound::sort(&mut socket, incoming, &mut limiter).await {
-                    Inbound::Text(text) => text,
-                    Inbound::Pong(p) => {
-                        heartbeat.pong(&p);
-                        continue;
-                    }
-                    Inbound::Handled => continue,
-                    Inbound::End => break,
-                };
-                let msg = match serde_json::from_str::<ClientMessage>(&text) {
-                    Ok(msg) => msg,
-                    Err(e) => {
-                        let frame = error_frame(ErrorCode::BadMessage, &e.to_string(), ack_of(&text));
-                        alive = send_within(&mut socket, frame, within, "error").await;
-                        continue;
-                    }
+                let received = inbound::receive(&mut socket, incoming, &mut limiter, &mut heartbeat, within);
+                let (msg, text) = match received.await {
+                    Received::Message(msg, text) => (msg, text),
+                    Received::Nothing => continue,
+                    Received::End => break,
                 };
                 // Answered here: a latency probe must not queue behind table work.
                 if let ClientMessage::Ping { ts } = msg {
@@ -401,20 +390,14 @@ async fn session(
                     break;
                 }
             }
-            _ = pings.tick() => match heartbeat.tick(Instant::now()) {
-                _ if !link.owner_alive() => {
+            _ = pings.tick() => {
+                if !link.owner_alive() {
                     tracing::info!("the table's node fell silent; closing so the client reconnects");
                     send_close(&mut socket, crate::cluster::link::MOVING, "table moving").await;
                     break;
                 }
-                Beat::Ping(ping) => alive = send_within(&mut socket, ping, within, "ping").await,
-                Beat::Wait => {}
-                Beat::Dead => {
-                    tracing::info!(?within, "no pong; closing a dead table socket");
-                    send_close(&mut socket, close::POLICY, "no pong").await;
-                    break;
-                }
-            },
+                alive = inbound::beat(&mut socket, &mut heartbeat, within).await;
+            }
         }
     }
     link.leave().await;
