@@ -17,6 +17,7 @@ import { freeSeat } from './invite.js';
 import { invitePanel } from './invitepanel.js';
 import { playPerson } from './playnow.js';
 import { LiveSocket } from './socket.js';
+import { TABLE, actionMessage } from './protocol.js';
 import { applyMessage, canMove, isLocal, myColor, mySeat, nextPly, pendingAfterState } from './tablestate.js';
 import { bottomSide, renderPanels, tickClocks } from './tableview.js';
 import { watchTournament } from './tournamentwatch.js';
@@ -121,7 +122,7 @@ export function mount(root, { id, ctx }) {
   const sendChat = (text) => {
     const ack = nextAck++;
     page.chatAcks.add(ack);
-    return socket.send({ t: 'chat', text, ack });
+    return socket.send({ t: TABLE.CHAT, text, ack });
   };
   const meId = () => page.state?.you?.id ?? null;
   const chats = {
@@ -208,7 +209,7 @@ export function mount(root, { id, ctx }) {
       // One request per gap: later events are ignored until the fresh `state` arrives.
       if (!page.resyncing) {
         page.resyncing = true;
-        if (!socket.send({ t: 'resync' })) socket.reconnect();
+        if (!socket.send({ t: TABLE.RESYNC })) socket.reconnect();
       }
       return;
     }
@@ -309,7 +310,7 @@ export function mount(root, { id, ctx }) {
         return;
       }
       page.sitting = intent;
-      send({ t: 'sit', seat: intent.seat });
+      send({ t: TABLE.SIT, seat: intent.seat });
     }
   }
 
@@ -320,7 +321,7 @@ export function mount(root, { id, ctx }) {
     if (!page.startWhenSeated || !seat) return;
     page.startWhenSeated = false;
     page.sitting = null;
-    if (s.status !== 'playing' && !s.ready[seat]) send({ t: 'start' });
+    if (s.status !== 'playing' && !s.ready[seat]) send({ t: TABLE.START });
   }
 
   /** "Play now" lost its seat to someone quicker: another table, or a new one. */
@@ -369,7 +370,7 @@ export function mount(root, { id, ctx }) {
       // ask for the authoritative state in case ours is behind.
       page.pending = null;
       page.path = [];
-      socket.send({ t: 'resync' });
+      socket.send({ t: TABLE.RESYNC });
     }
     // The table is gone while its page shows it (a restart that did not bring it back,
     // the game being over): the close that follows says so, without a bare "Not found".
@@ -424,7 +425,7 @@ export function mount(root, { id, ctx }) {
     draw();
   }
 
-  const moveMessage = (p) => ({ t: 'move', move: p.move, ply: p.ply, ack: p.ack });
+  const moveMessage = (p) => ({ t: TABLE.MOVE, move: p.move, ply: p.ply, ack: p.ack });
 
   /** Sends a move of the player's (entered now, or a premove that became legal). */
   function sendMove(s, move) {
@@ -575,10 +576,9 @@ export function mount(root, { id, ctx }) {
       }, () => {});
       return;
     }
-    // The rematch is the same Start as before, answered in one click.
-    if (action === 'rematch') action = 'start';
-    const type = action.replace(/-/g, '_');
-    send({ t: type, ...extra });
+    const msg = actionMessage(action, extra);
+    if (!msg) return;
+    send(msg);
     draw();
   }
 
@@ -649,7 +649,7 @@ export function mount(root, { id, ctx }) {
       send: (lines) => {
         page.condSent = true;
         page.condError = null;
-        send({ t: 'conditional', lines });
+        send({ t: TABLE.CONDITIONAL, lines });
       },
     });
     drawChat();

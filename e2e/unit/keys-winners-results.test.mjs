@@ -1,4 +1,4 @@
-// The pure parts of issue 22: the arrow keys' target square, the winner line of a
+// The arrow keys' target square, the winner line of a
 // finished tournament, the next pairing during a break, and why a game ended.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
