@@ -36,8 +36,8 @@ fn arg(name: &str, default: u64) -> u64 {
 fn main() {
     let defaults = damka_server::config::Config::defaults();
     let budget = Budget {
-        nodes: arg("--nodes", defaults.analysis_nodes),
-        depth: u32::try_from(arg("--depth", u64::from(defaults.analysis_depth))).unwrap(),
+        nodes: arg("--nodes", defaults.analysis.analysis_nodes),
+        depth: u32::try_from(arg("--depth", u64::from(defaults.analysis.analysis_depth))).unwrap(),
     };
     let plies = arg("--plies", 60) as usize;
     let games = arg("--games", 2);

@@ -61,6 +61,80 @@ pub struct Config {
     #[arg(long, env = "DAMKA_STATIC_DIR")]
     pub static_dir: Option<PathBuf>,
 
+    /// Seconds a client has to send a request's headers before its connection is closed
+    /// (against clients that hold connections open by trickling their headers).
+    #[arg(long, env = "DAMKA_HEADER_READ_TIMEOUT_SECS", default_value_t = 10)]
+    pub header_read_timeout_secs: u64,
+
+    /// Seconds graceful shutdown waits for tables and sockets.
+    #[arg(long, env = "DAMKA_SHUTDOWN_TIMEOUT_SECS", default_value_t = 10)]
+    pub shutdown_timeout_secs: u64,
+
+    /// Separate address for `/metrics` (e.g. `127.0.0.1:9090`, reachable only by the
+    /// monitoring). When set, the main port no longer serves `/metrics`; when not set,
+    /// `/metrics` stays on the main port (keep it off the public internet at the proxy).
+    #[arg(long, env = "DAMKA_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
+
+    /// Take the client address from the last `X-Forwarded-For` entry (set this only
+    /// behind a reverse proxy that sets that header; otherwise clients could pick their
+    /// own address and escape the per-address limits).
+    #[arg(long, env = "DAMKA_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
+
+    /// How tables and games run: first-move windows, claims, offers, breaks, parking.
+    #[command(flatten)]
+    pub tables: TableConfig,
+
+    /// The computer's searches and its endgame tables.
+    #[command(flatten)]
+    pub computer: ComputerConfig,
+
+    /// How the server waits for the database.
+    #[command(flatten)]
+    pub db: DatabaseConfig,
+
+    /// What one guest, one account or one address may take (0: no limit, where said).
+    #[command(flatten)]
+    pub limits: LimitsConfig,
+
+    /// Tournaments: how long they stay open, breaks between rounds.
+    #[command(flatten)]
+    pub tournaments: TournamentConfig,
+
+    /// Chat history kept, and its clean-up.
+    #[command(flatten)]
+    pub chat: ChatConfig,
+
+    /// Guests and sessions: expiry and clean-ups.
+    #[command(flatten)]
+    pub sessions: SessionConfig,
+
+    /// A cluster of nodes (PostgreSQL + NATS).
+    #[command(flatten)]
+    pub nodes: ClusterConfig,
+
+    /// Game and position analysis: budgets, jobs, limits.
+    #[command(flatten)]
+    pub analysis: AnalysisConfig,
+
+    /// Web Push notifications.
+    #[command(flatten)]
+    pub push: PushConfig,
+
+    /// Hooks for the tests (flags only where a test starts the binary).
+    #[command(flatten)]
+    pub test: TestHooks,
+
+    /// An operator's command instead of the server (`damka account ...`).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// How tables and games run: first-move windows, claims, offers, breaks, parking.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Tables and games")]
+pub struct TableConfig {
     /// Seconds each player has for their first move before the game is aborted.
     #[arg(long, env = "DAMKA_FIRST_MOVE_SECS", default_value_t = 30)]
     pub first_move_secs: u64,
@@ -68,10 +142,6 @@ pub struct Config {
     /// Seconds an empty table (nobody connected, no game running) lives on.
     #[arg(long, env = "DAMKA_EMPTY_TABLE_GRACE_SECS", default_value_t = 30)]
     pub empty_table_grace_secs: u64,
-
-    /// Open tables a guest may sit at (0: no limit).
-    #[arg(long, env = "DAMKA_MAX_TABLES_PER_GUEST", default_value_t = 3)]
-    pub max_tables_per_guest: usize,
 
     /// Plies a player must wait between two draw offers (and two takeback requests); the
     /// clients learn it from `state.offer_limits`.
@@ -92,15 +162,33 @@ pub struct Config {
     #[arg(long, env = "DAMKA_WS_PING_MS", default_value_t = 5000)]
     pub ws_ping_ms: u64,
 
-    /// Seconds a client has to send a request's headers before its connection is closed
-    /// (against clients that hold connections open by trickling their headers).
-    #[arg(long, env = "DAMKA_HEADER_READ_TIMEOUT_SECS", default_value_t = 10)]
-    pub header_read_timeout_secs: u64,
+    /// Seconds a game restored after a restart waits for both players to reconnect
+    /// before its clock (or first-move window) runs again.
+    #[arg(long, env = "DAMKA_RESTART_GRACE_SECS", default_value_t = 20)]
+    pub restart_grace_secs: u64,
 
-    /// Seconds graceful shutdown waits for tables and sockets.
-    #[arg(long, env = "DAMKA_SHUTDOWN_TIMEOUT_SECS", default_value_t = 10)]
-    pub shutdown_timeout_secs: u64,
+    /// Seconds between the two games of a micro-match: the second starts by itself
+    /// after them (or as soon as both players press start).
+    #[arg(long, env = "DAMKA_MATCH_BREAK_SECS", default_value_t = 15)]
+    pub match_break_secs: u64,
 
+    /// Seconds a correspondence table whose game waits for a move stays in memory with
+    /// nobody watching; then it is parked (its actor stops, only its next timer is kept)
+    /// and loaded again when someone opens it or the timer is due. 0: never parked. A
+    /// cluster node never parks (its tables move between nodes by lease).
+    #[arg(long, env = "DAMKA_CORRESPONDENCE_PARK_SECS", default_value_t = 300)]
+    pub correspondence_park_secs: u64,
+
+    /// Rated games two players may start against each other in 24 hours; past that
+    /// their games (at a rated table or in a rated tournament) are casual (0: no limit).
+    #[arg(long, env = "DAMKA_RATED_GAMES_PER_PAIR", default_value_t = 10)]
+    pub rated_games_per_pair: u32,
+}
+
+/// The computer's searches and its endgame tables.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "The computer")]
+pub struct ComputerConfig {
     /// Computer searches that may run at once (0: one fewer than the machine's cores, at
     /// least one). Each takes a core while it thinks; more wait their turn, on their clock.
     #[arg(long, env = "DAMKA_BOT_SEARCHES", default_value_t = 0)]
@@ -129,7 +217,12 @@ pub struct Config {
     /// a core nothing else wants: a fresh server's games do not notice it) or `normal`.
     #[arg(long, env = "DAMKA_BITBASE_PRIORITY", value_enum, default_value_t = BuildPriority::Idle)]
     pub bitbase_priority: BuildPriority,
+}
 
+/// How the server waits for the database.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Database")]
+pub struct DatabaseConfig {
     /// Milliseconds a database operation waits for a connection (and for a new one to be
     /// made) before it fails; keep it short, so an outage fails fast instead of holding
     /// every table up.
@@ -147,53 +240,15 @@ pub struct Config {
     /// `429 rate_limited` (`Retry-After: 1`).
     #[arg(long, env = "DAMKA_DB_LOOKUP_WAIT_MS", default_value_t = 250)]
     pub db_lookup_wait_ms: u64,
+}
 
-    /// Seconds a game restored after a restart waits for both players to reconnect
-    /// before its clock (or first-move window) runs again.
-    #[arg(long, env = "DAMKA_RESTART_GRACE_SECS", default_value_t = 20)]
-    pub restart_grace_secs: u64,
-
-    /// Seconds between two rounds of a tournament: the players see their result and
-    /// their next pairing before the next round's games (and first-move windows) start.
-    #[arg(long, env = "DAMKA_ROUND_BREAK_SECS", default_value_t = 10)]
-    pub round_break_secs: u64,
-
-    /// Seconds between the two games of a micro-match: the second starts by itself
-    /// after them (or as soon as both players press start).
-    #[arg(long, env = "DAMKA_MATCH_BREAK_SECS", default_value_t = 15)]
-    pub match_break_secs: u64,
-
-    /// Seconds a correspondence table whose game waits for a move stays in memory with
-    /// nobody watching; then it is parked (its actor stops, only its next timer is kept)
-    /// and loaded again when someone opens it or the timer is due. 0: never parked. A
-    /// cluster node never parks (its tables move between nodes by lease).
-    #[arg(long, env = "DAMKA_CORRESPONDENCE_PARK_SECS", default_value_t = 300)]
-    pub correspondence_park_secs: u64,
-
-    /// Test hook, not a flag: see [`damka_store::StoreOptions::sqlite_max_page_count`].
-    #[arg(skip)]
-    pub test_sqlite_max_page_count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
-
-    /// Test hook (hidden): abort the process between a rated game's end and its ratings,
-    /// inside their one transaction ([`damka_store::StoreOptions::abort_before_ratings`]).
-    #[arg(long, hide = true)]
-    pub test_abort_before_ratings: bool,
-
-    /// An operator's command instead of the server (`damka account ...`).
-    #[command(subcommand)]
-    pub command: Option<Command>,
-
-    /// Separate address for `/metrics` (e.g. `127.0.0.1:9090`, reachable only by the
-    /// monitoring). When set, the main port no longer serves `/metrics`; when not set,
-    /// `/metrics` stays on the main port (keep it off the public internet at the proxy).
-    #[arg(long, env = "DAMKA_METRICS_BIND")]
-    pub metrics_bind: Option<SocketAddr>,
-
-    /// Take the client address from the last `X-Forwarded-For` entry (set this only
-    /// behind a reverse proxy that sets that header; otherwise clients could pick their
-    /// own address and escape the per-address limits).
-    #[arg(long, env = "DAMKA_TRUST_FORWARDED_FOR")]
-    pub trust_forwarded_for: bool,
+/// What one guest, one account or one address may take (0: no limit, where said).
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Limits per guest and address")]
+pub struct LimitsConfig {
+    /// Open tables a guest may sit at (0: no limit).
+    #[arg(long, env = "DAMKA_MAX_TABLES_PER_GUEST", default_value_t = 3)]
+    pub max_tables_per_guest: usize,
 
     /// Open WebSockets (room and table sockets together) one address may hold (0: no
     /// limit).
@@ -228,6 +283,45 @@ pub struct Config {
     )]
     pub max_open_tournaments_per_address: usize,
 
+    /// Public lookups (profiles, a player's games and PDN, leaderboards, game lists and
+    /// replays) per minute from one address, after a burst of a quarter of it (0: no
+    /// limit).
+    #[arg(long, env = "DAMKA_LOOKUPS_PER_MINUTE", default_value_t = 120.0)]
+    pub lookups_per_minute: f64,
+
+    /// Players' whole-PDN downloads streaming at once, in all (one per address; 0: no
+    /// limit).
+    #[arg(long, env = "DAMKA_PDN_DOWNLOADS", default_value_t = 4)]
+    pub pdn_downloads: usize,
+
+    /// Password hashes and checks that run at once (0: one fewer than the machine's
+    /// cores, at least one); each takes a core and 19 MiB while it runs.
+    #[arg(long, env = "DAMKA_PASSWORD_HASHES", default_value_t = 0)]
+    pub password_hashes: usize,
+
+    /// Password checks that may wait for one of those (two at most from one address; the
+    /// address with the fewest recent failed checks goes first); more are answered `429`
+    /// with `Retry-After` at once.
+    #[arg(long, env = "DAMKA_PASSWORD_QUEUE", default_value_t = 32)]
+    pub password_queue: usize,
+
+    /// Days an account's addresses are kept for the operator's report of suspicious
+    /// pairs (`damka account pairs`).
+    #[arg(long, env = "DAMKA_ADDRESS_DAYS", default_value_t = 30)]
+    pub address_days: u32,
+
+    /// Bits of an IPv6 address that make one client for the per-address limits (the rest
+    /// is the client's own to vary: a home or a server gets a whole /64); IPv4 addresses
+    /// count whole.
+    #[arg(long, env = "DAMKA_IPV6_PREFIX", default_value_t = 64,
+          value_parser = clap::value_parser!(u8).range(16..=128))]
+    pub ipv6_prefix: u8,
+}
+
+/// Tournaments: how long they stay open, breaks between rounds.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Tournaments")]
+pub struct TournamentConfig {
     /// Seconds an open tournament may wait to start before it is cancelled (also the
     /// latest start time a creator may set).
     #[arg(long, env = "DAMKA_TOURNAMENT_OPEN_SECS", default_value_t = 3600)]
@@ -242,6 +336,16 @@ pub struct Config {
     )]
     pub tournament_creator_away_secs: u64,
 
+    /// Seconds between two rounds of a tournament: the players see their result and
+    /// their next pairing before the next round's games (and first-move windows) start.
+    #[arg(long, env = "DAMKA_ROUND_BREAK_SECS", default_value_t = 10)]
+    pub round_break_secs: u64,
+}
+
+/// Chat history kept, and its clean-up.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Chat")]
+pub struct ChatConfig {
     /// Chat messages kept per room and per table (older ones are deleted).
     #[arg(long, env = "DAMKA_CHAT_HISTORY", default_value_t = 50)]
     pub chat_history: u32,
@@ -253,7 +357,12 @@ pub struct Config {
     /// Seconds between two deletions of the chat beyond the history and age kept.
     #[arg(long, env = "DAMKA_CHAT_SWEEP_SECS", default_value_t = 60)]
     pub chat_sweep_secs: u64,
+}
 
+/// Guests and sessions: expiry and clean-ups.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Guests and sessions")]
+pub struct SessionConfig {
     /// Days after which a guest who never played a game, holds no seat and has not been
     /// seen is deleted (0: never).
     #[arg(long, env = "DAMKA_GUEST_EXPIRY_DAYS", default_value_t = 30)]
@@ -264,6 +373,29 @@ pub struct Config {
     #[arg(long, env = "DAMKA_GUEST_SWEEP_SECS", default_value_t = 3600)]
     pub guest_sweep_secs: u64,
 
+    /// Days an account's session lives unused before it ends (0: no limit).
+    #[arg(long, env = "DAMKA_SESSION_IDLE_DAYS", default_value_t = 30)]
+    pub session_idle_days: u32,
+
+    /// Days an account's session lives at most, used or not (0: no limit).
+    #[arg(long, env = "DAMKA_SESSION_MAX_DAYS", default_value_t = 365)]
+    pub session_max_days: u32,
+
+    /// Seconds between two checks of the open sockets' sessions against the database:
+    /// how soon a session ended elsewhere (the operator's `damka account` commands,
+    /// another node of a cluster, expiry) closes its sockets.
+    #[arg(long, env = "DAMKA_SESSION_CHECK_SECS", default_value_t = 5)]
+    pub session_check_secs: u64,
+
+    /// Seconds between two deletions of expired sessions.
+    #[arg(long, env = "DAMKA_SESSION_SWEEP_SECS", default_value_t = 3600)]
+    pub session_sweep_secs: u64,
+}
+
+/// A cluster of nodes (PostgreSQL + NATS).
+#[derive(Clone, clap::Args)]
+#[command(next_help_heading = "Cluster")]
+pub struct ClusterConfig {
     /// Run as one node of a cluster: the NATS server's URL (`nats://host:4222`). Needs a
     /// PostgreSQL `--database-url` shared by every node (docs/scaling.md).
     #[arg(long, env = "DAMKA_CLUSTER")]
@@ -283,7 +415,12 @@ pub struct Config {
     /// it; two clusters on one NATS need different ones).
     #[arg(long, env = "DAMKA_NATS_PREFIX", default_value = "damka")]
     pub nats_prefix: String,
+}
 
+/// Game and position analysis: budgets, jobs, limits.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Analysis")]
+pub struct AnalysisConfig {
     /// Nodes searched per position of a game's analysis (with `--analysis-depth`, never a
     /// time, so results are the same on any machine and under any load).
     #[arg(long, env = "DAMKA_ANALYSIS_NODES", default_value_t = 200_000)]
@@ -340,51 +477,6 @@ pub struct Config {
     )]
     pub position_analyses_per_minute: f64,
 
-    /// Rated games two players may start against each other in 24 hours; past that
-    /// their games (at a rated table or in a rated tournament) are casual (0: no limit).
-    #[arg(long, env = "DAMKA_RATED_GAMES_PER_PAIR", default_value_t = 10)]
-    pub rated_games_per_pair: u32,
-
-    /// Days an account's addresses are kept for the operator's report of suspicious
-    /// pairs (`damka account pairs`).
-    #[arg(long, env = "DAMKA_ADDRESS_DAYS", default_value_t = 30)]
-    pub address_days: u32,
-    /// Bits of an IPv6 address that make one client for the per-address limits (the rest
-    /// is the client's own to vary: a home or a server gets a whole /64); IPv4 addresses
-    /// count whole.
-    #[arg(long, env = "DAMKA_IPV6_PREFIX", default_value_t = 64,
-          value_parser = clap::value_parser!(u8).range(16..=128))]
-    pub ipv6_prefix: u8,
-
-    /// Password hashes and checks that run at once (0: one fewer than the machine's
-    /// cores, at least one); each takes a core and 19 MiB while it runs.
-    #[arg(long, env = "DAMKA_PASSWORD_HASHES", default_value_t = 0)]
-    pub password_hashes: usize,
-
-    /// Password checks that may wait for one of those (two at most from one address; the
-    /// address with the fewest recent failed checks goes first); more are answered `429`
-    /// with `Retry-After` at once.
-    #[arg(long, env = "DAMKA_PASSWORD_QUEUE", default_value_t = 32)]
-    pub password_queue: usize,
-
-    /// Days an account's session lives unused before it ends (0: no limit).
-    #[arg(long, env = "DAMKA_SESSION_IDLE_DAYS", default_value_t = 30)]
-    pub session_idle_days: u32,
-
-    /// Days an account's session lives at most, used or not (0: no limit).
-    #[arg(long, env = "DAMKA_SESSION_MAX_DAYS", default_value_t = 365)]
-    pub session_max_days: u32,
-
-    /// Seconds between two checks of the open sockets' sessions against the database:
-    /// how soon a session ended elsewhere (the operator's `damka account` commands,
-    /// another node of a cluster, expiry) closes its sockets.
-    #[arg(long, env = "DAMKA_SESSION_CHECK_SECS", default_value_t = 5)]
-    pub session_check_secs: u64,
-
-    /// Seconds between two deletions of expired sessions.
-    #[arg(long, env = "DAMKA_SESSION_SWEEP_SECS", default_value_t = 3600)]
-    pub session_sweep_secs: u64,
-
     /// Game analyses waiting in the queue (over every node) past which a new request is
     /// refused (`429`, `Retry-After`); an account's request for its own game is refused
     /// only past twice this.
@@ -396,7 +488,12 @@ pub struct Config {
     /// that the board answers `429` with `Retry-After`.
     #[arg(long, env = "DAMKA_ANALYSIS_BOARD_SEARCHES", default_value_t = 8)]
     pub analysis_board_searches: usize,
+}
 
+/// Web Push notifications.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Web Push")]
+pub struct PushConfig {
     /// The push services the server sends Web Push messages to: host names, or `.domain`
     /// for every host of a domain (over HTTPS only). A browser's subscription elsewhere is
     /// refused, so the server cannot be made to POST to any other address.
@@ -419,17 +516,20 @@ pub struct Config {
     /// Test hook, not a flag: Web Push to plain-HTTP endpoints (a local test receiver).
     #[arg(skip)]
     pub push_allow_http: bool,
+}
 
-    /// Public lookups (profiles, a player's games and PDN, leaderboards, game lists and
-    /// replays) per minute from one address, after a burst of a quarter of it (0: no
-    /// limit).
-    #[arg(long, env = "DAMKA_LOOKUPS_PER_MINUTE", default_value_t = 120.0)]
-    pub lookups_per_minute: f64,
+/// Hooks for the tests (flags only where a test starts the binary).
+#[derive(Clone, clap::Args)]
+#[command(next_help_heading = "Test hooks")]
+pub struct TestHooks {
+    /// Test hook, not a flag: see [`damka_store::StoreOptions::sqlite_max_page_count`].
+    #[arg(skip)]
+    pub test_sqlite_max_page_count: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 
-    /// Players' whole-PDN downloads streaming at once, in all (one per address; 0: no
-    /// limit).
-    #[arg(long, env = "DAMKA_PDN_DOWNLOADS", default_value_t = 4)]
-    pub pdn_downloads: usize,
+    /// Test hook (hidden): abort the process between a rated game's end and its ratings,
+    /// inside their one transaction ([`damka_store::StoreOptions::abort_before_ratings`]).
+    #[arg(long, hide = true)]
+    pub test_abort_before_ratings: bool,
 
     /// Test hook, not a flag: every new game starts from this FEN (when it parses for
     /// the table's variant) instead of the start position.
@@ -450,12 +550,12 @@ impl Config {
 
     /// The first-move window.
     pub fn first_move_window(&self) -> Duration {
-        Duration::from_secs(self.first_move_secs)
+        Duration::from_secs(self.tables.first_move_secs)
     }
 
     /// The empty-table grace period.
     pub fn empty_table_grace(&self) -> Duration {
-        Duration::from_secs(self.empty_table_grace_secs)
+        Duration::from_secs(self.tables.empty_table_grace_secs)
     }
 
     /// The header-read timeout.
@@ -470,39 +570,39 @@ impl Config {
 
     /// How long a database operation waits for a connection.
     pub fn db_acquire_timeout(&self) -> Duration {
-        Duration::from_millis(self.db_acquire_timeout_ms)
+        Duration::from_millis(self.db.db_acquire_timeout_ms)
     }
 
     /// The claim delay for a clock of `minutes` per player, ms.
     pub fn claim_delay_ms(&self, minutes: u32) -> u64 {
         let secs = if minutes < 3 {
-            self.claim_delay_short_secs
+            self.tables.claim_delay_short_secs
         } else {
-            self.claim_delay_secs
+            self.tables.claim_delay_secs
         };
         secs * 1000
     }
 
     /// The break between two rounds of a tournament.
     pub fn round_break(&self) -> Duration {
-        Duration::from_secs(self.round_break_secs)
+        Duration::from_secs(self.tournaments.round_break_secs)
     }
 
     /// The break between the two games of a micro-match.
     pub fn match_break(&self) -> Duration {
-        Duration::from_secs(self.match_break_secs)
+        Duration::from_secs(self.tables.match_break_secs)
     }
 
     /// How long a waiting correspondence table stays in memory with nobody watching
     /// (`None`: never parked).
     pub fn correspondence_park(&self) -> Option<Duration> {
-        (self.correspondence_park_secs > 0)
-            .then(|| Duration::from_secs(self.correspondence_park_secs))
+        (self.tables.correspondence_park_secs > 0)
+            .then(|| Duration::from_secs(self.tables.correspondence_park_secs))
     }
 
     /// How long a restored game waits for its players.
     pub fn restart_grace(&self) -> Duration {
-        Duration::from_secs(self.restart_grace_secs)
+        Duration::from_secs(self.tables.restart_grace_secs)
     }
 }
 
@@ -600,60 +700,32 @@ impl fmt::Debug for Config {
             .field("rooms", &self.rooms)
             .field("log_format", &self.log_format)
             .field("static_dir", &self.static_dir)
-            .field("first_move_secs", &self.first_move_secs)
-            .field("empty_table_grace_secs", &self.empty_table_grace_secs)
-            .field("max_tables_per_guest", &self.max_tables_per_guest)
-            .field("draw_offer_plies", &self.draw_offer_plies)
-            .field("claim_delay_secs", &self.claim_delay_secs)
-            .field("claim_delay_short_secs", &self.claim_delay_short_secs)
-            .field("ws_ping_ms", &self.ws_ping_ms)
             .field("header_read_timeout_secs", &self.header_read_timeout_secs)
             .field("shutdown_timeout_secs", &self.shutdown_timeout_secs)
-            .field("bot_searches", &self.bot_searches)
-            .field("bot_slice_ms", &self.bot_slice_ms)
-            .field("bitbases_dir", &self.bitbases_dir)
-            .field("bitbase_pieces", &self.bitbase_pieces)
-            .field("bitbase_priority", &self.bitbase_priority)
-            .field("db_acquire_timeout_ms", &self.db_acquire_timeout_ms)
-            .field("db_lookup_connections", &self.db_lookup_connections)
-            .field("db_lookup_wait_ms", &self.db_lookup_wait_ms)
-            .field("restart_grace_secs", &self.restart_grace_secs)
-            .field("round_break_secs", &self.round_break_secs)
-            .field("match_break_secs", &self.match_break_secs)
-            .field("correspondence_park_secs", &self.correspondence_park_secs)
             .field("metrics_bind", &self.metrics_bind)
             .field("trust_forwarded_for", &self.trust_forwarded_for)
-            .field("max_sockets_per_address", &self.max_sockets_per_address)
-            .field("guests_per_minute", &self.guests_per_minute)
-            .field("max_tables_per_address", &self.max_tables_per_address)
-            .field("socket_opens_per_second", &self.socket_opens_per_second)
-            .field("seat_changes_per_second", &self.seat_changes_per_second)
-            .field(
-                "max_open_tournaments_per_address",
-                &self.max_open_tournaments_per_address,
-            )
-            .field("tournament_open_secs", &self.tournament_open_secs)
-            .field(
-                "tournament_creator_away_secs",
-                &self.tournament_creator_away_secs,
-            )
-            .field("chat_history", &self.chat_history)
-            .field("chat_max_age_days", &self.chat_max_age_days)
-            .field("chat_sweep_secs", &self.chat_sweep_secs)
-            .field("guest_expiry_days", &self.guest_expiry_days)
-            .field("guest_sweep_secs", &self.guest_sweep_secs)
+            .field("tables", &self.tables)
+            .field("computer", &self.computer)
+            .field("db", &self.db)
+            .field("limits", &self.limits)
+            .field("tournaments", &self.tournaments)
+            .field("chat", &self.chat)
+            .field("sessions", &self.sessions)
+            .field("nodes", &self.nodes)
+            .field("analysis", &self.analysis)
+            .field("push", &self.push)
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for ClusterConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClusterConfig")
             .field("cluster", &self.cluster.as_deref().map(redact_url))
             .field("node_name", &self.node_name)
             .field("lease_ms", &self.lease_ms)
             .field("nats_prefix", &self.nats_prefix)
-            .field("ipv6_prefix", &self.ipv6_prefix)
-            .field("password_hashes", &self.password_hashes)
-            .field("password_queue", &self.password_queue)
-            .field("session_idle_days", &self.session_idle_days)
-            .field("session_max_days", &self.session_max_days)
-            .field("session_check_secs", &self.session_check_secs)
-            .field("session_sweep_secs", &self.session_sweep_secs)
-            .finish_non_exhaustive()
+            .finish()
     }
 }
 
@@ -666,14 +738,14 @@ mod tests {
         let c = Config::defaults();
         assert_eq!(c.bind.to_string(), "127.0.0.1:8080");
         assert_eq!(c.database_url, "sqlite://data/damka.db");
-        assert_eq!(c.first_move_secs, 30);
-        assert_eq!(c.max_tables_per_guest, 3);
+        assert_eq!(c.tables.first_move_secs, 30);
+        assert_eq!(c.limits.max_tables_per_guest, 3);
         assert_eq!(c.db_acquire_timeout(), Duration::from_secs(1));
         assert_eq!(c.restart_grace(), Duration::from_secs(20));
-        assert_eq!(c.max_sockets_per_address, 200);
-        assert_eq!(c.guests_per_minute, 30);
-        assert_eq!(c.max_tables_per_address, 40);
-        assert_eq!(c.guest_expiry_days, 30);
+        assert_eq!(c.limits.max_sockets_per_address, 200);
+        assert_eq!(c.limits.guests_per_minute, 30);
+        assert_eq!(c.limits.max_tables_per_address, 40);
+        assert_eq!(c.sessions.guest_expiry_days, 30);
         assert_eq!(c.metrics_bind, None);
         assert!(!c.trust_forwarded_for);
     }

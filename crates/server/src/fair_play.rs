@@ -67,7 +67,7 @@ pub fn seen(core: &Core, player: &Player, ip: crate::limits::RateKey) {
 
 /// Forgets the addresses not seen for `--address-days`, every hour until shutdown.
 pub async fn forget_loop(core: std::sync::Arc<Core>) {
-    let keep_ms = i64::from(core.config.address_days) * 86_400_000;
+    let keep_ms = i64::from(core.config.limits.address_days) * 86_400_000;
     loop {
         let before = crate::time::unix_ms().saturating_sub(keep_ms);
         if let Err(e) = core

@@ -61,7 +61,7 @@ pub fn new_rating() -> WireRating {
 ///
 /// Fails on a database error.
 pub async fn within_pair_limit(core: &Core, a: &str, b: &str) -> Result<bool, AppError> {
-    let limit = core.config.rated_games_per_pair;
+    let limit = core.config.tables.rated_games_per_pair;
     if limit == 0 {
         return Ok(true);
     }

@@ -78,10 +78,10 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         &config.database_url,
         StoreOptions {
             acquire_timeout: config.db_acquire_timeout(),
-            sqlite_max_page_count: config.test_sqlite_max_page_count.clone(),
-            abort_before_ratings: config.test_abort_before_ratings,
-            lookup_connections: config.db_lookup_connections,
-            lookup_wait: std::time::Duration::from_millis(config.db_lookup_wait_ms),
+            sqlite_max_page_count: config.test.test_sqlite_max_page_count.clone(),
+            abort_before_ratings: config.test.test_abort_before_ratings,
+            lookup_connections: config.db.db_lookup_connections,
+            lookup_wait: std::time::Duration::from_millis(config.db.db_lookup_wait_ms),
             ..StoreOptions::default()
         },
     )
@@ -91,7 +91,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         backend = store.backend(),
         "database ready"
     );
-    let time = if config.manual_time {
+    let time = if config.test.manual_time {
         TimeSource::manual()
     } else {
         TimeSource::real()
@@ -99,8 +99,8 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
     let bots = crate::bots::Bots::new(
-        config.bot_searches,
-        std::time::Duration::from_millis(config.bot_slice_ms),
+        config.computer.bot_searches,
+        std::time::Duration::from_millis(config.computer.bot_slice_ms),
     );
     let metrics_listener = match config.metrics_bind {
         Some(bind) => Some(TcpListener::bind(bind).await?),
@@ -110,24 +110,25 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         Some(l) => Some(l.local_addr()?),
         None => None,
     };
-    let cluster = match &config.cluster {
+    let cluster = match &config.nodes.cluster {
         None => None,
         Some(url) => {
             let leases = store
                 .leases()
                 .ok_or(crate::cluster::JoinError::NotPostgres)?;
             let name = config
+                .nodes
                 .node_name
                 .clone()
                 .unwrap_or_else(crate::cluster::host_name);
-            let lease = std::time::Duration::from_millis(config.lease_ms.max(300));
+            let lease = std::time::Duration::from_millis(config.nodes.lease_ms.max(300));
             let joined = crate::cluster::Cluster::join(
                 leases,
                 url,
                 &name,
                 &addr.to_string(),
                 lease,
-                &config.nats_prefix,
+                &config.nodes.nats_prefix,
             )
             .await?;
             Some(Arc::new(joined))
@@ -140,7 +141,10 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     if let Some(cluster) = &cluster {
         cluster.register_metrics(&mut registry);
     }
-    let passwords = crate::accounts::Passwords::new(config.password_hashes, config.password_queue);
+    let passwords = crate::accounts::Passwords::new(
+        config.limits.password_hashes,
+        config.limits.password_queue,
+    );
     let push = crate::push::Push::load(&store, &config).await?;
     let core = Arc::new(Core {
         config,
@@ -256,9 +260,9 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     );
     analyses.start();
     core.bots.endgames().start(
-        core.config.bitbases_dir.clone(),
-        core.config.bitbase_pieces,
-        core.config.bitbase_priority,
+        core.config.computer.bitbases_dir.clone(),
+        core.config.computer.bitbase_pieces,
+        core.config.computer.bitbase_priority,
         core.shutdown.clone(),
     );
     tracing::info!(%addr, restored, tournaments = resumed, "listening");

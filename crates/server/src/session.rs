@@ -148,7 +148,7 @@ pub fn client_ip(config: &Config, parts: &Parts) -> RateKey {
     } else {
         peer
     };
-    RateKey::new(ip, config.ipv6_prefix)
+    RateKey::new(ip, config.limits.ipv6_prefix)
 }
 
 /// The last address of the `X-Forwarded-For` headers, if it parses.

@@ -23,8 +23,8 @@ pub fn cutoffs(config: &Config, now: i64) -> SessionCutoffs {
         d => now.saturating_sub(i64::from(d) * DAY_MS),
     };
     SessionCutoffs {
-        used_after: before(config.session_idle_days),
-        created_after: before(config.session_max_days),
+        used_after: before(config.sessions.session_idle_days),
+        created_after: before(config.sessions.session_max_days),
     }
 }
 
@@ -88,8 +88,8 @@ pub async fn expire_sessions(core: &Core) -> Result<(), StoreError> {
 /// Checks every `--session-check-secs` and expires every `--session-sweep-secs` until
 /// shutdown.
 pub async fn session_sweeper(core: Arc<Core>) {
-    let check = Duration::from_secs(core.config.session_check_secs.max(1));
-    let sweep = Duration::from_secs(core.config.session_sweep_secs.max(1));
+    let check = Duration::from_secs(core.config.sessions.session_check_secs.max(1));
+    let sweep = Duration::from_secs(core.config.sessions.session_sweep_secs.max(1));
     let start = tokio::time::Instant::now();
     let mut checks = tokio::time::interval_at(start + check, check);
     let mut sweeps = tokio::time::interval(sweep);

@@ -53,10 +53,10 @@ pub async fn sweep_guests(core: &Core) -> Result<Sweep, damka_store::StoreError>
         seen += core.store.mark_guests_seen(batch, now).await?;
         pace(began.elapsed()).await;
     }
-    let days = core.config.guest_expiry_days;
+    let days = core.config.sessions.guest_expiry_days;
     let mut sweep = Sweep { seen, expired: 0 };
     core.limits
-        .prune_guest_buckets(core.config.guests_per_minute);
+        .prune_guest_buckets(core.config.limits.guests_per_minute);
     if days == 0 {
         return Ok(sweep);
     }
@@ -110,7 +110,7 @@ pub async fn limits_pruner(core: Arc<Core>) {
         tokio::select! {
             () = core.shutdown.cancelled() => break,
             _ = tick.tick() => {
-                core.limits.prune(core.config.guests_per_minute);
+                core.limits.prune(core.config.limits.guests_per_minute);
                 for room in core.rooms.all() {
                     room.prune_limits();
                 }
@@ -121,7 +121,7 @@ pub async fn limits_pruner(core: Arc<Core>) {
 
 /// Sweeps every `guest_sweep_secs` until shutdown.
 pub async fn guest_sweeper(core: Arc<Core>) {
-    let period = Duration::from_secs(core.config.guest_sweep_secs.max(1));
+    let period = Duration::from_secs(core.config.sessions.guest_sweep_secs.max(1));
     let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
     loop {
         tokio::select! {
@@ -139,15 +139,15 @@ pub async fn guest_sweeper(core: Arc<Core>) {
 /// than `--chat-max-age-days`) every `--chat-sweep-secs` until shutdown: one address can
 /// no longer fill the disk, and nobody's words are kept longer than the operator says.
 pub async fn chat_sweeper(core: Arc<Core>) {
-    let period = Duration::from_secs(core.config.chat_sweep_secs.max(1));
+    let period = Duration::from_secs(core.config.chat.chat_sweep_secs.max(1));
     let mut tick = tokio::time::interval(period);
     loop {
         tokio::select! {
             () = core.shutdown.cancelled() => break,
             _ = tick.tick() => {
-                let age_ms = i64::from(core.config.chat_max_age_days) * 24 * 3600 * 1000;
+                let age_ms = i64::from(core.config.chat.chat_max_age_days) * 24 * 3600 * 1000;
                 let before = crate::time::unix_ms().saturating_sub(age_ms);
-                let keep = i64::from(core.config.chat_history);
+                let keep = i64::from(core.config.chat.chat_history);
                 if let Err(e) = core.store.prune_chat(keep, before).await {
                     tracing::warn!(error = %e, "chat sweep failed");
                 }

@@ -54,7 +54,7 @@ impl Analyses {
         opening_plies: u32,
         who: &Who,
     ) -> usize {
-        let depth = self.core.config.game_puzzle_depth;
+        let depth = self.core.config.analysis.game_puzzle_depth;
         let Some(puzzles) = self.puzzles.get() else {
             return 0;
         };

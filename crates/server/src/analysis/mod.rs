@@ -99,17 +99,17 @@ impl Analyses {
     pub fn new(core: Arc<Core>, alone: bool) -> Arc<Analyses> {
         let config = &core.config;
         let budget = Budget {
-            nodes: config.analysis_nodes,
-            depth: config.analysis_depth,
+            nodes: config.analysis.analysis_nodes,
+            depth: config.analysis.analysis_depth,
         };
         let board_budget = Budget {
-            nodes: config.analysis_board_nodes,
-            depth: config.analysis_depth,
+            nodes: config.analysis.analysis_board_nodes,
+            depth: config.analysis.analysis_depth,
         };
         // 0: this node runs no job (another node of the cluster does).
-        let slots = Arc::new(Semaphore::new(config.analysis_jobs));
-        let board = Arc::new(board::Board::new(config.analysis_board_searches));
-        let learn_slots = Semaphore::new(config.analysis_board_searches);
+        let slots = Arc::new(Semaphore::new(config.analysis.analysis_jobs));
+        let board = Arc::new(board::Board::new(config.analysis.analysis_board_searches));
+        let learn_slots = Semaphore::new(config.analysis.analysis_board_searches);
         Arc::new(Analyses {
             core,
             budget,
@@ -222,7 +222,7 @@ impl Analyses {
             }
             return self.status_of(&row).await;
         }
-        let bound = self.core.config.analysis_queue as i64 * if own { 2 } else { 1 };
+        let bound = self.core.config.analysis.analysis_queue as i64 * if own { 2 } else { 1 };
         if store.queued_analyses().await? >= bound {
             self.core.metrics.analyses_refused.inc();
             return Err(AppError::RetryAfter(QUEUE_FULL_RETRY_SECS));
@@ -408,7 +408,7 @@ impl Analyses {
 
     /// Picks jobs up until shutdown.
     async fn pick_loop(self: Arc<Analyses>) {
-        let poll = Duration::from_secs(self.core.config.analysis_poll_secs.max(1));
+        let poll = Duration::from_secs(self.core.config.analysis.analysis_poll_secs.max(1));
         // A node alone takes over what its last run left running, lease or not.
         let mut now = if self.alone { i64::MAX } else { unix_ms() };
         loop {
@@ -457,7 +457,7 @@ impl Analyses {
     /// its lease ends).
     async fn run(&self, row: AnalysisRow, now: i64, permit: OwnedSemaphorePermit) -> AppResult<()> {
         let store = &self.core.store;
-        let lease = i64::try_from(self.core.config.analysis_lease_secs.max(1) * 1000)
+        let lease = i64::try_from(self.core.config.analysis.analysis_lease_secs.max(1) * 1000)
             .unwrap_or(i64::MAX / 2);
         let claim = crate::random::token_base36(20);
         let game_id = row.game_id.clone();

@@ -38,8 +38,8 @@ pub async fn request(
     let config = &state.core.config;
     let limits = &state.core.limits;
     let take = || -> AppResult<()> {
-        let per_address = config.game_analyses_per_hour / 3600.0;
-        let per_player = config.game_analyses_per_player_hour / 3600.0;
+        let per_address = config.analysis.game_analyses_per_hour / 3600.0;
+        let per_player = config.analysis.game_analyses_per_player_hour / 3600.0;
         // Both looked at before either is taken: a refusal costs nothing.
         limits
             .game_analyses_from
@@ -83,7 +83,7 @@ pub(super) fn board_budget(state: &AppState, ip: RateKey, burst: f64) -> AppResu
         .take_or_wait(
             ip,
             burst,
-            state.core.config.position_analyses_per_minute / 60.0,
+            state.core.config.analysis.position_analyses_per_minute / 60.0,
         )
         .map_err(retry_after)?;
     Ok(Who {

@@ -72,7 +72,7 @@ pub async fn create(
     if !state
         .core
         .limits
-        .take_guest(ip, state.core.config.guests_per_minute)
+        .take_guest(ip, state.core.config.limits.guests_per_minute)
     {
         tracing::info!(%ip, "guest creation refused: too many from one address");
         return Err(AppError::TooManyGuests);

@@ -15,7 +15,7 @@ use crate::limits::RateKey;
 ///
 /// Fails with `429 rate_limited` (and `Retry-After`) when the budget is spent.
 pub fn admit(state: &AppState, ip: RateKey) -> AppResult<Store> {
-    let per_minute = state.core.config.lookups_per_minute;
+    let per_minute = state.core.config.limits.lookups_per_minute;
     state
         .core
         .limits

@@ -186,7 +186,7 @@ pub async fn games_pdn(
         .core
         .limits
         .downloads
-        .open(ip, 1, state.core.config.pdn_downloads)
+        .open(ip, 1, state.core.config.limits.pdn_downloads)
         .ok_or_else(|| {
             tracing::info!(%ip, "PDN download refused: too many at once");
             AppError::RetryAfter(5)

@@ -124,7 +124,7 @@ impl Push {
         let bytes = URL_SAFE_NO_PAD
             .decode(stored.as_bytes())
             .map_err(|e| StoreError::Corrupt(format!("the push key: {e}")))?;
-        let vapid = Vapid::from_secret(&bytes, &config.push_subject)
+        let vapid = Vapid::from_secret(&bytes, &config.push.push_subject)
             .map_err(|e| StoreError::Corrupt(format!("the push key: {e}")))?;
         let client = reqwest::Client::builder()
             .timeout(SEND_TIMEOUT)
@@ -136,12 +136,13 @@ impl Push {
             client,
             sending: Arc::new(Semaphore::new(MAX_SENDS)),
             services: config
+                .push
                 .push_services
                 .split(',')
                 .map(|s| s.trim().to_ascii_lowercase())
                 .filter(|s| !s.is_empty())
                 .collect(),
-            allow_http: config.push_allow_http,
+            allow_http: config.push.push_allow_http,
         })
     }
 

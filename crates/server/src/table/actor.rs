@@ -461,7 +461,7 @@ impl TableActor {
             local: self.options.local,
             tournament: self.tournament.is_some(),
             computer: self.options.bot.is_some(),
-            offer_every: self.core.config.draw_offer_plies,
+            offer_every: self.core.config.tables.draw_offer_plies,
             claim,
             now,
             unix_ms: crate::time::unix_ms(),

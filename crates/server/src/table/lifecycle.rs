@@ -130,7 +130,7 @@ impl TableActor {
     /// of a rematch has its own; a test's; or the variant's) and its ballot.
     fn new_start(&self) -> (Position, Option<&'static draughts::ballot::Ballot>) {
         let ballot = super::ballot::draw(self.variant, self.options.ballot.as_ref());
-        let position = match (ballot, self.core.config.test_start_fen.as_deref()) {
+        let position = match (ballot, self.core.config.test.test_start_fen.as_deref()) {
             // Under the table's rules (optional capture, if set), not the variant's.
             (Some(b), _) => Position::from_fen(self.rules, b.fen())
                 .unwrap_or_else(|_| Position::new(self.rules)),

@@ -225,7 +225,7 @@ impl Tables {
         self.seat_within_limit(&creator.id, || {
             // Counted under the seating lock too: two requests at once cannot both take
             // the address's last table.
-            let max = self.core.config.max_tables_per_address;
+            let max = self.core.config.limits.max_tables_per_address;
             if let Some(ip) = ip
                 && max > 0
                 && self.created_from(ip) >= max
@@ -275,7 +275,7 @@ impl Tables {
     ) -> Result<R, AppError> {
         // Poisoning cannot leave anything half-done: the lock guards no data.
         let _seating = crate::lock::lock(&self.seating);
-        let max = self.core.config.max_tables_per_guest;
+        let max = self.core.config.limits.max_tables_per_guest;
         if max > 0 && self.core.rooms.seated_tables(guest_id) >= max {
             return Err(AppError::TooManyTables(max));
         }

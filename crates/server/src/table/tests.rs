@@ -91,8 +91,8 @@ fn create_request() -> CreateTable {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_seat_waits_for_the_first_to_be_counted() {
     let mut config = Config::defaults();
-    config.manual_time = true;
-    config.max_tables_per_guest = 1;
+    config.test.manual_time = true;
+    config.limits.max_tables_per_guest = 1;
     let (tables, dir) = test_tables("seat_limit_test", config).await;
     let room = tables.core().rooms.get("russian").expect("room").clone();
     let view = tables
@@ -128,8 +128,8 @@ async fn a_second_seat_waits_for_the_first_to_be_counted() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_table_limit_per_guest_with_zero() {
     let mut config = Config::defaults();
-    config.manual_time = true;
-    config.max_tables_per_guest = 0;
+    config.test.manual_time = true;
+    config.limits.max_tables_per_guest = 0;
     let (tables, dir) = test_tables("no_seat_limit_test", config).await;
     let room = tables.core().rooms.get("russian").expect("room").clone();
     // Far past the default of three: 0 lifts the limit (the load bench seats thousands).
@@ -145,7 +145,7 @@ async fn no_table_limit_per_guest_with_zero() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_queue_is_skipped_then_refreshed_with_state() {
     let mut config = Config::defaults();
-    config.manual_time = true;
+    config.test.manual_time = true;
     let (tables, dir) = test_tables("actor_test", config).await;
     let room = tables.core().rooms.get("russian").expect("room").clone();
     let view = tables

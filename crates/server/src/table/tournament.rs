@@ -94,6 +94,7 @@ impl Tables {
         let fen = spec.opening.map(draughts::ballot::Ballot::fen).or(self
             .core
             .config
+            .test
             .test_start_fen
             .as_deref());
         let position = match fen {

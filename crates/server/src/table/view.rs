@@ -101,7 +101,7 @@ impl TableActor {
             takeback_offer: None,
             chat: self.chat_for(guest),
             offer_limits: damka_protocol::table::OfferLimits {
-                plies: self.core.config.draw_offer_plies,
+                plies: self.core.config.tables.draw_offer_plies,
                 ..Default::default()
             },
             ended_by: None,
@@ -135,7 +135,7 @@ impl TableActor {
             draw_offer: g.offers.draw.map(side),
             claim_at: self.claim_at(now),
             takeback_offer: g.offers.takeback.map(side),
-            offer_limits: g.offers.limits(self.core.config.draw_offer_plies),
+            offer_limits: g.offers.limits(self.core.config.tables.draw_offer_plies),
             ended_by: g.ended().and_then(|e| e.by).map(side),
             unrated: g.unrated(self.options.rated),
             counters: g.counters(),

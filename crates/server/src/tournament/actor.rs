@@ -91,8 +91,14 @@ pub fn spawn(
         state.time.now_ms() + wait
     };
     let start_due = t.settings.starts_at.map(server_ms);
-    let open_ms =
-        i64::try_from(state.config.tournament_open_secs.saturating_mul(1000)).unwrap_or(i64::MAX);
+    let open_ms = i64::try_from(
+        state
+            .config
+            .tournaments
+            .tournament_open_secs
+            .saturating_mul(1000),
+    )
+    .unwrap_or(i64::MAX);
     let open_until = server_ms(t.created_at.saturating_add(open_ms));
     let now = state.time.now_ms();
     let span = tracing::info_span!("tournament", id = %t.id, room = %room.config.id);
@@ -322,6 +328,7 @@ impl TournamentActor {
         let away_ms = self
             .core
             .config
+            .tournaments
             .tournament_creator_away_secs
             .saturating_mul(1000);
         let here = self
@@ -361,7 +368,7 @@ impl TournamentActor {
             )));
         }
         // Its tables are its creator's: they count against the address's table cap.
-        let max = self.core.config.max_tables_per_address;
+        let max = self.core.config.limits.max_tables_per_address;
         if let Some(ip) = self.creator_ip
             && max > 0
             && self.tables.created_from(ip) + self.t.boards_per_round() > max

@@ -119,7 +119,7 @@ pub async fn create(
 ) -> Result<TournamentView, AppError> {
     let now = crate::time::unix_ms();
     let state = tournaments.core();
-    let settings = validate(req, now, state.config.tournament_open_secs)?;
+    let settings = validate(req, now, state.config.tournaments.tournament_open_secs)?;
     check_ballot(&settings, room.config.variant)?;
     if settings.rated && !creator.account {
         return Err(AppError::game(
@@ -134,7 +134,7 @@ pub async fn create(
             format!("you already run {PER_GUEST} tournaments"),
         ));
     }
-    let per_address = state.config.max_open_tournaments_per_address;
+    let per_address = state.config.limits.max_open_tournaments_per_address;
     if per_address > 0 && tournaments.open_from(ip) >= per_address {
         tracing::info!(%ip, "tournament refused: too many open from one address");
         return Err(AppError::game(

@@ -45,12 +45,12 @@ pub fn admit(
     state: &crate::app::AppState,
     ip: crate::limits::RateKey,
 ) -> Result<SocketPermit, AppError> {
-    let rate = state.core.config.socket_opens_per_second;
+    let rate = state.core.config.limits.socket_opens_per_second;
     if !state.core.limits.socket_opens.take(ip, rate * 5.0, rate) {
         tracing::info!(%ip, rate, "socket refused: opened too fast from one address");
         return Err(AppError::RateLimited);
     }
-    let max = state.core.config.max_sockets_per_address;
+    let max = state.core.config.limits.max_sockets_per_address;
     state.core.limits.open_socket(ip, max).ok_or_else(|| {
         tracing::info!(%ip, max, "socket refused: too many from one address");
         AppError::TooManyConnections(max)

@@ -143,7 +143,7 @@ async fn session(
         room.person_socket(g, true);
     }
     let mut limiter = RateLimiter::default();
-    let period = Duration::from_millis(state.core.config.ws_ping_ms.max(10));
+    let period = Duration::from_millis(state.core.config.tables.ws_ping_ms.max(10));
     let mut heartbeat = Heartbeat::new(period);
     // A send may take as long as a pong: a peer that stops reading is as dead as one
     // that stops answering.

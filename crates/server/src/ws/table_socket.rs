@@ -269,7 +269,7 @@ struct From {
 fn address_limits(state: &AppState, from: &From, msg: &ClientMessage) -> Result<(), AppError> {
     match msg {
         ClientMessage::Sit { .. } | ClientMessage::Stand => {
-            let rate = state.core.config.seat_changes_per_second;
+            let rate = state.core.config.limits.seat_changes_per_second;
             if state
                 .core
                 .limits
@@ -300,7 +300,7 @@ async fn session(
     watch: Option<&SocketSession>,
 ) {
     let mut limiter = RateLimiter::default();
-    let period = Duration::from_millis(state.core.config.ws_ping_ms.max(10));
+    let period = Duration::from_millis(state.core.config.tables.ws_ping_ms.max(10));
     let mut heartbeat = Heartbeat::new(period);
     // A send may take as long as a pong: a peer that stops reading is as dead as one
     // that stops answering.

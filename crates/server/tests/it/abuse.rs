@@ -190,7 +190,7 @@ async fn a_cross_site_form_cannot_replace_the_session() {
 async fn one_address_holds_at_most_its_socket_cap() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
-    c.max_sockets_per_address = 5;
+    c.limits.max_sockets_per_address = 5;
     let s = TestServer::start(c).await;
     let (cookie, _) = s.guest("Ala").await;
     let table = s
@@ -274,7 +274,7 @@ async fn guest_creation_is_rate_limited_per_address() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
     c.trust_forwarded_for = true;
-    c.guests_per_minute = 2;
+    c.limits.guests_per_minute = 2;
     let s = TestServer::start(c).await;
     let statuses = async |xff: &str| {
         let mut out = Vec::new();
@@ -299,7 +299,7 @@ async fn guest_creation_is_rate_limited_per_address() {
 async fn open_tables_are_capped_per_address() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
-    c.max_tables_per_address = 4;
+    c.limits.max_tables_per_address = 4;
     let s = TestServer::start(c).await;
     let opts = json!({"minutes": 5, "increment": 3});
     let (a, _) = s.guest("Ala").await;
@@ -416,7 +416,7 @@ async fn sql(db: &TestDb, statement: &str) -> i64 {
 async fn a_silent_table_peer_is_noticed_within_two_ping_periods() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
-    c.ws_ping_ms = 300;
+    c.tables.ws_ping_ms = 300;
     let s = TestServer::start(c).await;
     let (a, _) = s.guest("Ala").await;
     let (b, _) = s.guest("Bolek").await;
@@ -450,7 +450,7 @@ async fn a_silent_table_peer_is_noticed_within_two_ping_periods() {
 async fn a_silent_room_peer_is_noticed_within_two_ping_periods() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
-    c.ws_ping_ms = 300;
+    c.tables.ws_ping_ms = 300;
     let s = TestServer::start(c).await;
     // `players` counts people (guests with a session), so both sockets have one.
     let (a, _) = s.guest("Ala").await;
@@ -474,7 +474,7 @@ async fn a_silent_room_peer_is_noticed_within_two_ping_periods() {
 async fn a_live_idle_peer_stays() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
-    c.ws_ping_ms = 100;
+    c.tables.ws_ping_ms = 100;
     let s = TestServer::start(c).await;
     let mut ws = s.room_ws("russian").await;
     ws.recv_t("room").await;

@@ -105,8 +105,8 @@ async fn computer_move(ws: &mut Ws) -> Value {
 async fn a_beginner_game_is_answered_beside_strong_tables_and_a_computer_tournament() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = cfg(&db);
-    c.manual_time = false;
-    c.bot_searches = 1;
+    c.test.manual_time = false;
+    c.computer.bot_searches = 1;
     let s = TestServer::start(c).await;
     let mut attack = Vec::new();
     let mut cookies = Vec::new();
@@ -229,7 +229,7 @@ async fn cancelled(s: &TestServer, id: &str) {
 async fn one_address_holds_two_open_tournaments_that_do_not_last_forever() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = cfg(&db);
-    c.max_tables_per_address = 4;
+    c.limits.max_tables_per_address = 4;
     let s = TestServer::start(c).await;
     let mut created = Vec::new();
     let mut refused = 0;
@@ -372,8 +372,8 @@ async fn chat_burst(ws: &mut Ws, tag: &str, n: u64) -> (u64, u64) {
 async fn one_address_shares_a_chat_budget_and_chat_is_kept_bounded() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = cfg(&db);
-    c.chat_history = 10;
-    c.chat_sweep_secs = 1;
+    c.chat.chat_history = 10;
+    c.chat.chat_sweep_secs = 1;
     let s = TestServer::start(c).await;
     let started = Instant::now();
     let mut sent = 0;
@@ -452,8 +452,8 @@ async fn one_address_shares_a_chat_budget_and_chat_is_kept_bounded() {
 async fn a_lobby_visitor_gets_coalesced_events() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = cfg(&db);
-    c.seat_changes_per_second = 0.0;
-    c.socket_opens_per_second = 0.0;
+    c.limits.seat_changes_per_second = 0.0;
+    c.limits.socket_opens_per_second = 0.0;
     let s = TestServer::start(c).await;
     let mut visitor = ws_from(&s, "/ws/rooms/russian", None, VICTIM).await;
     visitor.recv_t("room").await;

@@ -21,9 +21,9 @@ const TEST_BUDGET: Budget = Budget {
 
 fn test_config(db: &TestDb) -> damka_server::config::Config {
     let mut c = config(db);
-    c.analysis_nodes = TEST_BUDGET.nodes;
-    c.analysis_depth = TEST_BUDGET.depth;
-    c.analysis_board_nodes = 20_000;
+    c.analysis.analysis_nodes = TEST_BUDGET.nodes;
+    c.analysis.analysis_depth = TEST_BUDGET.depth;
+    c.analysis.analysis_board_nodes = 20_000;
     c.trust_forwarded_for = true;
     c
 }
@@ -393,7 +393,7 @@ async fn a_restart_mid_job_finishes_the_job(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = test_config(&db);
     // Slow enough to stop in the middle.
-    c.analysis_nodes = 150_000;
+    c.analysis.analysis_nodes = 150_000;
     let s = TestServer::start(c.clone()).await;
     let (cookie, _) = s.guest("Ala").await;
     let (moves, _) =
@@ -471,8 +471,8 @@ async fn the_queue_is_bounded_ordered_and_shown(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = test_config(&db);
     // This node runs no job: what is asked stays queued.
-    c.analysis_jobs = 0;
-    c.analysis_queue = 3;
+    c.analysis.analysis_jobs = 0;
+    c.analysis.analysis_queue = 3;
     let s = TestServer::start(c).await;
     let mut games = Vec::new();
     for n in 0..5 {
@@ -826,7 +826,7 @@ async fn russian_puzzles(s: &TestServer) -> u64 {
 async fn a_blunder_into_a_shot_becomes_a_puzzle(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = test_config(&db);
-    c.game_puzzle_depth = 6;
+    c.analysis.game_puzzle_depth = 6;
     let s = TestServer::start(c.clone()).await;
     let (cookie, _) = s.guest("Ala").await;
     let before = russian_puzzles(&s).await;

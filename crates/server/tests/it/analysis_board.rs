@@ -60,7 +60,7 @@ async fn analyse(s: &TestServer, variant: Variant, fen: &str) -> serde_json::Val
 async fn the_shot_is_best_in_every_variant(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.analysis_board_nodes = 50_000;
+    c.analysis.analysis_board_nodes = 50_000;
     let s = TestServer::start(c).await;
     for variant in Variant::ALL {
         let (fen, best, forced) = shot(variant);
@@ -103,7 +103,7 @@ async fn the_shot_is_best_in_every_variant(backend: Backend) {
 async fn limits_give_429(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.analysis_board_nodes = 1_000;
+    c.analysis.analysis_board_nodes = 1_000;
     c.trust_forwarded_for = true;
     let s = TestServer::start(c).await;
     let fen = query(&Position::new(Rules::new(Variant::Russian)).to_fen());
@@ -214,12 +214,12 @@ async fn the_board_is_bounded_and_cached(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
     c.trust_forwarded_for = true;
-    c.analysis_board_searches = 1;
-    c.bot_searches = 1;
+    c.analysis.analysis_board_searches = 1;
+    c.computer.bot_searches = 1;
     // Long enough that the next requests come while it runs, short enough for the
     // request timeout on a loaded machine (a debug build under a CPU hog).
-    c.analysis_board_nodes = 1_000_000;
-    c.analysis_depth = 64;
+    c.analysis.analysis_board_nodes = 1_000_000;
+    c.analysis.analysis_depth = 64;
     let s = std::sync::Arc::new(TestServer::start(c).await);
     let metrics = &s.server.state.core.metrics;
     let start = Position::new(Rules::new(Variant::International)).to_fen();
@@ -279,7 +279,7 @@ async fn the_board_is_bounded_and_cached(backend: Backend) {
 async fn the_board_is_closed_during_ones_own_game(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.analysis_board_nodes = 1_000;
+    c.analysis.analysis_board_nodes = 1_000;
     let s = TestServer::start(c).await;
     let mut m = crate::common::start_match(
         &s,

@@ -80,7 +80,7 @@ async fn claim_draw_after_30_s_on_a_short_clock(backend: Backend) {
 async fn takeback_offer_decline_accept(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.draw_offer_plies = 2;
+    c.tables.draw_offer_plies = 2;
     let s = TestServer::start(c.clone()).await;
     let mut m = start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
     // The first moves cannot be taken back.

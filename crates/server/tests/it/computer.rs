@@ -13,7 +13,7 @@ const SHORT_RUSSIAN: &str = "W:Wc3,e3:BKa7,Kd8,Kh4";
 async fn server(backend: Backend, fen: Option<&str>) -> (TestDb, TestServer) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.test_start_fen = fen.map(str::to_owned);
+    c.test.test_start_fen = fen.map(str::to_owned);
     let s = TestServer::start(c).await;
     (db, s)
 }
@@ -271,7 +271,7 @@ async fn bad_computer_options_are_refused() {
 async fn the_computers_thinking_is_on_its_clock() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
-    c.manual_time = false;
+    c.test.manual_time = false;
     let s = TestServer::start(c).await;
     let (_, _, mut ws, mut last) = started_table(
         &s,

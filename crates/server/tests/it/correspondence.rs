@@ -604,7 +604,7 @@ async fn a_waiting_game_is_parked_and_loaded_again(backend: Backend) {
     let db = TestDb::new(backend).await;
     let parking = || {
         let mut c = config(&db);
-        c.correspondence_park_secs = 600;
+        c.tables.correspondence_park_secs = 600;
         c
     };
     let s = TestServer::start(parking()).await;

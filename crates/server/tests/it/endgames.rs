@@ -39,17 +39,17 @@ async fn made_on_first_use_read_back_and_probed_by_the_analysis() {
     let dir = std::env::temp_dir().join(format!("damka-endgames-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut c = config(&db);
-    c.analysis_board_nodes = 2_000;
+    c.analysis.analysis_board_nodes = 2_000;
     // Without tables the small search sees no win.
     let s = TestServer::start(c.clone()).await;
     let before = two_kings(&s).await;
     assert!(before["eval"].is_i64(), "{before}");
     s.server.shutdown().await;
 
-    c.bitbases_dir = dir.clone();
-    c.bitbase_pieces = 3;
+    c.computer.bitbases_dir = dir.clone();
+    c.computer.bitbase_pieces = 3;
     // As fast as it can: on a machine busy with other tests an idle thread waits long.
-    c.bitbase_priority = damka_server::config::BuildPriority::Normal;
+    c.computer.bitbase_priority = damka_server::config::BuildPriority::Normal;
     let s = TestServer::start(c.clone()).await;
     ready(&s, 7).await;
     let with = two_kings(&s).await;

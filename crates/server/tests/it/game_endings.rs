@@ -35,7 +35,7 @@ async fn stored(s: &TestServer, game: &str, result: Value, reason: &str, plies: 
 async fn server_with_fen(backend: Backend, fen: Option<&str>) -> (TestDb, TestServer) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.test_start_fen = fen.map(str::to_owned);
+    c.test.test_start_fen = fen.map(str::to_owned);
     let s = TestServer::start(c).await;
     (db, s)
 }
@@ -109,7 +109,7 @@ async fn resign(backend: Backend) {
 async fn agreement(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.draw_offer_plies = 2;
+    c.tables.draw_offer_plies = 2;
     let s = TestServer::start(c).await;
     let mut m = start_match(&s, "brazilian", FIVE_PLUS_THREE()).await;
     play_first_moves(&mut m, 2).await;

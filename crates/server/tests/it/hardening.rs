@@ -245,7 +245,7 @@ async fn lag_compensation_uses_the_measured_round_trip() {
     let mut c = config(&db);
     // Pings every second: a pong may be up to two periods (2 s) late before the socket
     // counts as dead, so the late one below is measured, not punished.
-    c.ws_ping_ms = 1000;
+    c.tables.ws_ping_ms = 1000;
     let s = TestServer::start(c).await;
     let mut m = start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
     play_first_moves(&mut m, 2).await;

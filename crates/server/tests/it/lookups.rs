@@ -169,7 +169,7 @@ async fn page_through(s: &TestServer, path: &str, limit: usize) -> Vec<Value> {
 async fn games_page_through_and_the_pdn_holds_every_one(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = cfg(&db);
-    c.lookups_per_minute = 0.0;
+    c.limits.lookups_per_minute = 0.0;
     let s = TestServer::start(c).await;
     let (_, alice) = account(&s, "10.1.0.2", "alice").await;
     let (_, bob) = s.guest_from("10.1.0.3", "Bob").await;
@@ -269,9 +269,9 @@ async fn games_page_through_and_the_pdn_holds_every_one(backend: Backend) {
 async fn a_flood_of_lookups_leaves_the_game_path_alone(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = cfg(&db);
-    c.db_lookup_connections = 1;
+    c.db.db_lookup_connections = 1;
     // A budget of one lookup, refilled every 100 s: the test never sees it refill.
-    c.lookups_per_minute = 0.6;
+    c.limits.lookups_per_minute = 0.6;
     let s = TestServer::start(c).await;
     let (alice_cookie, _) = account(&s, "10.2.0.1", "alice").await;
     let mut statuses = Vec::new();
@@ -437,8 +437,8 @@ async fn one_sweep_deletes_every_idle_guest(backend: Backend) {
 async fn opening_a_lookups_connection_is_not_waiting_for_one(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.db_lookup_connections = 2;
-    c.db_lookup_wait_ms = 1;
+    c.db.db_lookup_connections = 2;
+    c.db.db_lookup_wait_ms = 1;
     let s = TestServer::start(c).await;
     for (n, path) in [
         "/api/leaderboard/russian",

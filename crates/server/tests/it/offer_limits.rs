@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 async fn offer_limits_follow_the_configured_plies(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.draw_offer_plies = 4;
+    c.tables.draw_offer_plies = 4;
     let s = TestServer::start(c).await;
     let mut m = start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
     m.white.0.send(json!({"t": "resync"})).await;

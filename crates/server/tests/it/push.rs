@@ -212,8 +212,8 @@ async fn a_player_away_is_told_and_a_gone_subscription_dropped(backend: Backend)
     let db = TestDb::new(backend).await;
     let (origin, mut rx, gone) = push_service().await;
     let mut c = config(&db);
-    c.push_services = "127.0.0.1".into();
-    c.push_allow_http = true;
+    c.push.push_services = "127.0.0.1".into();
+    c.push.push_allow_http = true;
     let s = TestServer::start(c).await;
     let key = s.http("GET", "/api/push/key", None, None).await.json()["key"]
         .as_str()
@@ -340,8 +340,8 @@ async fn a_correspondence_player_is_told_when_time_runs_low(backend: Backend) {
     let db = TestDb::new(backend).await;
     let (origin, mut rx, _) = push_service().await;
     let mut c = config(&db);
-    c.push_services = "127.0.0.1".into();
-    c.push_allow_http = true;
+    c.push.push_services = "127.0.0.1".into();
+    c.push.push_allow_http = true;
     let s = TestServer::start(c).await;
     let key = s.http("GET", "/api/push/key", None, None).await.json()["key"]
         .as_str()

@@ -78,7 +78,7 @@ async fn nothing_is_rated_before_both_players_moved(backend: Backend) {
 async fn two_accounts_rate_a_bounded_number_of_games_a_day(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.rated_games_per_pair = 2;
+    c.tables.rated_games_per_pair = 2;
     let s = TestServer::start(c).await;
     let (ala, _) = account(&s, "Ala", "ala ma kota").await;
     let (bolek, _) = account(&s, "Bolek", "bolek i lolek").await;

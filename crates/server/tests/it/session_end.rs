@@ -34,7 +34,7 @@ async fn close_code(ws: &mut Ws) -> Option<u16> {
 /// A test configuration whose sockets' sessions are re-checked every second.
 fn cfg(db: &TestDb) -> Config {
     let mut c = config(db);
-    c.session_check_secs = 1;
+    c.sessions.session_check_secs = 1;
     c
 }
 
@@ -305,9 +305,9 @@ async fn sessions_expire_idle_and_absolute(backend: Backend) {
 async fn a_session_in_use_does_not_idle_out(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.session_idle_days = 1;
+    c.sessions.session_idle_days = 1;
     // The checks below are the test's own.
-    c.session_check_secs = 3600;
+    c.sessions.session_check_secs = 3600;
     let s = TestServer::start(c).await;
     let core = s.server.state.core.clone();
     let (ala, body) = account(&s, "Ala", "ala ma kota").await;

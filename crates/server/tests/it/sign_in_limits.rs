@@ -82,8 +82,8 @@ async fn a_full_password_gate_answers_429_at_once() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = cfg(&db);
     // One check at a time, one waiting.
-    c.password_hashes = 1;
-    c.password_queue = 1;
+    c.limits.password_hashes = 1;
+    c.limits.password_queue = 1;
     let s = TestServer::start(c).await;
     account(&s, "Filemon", "kot filemon 1").await;
     let core = s.server.state.core.clone();
@@ -150,7 +150,7 @@ async fn a_full_password_gate_answers_429_at_once() {
 async fn ipv6_addresses_of_one_network_share_a_limit() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = cfg(&db);
-    c.guests_per_minute = 3;
+    c.limits.guests_per_minute = 3;
     let s = TestServer::start(c).await;
     let new_guest = |ip: &'static str| {
         let s = &s;
@@ -180,8 +180,8 @@ async fn ipv6_addresses_of_one_network_share_a_limit() {
 async fn the_ipv6_prefix_is_configurable() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = cfg(&db);
-    c.guests_per_minute = 1;
-    c.ipv6_prefix = 48;
+    c.limits.guests_per_minute = 1;
+    c.limits.ipv6_prefix = 48;
     let s = TestServer::start(c).await;
     let status = |ip: &'static str| {
         let s = &s;

@@ -120,8 +120,8 @@ async fn sqlite_disk_full_recovers_by_itself() {
     let limit = Arc::new(AtomicU64::new(0));
     let mut c = config(&db);
     // The test fills the database with guests from one address.
-    c.guests_per_minute = 0;
-    c.test_sqlite_max_page_count = Some(limit.clone());
+    c.limits.guests_per_minute = 0;
+    c.test.test_sqlite_max_page_count = Some(limit.clone());
     let s = TestServer::start(c).await;
     let mut m = start_match(&s, "russian", FIVE_PLUS_NOTHING()).await;
     let last = play_first_moves(&mut m, 2).await;
@@ -289,7 +289,7 @@ async fn a_timeout_that_cannot_be_stored_is_retried(backend: Backend) {
 async fn a_game_ending_move_is_stored_with_its_end(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.test_start_fen = Some("W:Wc3:Bd4".into());
+    c.test.test_start_fen = Some("W:Wc3:Bd4".into());
     let s = TestServer::start(c.clone()).await;
     let mut m = start_match(&s, "russian", FIVE_PLUS_NOTHING()).await;
     refuse_game_ends(&db, true).await;
@@ -331,7 +331,7 @@ async fn a_game_ending_move_is_stored_with_its_end(backend: Backend) {
 async fn a_restart_never_resumes_an_ended_game(backend: Backend) {
     let db = TestDb::new(backend).await;
     let mut c = config(&db);
-    c.test_start_fen = Some("W:Wc3:Bd4".into());
+    c.test.test_start_fen = Some("W:Wc3:Bd4".into());
     let s = TestServer::start(c.clone()).await;
     let mut m = start_match(&s, "russian", FIVE_PLUS_NOTHING()).await;
     play(&mut m, "white", "c3xe5", 1).await;
@@ -377,9 +377,9 @@ async fn database_outage_fails_fast_keeps_clocks_fair_and_recovers() {
     let mut c = Config::defaults();
     c.bind = "127.0.0.1:0".parse().unwrap();
     c.database_url = pg.url();
-    c.manual_time = true;
+    c.test.manual_time = true;
     c.shutdown_timeout_secs = 5;
-    c.bitbase_pieces = 0;
+    c.computer.bitbase_pieces = 0;
     let s = TestServer::start(c).await;
     let mut m = start_match(&s, "russian", FIVE_PLUS_NOTHING()).await;
     let last = play_first_moves(&mut m, 2).await;

@@ -340,7 +340,7 @@ async fn random_opening_is_played_stored_and_marked() {
 async fn capture_optional_tables_offer_quiet_moves_too() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
-    c.test_start_fen = Some("W:Wc3:Bd4".into());
+    c.test.test_start_fen = Some("W:Wc3:Bd4".into());
     let s = TestServer::start(c).await;
     let forced = start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
     assert_eq!(forced.started["legal"], json!(["c3xe5"]));

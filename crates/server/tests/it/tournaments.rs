@@ -961,7 +961,7 @@ async fn resign_every_game_of_people(s: &TestServer, es: &[Entrant], id: &str) -
 async fn the_computer_fills_places_and_plays_itself() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
-    c.test_start_fen = Some(SHORT_RUSSIAN.into());
+    c.test.test_start_fen = Some(SHORT_RUSSIAN.into());
     let s = TestServer::start(c).await;
     let es = vec![entrant(&s, "Ala").await, entrant(&s, "Bolek").await];
     let t = create(
@@ -1176,7 +1176,7 @@ async fn bad_requests_are_refused() {
 async fn two_computer_players_play_a_whole_game_on_their_clocks() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
-    c.manual_time = false;
+    c.test.manual_time = false;
     let s = TestServer::start(c).await;
     let e = entrant(&s, "Ala").await;
     let b = entrant(&s, "Bolek").await;
@@ -1239,7 +1239,7 @@ async fn two_computer_players_play_a_whole_game_on_their_clocks() {
 async fn rounds_are_separated_by_a_break() {
     let db = TestDb::new(Backend::Sqlite).await;
     let mut c = config(&db);
-    c.round_break_secs = 10;
+    c.tournaments.round_break_secs = 10;
     let s = TestServer::start(c).await;
     let mut es = vec![
         entrant(&s, "Ala").await,

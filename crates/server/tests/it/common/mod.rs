@@ -179,17 +179,17 @@ pub fn config(db: &TestDb) -> Config {
     let mut c = Config::defaults();
     c.bind = "127.0.0.1:0".parse().unwrap();
     c.database_url = db.url.clone();
-    c.manual_time = true;
+    c.test.manual_time = true;
     c.shutdown_timeout_secs = 5;
     // Rounds follow each other at once (the break has its own test).
-    c.round_break_secs = 0;
+    c.tournaments.round_break_secs = 0;
     // Correspondence tables stay loaded (parking has its own test).
-    c.correspondence_park_secs = 0;
+    c.tables.correspondence_park_secs = 0;
     // No endgame tables (their own test makes small ones).
-    c.bitbase_pieces = 0;
+    c.computer.bitbase_pieces = 0;
     // No puzzles from analysed games (a debug build's deep verification; its own test
     // asks for a shallow one).
-    c.game_puzzle_depth = 0;
+    c.analysis.game_puzzle_depth = 0;
     c
 }
 
