@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use damka_protocol::{ChatMessage, Player};
 
-use crate::error::AppError;
+use crate::refusal::Refusal;
 use crate::{random, time};
 use damka_store::ChatRow;
 
@@ -42,14 +42,14 @@ pub fn address_token(
     limits: &crate::limits::Limits,
     ip: crate::limits::RateKey,
     scope: &str,
-) -> Result<(), AppError> {
+) -> Result<(), Refusal> {
     if limits
         .chat
         .take((ip, scope.to_owned()), ADDRESS_BURST, ADDRESS_PER_SECOND)
     {
         Ok(())
     } else {
-        Err(AppError::game(
+        Err(Refusal::game(
             damka_protocol::ErrorCode::RateLimited,
             "too many messages from your address: wait a little",
         ))
@@ -65,7 +65,7 @@ pub const MAX_MARKS: usize = 3;
 ///
 /// Fails with `bad_message` when nothing visible is left or it is longer than
 /// [`MAX_CHARS`].
-pub fn clean(text: &str) -> Result<String, AppError> {
+pub fn clean(text: &str) -> Result<String, Refusal> {
     use unicode_normalization::UnicodeNormalization;
     let kept: String = text
         .nfc()
@@ -83,10 +83,10 @@ pub fn clean(text: &str) -> Result<String, AppError> {
     let trimmed = kept.trim();
     let n = trimmed.chars().count();
     if trimmed.chars().all(crate::text::blank) {
-        return Err(AppError::BadMessage("an empty chat message".into()));
+        return Err(Refusal::bad("an empty chat message"));
     }
     if n > MAX_CHARS {
-        return Err(AppError::BadMessage(format!(
+        return Err(Refusal::bad(format!(
             "a chat message has at most {MAX_CHARS} characters"
         )));
     }
@@ -119,7 +119,7 @@ impl ChatLog {
     /// text to store.
     ///
     /// Fails with `bad_message` or `rate_limited`.
-    pub fn admit(&mut self, guest_id: &str, text: &str) -> Result<String, AppError> {
+    pub fn admit(&mut self, guest_id: &str, text: &str) -> Result<String, Refusal> {
         let text = clean(text)?;
         self.buckets
             .entry(guest_id.to_owned())
@@ -192,7 +192,7 @@ impl Bucket {
     /// Takes a token for one message.
     ///
     /// Fails with `rate_limited` when the burst is used up.
-    pub fn take(&mut self) -> Result<(), AppError> {
+    pub fn take(&mut self) -> Result<(), Refusal> {
         self.take_at(Instant::now())
     }
 
@@ -203,7 +203,7 @@ impl Bucket {
         self.tokens + elapsed * self.per_second >= self.burst
     }
 
-    fn take_at(&mut self, now: Instant) -> Result<(), AppError> {
+    fn take_at(&mut self, now: Instant) -> Result<(), Refusal> {
         let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
         self.at = now;
         self.tokens = (self.tokens + elapsed * self.per_second).min(self.burst);
@@ -211,7 +211,7 @@ impl Bucket {
             self.tokens -= 1.0;
             Ok(())
         } else {
-            Err(AppError::game(
+            Err(Refusal::game(
                 damka_protocol::ErrorCode::RateLimited,
                 "too many messages: wait a little",
             ))

@@ -283,7 +283,7 @@ impl Room {
     ///
     /// Fails with `bad_message` or `rate_limited`.
     pub fn chat_admit(&self, guest_id: &str, text: &str) -> Result<String, crate::error::AppError> {
-        lock(&self.chat).admit(guest_id, text)
+        Ok(lock(&self.chat).admit(guest_id, text)?)
     }
 
     /// Chat flood-control buckets held (per person).

@@ -285,7 +285,7 @@ fn address_limits(state: &AppState, from: &From, msg: &ClientMessage) -> Result<
             }
         }
         ClientMessage::Chat { .. } => {
-            crate::chat::address_token(&state.core.limits, from.ip, &from.scope)
+            crate::chat::address_token(&state.core.limits, from.ip, &from.scope).map_err(Into::into)
         }
         _ => Ok(()),
     }
