@@ -19,7 +19,7 @@ use super::presence::Presence;
 use super::referee::{self, Action, Actor, Claim};
 use super::registry::{TableSeed, Tables};
 use super::seating::Seating;
-use super::step::{Follow, Notify, Step, Write};
+use super::step::{Audience, Follow, Notify, Step, Write};
 use super::subscribers::{Outgoing, Subscribers};
 use crate::chat::ChatLog;
 use crate::core::Core;
@@ -277,7 +277,7 @@ impl TableActor {
                 reply,
             } => {
                 let result = if self.game.as_ref().is_some_and(|g| g.id == game_id) {
-                    self.set_conditional(&player, &lines).await
+                    self.set_conditional(&player, lines).await
                 } else {
                     Err(AppError::game(ErrorCode::NoGame, "that game is over"))
                 };
@@ -402,12 +402,18 @@ impl TableActor {
         received: Option<std::time::Instant>,
     ) {
         for event in events {
-            let v = self.next_v();
+            let v = match event.audience() {
+                Audience::All => self.next_v(),
+                Audience::Player(_) => 0,
+            };
             let Some(game) = self.game.as_ref() else {
                 return;
             };
             let msg = event.message(v, game, now);
-            self.broadcast(&msg);
+            match event.audience() {
+                Audience::All => self.broadcast(&msg),
+                Audience::Player(id) => self.send_to_player(id, &msg),
+            }
         }
         if follow.moved {
             self.core.metrics.moves.inc();
@@ -460,6 +466,7 @@ impl TableActor {
             rules: self.rules,
             local: self.options.local,
             tournament: self.tournament.is_some(),
+            correspondence: self.options.days.is_some(),
             computer: self.options.bot.is_some(),
             offer_every: self.core.config.tables.draw_offer_plies,
             claim,
@@ -494,6 +501,22 @@ impl TableActor {
     pub(super) fn reply(&mut self, sub: u64, msg: &ServerMessage) {
         if let Some(text) = encode(msg) {
             self.subs.send_to(sub, Outgoing::Text(text));
+        }
+    }
+
+    /// Sends a message to every socket of one player.
+    pub(super) fn send_to_player(&mut self, player_id: &str, msg: &ServerMessage) {
+        let Some(text) = encode(msg) else {
+            return;
+        };
+        let mine: Vec<u64> = self
+            .subs
+            .iter()
+            .filter(|s| s.guest.as_ref().is_some_and(|g| g.id == player_id))
+            .map(|s| s.id)
+            .collect();
+        for sub in mine {
+            self.subs.send_to(sub, Outgoing::Text(text.clone()));
         }
     }
 

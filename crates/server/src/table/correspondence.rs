@@ -15,12 +15,10 @@
 use damka_protocol::{CORRESPONDENCE_DAYS, Options};
 
 use damka_protocol::table::ServerMessage;
-use damka_protocol::{ErrorCode, Player};
 
-use super::actor::{TableActor, encode};
+use super::actor::TableActor;
 use super::conditional::Conditional;
 use super::game::{LiveGame, to_i64};
-use super::subscribers::Outgoing;
 use crate::error::AppError;
 use crate::push::Kind;
 
@@ -168,58 +166,12 @@ pub(super) struct DueReply {
 }
 
 impl TableActor {
-    /// Sets `guest`'s prepared replies in the running correspondence game (they replace
-    /// any before; none clears them): checked, stored, then kept and told to the guest's
-    /// sockets. Returns the lines as kept (every move written in full).
-    ///
-    /// Fails with `no_game`, `not_seated`, `bad_message` (not a correspondence game, or
-    /// lines [`Conditional::new`] refuses) or `storage_unavailable`.
-    pub(super) async fn set_conditional(
-        &mut self,
-        guest: &Player,
-        lines: &[Vec<String>],
-    ) -> Result<Vec<Vec<String>>, AppError> {
-        let me = self.game_color(guest)?;
-        if self.options.days.is_none() || self.options.local {
-            return Err(AppError::BadMessage(
-                "conditional moves are for correspondence games".into(),
-            ));
-        }
-        let now = self.core.time.now_ms();
-        let Some(game) = self.game.as_ref() else {
-            return Err(AppError::game(ErrorCode::NoGame, "no game is being played"));
-        };
-        let set = Conditional::new(&game.game, me, game.ply(), lines)?;
-        let stored = self
-            .core
-            .store
-            .save_conditional(&game.id, set.as_ref().map(Conditional::to_json))
-            .await;
-        self.stored(stored, now)?;
-        let shown = set.as_ref().map(|c| c.lines.clone()).unwrap_or_default();
-        if let Some(game) = self.game.as_mut() {
-            game.conditional = set;
-        }
-        self.tell_conditional(&guest.id, &shown);
-        Ok(shown)
-    }
-
     /// Tells a player's own sockets their prepared replies (nobody else sees them).
     fn tell_conditional(&mut self, player_id: &str, lines: &[Vec<String>]) {
-        let Some(text) = encode(&ServerMessage::Conditional {
+        let msg = ServerMessage::Conditional {
             lines: lines.to_vec(),
-        }) else {
-            return;
         };
-        let mine: Vec<u64> = self
-            .subs
-            .iter()
-            .filter(|s| s.guest.as_ref().is_some_and(|g| g.id == player_id))
-            .map(|s| s.id)
-            .collect();
-        for sub in mine {
-            self.subs.send_to(sub, Outgoing::Text(text.clone()));
-        }
+        self.send_to_player(player_id, &msg);
     }
 
     /// After `by` played `played` (stored and applied): the opponent's prepared reply, if

@@ -106,7 +106,7 @@ impl TableActor {
                     .await
             }
             (ClientMessage::Conditional { lines }, Some(g)) => {
-                self.set_conditional(&g, &lines).await.map(|_| ())
+                self.player_acts(&g, Action::Conditional { lines }).await
             }
         };
         if let Err(e) = result {
@@ -121,6 +121,21 @@ impl TableActor {
         let me = self.game_color(guest)?;
         self.act(Actor::Player(me), action, Request::default())
             .await
+    }
+
+    /// `POST /api/games/{id}/conditional`: the player's prepared replies set as the
+    /// socket's `conditional` sets them; the lines as kept.
+    ///
+    /// Fails as [`Action::Conditional`] is refused.
+    pub(super) async fn set_conditional(
+        &mut self,
+        player: &Player,
+        lines: Vec<Vec<String>>,
+    ) -> Result<Vec<Vec<String>>, AppError> {
+        self.player_acts(player, Action::Conditional { lines })
+            .await?;
+        let kept = self.game.as_ref().and_then(|g| g.conditional.as_ref());
+        Ok(kept.map(|c| c.lines.clone()).unwrap_or_default())
     }
 
     /// Sends an error to one socket (with the legal moves for `illegal_move`).

@@ -9,6 +9,7 @@
 use damka_protocol::ErrorCode;
 use draughts::{ByColor, Color, Game, Reason, Rules};
 
+use super::conditional::Conditional;
 use super::game::{LiveGame, clock_row, side, to_i64};
 use super::moves::MoveCheck;
 use super::offers::next_offer;
@@ -51,6 +52,12 @@ pub enum Action {
         /// A draw rather than the win.
         draw: bool,
     },
+    /// `conditional`: the player's prepared replies in a correspondence game (they
+    /// replace any before; none clears them).
+    Conditional {
+        /// The lines, each the opponent's move and the reply, and so on.
+        lines: Vec<Vec<String>>,
+    },
     /// The server rules the game over (time, the first-move window, a forfeit).
     End {
         /// The winner, `None` for a draw or an abort.
@@ -78,6 +85,8 @@ pub struct Table {
     pub local: bool,
     /// A tournament's table.
     pub tournament: bool,
+    /// A correspondence table (days per move).
+    pub correspondence: bool,
     /// The computer sits here (no takebacks; it takes no draw offers).
     pub computer: bool,
     /// One draw offer, and one takeback request, per this many plies for each side.
@@ -148,6 +157,7 @@ pub fn decide(
         Action::TakebackOffer => takeback_offer(table, game, me),
         Action::TakebackAnswer { accept } => takeback_answer(table, game, me, accept),
         Action::Claim { draw } => claim(table, game, me, draw),
+        Action::Conditional { ref lines } => conditional(table, game, me, lines),
         Action::End { .. } => Ok(Step::nothing()),
     }
 }
@@ -167,6 +177,7 @@ pub fn apply(game: &mut LiveGame, change: Change, now: u64, ratings: Option<Rati
             game.offers = offers;
             game.rated(ratings);
         }
+        Change::Conditional(set) => game.conditional = set,
         Change::TakeBack(t) => {
             let TakenBack {
                 game: replayed,
@@ -257,6 +268,32 @@ fn play(
         },
         change: Change::Move { played, offers },
         events,
+        refuse: None,
+    })
+}
+
+/// A player's prepared replies, for correspondence games only: checked against the rules
+/// ([`Conditional::new`]), stored, then kept and shown to that player's own sockets
+/// (nobody else sees them).
+fn conditional(
+    table: &Table,
+    game: &LiveGame,
+    me: Color,
+    lines: &[Vec<String>],
+) -> Result<Step, Refusal> {
+    if !table.correspondence || table.local {
+        return Err(bad("conditional moves are for correspondence games"));
+    }
+    let set = Conditional::new(&game.game, me, game.ply(), lines)?;
+    let shown = set.as_ref().map(|c| c.lines.clone()).unwrap_or_default();
+    Ok(Step {
+        write: Write::Conditional(set.as_ref().map(Conditional::to_json)),
+        change: Change::Conditional(set),
+        events: vec![Event::Conditional {
+            player: game.player(me).id.clone(),
+            lines: shown,
+        }],
+        follow: Follow::default(),
         refuse: None,
     })
 }
@@ -501,6 +538,7 @@ fn take_back(table: &Table, game: &LiveGame, by: Color) -> Result<Step, Refusal>
 mod tests {
     use super::*;
     use crate::table::game::GameStart;
+    use crate::table::step::Audience;
     use Color::{Black, White};
     use damka_protocol::{Options, Player};
     use draughts::{Position, Variant};
@@ -510,6 +548,7 @@ mod tests {
             rules: Rules::new(Variant::Russian),
             local: false,
             tournament: false,
+            correspondence: false,
             computer: false,
             offer_every: 10,
             claim: Claim::Nothing,
@@ -866,5 +905,48 @@ mod tests {
         // White to move: White's last move and Black's reply go.
         let step = decide(&t, &g, Actor::Player(White), &Action::TakebackOffer).expect("done");
         assert!(matches!(&step.write, Write::TakeBack(c) if c.ply == 4));
+    }
+
+    #[test]
+    fn prepared_replies_are_for_correspondence_and_shown_to_their_player_only() {
+        let g = game(3);
+        // Black to move after three plies: White prepares replies to Black's moves.
+        let black_move = g.legal()[0].clone();
+        let mut after = g.game.clone();
+        let mv = after.position().parse_move(&black_move).expect("legal");
+        after.play(&mv).expect("plays");
+        let reply = {
+            let pos = after.position();
+            let list = pos.legal_moves();
+            pos.move_to_string(&list[0])
+        };
+        let lines = vec![vec![black_move, reply]];
+        let action = Action::Conditional {
+            lines: lines.clone(),
+        };
+        let casual = refused(decide(&table(0), &g, Actor::Player(White), &action));
+        assert!(matches!(casual, Refusal::Bad(m) if m.contains("correspondence")));
+        let t = Table {
+            correspondence: true,
+            ..table(0)
+        };
+        let step = decide(&t, &g, Actor::Player(White), &action).expect("kept");
+        assert!(
+            matches!(&step.write, Write::Conditional(Some(_))),
+            "stored first"
+        );
+        assert_eq!(step.events.len(), 1);
+        assert_eq!(
+            step.events[0].audience(),
+            Audience::Player("w"),
+            "White's own sockets"
+        );
+        // On one's own move there is nothing to prepare.
+        let r = refused(decide(&t, &g, Actor::Player(Black), &action));
+        assert!(matches!(r, Refusal::Bad(_)));
+        // No lines clear them.
+        let clear = Action::Conditional { lines: Vec::new() };
+        let step = decide(&t, &g, Actor::Player(White), &clear).expect("cleared");
+        assert!(matches!(step.write, Write::Conditional(None)));
     }
 }

@@ -66,6 +66,8 @@ pub enum Write {
     Move(MoveRow),
     /// A move that ends the game, stored with the end (one transaction).
     LastMove(MoveRow, GameEnd),
+    /// A player's prepared replies (JSON; `None` clears them).
+    Conditional(Option<String>),
 }
 
 impl Write {
@@ -86,6 +88,7 @@ impl Write {
             Write::TakeBack(clock) => nothing(store.take_back(game_id, clock).await),
             Write::Move(row) => nothing(store.append_move(game_id, &row).await),
             Write::LastMove(row, end) => store.append_last_move(game_id, &row, end).await,
+            Write::Conditional(lines) => nothing(store.save_conditional(game_id, lines).await),
         }
     }
 }
@@ -108,6 +111,8 @@ pub enum Change {
     },
     /// Moves are taken back.
     TakeBack(Box<TakenBack>),
+    /// A player's prepared replies as they now stand.
+    Conditional(Option<super::conditional::Conditional>),
     /// A move is played.
     Move {
         /// The move, checked, with the game and clock after it.
@@ -172,6 +177,13 @@ pub enum Event {
         /// Who declined (or whose request was withdrawn).
         by: Side,
     },
+    /// `conditional`, to one player's own sockets (unversioned: nobody else sees it).
+    Conditional {
+        /// The player's id.
+        player: String,
+        /// Their lines as kept.
+        lines: Vec<Vec<String>>,
+    },
     /// `takeback`.
     Takeback {
         /// Whose moves were taken back.
@@ -183,7 +195,24 @@ pub enum Event {
     },
 }
 
+/// Who an event is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience<'a> {
+    /// Every socket at the table (the event takes the next version).
+    All,
+    /// The sockets of one player (no version: the others never see it).
+    Player(&'a str),
+}
+
 impl Event {
+    /// Who the event is for.
+    pub fn audience(&self) -> Audience<'_> {
+        match self {
+            Event::Conditional { player, .. } => Audience::Player(player),
+            _ => Audience::All,
+        }
+    }
+
     /// The wire message of the event, as version `v`, with `game` as the step left it at
     /// server time `now`.
     pub fn message(&self, v: u64, game: &LiveGame, now: u64) -> ServerMessage {
@@ -212,6 +241,9 @@ impl Event {
             &Event::TakebackOffered { by, next } => ServerMessage::TakebackOffered { v, by, next },
             &Event::TakebackDeclined { by } => ServerMessage::TakebackDeclined { v, by },
             &Event::Takeback { by, plies, ply } => ServerMessage::Takeback { v, by, plies, ply },
+            Event::Conditional { lines, .. } => ServerMessage::Conditional {
+                lines: lines.clone(),
+            },
         }
     }
 }
