@@ -1,5 +1,7 @@
-//! What each table-socket message does. Every rejection is an `error` to the sender only;
-//! nothing a client sends can close the table or reach another player.
+//! What each table-socket message does: an action on the running game is handed to the
+//! executor ([`TableActor::act`]) as it is; seats, readiness and moves' requests are
+//! handled here. Every rejection is an `error` to the sender only; nothing a client sends
+//! can close the table or reach another player.
 
 use std::time::Instant;
 

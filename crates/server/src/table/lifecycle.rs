@@ -1,5 +1,6 @@
-//! Starting a game, applying a stored move, and ending a game. Each change is stored
-//! before it is announced.
+//! Starting a game, the server's own ends of a game (time, the first-move window: run as
+//! actions, [`TableActor::act`]), and the clock's holds. Each change is stored before it
+//! is announced.
 
 use std::time::Duration;
 

@@ -8,7 +8,7 @@
 //! - `moves`: a move's whole path (check, store, commit, announce);
 //! - `referee`: the rules of the actions on a running game, pure: an action becomes a
 //!   `step` (what to write, the change, the events, what follows), which the actor runs
-//!   the same way for every action ([`actor`]'s `act`);
+//!   the same way for every action (`actor`'s `act`);
 //! - `game`: the engine-facing game state, pure and synchronous, and the one game
 //!   constructor; `offers`: its draw offer and takeback request; `sides`: colours and
 //!   wire sides;
