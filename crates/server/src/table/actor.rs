@@ -382,37 +382,42 @@ impl TableActor {
         let over = game.over();
         if let Some(refusal) = refuse {
             // The step ran, but the sender's action was not what it did.
-            self.after_step(&events, follow, over, now, None);
+            self.after_step(events, follow, over, now, None);
             return Err(refusal.into());
         }
         if let (Some(sub), Some(ack)) = (from.sub, from.ack) {
             self.reply(sub, &ServerMessage::Ack { ack });
         }
-        self.after_step(&events, follow, over, now, from.received);
+        self.after_step(events, follow, over, now, from.received);
         Ok(())
     }
 
     /// A stored and applied step's events, versioned and broadcast, and what follows.
     fn after_step(
         &mut self,
-        events: &[super::step::Event],
+        events: Vec<super::step::Event>,
         follow: Follow,
         over: Option<draughts::Outcome>,
         now: u64,
         received: Option<std::time::Instant>,
     ) {
         for event in events {
-            let v = match event.audience() {
-                Audience::All => self.next_v(),
-                Audience::Player(_) => 0,
+            // Only an event for one player keeps its player's id (rare: no copy per move).
+            let player = match event.audience() {
+                Audience::All => None,
+                Audience::Player(id) => Some(id.to_owned()),
+            };
+            let v = match player {
+                None => self.next_v(),
+                Some(_) => 0,
             };
             let Some(game) = self.game.as_ref() else {
                 return;
             };
             let msg = event.message(v, game, now);
-            match event.audience() {
-                Audience::All => self.broadcast(&msg),
-                Audience::Player(id) => self.send_to_player(id, &msg),
+            match player {
+                None => self.broadcast(&msg),
+                Some(id) => self.send_to_player(&id, &msg),
             }
         }
         if follow.moved {

@@ -214,8 +214,9 @@ impl Event {
     }
 
     /// The wire message of the event, as version `v`, with `game` as the step left it at
-    /// server time `now`.
-    pub fn message(&self, v: u64, game: &LiveGame, now: u64) -> ServerMessage {
+    /// server time `now` (the event's own texts are moved into it, not copied: a move's
+    /// FEN is written once, for its stored row, and cloned once for its event).
+    pub fn message(self, v: u64, game: &LiveGame, now: u64) -> ServerMessage {
         match self {
             Event::Move {
                 ply,
@@ -225,25 +226,23 @@ impl Event {
                 fen,
             } => ServerMessage::Move(Box::new(MovePlayed {
                 v,
-                ply: *ply,
-                mv: mv.clone(),
-                by: *by,
-                captures: captures.clone(),
-                fen: fen.clone(),
+                ply,
+                mv,
+                by,
+                captures,
+                fen,
                 turn: side(game.position().turn()),
                 clock: game.clock_view(now),
                 legal: game.legal(),
                 counters: game.counters(),
                 first_move_deadline: game.first_move_left(now),
             })),
-            &Event::DrawOffered { by, next } => ServerMessage::DrawOffered { v, by, next },
-            &Event::DrawDeclined { by } => ServerMessage::DrawDeclined { v, by },
-            &Event::TakebackOffered { by, next } => ServerMessage::TakebackOffered { v, by, next },
-            &Event::TakebackDeclined { by } => ServerMessage::TakebackDeclined { v, by },
-            &Event::Takeback { by, plies, ply } => ServerMessage::Takeback { v, by, plies, ply },
-            Event::Conditional { lines, .. } => ServerMessage::Conditional {
-                lines: lines.clone(),
-            },
+            Event::DrawOffered { by, next } => ServerMessage::DrawOffered { v, by, next },
+            Event::DrawDeclined { by } => ServerMessage::DrawDeclined { v, by },
+            Event::TakebackOffered { by, next } => ServerMessage::TakebackOffered { v, by, next },
+            Event::TakebackDeclined { by } => ServerMessage::TakebackDeclined { v, by },
+            Event::Takeback { by, plies, ply } => ServerMessage::Takeback { v, by, plies, ply },
+            Event::Conditional { lines, .. } => ServerMessage::Conditional { lines },
         }
     }
 }
