@@ -5,22 +5,22 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::ws::Utf8Bytes;
 use damka_protocol::table::ServerMessage;
 use damka_protocol::{ErrorCode, Options};
 use draughts::{Rules, Variant};
 use tokio::sync::mpsc;
 
-use super::Command;
-use super::computer::Thinking;
+use super::command::Command;
+use super::computer::{self, Think, Thinking};
+use super::correspondence;
 use super::game::{Hold, LiveGame, to_i64};
 use super::game::{reason_of, result_of};
-use super::presence::Presence;
+use super::presence::{self, Counts, Note, Presence};
 use super::referee::{self, Action, Actor, Claim};
 use super::registry::{TableSeed, Tables};
 use super::seating::Seating;
 use super::step::{Audience, Follow, Notify, Step, Write};
-use super::subscribers::{Outgoing, Subscribers};
+use super::subscribers::{Outgoing, Subscribers, encode};
 use crate::chat::ChatLog;
 use crate::core::Core;
 use crate::error::AppError;
@@ -92,7 +92,7 @@ pub struct TableActor {
     pub(super) micro: Option<super::micro_match::MicroMatch>,
     /// A correspondence game's timers: the next clock save, the ply whose mover was told
     /// that time runs low.
-    pub(super) correspondence: super::correspondence::Timers,
+    pub(super) correspondence: correspondence::Timers,
     /// Commands.
     rx: mpsc::Receiver<Command>,
 }
@@ -134,7 +134,7 @@ impl TableActor {
             tournament: seed.tournament,
             creator_ip: seed.creator_ip,
             micro: seed.micro,
-            correspondence: super::correspondence::Timers::default(),
+            correspondence: correspondence::Timers::default(),
             rx,
         };
         actor.update_empty(now);
@@ -615,13 +615,170 @@ impl Drop for Registered {
     }
 }
 
-/// Serialises a message once for every socket that receives it.
-pub(super) fn encode(msg: &ServerMessage) -> Option<Utf8Bytes> {
-    match serde_json::to_string(msg) {
-        Ok(text) => Some(Utf8Bytes::from(text)),
-        Err(e) => {
-            tracing::error!(error = %e, "cannot serialise a table event");
-            None
+impl TableActor {
+    /// The running correspondence game, unless its clock is held.
+    pub(super) fn correspondence_game(&self) -> Option<&LiveGame> {
+        correspondence::running(self.options.days, self.game.as_ref())
+    }
+
+    /// When the time-low notice of the move being thought is due (server ms), if not
+    /// sent yet.
+    pub(super) fn time_low_at(&self, now: u64) -> Option<u64> {
+        let g = self.correspondence_game()?;
+        self.correspondence
+            .time_low_at(g, self.options.period_ms()?, now)
+    }
+
+    /// When a correspondence timer is due (server ms), if any.
+    fn correspondence_due(&self, now: u64) -> Option<u64> {
+        let g = self.correspondence_game()?;
+        self.correspondence.due(g, self.options.period_ms()?, now)
+    }
+
+    /// A correspondence table's clock changed (a move, a start, a takeback, a hold's
+    /// end): save it at once.
+    pub(super) fn correspondence_moved(&mut self) {
+        if self.options.days.is_some() {
+            self.correspondence.moved(self.core.time.now_ms());
         }
+    }
+
+    /// A correspondence timer fired: tell the side to move its time runs low, save the
+    /// clock, or both.
+    async fn on_correspondence_timer(&mut self) {
+        let now = self.core.time.now_ms();
+        if self.time_low_at(now).is_some_and(|at| at <= now)
+            && let Some(g) = self.correspondence_game()
+        {
+            let (turn, ply) = (g.position().turn(), g.ply());
+            tracing::info!(game = %g.id, ply, "correspondence: time runs low");
+            self.notify_away(turn, crate::push::Kind::TimeLow);
+            self.correspondence.told_time_low(ply);
+        }
+        if self.correspondence.save_due(now) {
+            self.save_correspondence_clock(now).await;
+        }
+    }
+
+    /// Saves the running clock with the side to move's deadline (Unix ms)
+    /// ([`correspondence::clock_save`]). Returns whether it is saved.
+    pub(super) async fn save_correspondence_clock(&mut self, now: u64) -> bool {
+        self.correspondence.saving(now);
+        let Some(g) = self.correspondence_game() else {
+            return false;
+        };
+        let (snapshot, first_move, deadline) =
+            correspondence::clock_save(g, now, crate::time::unix_ms());
+        let id = g.id.clone();
+        if let Err(e) = self
+            .core
+            .store
+            .save_clock(&id, snapshot, first_move, deadline)
+            .await
+        {
+            tracing::warn!(error = %e, game = %id, "cannot save a correspondence clock");
+            return false;
+        }
+        true
+    }
+
+    /// Starts a search if the computer is to move and none runs for this ply
+    /// ([`computer::think`]); its answer comes back as [`Command::BotMove`].
+    pub(super) fn maybe_think(&mut self) {
+        let facts = computer::Facts {
+            table: &self.id,
+            tournament: self.tournament.as_ref().map(|t| t.id.as_str()),
+            increment_ms: u64::from(self.options.increment) * 1000,
+            address: self.creator_ip,
+            now: self.core.time.now_ms(),
+            seed: crate::random::u64,
+        };
+        let (req, thinking) =
+            match computer::think(self.game.as_ref(), self.thinking.as_ref(), &facts) {
+                Think::Stop => {
+                    self.thinking = None;
+                    return;
+                }
+                Think::Wait => return,
+                Think::Start(req, thinking) => (req, thinking),
+            };
+        let (game_id, ply) = (thinking.game_id.clone(), thinking.ply);
+        self.thinking = Some(thinking);
+        let Some(tx) = self.tx.upgrade() else {
+            return;
+        };
+        let core = self.core.clone();
+        self.core.tracker.spawn(async move {
+            let outcome = core.bots.search(*req).await;
+            tracing::debug!(
+                ply,
+                ms = outcome.elapsed_ms,
+                waited_ms = outcome.waited_ms,
+                depth = outcome.depth,
+                nodes = outcome.nodes,
+                "computer move"
+            );
+            if let Some(mv) = outcome.mv {
+                // The table may be gone (closed, shut down): nothing to do then.
+                if tx
+                    .send(Command::BotMove { game_id, ply, mv })
+                    .await
+                    .is_err()
+                {
+                    tracing::debug!("the table closed before the computer's move");
+                }
+            }
+        });
+    }
+
+    /// Broadcasts `presence` if who is connected changed, and updates the room.
+    pub(super) fn presence_changed(&mut self) {
+        self.presence_changed_except(None);
+    }
+
+    /// [`Self::presence_changed`], not telling socket `except`. A player arriving or
+    /// leaving is announced at once; a change in the spectator count alone within
+    /// [`super::presence::PRESENCE_COALESCE`].
+    pub(super) fn presence_changed_except(&mut self, except: Option<u64>) {
+        let now = self.presence_now();
+        if self.presence.note(now) == Note::Now {
+            self.announce_presence(except);
+        }
+    }
+
+    /// Broadcasts the current presence (if it changed since the last one) and updates the
+    /// room.
+    pub(super) fn announce_presence(&mut self, except: Option<u64>) {
+        self.update_gone();
+        let now = self.presence_now();
+        if !self.presence.announce(now.clone()) {
+            return;
+        }
+        let v = self.next_v();
+        let claim_at = self.claim_at(self.core.time.now_ms());
+        let msg = ServerMessage::Presence {
+            v,
+            white: now.connected.white,
+            black: now.connected.black,
+            spectators: now.spectators,
+            claim_at,
+            watchers: now.watchers,
+        };
+        if let Some(text) = encode(&msg) {
+            self.subs.broadcast_except(&text, except);
+        }
+        self.publish();
+    }
+
+    /// Who is connected as of now.
+    pub(super) fn presence_now(&self) -> Counts {
+        presence::counts(&self.seating, &self.subs)
+    }
+
+    /// Notes since when each player of the running game has been disconnected.
+    pub(super) fn update_gone(&mut self) {
+        let now = self.core.time.now_ms();
+        let connected = presence::players_connected(self.game.as_ref(), &self.subs);
+        self.presence.players_connected(connected, now);
     }
 }

@@ -1,22 +1,18 @@
-//! The computer at a table: when its side is to move, the actor asks [`crate::bots::Bots`]
-//! for a move and plays the answer through the same checks, clock and store as a
+//! The computer at a table, pure: when its side is to move, what to ask
+//! [`crate::bots::Bots`] for ([`think`]); the actor asks and plays the answer through the same checks, clock and store as a
 //! person's move. Also what a one-screen (local) table changes: its one guest moves for
 //! the side to move.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use bot::ClockLimits;
 use damka_protocol::Player;
 use draughts::Color;
 
-use super::Command;
-use super::actor::TableActor;
-use super::handlers::MoveRequest;
+use super::game::LiveGame;
 use crate::bots::{self, SearchRequest};
 use crate::error::AppError;
-use crate::random;
 
 /// The search running for a table: which game and ply it answers, and its stop flag.
 pub struct Thinking {
@@ -35,158 +31,124 @@ impl Drop for Thinking {
     }
 }
 
-impl TableActor {
-    /// Starts a search if the computer is to move and none runs for this ply.
-    pub(super) fn maybe_think(&mut self) {
-        let Some(game) = self.game.as_ref().filter(|g| g.playing()) else {
-            self.thinking = None;
-            return;
-        };
-        let turn = game.position().turn();
-        let Some(level) = bots::level_of(game.player(turn)) else {
-            self.thinking = None;
-            return;
-        };
-        // The computer against itself (a tournament's computer entrants paired together)
-        // plays nobody's game: cheaply (the beginner's shallow search) and after every
-        // person's search. Otherwise the search serves the person at the table.
-        let person = game.players.iter().map(|(_, p)| p).find(|p| !p.is_bot());
-        let (class, level, owner) = match person {
-            Some(p) => (bots::Class::Person, level, p.id.clone()),
-            None => (
-                bots::Class::FillIn,
-                bot::Level::One,
-                self.tournament
-                    .as_ref()
-                    .map_or_else(|| self.id.clone(), |t| t.id.clone()),
-            ),
-        };
-        let ply = game.ply() + 1;
-        if self
-            .thinking
-            .as_ref()
-            .is_some_and(|t| t.game_id == game.id && t.ply == ply)
-        {
-            return;
-        }
-        // A held clock (a restart waiting for the guest, a database outage) waits: the
-        // computer's move would start it.
-        if game.held().is_some() {
-            return;
-        }
-        let now = self.core.time.now_ms();
-        // Before the clock runs, the first-move window is the limit (a quarter of what is
-        // left of it, so the computer moves well inside it).
-        let remaining_ms = match game.first_move_left(now) {
-            Some(left) => (left / 4).min(game.clock.remaining(turn, now)),
-            None => game.clock.remaining(turn, now),
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        let req = SearchRequest {
-            game: game.game.clone(),
-            level,
-            clock: ClockLimits {
-                remaining_ms,
-                increment_ms: u64::from(self.options.increment) * 1000,
-            },
-            seed: random::u64(),
-            stop: stop.clone(),
-            class,
-            who: bots::Who {
-                address: self.creator_ip,
-                owner,
-            },
-        };
-        self.thinking = Some(Thinking {
-            game_id: game.id.clone(),
-            ply,
-            stop,
-        });
-        let (core, tx, game_id) = (self.core.clone(), self.tx.clone(), game.id.clone());
-        let Some(tx) = tx.upgrade() else {
-            return;
-        };
-        self.core.tracker.spawn(async move {
-            let outcome = core.bots.search(req).await;
-            tracing::debug!(
-                ply,
-                ms = outcome.elapsed_ms,
-                waited_ms = outcome.waited_ms,
-                depth = outcome.depth,
-                nodes = outcome.nodes,
-                "computer move"
-            );
-            if let Some(mv) = outcome.mv {
-                // The table may be gone (closed, shut down): nothing to do then.
-                if tx
-                    .send(Command::BotMove { game_id, ply, mv })
-                    .await
-                    .is_err()
-                {
-                    tracing::debug!("the table closed before the computer's move");
-                }
-            }
-        });
-    }
+/// What the computer does at a table now ([`think`]).
+pub(super) enum Think {
+    /// Nothing for it to search: a search still running is dropped (and so stopped).
+    Stop,
+    /// The search running goes on, or a held clock waits (the move would start it).
+    Wait,
+    /// A new search, and what the table keeps of it.
+    Start(Box<SearchRequest>, Thinking),
+}
 
-    /// The computer's answer for `ply` of game `game_id`: played like a person's move,
-    /// on its clock, stored before it is shown. A stale answer (the game ended or moved
-    /// on) is dropped.
-    pub(super) async fn on_bot_move(&mut self, game_id: &str, ply: u32, text: &str) {
-        if !self
-            .thinking
-            .as_ref()
-            .is_some_and(|t| t.game_id == game_id && t.ply == ply)
-        {
-            return;
-        }
-        self.thinking = None;
-        let Some(game) = self
-            .game
-            .as_ref()
-            .filter(|g| g.playing() && g.id == game_id)
-        else {
-            return;
-        };
-        let by = game.position().turn();
-        if bots::level_of(game.player(by)).is_none() {
-            return;
-        }
-        // The same path as a person's move: checks, clock, store, then announce. If it
-        // fails (the database is down), the next wake-up asks the computer again.
-        let req = MoveRequest {
-            by,
-            text,
-            ply,
-            sub: None,
-            ack: None,
-            lag_ms: 0,
-            received: Instant::now(),
-        };
-        if let Err(e) = self.play(req).await {
-            tracing::warn!(error = %e, "the computer's move was not played");
-        }
-    }
+/// The facts of a table that its computer's search depends on.
+pub(super) struct Facts<'a> {
+    /// The table's id (a computer-only game's owner, outside a tournament).
+    pub table: &'a str,
+    /// The tournament the table plays for, if any (a computer-only game's owner).
+    pub tournament: Option<&'a str>,
+    /// The increment, ms.
+    pub increment_ms: u64,
+    /// The address the table counts under (the computer's fair share).
+    pub address: Option<std::net::IpAddr>,
+    /// Now, server ms.
+    pub now: u64,
+    /// Draws the search's random seed (only when a search starts: no draw per event).
+    pub seed: fn() -> u64,
+}
 
-    /// The colour a guest moves for: at a one-screen table, the side to move.
-    pub(super) fn local_color(&self, guest: &Player) -> Option<Color> {
-        let game = self.game.as_ref().filter(|g| g.playing())?;
-        (self.options.local && game.players.all(|p| p.id == guest.id))
-            .then(|| game.position().turn())
+/// Whether the computer is to search at a table whose game is `game`, with `thinking`
+/// running: a search starts when the computer is to move in a game being played, its
+/// clock not held, and none runs for this ply yet.
+pub(super) fn think(game: Option<&LiveGame>, thinking: Option<&Thinking>, at: &Facts<'_>) -> Think {
+    let Some(game) = game.filter(|g| g.playing()) else {
+        return Think::Stop;
+    };
+    let turn = game.position().turn();
+    let Some(level) = bots::level_of(game.player(turn)) else {
+        return Think::Stop;
+    };
+    // The computer against itself (a tournament's computer entrants paired together)
+    // plays nobody's game: cheaply (the beginner's shallow search) and after every
+    // person's search. Otherwise the search serves the person at the table.
+    let person = game.players.iter().map(|(_, p)| p).find(|p| !p.is_bot());
+    let (class, level, owner) = match person {
+        Some(p) => (bots::Class::Person, level, p.id.clone()),
+        None => (
+            bots::Class::FillIn,
+            bot::Level::One,
+            at.tournament.unwrap_or(at.table).to_owned(),
+        ),
+    };
+    let ply = game.ply() + 1;
+    if answers(thinking, &game.id, ply) {
+        return Think::Wait;
     }
+    // A held clock (a restart waiting for the guest, a database outage) waits: the
+    // computer's move would start it.
+    if game.held().is_some() {
+        return Think::Wait;
+    }
+    // Before the clock runs, the first-move window is the limit (a quarter of what is
+    // left of it, so the computer moves well inside it).
+    let remaining_ms = match game.first_move_left(at.now) {
+        Some(left) => (left / 4).min(game.clock.remaining(turn, at.now)),
+        None => game.clock.remaining(turn, at.now),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let req = SearchRequest {
+        game: game.game.clone(),
+        level,
+        clock: ClockLimits {
+            remaining_ms,
+            increment_ms: at.increment_ms,
+        },
+        seed: (at.seed)(),
+        stop: stop.clone(),
+        class,
+        who: bots::Who {
+            address: at.address,
+            owner,
+        },
+    };
+    let thinking = Thinking {
+        game_id: game.id.clone(),
+        ply,
+        stop,
+    };
+    Think::Start(Box::new(req), thinking)
+}
 
-    /// A new table's second seat: the computer at the requested level, or the creator
-    /// again at a one-screen table.
-    ///
-    /// Fails with `invalid_options` for an unknown level.
-    pub fn second_seat(creator: &Player, bot_level: Option<u8>, local: bool) -> Option<Player> {
-        if local {
-            return Some(creator.clone());
-        }
-        bot_level
-            .and_then(bot::Level::from_number)
-            .map(bots::player)
+/// Whether the search running, `thinking`, is the one for `ply` of game `game_id`.
+pub(super) fn answers(thinking: Option<&Thinking>, game_id: &str, ply: u32) -> bool {
+    thinking.is_some_and(|t| t.game_id == game_id && t.ply == ply)
+}
+
+/// The colour the computer plays the answer of a search for, if game `game_id` is still
+/// being played with the computer to move (else the answer is stale).
+pub(super) fn mover(game: Option<&LiveGame>, game_id: &str) -> Option<Color> {
+    let game = game.filter(|g| g.playing() && g.id == game_id)?;
+    let by = game.position().turn();
+    bots::level_of(game.player(by)).map(|_| by)
+}
+
+/// The colour a guest moves for: at a one-screen (`local`) table, the side to move.
+pub(super) fn local_color(local: bool, game: Option<&LiveGame>, guest: &Player) -> Option<Color> {
+    let game = game.filter(|g| g.playing())?;
+    (local && game.players.all(|p| p.id == guest.id)).then(|| game.position().turn())
+}
+
+/// A new table's second seat: the computer at the requested level, or the creator
+/// again at a one-screen table.
+///
+/// Fails with `invalid_options` for an unknown level.
+pub fn second_seat(creator: &Player, bot_level: Option<u8>, local: bool) -> Option<Player> {
+    if local {
+        return Some(creator.clone());
     }
+    bot_level
+        .and_then(bot::Level::from_number)
+        .map(bots::player)
 }
 
 /// Refuses a table option combination the computer cannot serve.
@@ -204,4 +166,124 @@ pub fn check_seat_options(bot_level: Option<u8>, local: bool) -> Result<(), AppE
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::table::game::{GameStart, Hold};
+    use damka_protocol::Options;
+    use draughts::{ByColor, Position, Rules, Variant};
+
+    /// A new Russian game between `white` and `black`, started at 0 with a first-move
+    /// window of 40 s and 5 minutes each.
+    fn game(white: Player, black: Player) -> LiveGame {
+        let rules = Rules::new(Variant::Russian);
+        LiveGame::start(GameStart {
+            id: "g".into(),
+            table_id: "t".into(),
+            room: "r".into(),
+            variant: Variant::Russian,
+            options: Options {
+                minutes: 5,
+                ..Options::default()
+            },
+            players: ByColor { white, black },
+            position: Position::new(rules),
+            ballot: None,
+            opening: Vec::new(),
+            micro_match: None,
+            now: 0,
+            started_at: 0,
+            first_move_ms: 40_000,
+            rated: false,
+        })
+        .0
+    }
+
+    fn facts(now: u64) -> Facts<'static> {
+        Facts {
+            table: "t",
+            tournament: None,
+            increment_ms: 2_000,
+            address: None,
+            now,
+            seed: || 7,
+        }
+    }
+
+    fn computer(level: bot::Level) -> Player {
+        bots::player(level)
+    }
+
+    #[test]
+    fn the_computer_searches_only_on_its_turn_and_once_a_ply() {
+        let person = Player::guest("p", "P");
+        // Nobody's computer to move (or no game): nothing runs.
+        let people = game(person.clone(), Player::guest("q", "Q"));
+        assert!(matches!(think(Some(&people), None, &facts(0)), Think::Stop));
+        assert!(matches!(think(None, None, &facts(0)), Think::Stop));
+        let g = game(person.clone(), computer(bot::Level::Two));
+        assert!(matches!(think(Some(&g), None, &facts(0)), Think::Stop));
+        // Its turn: a search for the person at the table, inside the first-move window
+        // (a quarter of what is left of it).
+        let g = game(computer(bot::Level::Two), person);
+        let Think::Start(req, thinking) = think(Some(&g), None, &facts(10_000)) else {
+            panic!("the computer is to move");
+        };
+        assert_eq!((thinking.game_id.as_str(), thinking.ply), ("g", 1));
+        assert_eq!(req.level, bot::Level::Two);
+        assert_eq!(req.class, bots::Class::Person);
+        assert_eq!(req.who.owner, "p");
+        assert_eq!(req.clock.remaining_ms, 30_000 / 4);
+        assert_eq!(req.clock.increment_ms, 2_000);
+        assert_eq!(req.seed, 7);
+        // The same ply again: the search running goes on.
+        assert!(matches!(
+            think(Some(&g), Some(&thinking), &facts(11_000)),
+            Think::Wait
+        ));
+        assert!(answers(Some(&thinking), "g", 1) && !answers(Some(&thinking), "g", 2));
+        assert_eq!(mover(Some(&g), "g"), Some(Color::White));
+        assert_eq!(mover(Some(&g), "other"), None);
+        // Dropping what the table kept stops the search.
+        let stop = req.stop.clone();
+        drop(thinking);
+        assert!(stop.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_held_clock_waits_and_the_computer_against_itself_plays_cheaply() {
+        let mut g = game(computer(bot::Level::Three), Player::guest("p", "P"));
+        g.hold_clock(Hold::Storage, 0);
+        assert!(matches!(think(Some(&g), None, &facts(0)), Think::Wait));
+        let g = game(computer(bot::Level::Three), computer(bot::Level::Three));
+        let at = Facts {
+            tournament: Some("tour"),
+            ..facts(0)
+        };
+        let Think::Start(req, _) = think(Some(&g), None, &at) else {
+            panic!("the computer is to move");
+        };
+        assert_eq!(req.class, bots::Class::FillIn);
+        assert_eq!(req.level, bot::Level::One);
+        assert_eq!(req.who.owner, "tour");
+    }
+
+    #[test]
+    fn a_one_screen_guest_moves_for_the_side_to_move() {
+        let me = Player::guest("me", "Me");
+        let g = game(me.clone(), me.clone());
+        assert_eq!(local_color(true, Some(&g), &me), Some(Color::White));
+        assert_eq!(local_color(false, Some(&g), &me), None);
+        let other = Player::guest("o", "O");
+        assert_eq!(local_color(true, Some(&g), &other), None);
+        assert_eq!(
+            second_seat(&me, None, true).map(|p| p.id),
+            Some("me".to_owned())
+        );
+        assert!(second_seat(&me, Some(3), false).is_some_and(|p| p.is_bot()));
+        assert!(second_seat(&me, None, false).is_none());
+    }
 }

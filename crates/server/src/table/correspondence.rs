@@ -14,13 +14,8 @@
 
 use damka_protocol::{CORRESPONDENCE_DAYS, Options};
 
-use damka_protocol::table::ServerMessage;
-
-use super::actor::TableActor;
-use super::conditional::Conditional;
 use super::game::{LiveGame, to_i64};
 use crate::error::AppError;
-use crate::push::Kind;
 
 /// How often a correspondence game's running clock is saved besides after each move, ms:
 /// what a crash (no graceful shutdown) can give back to the side to move at most.
@@ -74,156 +69,69 @@ fn left_to_move(game: &LiveGame, now: u64) -> Option<u64> {
     }
 }
 
-impl TableActor {
-    /// The running correspondence game, unless its clock is held.
-    pub(super) fn correspondence_game(&self) -> Option<&LiveGame> {
-        self.options.days?;
-        self.game
-            .as_ref()
-            .filter(|g| g.playing() && g.held().is_none())
-    }
+/// The running correspondence game of a table with `days` per move, unless its clock is
+/// held.
+pub(super) fn running(days: Option<u32>, game: Option<&LiveGame>) -> Option<&LiveGame> {
+    days?;
+    game.filter(|g| g.playing() && g.held().is_none())
+}
 
-    /// When the time-low notice of the move being thought is due (server ms), if not
-    /// sent yet.
-    pub(super) fn time_low_at(&self, now: u64) -> Option<u64> {
-        let g = self.correspondence_game()?;
-        if self.correspondence.time_low_told == Some(g.ply()) {
+impl Timers {
+    /// When the time-low notice of the move being thought in `game` (a period of
+    /// `period_ms`) is due (server ms), if not sent yet.
+    pub(super) fn time_low_at(&self, game: &LiveGame, period_ms: u64, now: u64) -> Option<u64> {
+        if self.time_low_told == Some(game.ply()) {
             return None;
         }
-        let period = self.options.period_ms()?;
-        let low = period * (100 - TIME_LOW_PERCENT) / 100;
-        Some(now + left_to_move(g, now)?.saturating_sub(low))
+        let low = period_ms * (100 - TIME_LOW_PERCENT) / 100;
+        Some(now + left_to_move(game, now)?.saturating_sub(low))
     }
 
-    /// When a correspondence timer is due (server ms), if any.
-    pub(super) fn correspondence_due(&self, now: u64) -> Option<u64> {
-        self.correspondence_game()?;
-        let save = self.correspondence.save_due;
-        match (save, self.time_low_at(now)) {
+    /// When a timer of `game` is due (server ms), if any.
+    pub(super) fn due(&self, game: &LiveGame, period_ms: u64, now: u64) -> Option<u64> {
+        match (self.save_due, self.time_low_at(game, period_ms, now)) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
     }
 
-    /// A correspondence table's clock changed (a move, a start, a takeback, a hold's
-    /// end): save it at once.
-    pub(super) fn correspondence_moved(&mut self) {
-        if self.options.days.is_some() {
-            self.correspondence.save_due = Some(self.core.time.now_ms());
-        }
+    /// The clock changed (a move, a start, a takeback, a hold's end): save it at `now`.
+    pub(super) fn moved(&mut self, now: u64) {
+        self.save_due = Some(now);
     }
 
-    /// A correspondence timer fired: tell the side to move its time runs low, save the
-    /// clock, or both.
-    pub(super) async fn on_correspondence_timer(&mut self) {
-        let now = self.core.time.now_ms();
-        if self.time_low_at(now).is_some_and(|at| at <= now)
-            && let Some(g) = self.correspondence_game()
-        {
-            let (turn, ply) = (g.position().turn(), g.ply());
-            tracing::info!(game = %g.id, ply, "correspondence: time runs low");
-            self.notify_away(turn, Kind::TimeLow);
-            self.correspondence.time_low_told = Some(ply);
-        }
-        if self.correspondence.save_due.is_some_and(|at| at <= now) {
-            self.save_correspondence_clock(now).await;
-        }
+    /// The side to move at `ply` was told that its time runs low.
+    pub(super) fn told_time_low(&mut self, ply: u32) {
+        self.time_low_told = Some(ply);
     }
 
-    /// Saves the running clock with the side to move's deadline (Unix ms); the next save
-    /// is due in [`SAVE_EVERY_MS`] (sooner after a failure is not needed: a move saves
-    /// again). Returns whether it is saved.
-    pub(super) async fn save_correspondence_clock(&mut self, now: u64) -> bool {
-        self.correspondence.save_due = Some(now + SAVE_EVERY_MS);
-        let Some(g) = self.correspondence_game() else {
-            return false;
-        };
-        let first_move = g.first_move_left(now).map(to_i64);
-        let deadline =
-            left_to_move(g, now).map(|left| crate::time::unix_ms().saturating_add(to_i64(left)));
-        let (id, snapshot) = (g.id.clone(), g.clock_snapshot(now));
-        if let Err(e) = self
-            .core
-            .store
-            .save_clock(&id, snapshot, first_move, deadline)
-            .await
-        {
-            tracing::warn!(error = %e, game = %id, "cannot save a correspondence clock");
-            return false;
-        }
-        true
+    /// Whether the clock is due to be saved at `now`.
+    pub(super) fn save_due(&self, now: u64) -> bool {
+        self.save_due.is_some_and(|at| at <= now)
+    }
+
+    /// The clock is being saved at `now`: the next save is due in [`SAVE_EVERY_MS`]
+    /// (sooner after a failure is not needed: a move saves again).
+    pub(super) fn saving(&mut self, now: u64) {
+        self.save_due = Some(now + SAVE_EVERY_MS);
     }
 }
 
-/// A reply due from prepared lines: who plays it, what, for which ply.
-pub(super) struct DueReply {
-    /// The side that prepared it.
-    pub by: draughts::Color,
-    /// The move.
-    pub text: String,
-    /// Its ply.
-    pub ply: u32,
-}
-
-impl TableActor {
-    /// Tells a player's own sockets their prepared replies (nobody else sees them).
-    fn tell_conditional(&mut self, player_id: &str, lines: &[Vec<String>]) {
-        let msg = ServerMessage::Conditional {
-            lines: lines.to_vec(),
-        };
-        self.send_to_player(player_id, &msg);
-    }
-
-    /// After `by` played `played` (stored and applied): the opponent's prepared reply, if
-    /// a line expected the move. The lines go on (two moves shorter) or go, stored
-    /// before the reply is played; the opponent is told what is left.
-    pub(super) async fn conditional_after(
-        &mut self,
-        by: draughts::Color,
-        played: &str,
-    ) -> Option<DueReply> {
-        let game = self.game.as_ref()?;
-        let prepared = game.conditional.as_ref().filter(|c| c.by == by.other())?;
-        // Lines set for the position before this move (not one a takeback undid).
-        let (reply, left) = if game.playing() && prepared.ply + 1 == game.ply() {
-            prepared.after(played)
-        } else {
-            (None, None)
-        };
-        let (game_id, ply, owner) = (
-            game.id.clone(),
-            game.ply() + 1,
-            game.player(by.other()).id.clone(),
-        );
-        let now = self.core.time.now_ms();
-        let stored = self
-            .core
-            .store
-            .save_conditional(&game_id, left.as_ref().map(Conditional::to_json))
-            .await;
-        let shown = left.as_ref().map(|c| c.lines.clone()).unwrap_or_default();
-        if let Some(game) = self.game.as_mut() {
-            game.conditional = left;
-        }
-        if let Err(e) = self.stored(stored, now) {
-            // Not stored: nothing is played for the player (a restart would not know).
-            tracing::warn!(error = %e, "conditional moves not stored; none played");
-            if let Some(game) = self.game.as_mut() {
-                game.conditional = None;
-            }
-            self.tell_conditional(&owner, &[]);
-            return None;
-        }
-        self.tell_conditional(&owner, &shown);
-        reply.map(|text| DueReply {
-            by: by.other(),
-            text,
-            ply,
-        })
-    }
+/// What a correspondence clock save stores for `game` at `now` (`unix_ms` the wall
+/// clock): the clock, the first-move window left, and the side to move's deadline (Unix
+/// ms, for "my games").
+pub(super) fn clock_save(
+    game: &LiveGame,
+    now: u64,
+    unix_ms: i64,
+) -> (damka_store::ClockRow, Option<i64>, Option<i64>) {
+    let first_move = game.first_move_left(now).map(to_i64);
+    let deadline = left_to_move(game, now).map(|left| unix_ms.saturating_add(to_i64(left)));
+    (game.clock_snapshot(now), first_move, deadline)
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -265,5 +173,69 @@ mod tests {
             ..days(3)
         };
         assert!(check_options(&opening).is_ok());
+    }
+
+    /// A new Russian correspondence game of one day a move, started at 0.
+    fn one_day_game() -> LiveGame {
+        use crate::table::game::GameStart;
+        use damka_protocol::Player;
+        use draughts::{ByColor, Position, Rules, Variant};
+        let options = days(1);
+        let period = options.period_ms().unwrap();
+        LiveGame::start(GameStart {
+            id: "g".into(),
+            table_id: "t".into(),
+            room: "r".into(),
+            variant: Variant::Russian,
+            options,
+            players: ByColor {
+                white: Player::guest("w", "W"),
+                black: Player::guest("b", "B"),
+            },
+            position: Position::new(Rules::new(Variant::Russian)),
+            ballot: None,
+            opening: Vec::new(),
+            micro_match: None,
+            now: 0,
+            started_at: 0,
+            first_move_ms: period,
+            rated: false,
+        })
+        .0
+    }
+
+    #[test]
+    fn time_runs_low_once_a_move_and_the_clock_is_saved_after_a_move_and_hourly() {
+        const DAY: u64 = 86_400_000;
+        let g = one_day_game();
+        assert!(running(Some(1), Some(&g)).is_some());
+        assert!(
+            running(None, Some(&g)).is_none(),
+            "a live table has no timers"
+        );
+        let mut t = Timers::default();
+        // 80 % of the period gone: the side to move is told, once for this move.
+        let low = DAY * TIME_LOW_PERCENT / 100;
+        assert_eq!(t.time_low_at(&g, DAY, 0), Some(low));
+        assert_eq!(
+            t.time_low_at(&g, DAY, 1_000),
+            Some(low),
+            "the same moment later"
+        );
+        assert_eq!(t.due(&g, DAY, 0), Some(low));
+        t.told_time_low(g.ply());
+        assert_eq!(t.time_low_at(&g, DAY, 0), None);
+        assert_eq!(t.due(&g, DAY, 0), None);
+        // A move (or a start, a takeback) saves at once, then every hour.
+        t.moved(5);
+        assert!(t.save_due(5) && !t.save_due(4));
+        assert_eq!(t.due(&g, DAY, 5), Some(5));
+        t.saving(5);
+        assert!(!t.save_due(5));
+        assert_eq!(t.due(&g, DAY, 5), Some(5 + SAVE_EVERY_MS));
+        // What is saved: the clock, the first-move window's rest, the deadline.
+        let (_, first_move, deadline) = clock_save(&g, 1_000, 1_000_000);
+        assert_eq!(first_move, Some(to_i64(DAY - 1_000)));
+        assert_eq!(deadline, Some(1_000_000 + to_i64(DAY - 1_000)));
     }
 }

@@ -10,6 +10,7 @@ use damka_protocol::{ErrorCode, Player, Side};
 use draughts::Color;
 
 use super::actor::{Request, TableActor};
+use super::conditional::Conditional;
 use super::game::{Hold, LiveGame, color};
 use super::referee::{Action, Actor};
 use crate::error::AppError;
@@ -30,6 +31,16 @@ pub(super) struct MoveRequest<'a> {
     pub lag_ms: u64,
     /// When the session received it (move latency metric).
     pub received: Instant,
+}
+
+/// A reply due from prepared lines: who plays it, what, for which ply.
+pub(super) struct DueReply {
+    /// The side that prepared it.
+    pub by: draughts::Color,
+    /// The move.
+    pub text: String,
+    /// Its ply.
+    pub ply: u32,
 }
 
 impl TableActor {
@@ -206,7 +217,8 @@ impl TableActor {
             .as_ref()
             .filter(|g| g.playing())
             .ok_or_else(|| AppError::game(ErrorCode::NoGame, "no game is being played"))?;
-        if let Some(c) = self.local_color(guest) {
+        if let Some(c) = super::computer::local_color(self.options.local, self.game.as_ref(), guest)
+        {
             return Ok(c);
         }
         game.color_of(&guest.id)
@@ -225,7 +237,7 @@ impl TableActor {
         } else {
             guest
         };
-        super::registry::may_sit(&self.options, &guest, true)?;
+        super::open::may_sit(&self.options, &guest, true)?;
         match self.seating.player(color(seat)) {
             Some(p) if p.id == guest.id => return Ok(()),
             Some(_) => return Err(AppError::game(ErrorCode::SeatTaken, "that seat is taken")),
@@ -375,5 +387,88 @@ impl TableActor {
     fn played(&self, ply: u32) -> Option<String> {
         let game = self.game.as_ref()?;
         (game.ply() == ply).then(|| game.moves.last().map(|m| m.mv.clone()))?
+    }
+
+    /// The computer's answer for `ply` of game `game_id`: played like a person's move,
+    /// on its clock, stored before it is shown. A stale answer (the game ended or moved
+    /// on) is dropped.
+    pub(super) async fn on_bot_move(&mut self, game_id: &str, ply: u32, text: &str) {
+        if !super::computer::answers(self.thinking.as_ref(), game_id, ply) {
+            return;
+        }
+        self.thinking = None;
+        let Some(by) = super::computer::mover(self.game.as_ref(), game_id) else {
+            return;
+        };
+        // The same path as a person's move: checks, clock, store, then announce. If it
+        // fails (the database is down), the next wake-up asks the computer again.
+        let req = MoveRequest {
+            by,
+            text,
+            ply,
+            sub: None,
+            ack: None,
+            lag_ms: 0,
+            received: std::time::Instant::now(),
+        };
+        if let Err(e) = self.play(req).await {
+            tracing::warn!(error = %e, "the computer's move was not played");
+        }
+    }
+
+    /// Tells a player's own sockets their prepared replies (nobody else sees them).
+    fn tell_conditional(&mut self, player_id: &str, lines: &[Vec<String>]) {
+        let msg = ServerMessage::Conditional {
+            lines: lines.to_vec(),
+        };
+        self.send_to_player(player_id, &msg);
+    }
+
+    /// After `by` played `played` (stored and applied): the opponent's prepared reply, if
+    /// a line expected the move. The lines go on (two moves shorter) or go, stored
+    /// before the reply is played; the opponent is told what is left.
+    pub(super) async fn conditional_after(
+        &mut self,
+        by: draughts::Color,
+        played: &str,
+    ) -> Option<DueReply> {
+        let game = self.game.as_ref()?;
+        let prepared = game.conditional.as_ref().filter(|c| c.by == by.other())?;
+        // Lines set for the position before this move (not one a takeback undid).
+        let (reply, left) = if game.playing() && prepared.ply + 1 == game.ply() {
+            prepared.after(played)
+        } else {
+            (None, None)
+        };
+        let (game_id, ply, owner) = (
+            game.id.clone(),
+            game.ply() + 1,
+            game.player(by.other()).id.clone(),
+        );
+        let now = self.core.time.now_ms();
+        let stored = self
+            .core
+            .store
+            .save_conditional(&game_id, left.as_ref().map(Conditional::to_json))
+            .await;
+        let shown = left.as_ref().map(|c| c.lines.clone()).unwrap_or_default();
+        if let Some(game) = self.game.as_mut() {
+            game.conditional = left;
+        }
+        if let Err(e) = self.stored(stored, now) {
+            // Not stored: nothing is played for the player (a restart would not know).
+            tracing::warn!(error = %e, "conditional moves not stored; none played");
+            if let Some(game) = self.game.as_mut() {
+                game.conditional = None;
+            }
+            self.tell_conditional(&owner, &[]);
+            return None;
+        }
+        self.tell_conditional(&owner, &shown);
+        reply.map(|text| DueReply {
+            by: by.other(),
+            text,
+            ply,
+        })
     }
 }

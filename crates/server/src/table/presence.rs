@@ -6,14 +6,15 @@
 
 use std::time::Duration;
 
-use damka_protocol::table::ServerMessage;
 use damka_protocol::{Player, Whereabouts};
 use draughts::{ByColor, Color};
 
-use super::actor::{TableActor, encode};
+use super::game::LiveGame;
+use super::seating::Seating;
+use super::subscribers::Subscribers;
 
 /// Longest delay before a change in the number of spectators is announced.
-const PRESENCE_COALESCE: Duration = Duration::from_millis(500);
+pub(super) const PRESENCE_COALESCE: Duration = Duration::from_millis(500);
 
 /// The most spectators named in `presence` (the count has them all).
 pub(super) const MAX_WATCHERS: usize = 50;
@@ -129,85 +130,44 @@ impl Presence {
     }
 }
 
-impl TableActor {
-    /// Broadcasts `presence` if who is connected changed, and updates the room.
-    pub(super) fn presence_changed(&mut self) {
-        self.presence_changed_except(None);
+/// Who is connected at a table with `seating` and sockets `subs`: each seat's player (the
+/// computer always), and the spectators (one name per person, however many tabs).
+pub(super) fn counts(seating: &Seating, subs: &Subscribers) -> Counts {
+    let connected = ByColor::new_with(|c| {
+        seating
+            .player(c)
+            .is_some_and(|p| p.is_bot() || subs.has_guest(&p.id))
+    });
+    let watching = || {
+        subs.iter()
+            .filter(|s| !s.guest.as_ref().is_some_and(|g| seating.seated(&g.id)))
+    };
+    let spectators = watching().count();
+    let mut watchers: Vec<Player> = Vec::new();
+    for g in watching().filter_map(|s| s.guest.as_ref()) {
+        if watchers.len() == MAX_WATCHERS {
+            break;
+        }
+        if !watchers.iter().any(|w| w.id == g.id) {
+            watchers.push(g.clone());
+        }
     }
+    Counts {
+        connected,
+        spectators: u32::try_from(spectators).unwrap_or(u32::MAX),
+        watchers,
+    }
+}
 
-    /// [`Self::presence_changed`], not telling socket `except`. A player arriving or
-    /// leaving is announced at once; a change in the spectator count alone within
-    /// [`PRESENCE_COALESCE`].
-    pub(super) fn presence_changed_except(&mut self, except: Option<u64>) {
-        let now = self.presence_now();
-        if self.presence.note(now) == Note::Now {
-            self.announce_presence(except);
-        }
-    }
-
-    /// Broadcasts the current presence (if it changed since the last one) and updates the
-    /// room.
-    pub(super) fn announce_presence(&mut self, except: Option<u64>) {
-        self.update_gone();
-        let now = self.presence_now();
-        if !self.presence.announce(now.clone()) {
-            return;
-        }
-        let v = self.next_v();
-        let claim_at = self.claim_at(self.core.time.now_ms());
-        let msg = ServerMessage::Presence {
-            v,
-            white: now.connected.white,
-            black: now.connected.black,
-            spectators: now.spectators,
-            claim_at,
-            watchers: now.watchers.clone(),
-        };
-        if let Some(text) = encode(&msg) {
-            self.subs.broadcast_except(&text, except);
-        }
-        self.publish();
-    }
-
-    /// Who is connected as of now.
-    pub(super) fn presence_now(&self) -> Counts {
-        let connected = ByColor::new_with(|c| {
-            self.seating
-                .player(c)
-                .is_some_and(|p| p.is_bot() || self.subs.has_guest(&p.id))
-        });
-        let watching = || {
-            self.subs
-                .iter()
-                .filter(|s| !s.guest.as_ref().is_some_and(|g| self.seating.seated(&g.id)))
-        };
-        let spectators = watching().count();
-        // One name per person, however many tabs they watch from.
-        let mut watchers: Vec<Player> = Vec::new();
-        for g in watching().filter_map(|s| s.guest.as_ref()) {
-            if watchers.len() == MAX_WATCHERS {
-                break;
-            }
-            if !watchers.iter().any(|w| w.id == g.id) {
-                watchers.push(g.clone());
-            }
-        }
-        Counts {
-            connected,
-            spectators: u32::try_from(spectators).unwrap_or(u32::MAX),
-            watchers,
-        }
-    }
-
-    /// Notes since when each player of the running game has been disconnected (the
-    /// computer and a one-screen table's guest never count as gone).
-    pub(super) fn update_gone(&mut self) {
-        let now = self.core.time.now_ms();
-        let connected = self.game.as_ref().filter(|g| g.playing()).map(|g| {
-            g.players
-                .as_ref()
-                .map(|p| p.is_bot() || self.subs.has_guest(&p.id))
-        });
-        self.presence.players_connected(connected, now);
-    }
+/// Which players of `game` (if it is being played) are connected through `subs`: the
+/// computer and a one-screen table's guest never count as gone.
+pub(super) fn players_connected(
+    game: Option<&LiveGame>,
+    subs: &Subscribers,
+) -> Option<ByColor<bool>> {
+    game.filter(|g| g.playing()).map(|g| {
+        g.players
+            .as_ref()
+            .map(|p| p.is_bot() || subs.has_guest(&p.id))
+    })
 }

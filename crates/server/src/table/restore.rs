@@ -83,9 +83,9 @@ fn park_waiting(tables: &Tables, rows: Vec<GameRow>) -> Vec<GameRow> {
     let mut rest = Vec::new();
     let mut parked = 0;
     for row in rows {
-        match super::parking::due_from_row(&row) {
+        match super::parked::due_from_row(&row) {
             Some(due) => {
-                let p = super::parking::Parked {
+                let p = super::parked::Parked {
                     game: row.id.clone(),
                     since: now,
                     due: now + due,
@@ -109,7 +109,7 @@ fn park_waiting(tables: &Tables, rows: Vec<GameRow>) -> Vec<GameRow> {
 pub(super) async fn reload(
     tables: &Arc<Tables>,
     id: &str,
-    parked: &super::parking::Parked,
+    parked: &super::parked::Parked,
 ) -> Result<bool, damka_store::StoreError> {
     let Some(row) = tables.core().store.game(&parked.game).await? else {
         return Ok(false);
@@ -404,7 +404,7 @@ fn report(
         Some(o) => (super::game::result_of(o), super::game::reason_of(o)),
         None => (None, damka_protocol::EndReason::Aborted),
     };
-    tables.report(super::GameReport {
+    tables.report(super::registry::GameReport {
         tournament: t.id.clone(),
         round: t.round,
         game: game.to_owned(),

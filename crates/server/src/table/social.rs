@@ -6,7 +6,8 @@
 use damka_protocol::table::ServerMessage;
 use damka_protocol::{ChatMessage, Player, Whereabouts};
 
-use super::actor::{TableActor, encode};
+use super::actor::TableActor;
+use super::subscribers::encode;
 use crate::chat;
 use crate::error::AppError;
 

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use axum::extract::ws::Utf8Bytes;
 use damka_protocol::Player;
+use damka_protocol::table::ServerMessage;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 
@@ -200,6 +201,17 @@ fn push(s: &mut Subscriber, out: Outgoing) {
         Err(TrySendError::Full(_)) => s.stale_since = Some(Instant::now()),
         // The session has ended; its `Leave` command is on its way.
         Err(TrySendError::Closed(_)) => {}
+    }
+}
+
+/// Serialises a message once for every socket that receives it.
+pub(super) fn encode(msg: &ServerMessage) -> Option<Utf8Bytes> {
+    match serde_json::to_string(msg) {
+        Ok(text) => Some(Utf8Bytes::from(text)),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot serialise a table event");
+            None
+        }
     }
 }
 

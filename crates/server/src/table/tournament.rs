@@ -7,29 +7,15 @@
 
 use damka_protocol::table::ClientMessage;
 use damka_protocol::{EndReason, ErrorCode, GameResult, Options, Player, TableTournament};
+
 use draughts::{ByColor, Color, Position, Reason, Rules};
 
 use super::actor::TableActor;
 use super::game::{GameStart, LiveGame};
-use super::registry::{TableSeed, Tables};
+use super::registry::{GameReport, TableSeed, Tables};
 use crate::error::AppError;
 use crate::room::Room;
 use damka_store::NewGame;
-
-/// How a tournament game ended, as its table reports it once the end is stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameReport {
-    /// Tournament id.
-    pub tournament: String,
-    /// The round.
-    pub round: u32,
-    /// The game's id.
-    pub game: String,
-    /// The result (`None`: no result, e.g. a game the server had to abort).
-    pub result: Option<GameResult>,
-    /// The reason's wire name.
-    pub reason: String,
-}
 
 /// A tournament game to set up at a new table.
 #[derive(Debug, Clone)]

@@ -23,6 +23,11 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 
 /// The top-level modules a text names through `crate::`.
 fn named_modules(text: &str) -> BTreeSet<String> {
+    named_after(text, "crate::")
+}
+
+/// The first names after each `prefix` (`crate::`, `super::`) in a text, outside comments.
+fn named_after(text: &str, prefix: &str) -> BTreeSet<String> {
     let ident = |s: &str| -> String {
         s.chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
@@ -32,8 +37,8 @@ fn named_modules(text: &str) -> BTreeSet<String> {
     for line in text.lines() {
         let code = line.split("//").next().unwrap_or("");
         let mut rest = code;
-        while let Some(at) = rest.find("crate::") {
-            rest = &rest[at + "crate::".len()..];
+        while let Some(at) = rest.find(prefix) {
+            rest = &rest[at + prefix.len()..];
             if let Some(group) = rest.strip_prefix('{') {
                 // `crate::{a, b::c, d::{e, f}}`: the first name of each top-level item.
                 let mut depth = 0;
@@ -60,6 +65,38 @@ fn named_modules(text: &str) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// The modules of `uses` (each with the modules it names) ground floor first; panics
+/// with the path of a circle if there is one.
+fn layers(uses: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    // A circle shows as a module met again on the path that led to it.
+    fn visit(
+        m: &str,
+        uses: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+        order: &mut Vec<String>,
+    ) {
+        if done.contains(m) {
+            return;
+        }
+        if let Some(at) = path.iter().position(|p| p == m) {
+            panic!("modules in a circle: {} -> {m}", path[at..].join(" -> "));
+        }
+        path.push(m.to_owned());
+        for n in &uses[m] {
+            visit(n, uses, path, done, order);
+        }
+        path.pop();
+        done.insert(m.to_owned());
+        order.push(m.to_owned());
+    }
+    let (mut done, mut order) = (BTreeSet::new(), Vec::new());
+    for m in uses.keys() {
+        visit(m, uses, &mut Vec::new(), &mut done, &mut order);
+    }
+    order
 }
 
 #[test]
@@ -92,32 +129,7 @@ fn server_modules_form_layers_and_none_speaks_sql() {
     for (m, named) in &mut uses {
         named.retain(|n| n != m && modules.contains(n));
     }
-    // A circle shows as a module met again on the path that led to it.
-    fn visit(
-        m: &str,
-        uses: &BTreeMap<String, BTreeSet<String>>,
-        path: &mut Vec<String>,
-        done: &mut BTreeSet<String>,
-        order: &mut Vec<String>,
-    ) {
-        if done.contains(m) {
-            return;
-        }
-        if let Some(at) = path.iter().position(|p| p == m) {
-            panic!("modules in a circle: {} -> {m}", path[at..].join(" -> "));
-        }
-        path.push(m.to_owned());
-        for n in &uses[m] {
-            visit(n, uses, path, done, order);
-        }
-        path.pop();
-        done.insert(m.to_owned());
-        order.push(m.to_owned());
-    }
-    let (mut done, mut order) = (BTreeSet::new(), Vec::new());
-    for m in uses.keys() {
-        visit(m, &uses, &mut Vec::new(), &mut done, &mut order);
-    }
+    let order = layers(&uses);
     // The layers, ground floor first (shown with `--nocapture`).
     println!("{}", order.join(" < "));
     // The ones the review found in a circle, now one way only.
@@ -138,6 +150,69 @@ fn server_modules_form_layers_and_none_speaks_sql() {
     below("ws", "http");
 }
 
+/// The files of `table/` form layers too: the actor stands on its parts (the game and its
+/// rules, seating, presence, the computer's plan, the correspondence timers, the
+/// registry, …), none of which names the actor or a file above it; the files that drive
+/// the actor (its handlers, the game's start and end, views, notices, parking, opening a
+/// table, restoring) stand above it. Read from each file's `super::` names, its tests
+/// left out.
+#[test]
+fn table_files_form_layers_below_and_above_the_actor() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/table");
+    let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut text_of = BTreeMap::new();
+    for path in files(&dir) {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if name == "mod" || name == "tests" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let code: String = text
+            .split("#[cfg(test)]")
+            .next()
+            .unwrap_or("")
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        uses.insert(name.clone(), named_after(&code, "super::"));
+        text_of.insert(name, code);
+    }
+    let files: BTreeSet<String> = uses.keys().cloned().collect();
+    for (f, named) in &mut uses {
+        named.retain(|n| n != f && files.contains(n));
+    }
+    let order = layers(&uses);
+    println!("{}", order.join(" < "));
+    // Everything the actor stands on, directly or not.
+    let mut below = BTreeSet::new();
+    let mut todo = vec!["actor".to_owned()];
+    while let Some(f) = todo.pop() {
+        for n in &uses[&f] {
+            if below.insert(n.clone()) {
+                todo.push(n.clone());
+            }
+        }
+    }
+    for part in [
+        "computer",
+        "correspondence",
+        "presence",
+        "registry",
+        "referee",
+        "seating",
+        "subscribers",
+    ] {
+        assert!(below.contains(part), "the actor stands on table/{part}.rs");
+    }
+    for f in &below {
+        assert!(
+            !text_of[f].contains("TableActor"),
+            "table/{f}.rs is below the actor and names it"
+        );
+    }
+}
+
 #[test]
 fn groups_and_paths_are_read() {
     let named = named_modules(
@@ -148,14 +223,25 @@ fn groups_and_paths_are_read() {
 }
 
 /// The table's rules are pure: the referee and what it rules on (the step, the move
-/// check, the game, its offers, colours and sides) name neither the actor nor the other
+/// check, the game, its offers, colours and sides), the computer's plan, the
+/// correspondence timers and the parked tables' list name neither the actor nor the other
 /// files that drive it, and do no I/O (no store, no sockets, no clock read, no task);
 /// only [`Write::run`](../../src/table/step.rs) hands a step's write to the store. So
 /// they are tested without a database, and a new action is three files.
 #[test]
 fn the_tables_rules_are_pure() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/table");
-    let pure = ["referee", "step", "moves", "game", "offers", "sides"];
+    let pure = [
+        "referee",
+        "step",
+        "moves",
+        "game",
+        "offers",
+        "sides",
+        "computer",
+        "correspondence",
+        "parked",
+    ];
     // Files that drive a table (the actor, its sockets, its timers) and what does I/O.
     let drivers = [
         "actor",
@@ -163,11 +249,10 @@ fn the_tables_rules_are_pure() {
         "lifecycle",
         "registry",
         "restore",
+        "open",
         "parking",
         "subscribers",
         "presence",
-        "computer",
-        "correspondence",
         "tournament",
         "social",
         "notices",
