@@ -1,28 +1,33 @@
 //! Tables: one actor task per table owns its seats, readiness, game, clock and
 //! subscribers; everything else talks to it through a bounded command channel.
 //!
-//! - `actor`: the task, its `select!` loop and timers (first-move window, flag, empty
-//!   grace, shutdown flush);
-//! - `handlers`: what each client message does;
-//! - `lifecycle`: starting and ending games (stored before announced);
-//! - `moves`: a move's whole path (check, store, commit, announce);
+//! The files stand in layers (no circle; `tests/it/layers.rs` checks it). Below the actor,
+//! its parts, none of which names it:
 //! - `referee`: the rules of the actions on a running game, pure: an action becomes a
 //!   `step` (what to write, the change, the events, what follows), which the actor runs
-//!   the same way for every action (`actor`'s `act`);
+//!   the same way for every action (`actor`'s `act`); `moves`: a move checked, pure;
 //! - `game`: the engine-facing game state, pure and synchronous, and the one game
 //!   constructor; `offers`: its draw offer and takeback request; `sides`: colours and
-//!   wire sides;
+//!   wire sides; `conditional`: prepared replies;
 //! - `seating`, `presence`: who sits where and is ready, who is connected;
-//! - `view`: the table, state and clock objects sent to clients;
-//! - `subscribers`: the sockets and their bounded queues;
-//! - `computer`: the computer's searches and moves, and one-screen tables;
-//! - `registry`: the open tables by id; `open`: opening one (options, seats, its actor);
-//!   `parked`, `parking`: correspondence tables out of memory while they wait;
-//! - `restore`: the tables of the games in progress at start-up;
-//! - `tournament`: tournament tables (a started game for a pairing, the result reported);
+//! - `computer`: when the computer searches and for what, and one-screen tables (pure);
+//! - `correspondence`: days per move (the options, the clock-save and time-low timers;
+//!   pure);
+//! - `subscribers`: the sockets and their bounded queues; `command`: the actor's queue;
+//! - `registry`: the open tables by id; `parked`: the parked tables' list;
 //! - `ballot`: opening ballots at a table (checked at creation, drawn at each start);
 //! - `micro_match`: two games from one opening, colours swapped, scored together.
-//! - `correspondence`: days per move (the options, the clock saves, time running low).
+//!
+//! The actor, `actor`: the task, its `select!` loop and timers (first-move window, flag,
+//! empty grace, correspondence, shutdown flush), `act`, the computer's searches started.
+//! Above it, what drives it:
+//! - `handlers`: what each client message does, the computer's answer, prepared replies;
+//! - `lifecycle`: starting and ending games (stored before announced);
+//! - `view`, `social`, `notices`: what the table shows, its chat and people, Web Push;
+//! - `tournament`: tournament tables (a started game for a pairing, the result reported);
+//! - `parking`: correspondence tables out of memory while they wait;
+//! - `open`: opening a table (options, seats, its actor); `restore`: the tables of the
+//!   games in progress at start-up.
 
 mod actor;
 pub mod ballot;
