@@ -5,20 +5,19 @@
 
 import * as api from './api.js';
 import { Board } from './board.js';
-import { snapshot } from './clock.js';
 import { h, replace } from './dom.js';
 import { parseFen } from './fen.js';
 import { clickSquare, jumpedSquares, movableFrom, nextSquares, parseMove } from './moves.js';
-import { pliesPlayed } from './offers.js';
 import * as sound from './sound.js';
-import { addChat, claimLeft, splitChat } from './chat.js';
+import { claimLeft, splitChat } from './chat.js';
 import { chatPanel } from './chatpanel.js';
 import { freeSeat } from './invite.js';
 import { invitePanel } from './invitepanel.js';
 import { playPerson } from './playnow.js';
 import { LiveSocket } from './socket.js';
 import { TABLE, actionMessage } from './protocol.js';
-import { applyMessage, canMove, isLocal, myColor, mySeat, nextPly, pendingAfterState } from './tablestate.js';
+import { canMove, isLocal, myColor, mySeat, nextPly } from './tablestate.js';
+import { moveMessage, receive } from './tablecontrol.js';
 import { bottomSide, renderPanels, tickClocks } from './tableview.js';
 import { watchTournament } from './tournamentwatch.js';
 import { myGame, nextPairing, winnerLine } from './tournaments.js';
@@ -29,8 +28,6 @@ const CLOCK_TICK_MS = 100;
 const RESIGN_CONFIRM_MS = 4_000;
 const AUTOFLIP_KEY = 'damka.autoflip';
 const ACK_TIMEOUT_MS = 8_000;
-// Messages after which the position (and so any half-entered move) is new.
-const POSITION_CHANGES = new Set(['state', 'move', 'game_started', 'game_over']);
 
 /**
  * Mounts the table page.
@@ -184,88 +181,46 @@ export function mount(root, { id, ctx }) {
     }
   }
 
+  /** A message of the table socket: the controller's effects carried out (tablecontrol.js). */
   function onMessage(msg) {
-    if (msg.t === 'ack') return onAck(msg);
-    if (msg.t === 'conditional') {
-      // The player's own prepared replies (private): set, advanced, or cancelled.
-      page.conditional = msg.lines ?? [];
-      page.condSent = false;
-      page.condError = null;
-      if (document.activeElement !== condInput) condInput.value = linesText(page.conditional);
-      draw();
-      return;
-    }
-    if (msg.t === 'error') return onError(msg);
-    if (Object.hasOwn(msg, 'claim_at')) page.claim = typeof msg.claim_at === 'number' ? { ms: msg.claim_at, at: performance.now() } : null;
-    if (msg.t === 'state') page.chat = addChat([], msg.chat ?? []);
-    if (msg.t === 'chat') {
-      page.chat = addChat(page.chat, [msg]);
-      drawChat();
-      // Chat may or may not be a versioned event; a versioned one still advances `v`.
-      if (typeof msg.v !== 'number') return;
-    }
-    const { state, resync, applied } = applyMessage(page.state, msg);
-    if (resync) {
-      // One request per gap: later events are ignored until the fresh `state` arrives.
-      if (!page.resyncing) {
-        page.resyncing = true;
+    for (const e of receive(page, msg, { now: performance.now(), t })) run(e);
+  }
+
+  function run(e) {
+    switch (e.do) {
+      case 'draw':
+        return draw();
+      case 'drawChat':
+        return drawChat();
+      case 'send':
+        return e.quiet ? socket.send(e.msg) : send(e.msg);
+      case 'resync':
         if (!socket.send({ t: TABLE.RESYNC })) socket.reconnect();
+        return;
+      case 'move':
+        return sendMove(page.state, e.move);
+      case 'sound':
+        return sound.play(e.name);
+      case 'fillConditional':
+        if (document.activeElement !== condInput) condInput.value = linesText(page.conditional);
+        return;
+      case 'chatError': {
+        const s = page.state;
+        const panel = s && myColor(s) == null && s.status === 'playing' ? chats.spectators : chats.players;
+        return panel.error(t(`error.${e.code}`, { message: e.message }));
       }
-      return;
+      case 'quickAgain':
+        return quickAgain(e.quick);
+      case 'follow':
+        return followTournament(page.state);
+      case 'loadRatings':
+        return loadRatings(page.state);
+      case 'loadVariant':
+        page.variantLoad = loadVariant().then(draw);
+        return;
+      default:
+        throw new Error(`unknown effect ${e.do}`);
     }
-    if (!applied) return;
-    if (msg.t === 'state') {
-      page.resyncing = false;
-      page.conditional = msg.you?.conditional ?? [];
-      if (document.activeElement !== condInput) condInput.value = linesText(page.conditional);
-    }
-    const before = page.state;
-    page.state = state;
-    followTournament(state);
-    noteOffers(before, state, msg);
-    if (msg.t !== 'state') {
-      const name = sound.soundFor(msg, myColor(before) ?? myColor(state));
-      if (name && !page.muted) sound.play(name);
-    }
-    if (msg.clock || msg.t === 'state') page.clock = state.clock ? snapshot(state.clock, performance.now()) : null;
-    if (typeof msg.first_move_deadline === 'number' && (msg.t === 'game_started' || msg.t === 'state')) {
-      page.windowS = Math.max(page.windowS ?? 0, Math.round(msg.first_move_deadline / 1000)) || null;
-    }
-    if (msg.t === 'game_started' || (msg.t === 'state' && state.game_id !== before?.game_id)) {
-      page.windowS = typeof msg.first_move_deadline === 'number' ? Math.round(msg.first_move_deadline / 1000) : null;
-      page.fens = new Map();
-      page.fensLoading = null;
-      page.view = null;
-      page.premove = null;
-      page.premoveFrom = null;
-    }
-    if (msg.t === 'move' && msg.fen) page.fens.set(msg.ply, msg.fen);
-    // A micro-match's break: its countdown runs from when the server said it.
-    if (msg.t === 'state' || msg.t === 'game_over' || msg.t === 'game_started') {
-      const left = state.match?.status === 'break' ? state.match.next_game_in : null;
-      page.matchBreak = typeof left === 'number' ? { ms: left, at: performance.now() } : null;
-    }
-    if (POSITION_CHANGES.has(msg.t)) {
-      // A half-entered move belongs to the old position.
-      page.path = [];
-      // The first-move window: in `state`, and (an addition to the protocol) in the
-      // events that open a new window.
-      const ms = msg.t === 'game_over' ? null : msg.first_move_deadline;
-      page.deadline = typeof ms === 'number' ? { ms, at: performance.now() } : null;
-    }
-    if (msg.t === 'state') afterState();
-    if (msg.t === 'state') loadRatings(state);
-    startIfSeated();
-    settlePending();
-    if (msg.t === 'game_over') {
-      page.premove = null;
-      page.premoveFrom = null;
-    }
-    playPremove();
-    // The geometry is fetched once; events arriving meanwhile are applied and drawn
-    // without a board, which appears when the fetch is done.
-    page.variantLoad ??= loadVariant().then(draw);
-    draw();
   }
 
   // A rated game's rating changes come with `game_over`; a page opened (or mounted
@@ -282,101 +237,12 @@ export function mount(root, { id, ctx }) {
     }, () => {});
   }
 
-  // When each player may offer again comes from the server (`offer_limits`); the client
-  // only notes that its own offer was declined, to say so.
-  function noteOffers(before, s, msg) {
-    const me = myColor(s);
-    if (!me) return;
-    if (msg.t === 'draw_declined' && before?.draw_offer === me && msg.by !== me) page.declined = { game: s.game_id, ply: pliesPlayed(s) };
-    if (msg.t === 'game_started') page.declined = null;
-  }
-
-  function afterState() {
-    if (page.pending) {
-      const what = pendingAfterState(page.state, page.pending);
-      if (what === 'resend') socket.send(moveMessage(page.pending));
-      else if (what === 'done') page.pending.acked = true;
-      else page.pending = null;
-    }
-    const intent = page.intent;
-    page.intent = null;
-    if (!intent) return;
-    // Start is pressed once seated (at once if already, else after our `seated`).
-    page.startWhenSeated = !!intent.start;
-    if (intent.seat && !myColor(page.state)) {
-      // "Play now" found this seat free; if someone was quicker, it looks again.
-      if (intent.quick && (page.state.seats[intent.seat] || page.state.status === 'playing')) {
-        quickAgain(intent.quick);
-        return;
-      }
-      page.sitting = intent;
-      send({ t: TABLE.SIT, seat: intent.seat });
-    }
-  }
-
-  /** Presses Start for a "play now" or an accepted invitation, once seated. */
-  function startIfSeated() {
-    const s = page.state;
-    const seat = mySeat(s);
-    if (!page.startWhenSeated || !seat) return;
-    page.startWhenSeated = false;
-    page.sitting = null;
-    if (s.status !== 'playing' && !s.ready[seat]) send({ t: TABLE.START });
-  }
-
   /** "Play now" lost its seat to someone quicker: another table, or a new one. */
   function quickAgain(quick) {
-    page.startWhenSeated = false;
-    page.sitting = null;
     playPerson(ctx, quick.room, { preset: quick.preset, skip: [...(quick.skip ?? []), id] }).catch((err) => {
       page.error = t(`error.${err.code}`, { message: err.message ?? '' });
       draw();
     });
-  }
-
-  function onAck(msg) {
-    if (page.pending && page.pending.ack === msg.ack) {
-      page.pending.acked = true;
-      settlePending();
-      draw();
-    }
-  }
-
-  function settlePending() {
-    const p = page.pending;
-    if (p && p.acked && page.state?.moves.some((m) => m.ply === p.ply)) page.pending = null;
-  }
-
-  function onError(msg) {
-    if (page.condSent && msg.ack == null && msg.code === 'bad_message') {
-      // The lines were refused: the server's message names the move.
-      page.condSent = false;
-      page.condError = msg.message ?? '';
-      draw();
-      return;
-    }
-    if (msg.code === 'seat_taken' && page.sitting?.quick) {
-      quickAgain(page.sitting.quick);
-      return;
-    }
-    if (msg.ack != null && page.chatAcks.has(msg.ack)) {
-      page.chatAcks.delete(msg.ack);
-      const panel = page.state && myColor(page.state) == null && page.state.status === 'playing' ? chats.spectators : chats.players;
-      panel.error(t(`error.${msg.code}`, { message: msg.message ?? '' }));
-      return;
-    }
-    if (page.pending && msg.ack != null && msg.ack === page.pending.ack) {
-      // Rejected: the board never showed it as played, so there is nothing to revert;
-      // ask for the authoritative state in case ours is behind.
-      page.pending = null;
-      page.path = [];
-      socket.send({ t: TABLE.RESYNC });
-    }
-    // The table is gone while its page shows it (a restart that did not bring it back,
-    // the game being over): the close that follows says so, without a bare "Not found".
-    if (msg.code === 'not_found' && page.state && msg.ack == null) return;
-    page.error = t(`error.${msg.code}`, { message: msg.message ?? '' });
-    draw();
   }
 
   async function loadVariant() {
@@ -425,8 +291,6 @@ export function mount(root, { id, ctx }) {
     draw();
   }
 
-  const moveMessage = (p) => ({ t: TABLE.MOVE, move: p.move, ply: p.ply, ack: p.ack });
-
   /** Sends a move of the player's (entered now, or a premove that became legal). */
   function sendMove(s, move) {
     const pending = { move, ply: nextPly(s), ack: nextAck++, acked: false };
@@ -465,25 +329,6 @@ export function mount(root, { id, ctx }) {
       page.premoveFrom = sq;
     }
     draw();
-  }
-
-  /** Plays the queued premove if it is now the player's turn and it names one legal move. */
-  function playPremove() {
-    const s = page.state;
-    if (!page.premove || !s || !canMove(s) || page.pending || !page.online) return;
-    const [from, to] = page.premove;
-    page.premove = null;
-    page.premoveFrom = null;
-    const matches = s.legal.filter((m) => {
-      const sq = parseMove(m).squares;
-      return sq[0] === from && sq[sq.length - 1] === to;
-    });
-    if (matches.length === 1) {
-      page.path = [];
-      sendMove(s, matches[0]);
-    } else {
-      page.hint = t('premove.dropped', { move: `${from}-${to}` });
-    }
   }
 
   /** Shows the position after `at` plies of the live game (null: the live position). */
@@ -715,8 +560,14 @@ export function mount(root, { id, ctx }) {
    * each change of the tournament.
    */
   let fetching = null;
+  // A change of the tournament while its fetch is under way is fetched again after it
+  // (its end may come just then: the last game's result, then the tournament over).
+  let fetchAgain = false;
   async function fetchNext(tour) {
-    if (fetching) return;
+    if (fetching) {
+      fetchAgain = true;
+      return;
+    }
     fetching = api.tournament(tour.id).then((x) => {
       const s = page.state;
       const me = s?.you?.id;
@@ -743,6 +594,10 @@ export function mount(root, { id, ctx }) {
       draw();
     }, () => {}).finally(() => {
       fetching = null;
+      if (fetchAgain) {
+        fetchAgain = false;
+        fetchNext(tour);
+      }
     });
   }
 
