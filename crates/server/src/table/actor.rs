@@ -1,26 +1,34 @@
 //! The table actor: the one task that owns a table. It waits for a command, a timer (the
-//! first-move window, the running side's flag, the empty-table grace) or shutdown, and
-//! nothing else ever mutates the table.
+//! first-move window, the running side's flag, the empty-table grace, correspondence,
+//! parking) or shutdown, and nothing else ever mutates the table. Here: the task, its
+//! loop and `act` (every step run the same way), what it sends and shows (views,
+//! presence, Web Push) and the computer's searches started. What each message, command
+//! and timer does is in `handlers.rs`; everything else in `table/` is state and decisions
+//! the two use (the layers test keeps it so).
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use damka_protocol::table::ServerMessage;
+use damka_protocol::table::{ServerMessage, State as ServerState};
 use damka_protocol::{ErrorCode, Options};
-use draughts::{Rules, Variant};
+use draughts::{Color, Rules, Variant};
 use tokio::sync::mpsc;
+use tracing::Instrument;
 
 use super::command::Command;
 use super::computer::{self, Think, Thinking};
 use super::correspondence;
 use super::game::{Hold, LiveGame, to_i64};
 use super::game::{reason_of, result_of};
+use super::notices;
 use super::presence::{self, Counts, Note, Presence};
 use super::referee::{self, Action, Actor, Claim};
 use super::registry::{TableSeed, Tables};
 use super::seating::Seating;
+use super::social;
 use super::step::{Audience, Follow, Notify, Step, Write};
 use super::subscribers::{Outgoing, Subscribers, encode};
+use super::view::Sight;
 use crate::chat::ChatLog;
 use crate::core::Core;
 use crate::error::AppError;
@@ -438,8 +446,12 @@ impl TableActor {
         }
         match follow.notify {
             Some(Notify::Offer(c)) => self.notify_away(c, crate::push::Kind::Offer),
-            Some(Notify::Turn) => self.notify_moved(),
-            Some(Notify::Ended) => self.notify_ended(),
+            Some(Notify::Turn) => {
+                if let Some(g) = self.game.as_ref() {
+                    self.notify(notices::after_move(g));
+                }
+            }
+            Some(Notify::Ended) => self.notify(notices::after_end()),
             None => {}
         }
     }
@@ -616,6 +628,110 @@ impl Drop for Registered {
 }
 
 impl TableActor {
+    /// What the table shows, read from its state ([`super::view`]).
+    fn sight(&self) -> Sight<'_> {
+        Sight {
+            id: &self.id,
+            room: &self.room,
+            variant: self.variant,
+            options: &self.options,
+            seating: &self.seating,
+            counts: self.presence_now(),
+            game: self.game.as_ref(),
+            tournament: self.tournament.as_ref(),
+            micro: self.micro.as_ref(),
+            v: self.v,
+            offer_plies: self.core.config.tables.draw_offer_plies,
+        }
+    }
+
+    /// The public table object (room lists, `GET /api/tables/{id}`, `state.table`).
+    pub fn table_view(&self) -> damka_protocol::TableView {
+        self.sight().table_view()
+    }
+
+    /// The full state as seen by `guest` (or a spectator without a session).
+    pub fn state_for(&self, guest: Option<&damka_protocol::Player>) -> ServerState {
+        let now = self.core.time.now_ms();
+        self.sight()
+            .state(guest, self.chat_for(guest), self.claim_at(now), now)
+    }
+
+    /// The chat scope of this table in the store.
+    pub(super) fn chat_scope(&self) -> String {
+        social::chat_scope(&self.id)
+    }
+
+    /// The chat history as `guest` may see it ([`social::chat_for`]).
+    pub(super) fn chat_for(
+        &self,
+        guest: Option<&damka_protocol::Player>,
+    ) -> Vec<damka_protocol::ChatMessage> {
+        social::chat_for(&self.chat, self.game.as_ref(), guest)
+    }
+
+    /// Ms until the connected player may claim against the disconnected one
+    /// ([`social::claim_at`]).
+    pub(super) fn claim_at(&self, now: u64) -> Option<u64> {
+        let delay = self.core.config.claim_delay_ms(self.options.minutes);
+        social::claim_at(
+            self.game.as_ref(),
+            &self.options,
+            self.presence.one_away(),
+            delay,
+            now,
+        )
+    }
+
+    /// Tells the room who is here (guests with a socket open: playing the running game,
+    /// or at the table), if that changed.
+    fn publish_people(&mut self) {
+        // Run after every wake-up of the table (every move): compared in place, and the
+        // list built only when it changed.
+        let game = self.game.as_ref();
+        if self
+            .presence
+            .people_unchanged(social::people(&self.subs, game))
+        {
+            return;
+        }
+        let at: Vec<_> = social::people(&self.subs, game)
+            .map(|(p, w)| (p.clone(), w))
+            .collect();
+        self.room.table_people(&self.id, at.clone());
+        self.presence.people_reported(at);
+    }
+
+    /// Tells the player of `color` about `kind`, unless they are watching this table
+    /// ([`notices::notification`]); sent on a task of its own.
+    pub(super) fn notify_away(&self, color: Color, kind: crate::push::Kind) {
+        let Some((player, n)) = self.game.as_ref().and_then(|g| {
+            notices::notification(g, &self.id, self.variant, &self.subs, color, kind)
+        }) else {
+            return;
+        };
+        let core = self.core.clone();
+        self.core.tracker.spawn(
+            async move {
+                let sent = core
+                    .push
+                    .deliver(&core.store, &core.metrics, &player, &n)
+                    .await;
+                if let Err(e) = sent {
+                    tracing::warn!(error = %e, "push notifications not sent");
+                }
+            }
+            .instrument(tracing::debug_span!("push")),
+        );
+    }
+
+    /// Tells each of `whom` (a colour and what about).
+    fn notify(&self, whom: Vec<(Color, crate::push::Kind)>) {
+        for (color, kind) in whom {
+            self.notify_away(color, kind);
+        }
+    }
+
     /// The running correspondence game, unless its clock is held.
     pub(super) fn correspondence_game(&self) -> Option<&LiveGame> {
         correspondence::running(self.options.days, self.game.as_ref())
@@ -641,45 +757,6 @@ impl TableActor {
         if self.options.days.is_some() {
             self.correspondence.moved(self.core.time.now_ms());
         }
-    }
-
-    /// A correspondence timer fired: tell the side to move its time runs low, save the
-    /// clock, or both.
-    async fn on_correspondence_timer(&mut self) {
-        let now = self.core.time.now_ms();
-        if self.time_low_at(now).is_some_and(|at| at <= now)
-            && let Some(g) = self.correspondence_game()
-        {
-            let (turn, ply) = (g.position().turn(), g.ply());
-            tracing::info!(game = %g.id, ply, "correspondence: time runs low");
-            self.notify_away(turn, crate::push::Kind::TimeLow);
-            self.correspondence.told_time_low(ply);
-        }
-        if self.correspondence.save_due(now) {
-            self.save_correspondence_clock(now).await;
-        }
-    }
-
-    /// Saves the running clock with the side to move's deadline (Unix ms)
-    /// ([`correspondence::clock_save`]). Returns whether it is saved.
-    pub(super) async fn save_correspondence_clock(&mut self, now: u64) -> bool {
-        self.correspondence.saving(now);
-        let Some(g) = self.correspondence_game() else {
-            return false;
-        };
-        let (snapshot, first_move, deadline) =
-            correspondence::clock_save(g, now, crate::time::unix_ms());
-        let id = g.id.clone();
-        if let Err(e) = self
-            .core
-            .store
-            .save_clock(&id, snapshot, first_move, deadline)
-            .await
-        {
-            tracing::warn!(error = %e, game = %id, "cannot save a correspondence clock");
-            return false;
-        }
-        true
     }
 
     /// Starts a search if the computer is to move and none runs for this ply

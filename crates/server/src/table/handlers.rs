@@ -1,18 +1,27 @@
-//! What each table-socket message does: an action on the running game is handed to the
-//! executor ([`TableActor::act`]) as it is; seats, readiness and moves' requests are
-//! handled here. Every rejection is an `error` to the sender only; nothing a client sends
-//! can close the table or reach another player.
+//! What each table-socket message, command and timer does: an action on the running game
+//! is handed to the executor ([`TableActor::act`]) as it is; seats, readiness, moves'
+//! requests, chat, the computer's answer, prepared replies and forfeits are handled here,
+//! and so are a game's start ([`super::lifecycle`] says what it starts from), the
+//! server's own ends (time, the first-move window), the clock's holds, the
+//! correspondence timers and parking. Every rejection is an `error` to the sender only;
+//! nothing a client sends can close the table or reach another player.
 
 use std::time::Instant;
 
 use damka_protocol::table::{ClientMessage, ServerMessage};
 use damka_protocol::{ErrorCode, Player, Side};
-use draughts::Color;
+use draughts::{ByColor, Color, Reason};
 
 use super::actor::{Request, TableActor};
 use super::conditional::Conditional;
-use super::game::{Hold, LiveGame, color};
+use super::correspondence;
+use super::game::{GameStart, Hold, LiveGame, color, side};
+use super::lifecycle;
+use super::parked::Parked;
 use super::referee::{Action, Actor};
+use super::social;
+use super::subscribers::encode;
+use super::tournament;
 use crate::error::AppError;
 
 /// A move to play: whose, what, for which ply, and who asked.
@@ -70,7 +79,9 @@ impl TableActor {
                 Ok(())
             }
             (_, None) => Err(AppError::Unauthorized),
-            (ref m, Some(_)) if self.tournament_refuses(m).is_err() => self.tournament_refuses(m),
+            (ref m, Some(_)) if tournament::refuses(self.tournament.is_some(), m).is_err() => {
+                tournament::refuses(true, m)
+            }
             (ClientMessage::Sit { seat }, Some(g)) => self.sit(g, seat).await,
             (ClientMessage::Stand, Some(g)) => self.stand(&g),
             (ClientMessage::Start, Some(g)) => self.start(&g).await,
@@ -470,5 +481,421 @@ impl TableActor {
             text,
             ply,
         })
+    }
+
+    /// A chat message: cleaned, rate-limited, stored, then sent to the table (a
+    /// spectator's during a game to the spectators only).
+    ///
+    /// Fails with `bad_message`, `rate_limited` or a storage error.
+    pub(super) async fn chat(&mut self, guest: &Player, text: &str) -> Result<(), AppError> {
+        let text = self.chat.admit(&guest.id, text)?;
+        let game = self.game.as_ref();
+        let spectators = social::spectators_only(game, &guest.id);
+        let from = self.room.shown_player(guest);
+        let row = crate::chat::new_row(&self.chat_scope(), &from, text, spectators);
+        self.core.store.save_chat(&row).await?;
+        let msg = crate::chat::message(&row);
+        self.chat.record(msg.clone());
+        let Some(text) = encode(&ServerMessage::Chat(msg)) else {
+            return Ok(());
+        };
+        if spectators {
+            let game = self.game.as_ref();
+            let players: Vec<u64> = self
+                .subs
+                .iter()
+                .filter(|s| {
+                    s.guest
+                        .as_ref()
+                        .is_some_and(|g| social::plays_now(game, &g.id))
+                })
+                .map(|s| s.id)
+                .collect();
+            self.subs.broadcast_to(&text, |id| !players.contains(&id));
+        } else {
+            self.subs.broadcast(&text);
+        }
+        Ok(())
+    }
+
+    /// A player left the tournament: their running game here is resigned, and a
+    /// micro-match's second game not started yet (`game_id` is its id, or the first
+    /// game's while it runs) is not played: reported to the tournament as forfeited
+    /// ([`tournament::forfeit_second`]).
+    pub(super) async fn forfeit(&mut self, game_id: &str, player_id: &str) {
+        if let Some(color) = self
+            .game
+            .as_ref()
+            .filter(|g| g.playing() && g.id == game_id)
+            .and_then(|g| g.color_of(player_id))
+            && let Err(e) = self
+                .finish(Some(color.other()), draughts::Reason::Resign)
+                .await
+        {
+            tracing::warn!(error = %e, "cannot store a forfeited tournament game now");
+            return;
+        }
+        let (Some(t), Some(m)) = (self.tournament.as_ref(), self.micro.as_mut()) else {
+            return;
+        };
+        let Some(report) = tournament::forfeit_second(t, m, game_id, player_id) else {
+            return;
+        };
+        tracing::info!(game = %report.game, "a micro-match's second game forfeited");
+        self.tables.report(report);
+        self.resend_states();
+        self.publish();
+    }
+
+    /// Both seated players are ready (or a micro-match's break is over): start a game
+    /// ([`lifecycle::next_game`]), store it, then announce it.
+    ///
+    /// Fails with the store's error.
+    pub(super) async fn start_game(&mut self) -> Result<(), AppError> {
+        let Some(seated) = self.seating.both() else {
+            return Ok(());
+        };
+        let now = self.core.time.now_ms();
+        let draws = lifecycle::Draws {
+            id: crate::random::token_base36(12),
+            ballot: super::ballot::draw(self.variant, self.options.ballot.as_ref()),
+            opening_seed: crate::random::u64(),
+        };
+        let next = lifecycle::next_game(
+            seated,
+            self.game.as_ref(),
+            self.micro.as_ref(),
+            self.rules,
+            &self.options,
+            self.core.config.test.test_start_fen.as_deref(),
+            draws,
+        );
+        let rated = self.options.rated
+            && crate::ratings::within_pair_limit(&self.core, &next.white.id, &next.black.id)
+                .await?;
+        let (white, black) = (next.white.clone(), next.black.clone());
+        let (live, new) = LiveGame::start(GameStart {
+            id: next.id,
+            table_id: self.id.clone(),
+            room: self.room.config.id.clone(),
+            variant: self.variant,
+            options: self.options.clone(),
+            players: ByColor {
+                white: next.white,
+                black: next.black,
+            },
+            position: next.position,
+            ballot: next.ballot,
+            opening: next.opening,
+            micro_match: next.slot.clone(),
+            now,
+            started_at: crate::time::unix_ms(),
+            first_move_ms: self.first_move_window_ms(),
+            rated,
+        });
+        self.core.store.insert_game(&new).await?;
+        self.seating.seat_game(white, black);
+        match next.slot {
+            Some(s) if s.game == 2 => {
+                if let Some(m) = self.micro.as_mut() {
+                    m.second_started(&live.id);
+                }
+            }
+            Some(_) => self.micro = Some(super::micro_match::MicroMatch::first(&live)),
+            None => {}
+        }
+        let v = self.next_v();
+        let event = lifecycle::started(&live, self.micro.as_ref(), self.options.rated, v, now);
+        let ended = live.game.outcome();
+        self.game = Some(live);
+        self.presence.game_started();
+        self.correspondence_moved();
+        self.core.metrics.games_started.inc();
+        tracing::info!(game = %event.id, "game started");
+        self.broadcast(&ServerMessage::GameStarted(Box::new(event)));
+        self.presence_changed();
+        if let Some(o) = ended {
+            // A set-up position that is already decided (tests only).
+            self.finish(o.winner, o.reason).await?;
+        }
+        Ok(())
+    }
+
+    /// A micro-match's break is over: its second game starts, whoever is there (the
+    /// first-move window then decides, as for any game). Tried again a little later if
+    /// it cannot be stored.
+    pub(super) async fn on_match_break_over(&mut self) {
+        if let Err(e) = self.start_game().await {
+            tracing::warn!(error = %e, "cannot start a micro-match's second game; trying again");
+            let retry = self.core.time.now_ms() + lifecycle::END_RETRY.as_millis() as u64;
+            if let Some(m) = self.micro.as_mut().filter(|m| m.in_break()) {
+                m.stage = super::micro_match::Stage::Break { until: retry };
+            }
+            return;
+        }
+        // Nobody to play it (never: the seats are kept in the break): the match is over,
+        // rather than a break that never ends.
+        if let Some(m) = self.micro.as_mut().filter(|m| m.in_break()) {
+            tracing::warn!("a micro-match's second game has no players: the match ends");
+            m.stage = super::micro_match::Stage::Over;
+            self.resend_states();
+        }
+        self.publish();
+    }
+
+    /// The server ends the running game now (time, the first-move window, a forfeit):
+    /// stored, then applied and announced ([`TableActor::act`]). Nothing changes if it
+    /// cannot be stored, and a database outage holds the clock until the database is back.
+    ///
+    /// Fails with the store's error.
+    pub(super) async fn finish(
+        &mut self,
+        winner: Option<Color>,
+        reason: Reason,
+    ) -> Result<(), AppError> {
+        let end = Action::End { winner, reason };
+        self.act(Actor::Server, end, Request::default()).await
+    }
+
+    /// The first-move window or a flag timer expired (`deadline`: when it was due, server
+    /// ms; `None` for a retry), or a restart's grace ended.
+    pub(super) async fn on_deadline(&mut self, deadline: Option<u64>) {
+        let now = self.core.time.now_ms();
+        let Some(game) = self.game.as_mut().filter(|g| g.playing()) else {
+            return;
+        };
+        if let Some(Hold::Restart { until }) = game.held() {
+            if now >= until {
+                tracing::info!(game = %game.id, "restart grace over: the clock runs again");
+                self.release_hold();
+            }
+            return;
+        }
+        let ended = if game.first_move_left(now) == Some(0) {
+            tracing::info!(game = %game.id, "first move not made in time");
+            let (winner, reason) =
+                super::tournament::first_move_missed(self.tournament.is_some(), self.game.as_ref());
+            self.finish(winner, reason).await
+        } else if let Some(flagged) = game.clock.flagged(now) {
+            let ruled = self.finish(Some(flagged.other()), Reason::Timeout).await;
+            if let (Ok(()), Some(due)) = (&ruled, deadline) {
+                // How late the flag was ruled: stored and announced, after the timer.
+                let late = self
+                    .core
+                    .time
+                    .now_us()
+                    .saturating_sub(due.saturating_mul(1000));
+                self.core
+                    .metrics
+                    .flag_late
+                    .observe(std::time::Duration::from_micros(late));
+            }
+            ruled
+        } else {
+            Ok(())
+        };
+        if ended.is_err() {
+            // Tried again later: on recovery for an outage, else after a while.
+            self.end_retry = Some(tokio::time::Instant::now() + lifecycle::END_RETRY);
+        }
+    }
+
+    /// The outcome of a write of this table, as the player's action sees it: a failure
+    /// holds the clock first if the database is out ([`Self::storage_failed`]).
+    ///
+    /// Fails with the store's error.
+    pub(super) fn stored<T>(
+        &mut self,
+        result: Result<T, damka_store::StoreError>,
+        now: u64,
+    ) -> Result<T, AppError> {
+        result.map_err(|e| {
+            self.storage_failed(&e, now);
+            e.into()
+        })
+    }
+
+    /// A write of this table failed: if the database is unavailable, hold the clock
+    /// (charged to nobody) until it takes writes again, and show why.
+    pub(super) fn storage_failed(&mut self, e: &damka_store::StoreError, now: u64) {
+        if !e.is_outage() {
+            return;
+        }
+        let Some(game) = self.game.as_mut().filter(|g| g.playing()) else {
+            return;
+        };
+        if game.held() == Some(Hold::Storage) {
+            return;
+        }
+        game.hold_clock(Hold::Storage, now);
+        tracing::warn!(game = %game.id, "database unavailable: the clock is held");
+        self.resend_states();
+    }
+
+    /// Runs a held clock again from now and tells every socket; a game whose time ran
+    /// out, or whose first-move window closed, while its end could not be stored ends now.
+    pub(super) fn release_hold(&mut self) {
+        let now = self.core.time.now_ms();
+        let Some(game) = self.game.as_mut().filter(|g| g.held().is_some()) else {
+            return;
+        };
+        game.release(now);
+        self.resend_states();
+        self.correspondence_moved();
+    }
+
+    /// Sends every socket a fresh `state` (the clock was held or released: no event
+    /// says so).
+    pub(super) fn resend_states(&mut self) {
+        let subs: Vec<u64> = self.subs.iter().map(|s| s.id).collect();
+        for sub in subs {
+            self.send_state(sub);
+        }
+    }
+
+    pub(super) fn announce_end(
+        &mut self,
+        result: Option<damka_protocol::GameResult>,
+        reason: damka_protocol::EndReason,
+        now: u64,
+    ) {
+        let Some((clock, by, ratings)) = self.game.as_ref().map(|g| {
+            let ended = g.ended();
+            (
+                g.clock_view(now),
+                ended.and_then(|e| e.by).map(side),
+                ended.and_then(|e| e.ratings),
+            )
+        }) else {
+            return;
+        };
+        self.core.metrics.games_finished.inc();
+        tracing::info!(?result, reason = reason.as_str(), "game over");
+        let micro_match = self.micro.as_mut().map(|m| {
+            let winner = match result {
+                Some(damka_protocol::GameResult::White) => Some(Color::White),
+                Some(damka_protocol::GameResult::Black) => Some(Color::Black),
+                _ => None,
+            };
+            let until = now + self.core.config.match_break().as_millis() as u64;
+            m.game_over(winner, result.is_none(), until);
+            Box::new(m.view(now))
+        });
+        if let (Some(r), Some(game)) = (&ratings, self.game.as_mut()) {
+            lifecycle::rerate(game, &mut self.seating, &mut self.subs, r);
+        }
+        let ratings = ratings.as_ref().map(crate::ratings::wire_ratings);
+        let v = self.next_v();
+        self.broadcast(&ServerMessage::GameOver {
+            v,
+            result,
+            reason,
+            clock,
+            by,
+            ratings,
+            micro_match,
+        });
+        self.publish();
+        if let Some(report) =
+            super::tournament::report(self.tournament.as_ref(), self.game.as_ref(), result, reason)
+        {
+            self.tables.report(report);
+        }
+    }
+
+    /// When this table parks if nothing happens (server ms): a correspondence game
+    /// waiting for a move, clock running and saved, nobody watching, parking on.
+    pub(super) fn park_at(&self) -> Option<u64> {
+        let after = self.tables.parking()?;
+        self.idle_since?;
+        self.correspondence_game()?;
+        if self.thinking.is_some() || self.tournament.is_some() || self.micro.is_some() {
+            return None;
+        }
+        Some(self.idle_since? + after.as_millis() as u64)
+    }
+
+    /// Whether the table may count as idle for parking now.
+    pub(super) fn parkable_now(&self) -> bool {
+        self.options.days.is_some() && self.subs.is_empty() && self.correspondence_game().is_some()
+    }
+
+    /// Parks the table if it still may: its clock saved, then its entry left with the
+    /// registry. Returns whether it is parked (the actor then ends).
+    pub(super) async fn park(&mut self) -> bool {
+        let now = self.core.time.now_ms();
+        if !self.parkable_now() {
+            self.idle_since = None;
+            return false;
+        }
+        let Some(g) = self.correspondence_game() else {
+            return false;
+        };
+        let flag = g.deadline(now);
+        let game = g.id.clone();
+        let due = [self.time_low_at(now), flag].into_iter().flatten().min();
+        let Some(due) = due else {
+            return false;
+        };
+        if !self.save_correspondence_clock(now).await {
+            // Kept loaded; tried again after another idle period.
+            self.idle_since = Some(now);
+            return false;
+        }
+        let Some(tx) = self.tx.upgrade() else {
+            return false;
+        };
+        self.tables
+            .park(
+                &self.id,
+                &tx,
+                Parked {
+                    game,
+                    since: now,
+                    due,
+                },
+            )
+            .await;
+        self.room.table_removed(&self.id);
+        true
+    }
+
+    /// A correspondence timer fired: tell the side to move its time runs low, save the
+    /// clock, or both.
+    pub(super) async fn on_correspondence_timer(&mut self) {
+        let now = self.core.time.now_ms();
+        if self.time_low_at(now).is_some_and(|at| at <= now)
+            && let Some(g) = self.correspondence_game()
+        {
+            let (turn, ply) = (g.position().turn(), g.ply());
+            tracing::info!(game = %g.id, ply, "correspondence: time runs low");
+            self.notify_away(turn, crate::push::Kind::TimeLow);
+            self.correspondence.told_time_low(ply);
+        }
+        if self.correspondence.save_due(now) {
+            self.save_correspondence_clock(now).await;
+        }
+    }
+
+    /// Saves the running clock with the side to move's deadline (Unix ms)
+    /// ([`correspondence::clock_save`]). Returns whether it is saved.
+    pub(super) async fn save_correspondence_clock(&mut self, now: u64) -> bool {
+        self.correspondence.saving(now);
+        let Some(g) = self.correspondence_game() else {
+            return false;
+        };
+        let (snapshot, first_move, deadline) =
+            correspondence::clock_save(g, now, crate::time::unix_ms());
+        let id = g.id.clone();
+        if let Err(e) = self
+            .core
+            .store
+            .save_clock(&id, snapshot, first_move, deadline)
+            .await
+        {
+            tracing::warn!(error = %e, game = %id, "cannot save a correspondence clock");
+            return false;
+        }
+        true
     }
 }

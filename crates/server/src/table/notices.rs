@@ -1,4 +1,4 @@
-//! Web Push from a table: a player who is not watching the game is told that it is their
+//! Web Push from a table, pure (the actor sends): a player who is not watching the game is told that it is their
 //! move, that the opponent offers something, or that the game ended
 //! ([`crate::push::Push::deliver`] sends, on a task of its own; settings per kind apply
 //! there).
@@ -6,63 +6,101 @@
 //! Only accounts have subscriptions (a guest's would be lost with the cookie), and the
 //! computer gets none. "Not watching" means no socket of theirs is open at this table.
 
-use draughts::Color;
+use draughts::{Color, Variant};
 
-use super::actor::TableActor;
-use tracing::Instrument;
-
+use super::game::LiveGame;
+use super::subscribers::Subscribers;
 use crate::push::{Kind, Notification};
 
-impl TableActor {
-    /// Tells the player of `color` about `kind`, unless they are watching this table.
-    pub(super) fn notify_away(&self, color: Color, kind: Kind) {
-        let Some(game) = self.game.as_ref() else {
-            return;
-        };
-        let player = game.player(color);
-        if !player.account || player.is_bot() || self.subs.has_guest(&player.id) {
-            return;
+/// The notification for the player of `color` in `game` about `kind`, and their id; none
+/// for a guest or the computer, or a player watching this table through `subs`.
+pub(super) fn notification(
+    game: &LiveGame,
+    table: &str,
+    variant: Variant,
+    subs: &Subscribers,
+    color: Color,
+    kind: Kind,
+) -> Option<(String, Notification)> {
+    let player = game.player(color);
+    if !player.account || player.is_bot() || subs.has_guest(&player.id) {
+        return None;
+    }
+    let n = Notification {
+        kind,
+        game: game.id.clone(),
+        url: format!("/#/table/{table}"),
+        opponent: game.player(color.other()).name.clone(),
+        variant: variant.name().to_owned(),
+    };
+    Some((player.id.clone(), n))
+}
+
+/// Who is told what after a move: the player to move, or both once the game is over.
+pub(super) fn after_move(game: &LiveGame) -> Vec<(Color, Kind)> {
+    if game.playing() {
+        vec![(game.position().turn(), Kind::YourTurn)]
+    } else {
+        after_end()
+    }
+}
+
+/// Who is told what after the end: both players.
+pub(super) fn after_end() -> Vec<(Color, Kind)> {
+    vec![(Color::White, Kind::GameEnd), (Color::Black, Kind::GameEnd)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::game::GameStart;
+    use damka_protocol::{Options, Player};
+    use draughts::{ByColor, Position, Rules};
+
+    fn account(id: &str) -> Player {
+        Player {
+            account: true,
+            ..Player::guest(id, id)
         }
-        let opponent = game.player(color.other()).name.clone();
-        let n = Notification {
-            kind,
-            game: game.id.clone(),
-            url: format!("/#/table/{}", self.id),
-            opponent,
-            variant: self.variant.name().to_owned(),
+    }
+
+    fn game(white: Player, black: Player) -> LiveGame {
+        LiveGame::start(GameStart {
+            id: "g".into(),
+            table_id: "t".into(),
+            room: "r".into(),
+            variant: Variant::Russian,
+            options: Options::default(),
+            players: ByColor { white, black },
+            position: Position::new(Rules::new(Variant::Russian)),
+            ballot: None,
+            opening: Vec::new(),
+            micro_match: None,
+            now: 0,
+            started_at: 0,
+            first_move_ms: 30_000,
+            rated: false,
+        })
+        .0
+    }
+
+    #[test]
+    fn an_account_away_is_told_a_guest_or_a_watcher_is_not() {
+        let g = game(account("w"), Player::guest("b", "B"));
+        let mut subs = Subscribers::default();
+        let to = |subs: &Subscribers, c| {
+            notification(&g, "t1", Variant::Russian, subs, c, Kind::YourTurn)
+                .map(|(id, n)| (id, n.url, n.opponent))
         };
-        let core = self.core.clone();
-        let player = player.id.clone();
-        self.core.tracker.spawn(
-            async move {
-                let sent = core
-                    .push
-                    .deliver(&core.store, &core.metrics, &player, &n)
-                    .await;
-                if let Err(e) = sent {
-                    tracing::warn!(error = %e, "push notifications not sent");
-                }
-            }
-            .instrument(tracing::debug_span!("push")),
+        assert_eq!(
+            to(&subs, Color::White),
+            Some(("w".into(), "/#/table/t1".into(), "B".into()))
         );
-    }
-
-    /// After a move: the player to move is told, or both once the game is over.
-    pub(super) fn notify_moved(&self) {
-        let Some(game) = self.game.as_ref() else {
-            return;
-        };
-        if game.playing() {
-            self.notify_away(game.position().turn(), Kind::YourTurn);
-        } else {
-            self.notify_ended();
-        }
-    }
-
-    /// After the end: both players are told.
-    pub(super) fn notify_ended(&self) {
-        for color in [Color::White, Color::Black] {
-            self.notify_away(color, Kind::GameEnd);
-        }
+        assert_eq!(to(&subs, Color::Black), None, "a guest has no subscription");
+        let (tx, _rx) = tokio::sync::mpsc::channel(1);
+        subs.add(Some(account("w")), tx);
+        assert_eq!(to(&subs, Color::White), None, "watching this table");
+        assert_eq!(after_move(&g), [(Color::White, Kind::YourTurn)]);
+        assert_eq!(after_end().len(), 2);
     }
 }

@@ -15,7 +15,6 @@
 
 use std::sync::Arc;
 
-use super::actor::TableActor;
 use super::parked::Parked;
 use super::registry::{TableHandle, Tables};
 
@@ -109,64 +108,5 @@ impl Tables {
                 }
             }
         }
-    }
-}
-
-impl TableActor {
-    /// When this table parks if nothing happens (server ms): a correspondence game
-    /// waiting for a move, clock running and saved, nobody watching, parking on.
-    pub(super) fn park_at(&self) -> Option<u64> {
-        let after = self.tables.parking()?;
-        self.idle_since?;
-        self.correspondence_game()?;
-        if self.thinking.is_some() || self.tournament.is_some() || self.micro.is_some() {
-            return None;
-        }
-        Some(self.idle_since? + after.as_millis() as u64)
-    }
-
-    /// Whether the table may count as idle for parking now.
-    pub(super) fn parkable_now(&self) -> bool {
-        self.options.days.is_some() && self.subs.is_empty() && self.correspondence_game().is_some()
-    }
-
-    /// Parks the table if it still may: its clock saved, then its entry left with the
-    /// registry. Returns whether it is parked (the actor then ends).
-    pub(super) async fn park(&mut self) -> bool {
-        let now = self.core.time.now_ms();
-        if !self.parkable_now() {
-            self.idle_since = None;
-            return false;
-        }
-        let Some(g) = self.correspondence_game() else {
-            return false;
-        };
-        let flag = g.deadline(now);
-        let game = g.id.clone();
-        let due = [self.time_low_at(now), flag].into_iter().flatten().min();
-        let Some(due) = due else {
-            return false;
-        };
-        if !self.save_correspondence_clock(now).await {
-            // Kept loaded; tried again after another idle period.
-            self.idle_since = Some(now);
-            return false;
-        }
-        let Some(tx) = self.tx.upgrade() else {
-            return false;
-        };
-        self.tables
-            .park(
-                &self.id,
-                &tx,
-                Parked {
-                    game,
-                    since: now,
-                    due,
-                },
-            )
-            .await;
-        self.room.table_removed(&self.id);
-        true
     }
 }

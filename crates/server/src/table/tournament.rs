@@ -10,7 +10,6 @@ use damka_protocol::{EndReason, ErrorCode, GameResult, Options, Player, TableTou
 
 use draughts::{ByColor, Color, Position, Reason, Rules};
 
-use super::actor::TableActor;
 use super::game::{GameStart, LiveGame};
 use super::registry::{GameReport, TableSeed, Tables};
 use crate::error::AppError;
@@ -155,97 +154,86 @@ impl Tables {
     }
 }
 
-impl TableActor {
-    /// Whether a tournament table refuses this message: its seats are the pairing's and
-    /// it plays only the tournament's game (no sitting, standing, restarting); a game
-    /// is never aborted (a player who cannot play resigns; one who does not show up
-    /// loses by the first-move rule).
-    ///
-    /// Fails with `bad_message` (seats, start) or `game_in_progress` (abort).
-    pub(super) fn tournament_refuses(&self, msg: &ClientMessage) -> Result<(), AppError> {
-        if self.tournament.is_none() {
-            return Ok(());
-        }
-        match msg {
-            ClientMessage::Sit { .. } | ClientMessage::Stand | ClientMessage::Start => Err(
-                AppError::BadMessage("a tournament table plays only its tournament game".into()),
-            ),
-            ClientMessage::Abort => Err(AppError::game(
-                ErrorCode::GameInProgress,
-                "a tournament game cannot be aborted: resign instead",
-            )),
-            _ => Ok(()),
-        }
+/// Whether a tournament table refuses this message: its seats are the pairing's and it
+/// plays only the tournament's game (no sitting, standing, restarting); a game is never
+/// aborted (a player who cannot play resigns; one who does not show up loses by the
+/// first-move rule). Any other table refuses nothing here.
+///
+/// Fails with `bad_message` (seats, start) or `game_in_progress` (abort).
+pub(super) fn refuses(tournament: bool, msg: &ClientMessage) -> Result<(), AppError> {
+    if !tournament {
+        return Ok(());
     }
+    match msg {
+        ClientMessage::Sit { .. } | ClientMessage::Stand | ClientMessage::Start => Err(
+            AppError::BadMessage("a tournament table plays only its tournament game".into()),
+        ),
+        ClientMessage::Abort => Err(AppError::game(
+            ErrorCode::GameInProgress,
+            "a tournament game cannot be aborted: resign instead",
+        )),
+        _ => Ok(()),
+    }
+}
 
-    /// How a first-move window that ran out ends the game: aborted at a casual table,
-    /// lost by the side that did not move (`abandoned`) at a tournament table.
-    pub(super) fn first_move_missed(&self) -> (Option<Color>, Reason) {
-        match (&self.tournament, &self.game) {
-            (Some(_), Some(g)) => (Some(g.position().turn().other()), Reason::Abandoned),
-            _ => (None, Reason::Aborted),
-        }
+/// How a first-move window that ran out ends `game`: aborted at a casual table, lost by
+/// the side that did not move (`abandoned`) at a tournament table.
+pub(super) fn first_move_missed(
+    tournament: bool,
+    game: Option<&LiveGame>,
+) -> (Option<Color>, Reason) {
+    match (tournament, game) {
+        (true, Some(g)) => (Some(g.position().turn().other()), Reason::Abandoned),
+        _ => (None, Reason::Aborted),
     }
+}
 
-    /// The game's end is stored: tell its tournament.
-    pub(super) fn report_to_tournament(&self, result: Option<GameResult>, reason: EndReason) {
-        let (Some(t), Some(g)) = (&self.tournament, &self.game) else {
-            return;
-        };
-        self.tables.report(GameReport {
-            tournament: t.id.clone(),
-            round: t.round,
-            game: g.id.clone(),
-            result,
-            reason: reason.as_str().to_owned(),
-        });
-    }
+/// What a tournament table reports once `game`'s end is stored.
+pub(super) fn report(
+    tournament: Option<&TableTournament>,
+    game: Option<&LiveGame>,
+    result: Option<GameResult>,
+    reason: EndReason,
+) -> Option<GameReport> {
+    let (t, g) = (tournament?, game?);
+    Some(GameReport {
+        tournament: t.id.clone(),
+        round: t.round,
+        game: g.id.clone(),
+        result,
+        reason: reason.as_str().to_owned(),
+    })
+}
 
-    /// A player left the tournament: their running game here is resigned, and a
-    /// micro-match's second game not started yet (`game_id` is its id, or the first
-    /// game's while it runs) is not played: reported to the tournament as forfeited.
-    pub(super) async fn forfeit(&mut self, game_id: &str, player_id: &str) {
-        if let Some(color) = self
-            .game
-            .as_ref()
-            .filter(|g| g.playing() && g.id == game_id)
-            .and_then(|g| g.color_of(player_id))
-            && let Err(e) = self.finish(Some(color.other()), Reason::Resign).await
-        {
-            tracing::warn!(error = %e, "cannot store a forfeited tournament game now");
-            return;
-        }
-        let Some(t) = self.tournament.clone() else {
-            return;
-        };
-        let Some(m) = self
-            .micro
-            .as_mut()
-            .filter(|m| m.in_break() && (m.games[0] == game_id || m.second_id() == game_id))
-        else {
-            return;
-        };
-        // In the second game the colours are swapped: the leaver's opponent had their
-        // colour in the first.
-        let (white, black) = m.second_players();
-        let result = if white.id == player_id {
-            GameResult::Black
-        } else if black.id == player_id {
-            GameResult::White
-        } else {
-            return;
-        };
-        m.stage = super::micro_match::Stage::Over;
-        let second = m.second_id();
-        tracing::info!(game = %second, "a micro-match's second game forfeited");
-        self.tables.report(GameReport {
-            tournament: t.id,
-            round: t.round,
-            game: second,
-            result: Some(result),
-            reason: "forfeit".to_owned(),
-        });
-        self.resend_states();
-        self.publish();
+/// A player left the tournament while its micro-match `m` waits for its second game
+/// (`game_id` is the second game's id, or the first's): that game is not played, and is
+/// reported lost by the leaver (`forfeit`). `None` if the match is not in its break, or
+/// the game or the player is not its.
+pub(super) fn forfeit_second(
+    tournament: &TableTournament,
+    m: &mut super::micro_match::MicroMatch,
+    game_id: &str,
+    player_id: &str,
+) -> Option<GameReport> {
+    if !(m.in_break() && (m.games[0] == game_id || m.second_id() == game_id)) {
+        return None;
     }
+    // In the second game the colours are swapped: the leaver's opponent had their colour
+    // in the first.
+    let (white, black) = m.second_players();
+    let result = if white.id == player_id {
+        GameResult::Black
+    } else if black.id == player_id {
+        GameResult::White
+    } else {
+        return None;
+    };
+    m.stage = super::micro_match::Stage::Over;
+    Some(GameReport {
+        tournament: tournament.id.clone(),
+        round: tournament.round,
+        game: m.second_id(),
+        result: Some(result),
+        reason: "forfeit".to_owned(),
+    })
 }

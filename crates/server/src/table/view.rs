@@ -1,21 +1,54 @@
-//! The objects a table shows: the public table view and the full `state`.
+//! The objects a table shows, pure: the public table view and the full `state`, from
+//! what the actor holds ([`Sight`]).
 
 use damka_protocol::table::{Paused, PresenceView, State, You};
-use damka_protocol::{ClockView, GameStatus, GameSummary, Player, Seats, TableStatus, TableView};
+use damka_protocol::{
+    ChatMessage, ClockView, GameStatus, GameSummary, Options, Player, Seats, TableStatus,
+    TableTournament, TableView,
+};
+use draughts::Variant;
 
-use super::actor::TableActor;
-use super::game::{Hold, reason_of, result_of, side};
+use super::game::{Hold, LiveGame, reason_of, result_of, side};
+use super::micro_match::MicroMatch;
+use super::presence::Counts;
+use super::seating::Seating;
+use crate::room::Room;
 
-impl TableActor {
+/// What a table shows, as the actor holds it.
+pub(super) struct Sight<'a> {
+    /// Table id.
+    pub id: &'a str,
+    /// Its room (names are shown as there: a look-alike of someone there is tagged).
+    pub room: &'a Room,
+    /// The room's variant.
+    pub variant: Variant,
+    /// The table's options.
+    pub options: &'a Options,
+    /// Who sits where.
+    pub seating: &'a Seating,
+    /// Who is connected.
+    pub counts: Counts,
+    /// The current or last game.
+    pub game: Option<&'a LiveGame>,
+    /// The tournament the table plays for.
+    pub tournament: Option<&'a TableTournament>,
+    /// A micro-match table's match.
+    pub micro: Option<&'a MicroMatch>,
+    /// The last event's version.
+    pub v: u64,
+    /// Plies between a player's draw offers (`--draw-offer-plies`).
+    pub offer_plies: u32,
+}
+
+impl Sight<'_> {
     /// Seats as the wire object.
     fn seats_view(&self) -> Seats {
-        // Names as shown in the room: a look-alike of someone there is tagged.
         self.seating.view(|p| self.room.shown_player(p))
     }
 
     /// The public table object (room lists, `GET /api/tables/{id}`, `state.table`).
-    pub fn table_view(&self) -> TableView {
-        let game = self.game.as_ref().map(|g| GameSummary {
+    pub(super) fn table_view(&self) -> TableView {
+        let game = self.game.map(|g| GameSummary {
             id: g.id.clone(),
             status: if g.playing() {
                 GameStatus::Playing
@@ -28,34 +61,39 @@ impl TableActor {
             reason: g.over().as_ref().map(reason_of),
         });
         TableView {
-            id: self.id.clone(),
+            id: self.id.to_owned(),
             room: self.room.config.id.clone(),
             variant: self.variant.name().to_owned(),
             options: self.options.clone(),
             seats: self.seats_view(),
             ready: self.seating.ready_view(),
-            spectators: self.presence_now().spectators,
+            spectators: self.counts.spectators,
             game,
-            tournament: self.tournament.clone(),
+            tournament: self.tournament.cloned(),
         }
     }
 
-    /// The full state as seen by `guest` (or a spectator without a session).
-    pub fn state_for(&self, guest: Option<&Player>) -> State {
-        let now = self.core.time.now_ms();
+    /// The full state as seen by `guest` (or a spectator without a session) at `now`:
+    /// with the chat they may see and the claim window (ms until a claim, if any).
+    pub(super) fn state(
+        &self,
+        guest: Option<&Player>,
+        chat: Vec<ChatMessage>,
+        claim_at: Option<u64>,
+        now: u64,
+    ) -> State {
         let you = guest.map(|g| You {
             id: g.id.clone(),
             seat: self.seating.seat_of(&g.id),
             conditional: self
                 .game
-                .as_ref()
                 .and_then(|game| {
                     let c = game.conditional.as_ref()?;
                     (game.player(c.by).id == g.id).then(|| c.lines.clone())
                 })
                 .unwrap_or_default(),
         });
-        let counts = self.presence_now();
+        let counts = self.counts.clone();
         let presence = PresenceView {
             white: counts.connected.white,
             black: counts.connected.black,
@@ -99,16 +137,16 @@ impl TableActor {
             paused: None,
             claim_at: None,
             takeback_offer: None,
-            chat: self.chat_for(guest),
+            chat,
             offer_limits: damka_protocol::table::OfferLimits {
-                plies: self.core.config.tables.draw_offer_plies,
+                plies: self.offer_plies,
                 ..Default::default()
             },
             ended_by: None,
             unrated: None,
-            micro_match: self.micro.as_ref().map(|m| m.view(now)),
+            micro_match: self.micro.map(|m| m.view(now)),
         };
-        let Some(g) = self.game.as_ref() else {
+        let Some(g) = self.game else {
             let start = self.variant.start_fen().to_owned();
             return common(TableStatus::Waiting, start.clone(), start);
         };
@@ -133,9 +171,9 @@ impl TableActor {
                 Hold::Storage => Paused::Storage,
             }),
             draw_offer: g.offers.draw.map(side),
-            claim_at: self.claim_at(now),
+            claim_at,
             takeback_offer: g.offers.takeback.map(side),
-            offer_limits: g.offers.limits(self.core.config.tables.draw_offer_plies),
+            offer_limits: g.offers.limits(self.offer_plies),
             ended_by: g.ended().and_then(|e| e.by).map(side),
             unrated: g.unrated(self.options.rated),
             counters: g.counters(),

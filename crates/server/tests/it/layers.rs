@@ -151,11 +151,11 @@ fn server_modules_form_layers_and_none_speaks_sql() {
 }
 
 /// The files of `table/` form layers too: the actor stands on its parts (the game and its
-/// rules, seating, presence, the computer's plan, the correspondence timers, the
-/// registry, …), none of which names the actor or a file above it; the files that drive
-/// the actor (its handlers, the game's start and end, views, notices, parking, opening a
-/// table, restoring) stand above it. Read from each file's `super::` names, its tests
-/// left out.
+/// rules, seating, presence, the computer's plan, the correspondence timers, what a new
+/// game starts from, the views, the registry, …), none of which names the actor or a file
+/// above it; its handlers, parking, opening a table and restoring stand above it. Only
+/// `actor.rs` and `handlers.rs` implement `TableActor`. Read from each file's `super::`
+/// names, its tests left out.
 #[test]
 fn table_files_form_layers_below_and_above_the_actor() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/table");
@@ -211,6 +211,16 @@ fn table_files_form_layers_below_and_above_the_actor() {
             "table/{f}.rs is below the actor and names it"
         );
     }
+    // The actor's behaviour is in two files: the task (`actor`) and what each message,
+    // command and timer does (`handlers`); every other file is state and decisions.
+    for (f, code) in &text_of {
+        if f != "actor" && f != "handlers" {
+            assert!(
+                !code.contains("impl TableActor"),
+                "table/{f}.rs adds to the actor: only actor.rs and handlers.rs do"
+            );
+        }
+    }
 }
 
 #[test]
@@ -224,8 +234,9 @@ fn groups_and_paths_are_read() {
 
 /// The table's rules are pure: the referee and what it rules on (the step, the move
 /// check, the game, its offers, colours and sides), the computer's plan, the
-/// correspondence timers and the parked tables' list name neither the actor nor the other
-/// files that drive it, and do no I/O (no store, no sockets, no clock read, no task);
+/// correspondence timers, the parked tables' list, what a new game starts from, the
+/// views, the chat's and people's rules name neither the actor nor the other files that
+/// drive it, and do no I/O (no store, no sending on sockets, no clock read, no task);
 /// only [`Write::run`](../../src/table/step.rs) hands a step's write to the store. So
 /// they are tested without a database, and a new action is three files.
 #[test]
@@ -241,23 +252,22 @@ fn the_tables_rules_are_pure() {
         "computer",
         "correspondence",
         "parked",
+        "lifecycle",
+        "view",
+        "social",
     ];
-    // Files that drive a table (the actor, its sockets, its timers) and what does I/O.
+    // Files that drive a table (the actor, its handlers, opening, parking and restoring
+    // tables) and what does I/O. (Seating, the sockets' list and presence are state the
+    // rules may read: presence reads the clock only to coalesce its own announcements.)
     let drivers = [
         "actor",
         "handlers",
-        "lifecycle",
         "registry",
         "restore",
         "open",
         "parking",
-        "subscribers",
-        "presence",
         "tournament",
-        "social",
         "notices",
-        "seating",
-        "view",
     ];
     let io = [
         "TableActor",
@@ -270,6 +280,11 @@ fn the_tables_rules_are_pure() {
         "Instant::now",
         "SystemTime",
         "unix_ms()",
+        // The sockets: read, never written to.
+        ".broadcast",
+        ".send_to",
+        ".send_state",
+        "encode(",
     ];
     for name in pure {
         let text = std::fs::read_to_string(dir.join(format!("{name}.rs"))).unwrap();
