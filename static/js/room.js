@@ -9,12 +9,12 @@ import { resultText } from './tableview.js';
 import { href } from './router.js';
 import { LiveSocket } from './socket.js';
 import { nameTag, playCard, playerName } from './playnow.js';
-import { addChat, applyPeople, sortPeople } from './chat.js';
+import { sortPeople } from './chat.js';
 import { chatPanel } from './chatpanel.js';
 import { mutedIds } from './chat.js';
 import { freeSeat, invitable, invitationCard, inviteButton, inviteTable, stillOpen } from './invite.js';
 import * as sound from './sound.js';
-import { applyTournaments } from './tournaments.js';
+import { receive, roomPage } from './roomcontrol.js';
 import { seatRefusal } from './ratings.js';
 import { CORRESPONDENCE_DAYS } from './clock.js';
 import { createTournamentForm, tournamentRows } from './tournamentlist.js';
@@ -23,19 +23,11 @@ import { ballotFlag } from './ballot.js';
 /** Mounts a room page; returns its unmount function. */
 export function mount(root, { id, ctx }) {
   const { t } = ctx;
-  const tables = new Map();
+  // The room as the socket tells it (roomcontrol.js), and the page's own.
+  const page = roomPage();
   const rowCache = new Map();
-  let room = null;
-  let players = 0;
   let online = false;
-  let people = [];
-  let chat = [];
   let nextAck = 1;
-  const chatAcks = new Set();
-  const inviteAcks = new Set();
-  // Invitations received, newest last (see invite.js).
-  let invitations = [];
-  let tournaments = [];
   const tournamentList = h('ul', { class: 'tournaments', 'data-tournaments': '' });
   const tournamentMsg = h('p', { class: 'form-msg error', role: 'alert' });
 
@@ -54,7 +46,7 @@ export function mount(root, { id, ctx }) {
     t, title: t('chat.title'), kind: 'room', me: () => ctx.me?.id ?? null,
     send: (text) => {
       const ack = nextAck++;
-      chatAcks.add(ack);
+      page.chatAcks.add(ack);
       return socket.send({ t: 'chat', text, ack });
     },
   });
@@ -80,11 +72,11 @@ export function mount(root, { id, ctx }) {
   );
 
   function drawPeople() {
-    peopleBox.hidden = !people.length;
+    peopleBox.hidden = !page.people.length;
     // A player seated at an open table here may invite the others (who are not playing).
-    const mine = inviteTable(tables.values(), ctx.me?.id);
-    const canInvite = new Set(mine ? invitable(people, ctx.me?.id).map((p) => p.id) : []);
-    replace(peopleList, sortPeople(people).map((p) =>
+    const mine = inviteTable(page.tables.values(), ctx.me?.id);
+    const canInvite = new Set(mine ? invitable(page.people, ctx.me?.id).map((p) => p.id) : []);
+    replace(peopleList, sortPeople(page.people).map((p) =>
       h('li', { 'data-person': p.id, 'data-where': p.where },
         p.table ? h('a', { class: 'person', href: href('table', p.table) }, nameTag(t, p)) : h('span', { class: 'person' }, nameTag(t, p, { link: true })),
         h('span', { class: 'where' }, t(`people.${p.where}`)),
@@ -94,65 +86,57 @@ export function mount(root, { id, ctx }) {
 
   function invite(person, tableId) {
     const ack = nextAck++;
-    inviteAcks.add(ack);
+    page.inviteAcks.add(ack);
     inviteNote.classList.remove('error');
     if (!socket.send({ t: 'invite', to: person.id, table: tableId, ack })) inviteNote.textContent = t('error.offline');
   }
 
   /** The invitations received that still hold (their table is open), newest first. */
   function drawInvitations() {
-    invitations = invitations
-      .map((inv) => (!inv.listed && tables.has(inv.table?.id) ? { ...inv, listed: true } : inv))
-      .filter((inv) => stillOpen(inv, tables));
-    replace(invitationsBox, invitations.slice().reverse().map((inv) => invitationCard(t, inv, {
+    page.invitations = page.invitations
+      .map((inv) => (!inv.listed && page.tables.has(inv.table?.id) ? { ...inv, listed: true } : inv))
+      .filter((inv) => stillOpen(inv, page.tables));
+    replace(invitationsBox, page.invitations.slice().reverse().map((inv) => invitationCard(t, inv, {
       onJoin: (i) => {
-        ctx.setIntent(i.table.id, freeSeat(tables.get(i.table.id) ?? i.table), { start: true });
+        ctx.setIntent(i.table.id, freeSeat(page.tables.get(i.table.id) ?? i.table), { start: true });
         ctx.go('table', i.table.id);
       },
       onDismiss: (i) => {
-        invitations = invitations.filter((x) => x.id !== i.id);
+        page.invitations = page.invitations.filter((x) => x.id !== i.id);
         drawInvitations();
       },
     })));
-  }
-
-  function onInvited(msg) {
-    if (msg.from?.id === ctx.me?.id) {
-      inviteNote.classList.remove('error');
-      inviteNote.textContent = t('invite.sent', { name: msg.to?.name ?? '' });
-      return;
-    }
-    // Someone this player muted cannot invite them either.
-    if (msg.to?.id !== ctx.me?.id || mutedIds().has(String(msg.from?.id))) return;
-    // One invitation per table: a repeated one replaces the older.
-    invitations = invitations.filter((x) => x.table?.id !== msg.table?.id).concat([msg]);
-    if (!sound.isMuted()) sound.play('offer');
   }
 
   // Rows are rebuilt only when the list changed (or a countdown is due), so room events
   // do not take a button away from under a click.
   let tournamentsKey = null;
   function drawTournaments(force = false) {
-    const key = JSON.stringify(tournaments) + (ctx.me?.id ?? '');
+    const key = JSON.stringify(page.tournaments) + (ctx.me?.id ?? '');
     if (!force && key === tournamentsKey) return;
     tournamentsKey = key;
-    replace(tournamentList, tournamentRows(t, tournaments, ctx, (text) => {
+    replace(tournamentList, tournamentRows(t, page.tournaments, ctx, (text) => {
       tournamentMsg.textContent = text;
     }));
+  }
+
+  /** The head's line: players here, or offline. */
+  function drawStats() {
+    stats.textContent = online ? t('players_here', { n: page.players }) : t('offline');
+    stats.classList.toggle('offline', !online);
   }
 
   function draw() {
     drawPeople();
     drawInvitations();
     drawTournaments();
-    if (room) {
-      title.textContent = t.pick(room.names, room.name ?? id);
-      replace(rulesLine, t.pick(room.rules, ''), ' ', h('a', { href: href('rules', room.variant), 'data-link': 'rules' }, t('nav.rules_of')),
-        ' · ', h('a', { href: href('leaderboard', room.variant), 'data-link': 'leaderboard' }, t('nav.leaderboard_of')));
+    if (page.room) {
+      title.textContent = t.pick(page.room.names, page.room.name ?? id);
+      replace(rulesLine, t.pick(page.room.rules, ''), ' ', h('a', { href: href('rules', page.room.variant), 'data-link': 'rules' }, t('nav.rules_of')),
+        ' · ', h('a', { href: href('leaderboard', page.room.variant), 'data-link': 'leaderboard' }, t('nav.leaderboard_of')));
     }
-    stats.textContent = online ? t('players_here', { n: players }) : t('offline');
-    stats.classList.toggle('offline', !online);
-    const rows = [...tables.values()];
+    drawStats();
+    const rows = [...page.tables.values()];
     if (!rows.length) {
       replace(list, h('li', { class: 'empty' }, h('strong', {}, t('room.empty')), h('br'), t('room.empty_hint')));
       return;
@@ -167,7 +151,7 @@ export function mount(root, { id, ctx }) {
       rowCache.set(tb.id, { key, el });
       return el;
     });
-    for (const tid of rowCache.keys()) if (!tables.has(tid)) rowCache.delete(tid);
+    for (const tid of rowCache.keys()) if (!page.tables.has(tid)) rowCache.delete(tid);
     const same = els.length === list.children.length && els.every((el, i) => list.children[i] === el);
     if (!same) replace(list, els);
   }
@@ -196,99 +180,78 @@ export function mount(root, { id, ctx }) {
       draw();
     },
     onMessage: (msg) => {
-      // Paired in a tournament: off to the table, where the game has started.
-      if (msg.t === 'tournament_game') {
-        ctx.go('table', msg.table);
-        return;
-      }
-      const nextTournaments = applyTournaments(tournaments, msg);
-      if (nextTournaments) {
-        tournaments = nextTournaments;
-        tournamentMsg.textContent = '';
-        drawTournaments();
-        if (msg.t !== 'room') return;
-      }
-      const nextPeople = applyPeople(people, msg);
-      if (nextPeople) people = nextPeople;
-      if (msg.t === 'error' && chatAcks.has(msg.ack)) {
-        chatAcks.delete(msg.ack);
-        roomChat.error(t(`error.${msg.code}`, { message: msg.message ?? '' }));
-        return;
-      }
-      if (msg.t === 'error' && inviteAcks.has(msg.ack)) {
-        inviteAcks.delete(msg.ack);
-        inviteNote.classList.add('error');
-        inviteNote.textContent = t(`error.${msg.code}`, { message: msg.message ?? '' });
-        return;
-      }
-      if (msg.t === 'invited') onInvited(msg);
-      if (msg.t === 'room') chat = addChat([], msg.chat ?? []);
-      if (msg.t === 'chat') chat = addChat(chat, [msg]);
-      if (msg.t === 'room' || msg.t === 'chat') roomChat.set(chat);
-      switch (msg.t) {
-        case 'chat':
-        case 'invited':
-        case 'people_joined':
-        case 'people_left':
-        case 'people_updated':
-          break;
-        case 'room':
-          room = msg.room;
-          // The home page offers this variant first next time.
-          rememberVariant(room.variant);
-          players = msg.players ?? 0;
-          tables.clear();
-          for (const tb of msg.tables ?? []) tables.set(tb.id, tb);
-          renderForm();
-          // A game against the computer is one click away here (and from every page's
-          // header), never started for a visitor who came to see the room.
-          if (!playBox.firstChild) replace(playBox, playCard(ctx, { rooms: [room] }));
-          break;
-        case 'room_tables':
-          // The next page of a big room's snapshot.
-          for (const tb of msg.tables ?? []) tables.set(tb.id, tb);
-          break;
-        case 'table_added':
-        case 'table_updated':
-          // A game that just ended shows up in the recent games.
-          if (tables.get(msg.table.id)?.game?.status === 'playing' && msg.table.game?.status === 'over') loadGames();
-          tables.set(msg.table.id, msg.table);
-          break;
-        case 'table_removed':
-          tables.delete(msg.table.id);
-          break;
-        case 'presence':
-          players = msg.players ?? players;
-          break;
-        default:
-          return;
-      }
-      draw();
+      const env = { me: ctx.me?.id ?? null, muted: mutedIds(), soundOff: sound.isMuted() };
+      for (const e of receive(page, msg, env)) run(e);
     },
   });
+
+  /** Carries out one of the controller's effects: redraws a panel or does what it says. */
+  function run(e) {
+    switch (e.do) {
+      case 'draw':
+        return draw();
+      case 'stats':
+        return drawStats();
+      case 'people':
+        return drawPeople();
+      case 'invitations':
+        return drawInvitations();
+      case 'chat':
+        return roomChat.set(page.chat);
+      case 'tournaments':
+        tournamentMsg.textContent = '';
+        return drawTournaments();
+      case 'room':
+        // The home page offers this variant first next time.
+        rememberVariant(page.room.variant);
+        renderForm();
+        // A game against the computer is one click away here (and from every page's
+        // header), never started for a visitor who came to see the room.
+        if (!playBox.firstChild) replace(playBox, playCard(ctx, { rooms: [page.room] }));
+        return;
+      case 'go':
+        return ctx.go('table', e.table);
+      case 'chatError':
+        return roomChat.error(t(`error.${e.code}`, { message: e.message }));
+      case 'inviteError':
+        inviteNote.classList.add('error');
+        inviteNote.textContent = t(`error.${e.code}`, { message: e.message });
+        return;
+      case 'inviteSent':
+        inviteNote.classList.remove('error');
+        inviteNote.textContent = t('invite.sent', { name: e.name });
+        return;
+      case 'sound':
+        return sound.play(e.name);
+      case 'loadGames':
+        return loadGames();
+      default:
+        throw new Error(`unknown effect ${e.do}`);
+    }
+  }
 
   async function renderForm() {
     let eightByEight = true;
     try {
-      eightByEight = (await api.variant(room.variant)).board === 8;
+      eightByEight = (await api.variant(page.room.variant)).board === 8;
     } catch {
       // Without geometry the server still validates the option; offer it.
     }
     // The variant's ballots, its default set first (the one "random" draws from).
     let ballots = [];
     try {
-      ballots = await api.ballots(room.variant);
+      ballots = await api.ballots(page.room.variant);
     } catch {
       // Without the list the form offers no ballot.
     }
-    replace(formBox, createForm(t, id, eightByEight, ctx, room.variant, ballots));
+    replace(formBox, createForm(t, id, eightByEight, ctx, page.room.variant, ballots));
   }
 
   loadGames();
   draw();
   // Start times count down.
   const ticker = setInterval(() => {
-    if (tournaments.some((x) => x.status === 'open' && x.starts_at)) drawTournaments(true);
+    if (page.tournaments.some((x) => x.status === 'open' && x.starts_at)) drawTournaments(true);
   }, 1000);
   return () => {
     clearInterval(ticker);
