@@ -5,8 +5,8 @@
 //! move.
 //!
 //! ```text
-//! cargo bench -p damka-server --bench bots
-//! cargo bench -p damka-server --bench bots -- --games 100 --level 3 --minutes 1
+//! cargo bench -p damka-server --bench computer
+//! cargo bench -p damka-server --bench computer -- --games 100 --level 3 --minutes 1
 //! ```
 //!
 //! Flags: `--games` (100), `--level` (3), `--minutes` (1), `--increment` (0, seconds),

@@ -236,7 +236,7 @@ pub fn new_row(scope: &str, from: &Player, text: String, spectators: bool) -> Ch
 pub fn message(row: &ChatRow) -> ChatMessage {
     ChatMessage {
         id: row.id.clone(),
-        from: crate::bots::stored_player(&row.from_id, &row.from_name),
+        from: crate::computer::stored_player(&row.from_id, &row.from_name),
         text: row.text.clone(),
         at: time::rfc3339(row.at),
         spectators: row.spectators,

@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::accounts::Passwords;
-use crate::bots::Bots;
+use crate::computer::Computer;
 use crate::config::Config;
 use crate::limits::Limits;
 use crate::metrics::Metrics;
@@ -26,7 +26,7 @@ pub struct Core {
     /// The rooms.
     pub rooms: Rooms,
     /// Where the computer's searches run.
-    pub bots: Bots,
+    pub computer: Computer,
     /// Metrics.
     pub metrics: Metrics,
     /// Per-address counters and rate limits, and the guests seen lately.

@@ -18,7 +18,7 @@
 //! - [`sweep`]: periodic clean-ups; [`session`]: who a request is from (cookie,
 //!   address); [`session_sweep`]: sessions checked, touched and expired over time;
 //! - [`core`]: the services every layer shares; [`room`]: rooms, their live table
-//!   lists and the fan-out to room sockets; [`bots`]: the computer's search threads;
+//!   lists and the fan-out to room sockets; [`computer`]: the computer's search threads;
 //!   [`chat`], [`names`], [`text`]: what people write; [`limits`]: per-address counters;
 //!   [`session_sockets`]: the open sockets of each session; [`password_gate`]: password
 //!   hashes a few at a time, those of addresses without recent failures first;
@@ -37,9 +37,9 @@ pub mod accounts;
 pub mod analysis;
 pub mod app;
 pub mod assets;
-pub mod bots;
 pub mod chat;
 pub mod cluster;
+pub mod computer;
 pub mod config;
 pub mod core;
 pub mod error;

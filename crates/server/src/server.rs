@@ -98,7 +98,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
     };
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
-    let bots = crate::bots::Bots::new(
+    let computer = crate::computer::Computer::new(
         config.computer.bot_searches,
         std::time::Duration::from_millis(config.computer.bot_slice_ms),
     );
@@ -150,7 +150,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
         config,
         store,
         rooms: Rooms::new(rooms),
-        bots,
+        computer,
         metrics,
         limits: crate::limits::Limits::default(),
         passwords,
@@ -259,7 +259,7 @@ pub async fn start(config: Config) -> Result<RunningServer, StartError> {
             .instrument(tracing::info_span!("session_sweep")),
     );
     analyses.start();
-    core.bots.endgames().start(
+    core.computer.endgames().start(
         core.config.computer.bitbases_dir.clone(),
         core.config.computer.bitbase_pieces,
         core.config.computer.bitbase_priority,

@@ -16,7 +16,7 @@ use damka_protocol::analysis::PlyAnalysis;
 
 use super::Analyses;
 use super::judge::Judgement;
-use crate::bots::Who;
+use crate::computer::Who;
 
 /// Positions of one game tried at most.
 pub const MAX_PER_GAME: usize = 4;

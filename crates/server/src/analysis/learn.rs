@@ -23,7 +23,7 @@ use draughts::{Color, Game};
 use super::judge::{self, Curve, Judgement, Value};
 use super::search::{self, Budget, Searched};
 use super::{Analyses, stored_line};
-use crate::bots::Who;
+use crate::computer::Who;
 use crate::error::{AppError, AppResult};
 use crate::lock::lock;
 
@@ -198,7 +198,7 @@ impl Analyses {
     /// Fails with `internal` or `429` (`Retry-After`) as that does.
     async fn search_again(&self, game: Game, who: &Who) -> AppResult<Searched> {
         let budget: Budget = self.budget;
-        let tables = self.core.bots.endgames().get(game.position().variant());
+        let tables = self.core.computer.endgames().get(game.position().variant());
         self.run_whole(who, move || {
             let (game, tables) = (game.clone(), tables.clone());
             move |stop: &std::sync::atomic::AtomicBool| {

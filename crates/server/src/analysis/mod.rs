@@ -33,7 +33,7 @@ use draughts::{Game, Position, Rules, Variant};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tracing::Instrument;
 
-use crate::bots::{Class, Who};
+use crate::computer::{Class, Who};
 use crate::core::Core;
 use crate::error::{AppError, AppResult};
 use crate::time::unix_ms;
@@ -145,7 +145,7 @@ impl Analyses {
         W: FnOnce(&std::sync::atomic::AtomicBool) -> R + Send + 'static,
     {
         for _ in 0..RERUNS {
-            match self.core.bots.run(Class::Analysis, who, make()).await {
+            match self.core.computer.run(Class::Analysis, who, make()).await {
                 Some((found, false)) => return Ok(found),
                 Some((_, true)) => {
                     self.core.metrics.analysis_preempted.inc();
@@ -370,9 +370,9 @@ impl Analyses {
                         // A spawned task runs to its end: the gauge comes down below.
                         core.metrics.position_analyses_searching.inc();
                         let game = Game::new(pos.clone());
-                        let tables = core.bots.endgames().get(variant);
+                        let tables = core.computer.endgames().get(variant);
                         let done = core
-                            .bots
+                            .computer
                             .run(Class::Analysis, &who, move |stop| {
                                 search::search_with(&game, budget, stop, tables)
                             })
@@ -515,7 +515,7 @@ impl Analyses {
         } = stored_line(store, &game_id).await?;
         // One state of the endgame tables for the whole job (they may become ready while
         // it runs): every position of the game judged alike.
-        let tables = self.core.bots.endgames().get(variant);
+        let tables = self.core.computer.endgames().get(variant);
         let mut searched = Vec::with_capacity(games.len());
         let mut renewed = std::time::Instant::now();
         // Renewed every third of the lease, and at least every PROGRESS_EVERY so the
@@ -552,7 +552,7 @@ impl Analyses {
                 let tables = tables.clone();
                 let done = self
                     .core
-                    .bots
+                    .computer
                     .run(Class::Analysis, &who, move |stop| {
                         search::search_with(&game, budget, stop, tables)
                     })

@@ -1,5 +1,5 @@
 //! The computer opponent at tables: who it is in a seat ([`player`], [`entrant`]), and
-//! where its searches run ([`Bots`]: a few search threads shared fairly, see `searches`
+//! where its searches run ([`Computer`]: a few search threads shared fairly, see `searches`
 //! and `queue`).
 
 mod endgames;
@@ -11,7 +11,7 @@ use damka_protocol::Player;
 
 pub use endgames::Endgames;
 pub use queue::{AGE, Class, Who};
-pub use searches::{Bots, SearchOutcome, SearchRequest};
+pub use searches::{Computer, SearchOutcome, SearchRequest};
 
 /// The id prefix of the computer's seats (`bot-1` .. `bot-3`); no guest id has a `-`.
 const ID_PREFIX: &str = "bot-";

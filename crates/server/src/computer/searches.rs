@@ -1,6 +1,6 @@
 //! Where the computer's searches run, and in what order.
 //!
-//! A search is CPU work, so it never runs on the async threads: [`Bots::search`] waits for
+//! A search is CPU work, so it never runs on the async threads: [`Computer::search`] waits for
 //! one of a few search slots (`--bot-searches`, by default one core fewer than the machine
 //! has, at least one), then runs `bot::think` on a blocking thread. Waiting searches are
 //! served in a fair order ([`super::queue`]): people's games first, then the computer's
@@ -96,7 +96,7 @@ struct Inner {
 }
 
 /// Where the computer's searches run.
-pub struct Bots {
+pub struct Computer {
     core: Arc<Core>,
     endgames: Arc<super::Endgames>,
 }
@@ -113,7 +113,7 @@ struct Core {
     cuts: AtomicUsize,
 }
 
-impl Bots {
+impl Computer {
     /// The endgame tables level 3 and the analysis probe (empty until started).
     pub fn endgames(&self) -> &Arc<super::Endgames> {
         &self.endgames
@@ -121,7 +121,7 @@ impl Bots {
 
     /// At most `concurrent` searches at once (0: one fewer than the machine's cores, at
     /// least one), each keeping its slot at most `slice` while another owner waits.
-    pub fn new(concurrent: usize, slice: Duration) -> Bots {
+    pub fn new(concurrent: usize, slice: Duration) -> Computer {
         let n = if concurrent == 0 {
             std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1))
@@ -129,7 +129,7 @@ impl Bots {
         } else {
             concurrent
         };
-        Bots {
+        Computer {
             endgames: Arc::default(),
             core: Arc::new(Core {
                 inner: Mutex::new(Inner {
@@ -198,7 +198,7 @@ impl Bots {
     }
 }
 
-impl Bots {
+impl Computer {
     /// Runs `work` on a search slot of `class` for `who`, off the async threads (what an
     /// analysis does with each position). `work` is given the stop flag the scheduler sets
     /// when it needs the slot back; whether it did is the second value, so a caller that
@@ -273,7 +273,7 @@ impl Core {
                 }
             }
             Err(_) => {
-                // The queue dropped the waiter without a slot: cannot happen while `Bots`
+                // The queue dropped the waiter without a slot: cannot happen while `Computer`
                 // lives; take a slot the plain way rather than hang.
                 tracing::error!("a computer search lost its place in the queue");
                 let mut inner = core.lock();

@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use crate::accounts::retry_after;
 use crate::app::AppState;
-use crate::bots::Who;
+use crate::computer::Who;
 use crate::error::{AppError, AppResult};
 use crate::limits::RateKey;
 use crate::session::{ClientIp, Guest, MaybeGuest};

@@ -31,8 +31,8 @@ pub struct RecentQuery {
 
 fn players(row: &GameRow) -> (Player, Player) {
     (
-        crate::bots::stored_player(&row.white_id, &row.white_name),
-        crate::bots::stored_player(&row.black_id, &row.black_name),
+        crate::computer::stored_player(&row.white_id, &row.white_name),
+        crate::computer::stored_player(&row.black_id, &row.black_name),
     )
 }
 

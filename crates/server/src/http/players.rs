@@ -70,8 +70,8 @@ async fn account_named(store: &Store, username: &str) -> AppResult<damka_store::
 pub fn list_item(g: &GameRow, plies: i64) -> GameListItem {
     GameListItem {
         id: g.id.clone(),
-        white: crate::bots::stored_player(&g.white_id, &g.white_name),
-        black: crate::bots::stored_player(&g.black_id, &g.black_name),
+        white: crate::computer::stored_player(&g.white_id, &g.white_name),
+        black: crate::computer::stored_player(&g.black_id, &g.black_name),
         result: g.result,
         reason: g.reason,
         plies: u32::try_from(plies).unwrap_or(0),

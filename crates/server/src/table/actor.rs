@@ -272,8 +272,8 @@ impl TableActor {
             } => {
                 self.on_client(sub, msg, lag_ms, received).await;
             }
-            Command::BotMove { game_id, ply, mv } => {
-                self.on_bot_move(&game_id, ply, &mv).await;
+            Command::ComputerMove { game_id, ply, mv } => {
+                self.on_computer_move(&game_id, ply, &mv).await;
             }
             Command::Forfeit { game_id, player_id } => {
                 self.forfeit(&game_id, &player_id).await;
@@ -760,7 +760,7 @@ impl TableActor {
     }
 
     /// Starts a search if the computer is to move and none runs for this ply
-    /// ([`computer::think`]); its answer comes back as [`Command::BotMove`].
+    /// ([`computer::think`]); its answer comes back as [`Command::ComputerMove`].
     pub(super) fn maybe_think(&mut self) {
         let facts = computer::Facts {
             table: &self.id,
@@ -786,7 +786,7 @@ impl TableActor {
         };
         let core = self.core.clone();
         self.core.tracker.spawn(async move {
-            let outcome = core.bots.search(*req).await;
+            let outcome = core.computer.search(*req).await;
             tracing::debug!(
                 ply,
                 ms = outcome.elapsed_ms,
@@ -798,7 +798,7 @@ impl TableActor {
             if let Some(mv) = outcome.mv {
                 // The table may be gone (closed, shut down): nothing to do then.
                 if tx
-                    .send(Command::BotMove { game_id, ply, mv })
+                    .send(Command::ComputerMove { game_id, ply, mv })
                     .await
                     .is_err()
                 {

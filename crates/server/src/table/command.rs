@@ -36,7 +36,7 @@ pub enum Command {
         received: std::time::Instant,
     },
     /// The computer's search answered.
-    BotMove {
+    ComputerMove {
         /// The game it searched.
         game_id: String,
         /// The ply its move is for.

@@ -1,5 +1,5 @@
 //! The computer at a table, pure: when its side is to move, what to ask
-//! [`crate::bots::Bots`] for ([`think`]); the actor asks and plays the answer through the same checks, clock and store as a
+//! [`crate::computer::Computer`] for ([`think`]); the actor asks and plays the answer through the same checks, clock and store as a
 //! person's move. Also what a one-screen (local) table changes: its one guest moves for
 //! the side to move.
 
@@ -11,7 +11,7 @@ use damka_protocol::Player;
 use draughts::Color;
 
 use super::game::LiveGame;
-use crate::bots::{self, SearchRequest};
+use crate::computer::{self, SearchRequest};
 use crate::error::AppError;
 
 /// The search running for a table: which game and ply it answers, and its stop flag.
@@ -65,7 +65,7 @@ pub(super) fn think(game: Option<&LiveGame>, thinking: Option<&Thinking>, at: &F
         return Think::Stop;
     };
     let turn = game.position().turn();
-    let Some(level) = bots::level_of(game.player(turn)) else {
+    let Some(level) = computer::level_of(game.player(turn)) else {
         return Think::Stop;
     };
     // The computer against itself (a tournament's computer entrants paired together)
@@ -73,9 +73,9 @@ pub(super) fn think(game: Option<&LiveGame>, thinking: Option<&Thinking>, at: &F
     // person's search. Otherwise the search serves the person at the table.
     let person = game.players.iter().map(|(_, p)| p).find(|p| !p.is_bot());
     let (class, level, owner) = match person {
-        Some(p) => (bots::Class::Person, level, p.id.clone()),
+        Some(p) => (computer::Class::Person, level, p.id.clone()),
         None => (
-            bots::Class::FillIn,
+            computer::Class::FillIn,
             bot::Level::One,
             at.tournament.unwrap_or(at.table).to_owned(),
         ),
@@ -106,7 +106,7 @@ pub(super) fn think(game: Option<&LiveGame>, thinking: Option<&Thinking>, at: &F
         seed: (at.seed)(),
         stop: stop.clone(),
         class,
-        who: bots::Who {
+        who: computer::Who {
             address: at.address,
             owner,
         },
@@ -129,7 +129,7 @@ pub(super) fn answers(thinking: Option<&Thinking>, game_id: &str, ply: u32) -> b
 pub(super) fn mover(game: Option<&LiveGame>, game_id: &str) -> Option<Color> {
     let game = game.filter(|g| g.playing() && g.id == game_id)?;
     let by = game.position().turn();
-    bots::level_of(game.player(by)).map(|_| by)
+    computer::level_of(game.player(by)).map(|_| by)
 }
 
 /// The colour a guest moves for: at a one-screen (`local`) table, the side to move.
@@ -148,7 +148,7 @@ pub fn second_seat(creator: &Player, bot_level: Option<u8>, local: bool) -> Opti
     }
     bot_level
         .and_then(bot::Level::from_number)
-        .map(bots::player)
+        .map(computer::player)
 }
 
 /// Refuses a table option combination the computer cannot serve.
@@ -214,7 +214,7 @@ mod tests {
     }
 
     fn computer(level: bot::Level) -> Player {
-        bots::player(level)
+        computer::player(level)
     }
 
     #[test]
@@ -234,7 +234,7 @@ mod tests {
         };
         assert_eq!((thinking.game_id.as_str(), thinking.ply), ("g", 1));
         assert_eq!(req.level, bot::Level::Two);
-        assert_eq!(req.class, bots::Class::Person);
+        assert_eq!(req.class, computer::Class::Person);
         assert_eq!(req.who.owner, "p");
         assert_eq!(req.clock.remaining_ms, 30_000 / 4);
         assert_eq!(req.clock.increment_ms, 2_000);
@@ -266,7 +266,7 @@ mod tests {
         let Think::Start(req, _) = think(Some(&g), None, &at) else {
             panic!("the computer is to move");
         };
-        assert_eq!(req.class, bots::Class::FillIn);
+        assert_eq!(req.class, computer::Class::FillIn);
         assert_eq!(req.level, bot::Level::One);
         assert_eq!(req.who.owner, "tour");
     }

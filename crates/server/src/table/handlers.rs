@@ -403,7 +403,7 @@ impl TableActor {
     /// The computer's answer for `ply` of game `game_id`: played like a person's move,
     /// on its clock, stored before it is shown. A stale answer (the game ended or moved
     /// on) is dropped.
-    pub(super) async fn on_bot_move(&mut self, game_id: &str, ply: u32, text: &str) {
+    pub(super) async fn on_computer_move(&mut self, game_id: &str, ply: u32, text: &str) {
         if !super::computer::answers(self.thinking.as_ref(), game_id, ply) {
             return;
         }

@@ -208,8 +208,8 @@ impl MicroMatch {
         let mut m = MicroMatch {
             games: vec![first.id.clone()],
             players: ByColor {
-                white: crate::bots::stored_player(&first.white_id, &first.white_name),
-                black: crate::bots::stored_player(&first.black_id, &first.black_name),
+                white: crate::computer::stored_player(&first.white_id, &first.white_name),
+                black: crate::computer::stored_player(&first.black_id, &first.black_name),
             },
             opening: MatchOpening {
                 fen: first.initial_fen.clone(),

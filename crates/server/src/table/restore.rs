@@ -363,8 +363,8 @@ fn stored_options(row: &GameRow) -> Options {
         ballot: super::ballot::stored_choice(row.ballot.as_deref(), row.ballot_random),
         micro_match: row.micro_match.is_some(),
         capture_optional: row.capture_optional,
-        bot: crate::bots::level_of_id(&row.white_id)
-            .or_else(|| crate::bots::level_of_id(&row.black_id))
+        bot: crate::computer::level_of_id(&row.white_id)
+            .or_else(|| crate::computer::level_of_id(&row.black_id))
             .map(bot::Level::number),
         local: row.white_id == row.black_id,
         rated: row.rated,
@@ -528,8 +528,8 @@ fn replay(
     Ok(Replayed::Playing(Box::new(LiveGame {
         id: row.id.clone(),
         players: ByColor {
-            white: crate::bots::stored_player(&row.white_id, &row.white_name),
-            black: crate::bots::stored_player(&row.black_id, &row.black_name),
+            white: crate::computer::stored_player(&row.white_id, &row.white_name),
+            black: crate::computer::stored_player(&row.black_id, &row.black_name),
         },
         initial_fen: row.initial_fen.clone(),
         opening_plies,

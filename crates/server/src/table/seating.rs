@@ -131,7 +131,7 @@ mod tests {
 
     #[test]
     fn a_seat_changes_only_with_its_readiness_and_the_computer_is_always_ready() {
-        let bot = crate::bots::player(bot::Level::One);
+        let bot = crate::computer::player(bot::Level::One);
         let mut s = Seating::new(Some(Player::guest("a", "Ala")), Some(bot));
         assert!(!s.all_set(), "Ala has not pressed start");
         assert!(s.set_ready(Side::White));

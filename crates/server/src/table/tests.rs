@@ -59,7 +59,7 @@ async fn test_tables(name: &str, config: Config) -> (Arc<Tables>, std::path::Pat
         config,
         store,
         rooms: Rooms::new(default_rooms()),
-        bots: crate::bots::Bots::new(1, std::time::Duration::from_millis(500)),
+        computer: crate::computer::Computer::new(1, std::time::Duration::from_millis(500)),
         metrics: metrics::Metrics::default(),
         limits: crate::limits::Limits::default(),
         passwords: crate::accounts::Passwords::default(),

@@ -86,8 +86,8 @@ impl Tables {
             Some(fen) => Position::from_fen(rules, fen).unwrap_or_else(|_| Position::new(rules)),
             None => Position::new(rules),
         };
-        let bot = crate::bots::level_of(&spec.white)
-            .or_else(|| crate::bots::level_of(&spec.black))
+        let bot = crate::computer::level_of(&spec.white)
+            .or_else(|| crate::computer::level_of(&spec.black))
             .map(bot::Level::number);
         let options = Options {
             minutes: spec.minutes,

@@ -313,7 +313,7 @@ impl Tournament {
         let mut out = Vec::with_capacity(empty);
         while out.len() < empty {
             k += 1;
-            let p = crate::bots::entrant(level, k);
+            let p = crate::computer::entrant(level, k);
             if self.index_of(&p.id).is_none() {
                 out.push(p);
             }

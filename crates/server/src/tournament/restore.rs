@@ -173,7 +173,7 @@ pub fn build(
     let players: Vec<Entrant> = entrants
         .iter()
         .map(|e| Entrant {
-            player: crate::bots::stored_player(&e.player_id, &e.name),
+            player: crate::computer::stored_player(&e.player_id, &e.name),
             left_round: e.left_round.and_then(|r| u32::try_from(r).ok()),
         })
         .collect();

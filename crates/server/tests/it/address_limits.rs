@@ -187,7 +187,7 @@ async fn a_beginner_game_is_answered_beside_strong_tables_and_a_computer_tournam
         );
     }
     assert!(
-        s.server.state.core.bots.cuts() > 0,
+        s.server.state.core.computer.cuts() > 0,
         "the strong searches gave up their slot to the beginner's"
     );
     for task in attack {

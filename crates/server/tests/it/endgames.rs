@@ -11,7 +11,7 @@ const TWO_KINGS: &str = "W%3AWK1%2CK3%3ABK32";
 
 async fn ready(s: &TestServer, n: usize) {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
-    while s.server.state.core.bots.endgames().ready() < n {
+    while s.server.state.core.computer.endgames().ready() < n {
         assert!(
             tokio::time::Instant::now() < deadline,
             "the endgame tables are not ready"
