@@ -66,6 +66,8 @@ pub struct Analyses {
     alone: bool,
     /// Jobs this node has run (claimed and started) since it started.
     runs: AtomicU64,
+    /// Looks for jobs this node has finished since it started (each a pass of the picker).
+    looks: AtomicU64,
     /// Positions searched for jobs (a search stopped early and run again counts twice).
     searches: AtomicU64,
     /// Moves tried instead of a mistake that search at once (`--analysis-board-searches`).
@@ -120,6 +122,7 @@ impl Analyses {
             wake: Notify::new(),
             alone,
             runs: AtomicU64::new(0),
+            looks: AtomicU64::new(0),
             searches: AtomicU64::new(0),
             learn_slots,
             befores: learn::Befores::default(),
@@ -159,6 +162,12 @@ impl Analyses {
     /// Jobs this node has run since it started.
     pub fn runs(&self) -> u64 {
         self.runs.load(Ordering::Relaxed)
+    }
+
+    /// Looks for jobs finished since the start: after one that began later than a job
+    /// ended, this node has seen that job done (and not run it again).
+    pub fn looks(&self) -> u64 {
+        self.looks.load(Ordering::Relaxed)
     }
 
     /// Positions searched for jobs since the start.
@@ -415,6 +424,7 @@ impl Analyses {
             if let Err(e) = self.pick(now).await {
                 tracing::warn!(error = %e, "could not look for analysis jobs");
             }
+            self.looks.fetch_add(1, Ordering::Relaxed);
             tokio::select! {
                 () = self.core.shutdown.cancelled() => return,
                 () = self.wake.notified() => {}

@@ -154,8 +154,17 @@ async fn a_beginner_game_is_answered_beside_strong_tables_and_a_computer_tournam
             .await;
         assert_eq!(r.status, 200, "{what}: {}", r.body);
     }
-    // Let the searches pile up.
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // The searches pile up: the six strong tables' and the tournament's computer boards
+    // wait behind the one search slot.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while s.server.state.core.computer.pending() < 7 {
+        assert!(
+            Instant::now() < deadline,
+            "only {} searches waiting",
+            s.server.state.core.computer.pending()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 
     // A beginner's game of another address: the computer (White) moves first.
     let (victim, _) = s.guest_from(VICTIM, "Ofiara").await;

@@ -24,6 +24,8 @@ fn test_config(db: &TestDb) -> damka_server::config::Config {
     c.analysis.analysis_nodes = TEST_BUDGET.nodes;
     c.analysis.analysis_depth = TEST_BUDGET.depth;
     c.analysis.analysis_board_nodes = 20_000;
+    // A look for jobs every second (5 by default): the tests wait for looks, not times.
+    c.analysis.analysis_poll_secs = 1;
     c.trust_forwarded_for = true;
     c
 }
@@ -378,7 +380,9 @@ async fn one_job_per_game_under_concurrent_requests(backend: Backend) {
     }
     let done = wait_done(&s, &game).await;
     assert_eq!(done["plies"].as_array().unwrap().len(), 6);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The picker looks again after the job (woken by its end): a second run would start
+    // there.
+    looked_again(&[&s]).await;
     assert_eq!(s.server.state.analyses.runs(), 1, "one job ran");
     let searched = s.server.state.analyses.searches();
     assert!(
@@ -442,6 +446,28 @@ async fn a_restart_mid_job_finishes_the_job(backend: Backend) {
 /// The flattest curves (American, Czech: a man up is drawn more often there) and a steep
 /// 8x8 one (Russian): the engine's worst moves are judged mistakes or blunders in each.
 /// One backend: the storage is the same as above.
+
+/// Waits until each server has looked for analysis jobs twice more from now (the first
+/// look may have begun before now): whatever was left to run would have started.
+async fn looked_again(servers: &[&TestServer]) {
+    let since: Vec<u64> = servers
+        .iter()
+        .map(|s| s.server.state.analyses.looks())
+        .collect();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while servers
+        .iter()
+        .zip(&since)
+        .any(|(s, n)| s.server.state.analyses.looks() < n + 2)
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no look for jobs in 60 s"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn worst_moves_are_judged_on_the_flattest_curves() {
     // Both sides play their worst move from ply 3 on: on these curves one worst move is
@@ -940,7 +966,7 @@ async fn two_nodes_one_job() {
     let done = wait_done(&b, &game).await;
     assert_eq!(done["plies"].as_array().unwrap().len(), 4);
     // Both nodes look again (a poll) before counting.
-    tokio::time::sleep(Duration::from_secs(6)).await;
+    looked_again(&[&a, &b]).await;
     let runs = a.server.state.analyses.runs() + b.server.state.analyses.runs();
     assert_eq!(runs, 1, "one node ran the job");
     assert_eq!(wait_done(&a, &game).await, done);
