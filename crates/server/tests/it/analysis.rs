@@ -443,10 +443,6 @@ async fn a_restart_mid_job_finishes_the_job(backend: Backend) {
     db.cleanup().await;
 }
 
-/// The flattest curves (American, Czech: a man up is drawn more often there) and a steep
-/// 8x8 one (Russian): the engine's worst moves are judged mistakes or blunders in each.
-/// One backend: the storage is the same as above.
-
 /// Waits until each server has looked for analysis jobs twice more from now (the first
 /// look may have begun before now): whatever was left to run would have started.
 async fn looked_again(servers: &[&TestServer]) {
@@ -468,6 +464,9 @@ async fn looked_again(servers: &[&TestServer]) {
     }
 }
 
+/// The flattest curves (American, Czech: a man up is drawn more often there) and a steep
+/// 8x8 one (Russian): the engine's worst moves are judged mistakes or blunders in each.
+/// One backend: the storage is the same as above.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn worst_moves_are_judged_on_the_flattest_curves() {
     // Both sides play their worst move from ply 3 on: on these curves one worst move is
