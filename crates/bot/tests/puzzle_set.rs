@@ -16,6 +16,18 @@ fn set(v: Variant) -> Vec<Value> {
         .collect()
 }
 
+/// The floor: 300 puzzles in every variant, no position twice.
+#[test]
+fn every_variant_has_300_distinct_puzzles() {
+    for v in Variant::ALL {
+        let puzzles = set(v);
+        let fens: std::collections::HashSet<&str> =
+            puzzles.iter().filter_map(|p| p["fen"].as_str()).collect();
+        assert!(puzzles.len() >= 300, "{v}: {} puzzles", puzzles.len());
+        assert_eq!(fens.len(), puzzles.len(), "{v}: a position twice");
+    }
+}
+
 #[test]
 fn every_starter_puzzle_is_a_legal_line() {
     for v in Variant::ALL {
