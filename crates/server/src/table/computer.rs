@@ -172,34 +172,17 @@ pub fn check_seat_options(bot_level: Option<u8>, local: bool) -> Result<(), AppE
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::table::game::{GameStart, Hold};
+    use crate::table::game::Hold;
     use damka_protocol::Options;
-    use draughts::{ByColor, Position, Rules, Variant};
 
     /// A new Russian game between `white` and `black`, started at 0 with a first-move
     /// window of 40 s and 5 minutes each.
     fn game(white: Player, black: Player) -> LiveGame {
-        let rules = Rules::new(Variant::Russian);
-        LiveGame::start(GameStart {
-            id: "g".into(),
-            table_id: "t".into(),
-            room: "r".into(),
-            variant: Variant::Russian,
-            options: Options {
-                minutes: 5,
-                ..Options::default()
-            },
-            players: ByColor { white, black },
-            position: Position::new(rules),
-            ballot: None,
-            opening: Vec::new(),
-            micro_match: None,
-            now: 0,
-            started_at: 0,
-            first_move_ms: 40_000,
-            rated: false,
-        })
-        .0
+        let options = Options {
+            minutes: 5,
+            ..Options::default()
+        };
+        crate::table::game::test_game(options, white, black, 40_000)
     }
 
     fn facts(now: u64) -> Facts<'static> {

@@ -177,31 +177,11 @@ mod tests {
 
     /// A new Russian correspondence game of one day a move, started at 0.
     fn one_day_game() -> LiveGame {
-        use crate::table::game::GameStart;
         use damka_protocol::Player;
-        use draughts::{ByColor, Position, Rules, Variant};
         let options = days(1);
         let period = options.period_ms().unwrap();
-        LiveGame::start(GameStart {
-            id: "g".into(),
-            table_id: "t".into(),
-            room: "r".into(),
-            variant: Variant::Russian,
-            options,
-            players: ByColor {
-                white: Player::guest("w", "W"),
-                black: Player::guest("b", "B"),
-            },
-            position: Position::new(Rules::new(Variant::Russian)),
-            ballot: None,
-            opening: Vec::new(),
-            micro_match: None,
-            now: 0,
-            started_at: 0,
-            first_move_ms: period,
-            rated: false,
-        })
-        .0
+        let (white, black) = (Player::guest("w", "W"), Player::guest("b", "B"));
+        crate::table::game::test_game(options, white, black, period)
     }
 
     #[test]

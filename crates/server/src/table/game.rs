@@ -512,6 +512,36 @@ pub fn to_u64(ms: i64) -> u64 {
     u64::try_from(ms).unwrap_or(0)
 }
 
+/// For the table's unit tests: a new Russian game `g` at table `t` between `white` and
+/// `black` with `options`, started at 0 (server ms and Unix ms) with a first-move window of
+/// `first_move_ms`, unrated.
+#[cfg(test)]
+pub(crate) fn test_game(
+    options: Options,
+    white: Player,
+    black: Player,
+    first_move_ms: u64,
+) -> LiveGame {
+    let rules = draughts::Rules::new(Variant::Russian);
+    LiveGame::start(GameStart {
+        id: "g".into(),
+        table_id: "t".into(),
+        room: "r".into(),
+        variant: Variant::Russian,
+        options,
+        players: ByColor { white, black },
+        position: Position::new(rules),
+        ballot: None,
+        opening: Vec::new(),
+        micro_match: None,
+        now: 0,
+        started_at: 0,
+        first_move_ms,
+        rated: false,
+    })
+    .0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,9 +53,7 @@ pub(super) fn after_end() -> Vec<(Color, Kind)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::game::GameStart;
     use damka_protocol::{Options, Player};
-    use draughts::{ByColor, Position, Rules};
 
     fn account(id: &str) -> Player {
         Player {
@@ -65,23 +63,7 @@ mod tests {
     }
 
     fn game(white: Player, black: Player) -> LiveGame {
-        LiveGame::start(GameStart {
-            id: "g".into(),
-            table_id: "t".into(),
-            room: "r".into(),
-            variant: Variant::Russian,
-            options: Options::default(),
-            players: ByColor { white, black },
-            position: Position::new(Rules::new(Variant::Russian)),
-            ballot: None,
-            opening: Vec::new(),
-            micro_match: None,
-            now: 0,
-            started_at: 0,
-            first_move_ms: 30_000,
-            rated: false,
-        })
-        .0
+        crate::table::game::test_game(Options::default(), white, black, 30_000)
     }
 
     #[test]

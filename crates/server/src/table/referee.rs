@@ -537,11 +537,10 @@ fn take_back(table: &Table, game: &LiveGame, by: Color) -> Result<Step, Refusal>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::game::GameStart;
     use crate::table::step::Audience;
     use Color::{Black, White};
     use damka_protocol::{Options, Player};
-    use draughts::{Position, Variant};
+    use draughts::Variant;
 
     fn table(now: u64) -> Table {
         Table {
@@ -560,26 +559,8 @@ mod tests {
     /// A new Russian game between two guests, started at 0, with `plies` moves played
     /// (the first legal move each time, one second apart).
     fn game(plies: u32) -> LiveGame {
-        let rules = Rules::new(Variant::Russian);
-        let (mut g, _) = LiveGame::start(GameStart {
-            id: "g".into(),
-            table_id: "t".into(),
-            room: "r".into(),
-            variant: Variant::Russian,
-            options: Options::default(),
-            players: ByColor {
-                white: Player::guest("w", "W"),
-                black: Player::guest("b", "B"),
-            },
-            position: Position::new(rules),
-            ballot: None,
-            opening: Vec::new(),
-            micro_match: None,
-            now: 0,
-            started_at: 0,
-            first_move_ms: 30_000,
-            rated: false,
-        });
+        let players = (Player::guest("w", "W"), Player::guest("b", "B"));
+        let mut g = crate::table::game::test_game(Options::default(), players.0, players.1, 30_000);
         for ply in 1..=plies {
             let by = g.position().turn();
             let mv = g.legal()[0].clone();
