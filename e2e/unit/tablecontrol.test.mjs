@@ -2,7 +2,8 @@
 // to the page, and the effects the page then carries out, without a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { moveMessage, receive } from '../../static/js/tablecontrol.js';
+import { EVENT_PARTS, moveMessage, receive } from '../../static/js/tablecontrol.js';
+import { ALL_PARTS, PARTS, partsOf } from '../../static/js/tableparts.js';
 
 const alice = { id: 'a', name: 'Alice' };
 const bob = { id: 'b', name: 'Bob' };
@@ -135,7 +136,7 @@ test('ack: the pending move is acknowledged, and settled once the state has it',
   receive(p, stateMsg(), env());
   p.pending = { move: 'c3-d4', ply: 1, ack: 3, acked: false };
   assert.deepEqual(receive(p, { t: 'ack', ack: 2 }, env()), [], 'not ours');
-  assert.deepEqual(receive(p, { t: 'ack', ack: 3 }, env()), [{ do: 'draw' }]);
+  assert.deepEqual(receive(p, { t: 'ack', ack: 3 }, env()), [{ do: 'draw', parts: ['board', 'status', 'title'] }]);
   assert.equal(p.pending.acked, true, 'acknowledged, the move event not seen yet');
   receive(p, moveMsg(), env());
   assert.equal(p.pending, null);
@@ -150,6 +151,7 @@ test('error: a refused move asks for the state; a refused chat line goes to the 
   assert.equal(p.pending, null);
   assert.deepEqual(p.path, []);
   assert.deepEqual(kinds(fx), ['send', 'draw']);
+  assert.deepEqual(fx[1].parts, ['board', 'status', 'actions', 'title'], 'the error shows with the buttons');
   assert.equal(p.error, 'error.illegal_move {"message":"no"}');
   p.chatAcks.add(9);
   assert.deepEqual(receive(p, { t: 'error', code: 'chat_flood', ack: 9 }, env()), [{ do: 'chatError', code: 'chat_flood', message: '' }]);
@@ -162,7 +164,7 @@ test('error: a refused move asks for the state; a refused chat line goes to the 
 
 test('error: refused prepared replies are shown in their panel', () => {
   const p = page({ condSent: true });
-  assert.deepEqual(receive(p, { t: 'error', code: 'bad_message', message: 'e5 is not legal' }, env()), [{ do: 'draw' }]);
+  assert.deepEqual(receive(p, { t: 'error', code: 'bad_message', message: 'e5 is not legal' }, env()), [{ do: 'draw', parts: ['conditional'] }]);
   assert.equal(p.condError, 'e5 is not legal');
   assert.equal(p.condSent, false);
 });
@@ -173,7 +175,7 @@ test('conditional: the player\'s own lines are kept and shown', () => {
   assert.deepEqual(p.conditional, [['c3-d4', 'f6-e5']]);
   assert.equal(p.condSent, false);
   assert.equal(p.condError, null);
-  assert.deepEqual(kinds(fx), ['fillConditional', 'draw']);
+  assert.deepEqual(fx, [{ do: 'fillConditional' }, { do: 'draw', parts: ['conditional'] }]);
 });
 
 test('chat: an unversioned line redraws only the chat', () => {
@@ -231,4 +233,43 @@ test('presence: a claim window comes with its time', () => {
   assert.deepEqual(p.claim, { ms: 60000, at: 4000 });
   receive(p, { t: 'presence', v: 7, white: true, black: true, spectators: 0, claim_at: null }, env());
   assert.equal(p.claim, null);
+});
+
+/** The parts the `draw` effects of `fx` redraw (every part for a plain `draw`). */
+const drawn = (fx) => {
+  const out = new Set();
+  for (const e of fx) if (e.do === 'draw') for (const x of partsOf(e.parts)) out.add(x);
+  return out;
+};
+
+test('redraws: only the panels an event changes', () => {
+  const p = page();
+  receive(p, stateMsg(), env());
+  p.variantLoad = Promise.resolve();
+  // Presence: the bars, the spectators' card and the claim window; not the board, the
+  // move list, the counters or the chat.
+  const presence = drawn(receive(p, { t: 'presence', v: 6, white: true, black: false, spectators: 2, claim_at: 30000 }, env()));
+  assert.deepEqual([...presence].sort(), ['actions', 'banner', 'bars', 'info', 'prompt', 'status']);
+  assert.deepEqual(p.claim, { ms: 30000, at: 1000 });
+  // An offer: the status, the prompt, the buttons and the banner.
+  const offer = drawn(receive(p, { t: 'draw_offered', v: 7, by: 'black', next: 4 }, env()));
+  assert.deepEqual([...offer].sort(), ['actions', 'banner', 'prompt', 'status']);
+  assert.equal(p.state.draw_offer, 'black');
+  const declined = drawn(receive(p, { t: 'draw_declined', v: 8, by: 'white' }, env()));
+  assert.deepEqual([...declined].sort(), ['actions', 'banner', 'prompt', 'status']);
+  // A versioned chat line: the chat alone.
+  const fx = receive(p, { t: 'chat', v: 9, id: 4, from: bob, text: 'hi', at: 0 }, env());
+  assert.equal(fx.filter((e) => e.do === 'draw').length, 0, JSON.stringify(fx));
+  assert.ok(fx.some((e) => e.do === 'drawChat'));
+  assert.equal(p.state.v, 9, 'the version advances');
+  // A move: everything.
+  assert.deepEqual(drawn(receive(p, moveMsg({ v: 10 }), env())), ALL_PARTS);
+});
+
+test('redraws: every part an event names is a part of the page', () => {
+  for (const [t, parts] of Object.entries(EVENT_PARTS)) {
+    for (const part of parts) assert.ok(PARTS.includes(part), `${t}: ${part}`);
+  }
+  assert.equal(new Set(PARTS).size, PARTS.length);
+  assert.deepEqual(partsOf(undefined), ALL_PARTS);
 });

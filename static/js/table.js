@@ -7,7 +7,7 @@ import * as api from './api.js';
 import { Board } from './board.js';
 import { h, replace } from './dom.js';
 import { parseFen } from './fen.js';
-import { clickSquare, jumpedSquares, movableFrom, nextSquares, parseMove } from './moves.js';
+import { jumpedSquares, nextSquares, parseMove } from './moves.js';
 import * as sound from './sound.js';
 import { claimLeft, splitChat } from './chat.js';
 import { chatPanel } from './chatpanel.js';
@@ -18,16 +18,18 @@ import { LiveSocket } from './socket.js';
 import { TABLE, actionMessage } from './protocol.js';
 import { canMove, isLocal, myColor, mySeat, nextPly } from './tablestate.js';
 import { moveMessage, receive } from './tablecontrol.js';
+import { ALL_PARTS, partsOf } from './tableparts.js';
 import { bottomSide, renderPanels, tickClocks } from './tableview.js';
-import { watchTournament } from './tournamentwatch.js';
-import { myGame, nextPairing, winnerLine } from './tournaments.js';
-import { playerName } from './playnow.js';
+import { tournamentFollower } from './tablefollow.js';
+import { historyTarget, squareClicked, viewAt, viewedFen } from './tableinput.js';
 import { linesText, renderConditional } from './conditional.js';
 
 const CLOCK_TICK_MS = 100;
 const RESIGN_CONFIRM_MS = 4_000;
 const AUTOFLIP_KEY = 'damka.autoflip';
 const ACK_TIMEOUT_MS = 8_000;
+// What the claim and next-round countdowns show in: redrawn each second they run.
+const COUNTDOWN_PARTS = ['status', 'prompt', 'actions', 'banner'];
 
 /**
  * Mounts the table page.
@@ -156,6 +158,9 @@ export function mount(root, { id, ctx }) {
     },
   });
 
+  // At a tournament table the player is sent on to their next game when it is ready.
+  const follower = tournamentFollower({ page, id, t, go: (table) => ctx.go('table', table), draw });
+
   // A socket that never opened may mean the table is gone (a stale link): ask once, and
   // stop reconnecting if the server says it does not exist.
   let checked = false;
@@ -189,7 +194,7 @@ export function mount(root, { id, ctx }) {
   function run(e) {
     switch (e.do) {
       case 'draw':
-        return draw();
+        return draw(e.parts);
       case 'drawChat':
         return drawChat();
       case 'send':
@@ -212,7 +217,7 @@ export function mount(root, { id, ctx }) {
       case 'quickAgain':
         return quickAgain(e.quick);
       case 'follow':
-        return followTournament(page.state);
+        return follower.follow(page.state);
       case 'loadRatings':
         return loadRatings(page.state);
       case 'loadVariant':
@@ -264,30 +269,11 @@ export function mount(root, { id, ctx }) {
   }
 
   function onSquare(sq) {
-    const s = page.state;
-    // Looking at a past position: a click on the board is back to the game.
-    if (page.view != null) {
-      page.view = null;
-      draw();
-      return;
-    }
-    if (s && !page.pending && page.online && !canMove(s) && premoveAllowed(s)) {
-      premoveClick(s, sq);
-      return;
-    }
-    if (!s || page.pending || !page.online || !canMove(s)) return;
-    const { path, send: move } = clickSquare(s.legal, page.path, sq);
-    page.hint = null;
-    if (!move && !path.length) {
-      // A piece of the player's that cannot move while a capture is compulsory: say why.
-      const piece = parseFen(s.fen).pieces.get(sq);
-      const allCaptures = s.legal.length > 0 && s.legal.every((m) => parseMove(m).capture);
-      if (piece && piece.color === s.turn && allCaptures && !movableFrom(s.legal).has(sq)) page.hint = t('status.capture_compulsory');
-    }
-    page.path = path;
+    const r = squareClicked(page, sq, t);
+    if (!r) return;
     // No answer in time (sendMove): the connection is likely half-dead. A fresh one
     // resends the move for the same ply, which the server applies at most once.
-    if (move) sendMove(s, move);
+    if (r.move) sendMove(page.state, r.move);
     draw();
   }
 
@@ -301,50 +287,15 @@ export function mount(root, { id, ctx }) {
     }, ACK_TIMEOUT_MS);
   }
 
-  /**
-   * Premoves: during the opponent's turn at a two-person (or computer) table the player
-   * may pick one of their pieces and a square; the client does not judge it (it knows no
-   * rules): when the turn comes, the one legal move from that piece to that square is
-   * played at once, otherwise the premove is dropped with a note.
-   */
-  function premoveAllowed(s) {
-    const me = myColor(s);
-    return s.status === 'playing' && !!me && !isLocal(s) && s.turn !== me;
-  }
-
-  function premoveClick(s, sq) {
-    const me = myColor(s);
-    const piece = parseFen(s.fen).pieces.get(sq);
-    page.hint = null;
-    if (page.premove) {
-      // A click on the queued move cancels it; anything else starts again.
-      page.premove = null;
-    }
-    if (page.premoveFrom && page.premoveFrom !== sq) {
-      page.premove = [page.premoveFrom, sq];
-      page.premoveFrom = null;
-    } else if (page.premoveFrom === sq || !piece || piece.color !== me) {
-      page.premoveFrom = null;
-    } else {
-      page.premoveFrom = sq;
-    }
-    draw();
-  }
-
   /** Shows the position after `at` plies of the live game (null: the live position). */
-  function viewAt(at) {
-    const s = page.state;
-    if (!s) return;
-    page.view = at == null || at >= s.moves.length ? null : Math.max(0, at);
-    page.premoveFrom = null;
-    if (page.view != null) loadFens(s);
+  function showPly(at) {
+    if (viewAt(page, at)) loadFens(page.state);
     draw();
   }
 
   /** The positions of moves this page did not see played (from `state`): the game record. */
   function loadFens(s) {
-    const missing = s.moves.some((m) => !m.opening && !page.fens.has(m.ply)) || (s.opening_plies && !page.fens.has(s.opening_plies));
-    if (!missing || page.fensLoading || !s.game_id) return;
+    if (page.fensLoading || !s.game_id) return;
     const game = s.game_id;
     page.fensLoading = api.game(game).then((g) => {
       if (page.state?.game_id !== game) return;
@@ -354,13 +305,6 @@ export function mount(root, { id, ctx }) {
     }, () => {
       page.fensLoading = null;
     });
-  }
-
-  /** The position shown while looking back: `null` when it is not known yet. */
-  function viewedFen(s) {
-    if (page.view === 0) return s.initial_fen ?? null;
-    const m = s.moves[page.view - 1];
-    return m ? page.fens.get(m.ply) ?? m.fen ?? null : null;
   }
 
   function act(action, extra = {}) {
@@ -382,12 +326,7 @@ export function mount(root, { id, ctx }) {
       return;
     }
     if (action.startsWith('history-')) {
-      const plies = page.state?.moves.length ?? 0;
-      const at = page.view ?? plies;
-      if (action === 'history-back') viewAt(at - 1);
-      else if (action === 'history-forward') viewAt(at + 1);
-      else if (action === 'history-to') viewAt(extra.at);
-      else viewAt(null);
+      showPly(historyTarget(page, action, extra));
       return;
     }
     // On one screen a draw offer ends the game at once: a second click confirms it.
@@ -427,7 +366,12 @@ export function mount(root, { id, ctx }) {
     draw();
   }
 
-  function draw() {
+  /**
+   * Redraws the page's `parts` (names of tableparts.js; every part when not given, as
+   * when called back by a timer or a button).
+   */
+  function draw(parts) {
+    const want = Array.isArray(parts) ? partsOf(parts) : ALL_PARTS;
     const s = page.state;
     // Whether this viewer plays the game going on here: signing up then keeps the
     // socket (and the game) as it is (app.js).
@@ -447,7 +391,7 @@ export function mount(root, { id, ctx }) {
       }
       return;
     }
-    const past = page.view != null ? viewedFen(s) : null;
+    const past = page.view != null ? viewedFen(page, s) : null;
     const viewing = page.view != null && !!past;
     const position = parseFen(s.fen).pieces;
     let pieces = viewing ? parseFen(past).pieces : position;
@@ -466,7 +410,7 @@ export function mount(root, { id, ctx }) {
       if (piece) pieces.set(to, piece);
       taking = jumpedSquares(page.variant.squares, page.path, position);
     }
-    if (page.board) {
+    if (page.board && want.has('board')) {
       // A one-screen table keeps one orientation for both players (unless they turn it
       // after each move); a player with Black sees the board from Black's side.
       page.board.setFlipped(bottomSide(page, s) === 'black');
@@ -484,7 +428,22 @@ export function mount(root, { id, ctx }) {
         premove: page.premove ?? (page.premoveFrom ? [page.premoveFrom] : []),
       });
     }
-    renderPanels(panels, { t, page, state: s, pieces: viewing ? pieces : position, act, redraw: draw });
+    renderPanels(panels, { t, page, state: s, pieces: viewing ? pieces : position, act, redraw: draw }, want);
+    if (want.has('conditional')) drawConditional(s);
+    if (want.has('chat')) drawChat();
+    if (want.has('invites')) {
+      // A seated player waiting for an opponent may invite someone from the room.
+      const seat = mySeat(s);
+      const inviting = page.online && seat && s.status !== 'playing' && freeSeat({ seats: s.seats }) && !isLocal(s) && !s.options?.bot && !s.options?.local;
+      invites.show(inviting ? s.table?.room ?? null : null, id);
+    }
+    // A player in another tab sees that it is their move from the tab's title.
+    if (want.has('title')) document.title = `${mine ? '● ' : ''}Damka · ${t('title.table')}`;
+    tick();
+  }
+
+  /** The prepared replies (a correspondence game's conditional moves). */
+  function drawConditional(s) {
     renderConditional(panels.conditional, condInput, {
       t,
       state: s,
@@ -497,14 +456,6 @@ export function mount(root, { id, ctx }) {
         send({ t: TABLE.CONDITIONAL, lines });
       },
     });
-    drawChat();
-    // A seated player waiting for an opponent may invite someone from the room.
-    const seat = mySeat(s);
-    const inviting = page.online && seat && s.status !== 'playing' && freeSeat({ seats: s.seats }) && !isLocal(s) && !s.options?.bot && !s.options?.local;
-    invites.show(inviting ? s.table?.room ?? null : null, id);
-    // A player in another tab sees that it is their move from the tab's title.
-    document.title = `${mine ? '● ' : ''}Damka · ${t('title.table')}`;
-    tick();
   }
 
   /** The table chat: one panel, and the spectators' apart while a game is played. */
@@ -539,66 +490,8 @@ export function mount(root, { id, ctx }) {
     if (left !== page.claimShown || nextLeft !== page.nextShown) {
       page.claimShown = left;
       page.nextShown = nextLeft;
-      draw();
+      draw(COUNTDOWN_PARTS);
     }
-  }
-
-  // At a tournament table the player is sent on to their next game when it is ready.
-  let stopFollowing = null;
-  function followTournament(s) {
-    const tour = s?.table?.tournament;
-    if (!tour || stopFollowing || !s.table.room || !mySeat(s)) return;
-    stopFollowing = watchTournament(s.table.room, tour.id, (table) => {
-      if (table !== id) ctx.go('table', table);
-    }, () => fetchNext(tour));
-    fetchNext(tour);
-  }
-
-  /**
-   * The player's next pairing once this game is over (the server pairs the next round
-   * at once and starts it after a break), or the tournament's end. Fetched again on
-   * each change of the tournament.
-   */
-  let fetching = null;
-  // A change of the tournament while its fetch is under way is fetched again after it
-  // (its end may come just then: the last game's result, then the tournament over).
-  let fetchAgain = false;
-  async function fetchNext(tour) {
-    if (fetching) {
-      fetchAgain = true;
-      return;
-    }
-    fetching = api.tournament(tour.id).then((x) => {
-      const s = page.state;
-      const me = s?.you?.id;
-      if (!s || !me || s.status !== 'over') {
-        page.next = null;
-      } else if (x.status === 'over') {
-        page.next = { over: `${t('tournament.over_line')} ${winnerLine(t, x) ?? ''}`.trim() };
-      } else {
-        const n = nextPairing(x, me);
-        const wasWaiting = !!page.next;
-        page.next = n ? {
-          number: n.round,
-          bye: n.bye,
-          color: n.color,
-          opponent: n.opponent ? playerName(t, n.opponent) : '',
-          ms: x.next_round_in_ms ?? 0,
-          at: performance.now(),
-        } : null;
-        // The break is over and the game is ready (a missed `tournament_game`, e.g. after
-        // a reconnect): off to it.
-        const game = !x.next_round ? myGame(x, me) : null;
-        if (wasWaiting && game && game.table !== id) ctx.go('table', game.table);
-      }
-      draw();
-    }, () => {}).finally(() => {
-      fetching = null;
-      if (fetchAgain) {
-        fetchAgain = false;
-        fetchNext(tour);
-      }
-    });
   }
 
   function storedAutoflip() {
@@ -625,7 +518,7 @@ export function mount(root, { id, ctx }) {
   return () => {
     clearInterval(timer);
     invites.close();
-    stopFollowing?.();
+    follower.stop();
     socket.close();
   };
 }

@@ -7,7 +7,8 @@
 // (e2e/unit/tablecontrol.test.mjs).
 //
 // Effects, `{do: …}`:
-// - `draw`: redraw the table (board and panels); `drawChat`: redraw only the chat;
+// - `draw` `{parts}`: redraw the parts of the page the message changed (tableparts.js;
+//   every part when `parts` is absent); `drawChat`: redraw only the chat;
 // - `send` `{msg, quiet}`: send a message (`quiet`: no "offline" note if it cannot go);
 // - `resync`: ask for a fresh `state` (reconnect if the socket is down);
 // - `move` `{move}`: send a move of the player's (a premove come due);
@@ -25,6 +26,24 @@ import { pliesPlayed } from './offers.js';
 import { TABLE } from './protocol.js';
 import { soundFor } from './sound.js';
 import { applyMessage, canMove, myColor, mySeat, pendingAfterState } from './tablestate.js';
+
+// The parts of the page each event changes (tableparts.js); any other event (a move, a
+// state, a game started or over, a seat taken or left, a takeback) redraws every part.
+const OFFER_PARTS = ['status', 'prompt', 'actions', 'banner'];
+export const EVENT_PARTS = Object.freeze({
+  // Who is connected: the bars' presence, the spectators, and the claim window (prompt,
+  // status and buttons).
+  presence: ['bars', 'info', ...OFFER_PARTS],
+  draw_offered: OFFER_PARTS,
+  draw_declined: OFFER_PARTS,
+  takeback_offered: OFFER_PARTS,
+  takeback_declined: OFFER_PARTS,
+  // A chat line is drawn by `drawChat` alone.
+  chat: [],
+});
+
+/** The `draw` effect for `parts` (every part when none are named). */
+const drawOf = (parts) => (parts ? { do: 'draw', parts } : { do: 'draw' });
 
 // Messages after which the position (and so any half-entered move) is new.
 const POSITION_CHANGES = new Set(['state', 'move', 'game_started', 'game_over']);
@@ -88,7 +107,8 @@ export function receive(page, msg, env) {
   // The geometry is fetched once; events arriving meanwhile are applied and drawn
   // without a board, which appears when the fetch is done.
   if (!page.variantLoad) fx.push({ do: 'loadVariant' });
-  fx.push({ do: 'draw' });
+  const parts = EVENT_PARTS[msg.t];
+  if (!parts || parts.length) fx.push(drawOf(parts));
   return fx;
 }
 
@@ -98,7 +118,8 @@ const OWN = {
     if (page.pending && page.pending.ack === msg.ack) {
       page.pending.acked = true;
       settlePending(page);
-      fx.push({ do: 'draw' });
+      // The move's highlight and the "sending" line go; it is the opponent's move.
+      fx.push(drawOf(['board', 'status', 'title']));
     }
   },
 
@@ -107,7 +128,7 @@ const OWN = {
     page.conditional = msg.lines ?? [];
     page.condSent = false;
     page.condError = null;
-    fx.push({ do: 'fillConditional' }, { do: 'draw' });
+    fx.push({ do: 'fillConditional' }, drawOf(['conditional']));
   },
 
   error(page, msg, env, fx) {
@@ -115,7 +136,7 @@ const OWN = {
       // The lines were refused: the server's message names the move.
       page.condSent = false;
       page.condError = msg.message ?? '';
-      fx.push({ do: 'draw' });
+      fx.push(drawOf(['conditional']));
       return;
     }
     if (msg.code === 'seat_taken' && page.sitting?.quick) {
@@ -138,7 +159,8 @@ const OWN = {
     // the game being over): the close that follows says so, without a bare "Not found".
     if (msg.code === 'not_found' && page.state && msg.ack == null) return;
     page.error = env.t(`error.${msg.code}`, { message: msg.message ?? '' });
-    fx.push({ do: 'draw' });
+    // The error sits with the buttons; a refused move leaves the board and the status.
+    fx.push(drawOf(['board', 'status', 'actions', 'title']));
   },
 };
 

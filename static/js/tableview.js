@@ -13,38 +13,57 @@ import { claimLeft } from './chat.js';
 import { canMove, inMatchBreak, isLocal, myColor, mySeat, rematchRequest } from './tablestate.js';
 import { ballotFlag, ballotLine } from './ballot.js';
 import { breakLeft, breakText, matchLine } from './micromatch.js';
+import { ALL_PARTS } from './tableparts.js';
 
 const OTHER = { white: 'black', black: 'white' };
 
-/** Redraws every panel. */
-export function renderPanels(panels, { t, page, state: s, pieces, act, redraw }) {
+/**
+ * Redraws the panels among `parts` (tableparts.js; all of them by default) and leaves
+ * the others as they are.
+ */
+export function renderPanels(panels, { t, page, state: s, pieces, act, redraw }, parts = ALL_PARTS) {
   const bottom = bottomSide(page, s);
-  const count = material(pieces);
-  panels.clocks = {};
   panels.t = t;
-  replace(panels.top, playerBar(OTHER[bottom], { t, page, s, count, act, panels }));
-  replace(panels.bottom, playerBar(bottom, { t, page, s, count, act, panels }));
-  // The ballot the game started from, beside the board (below it on a phone).
-  replace(panels.ballot, ballotLine(t, s.ballot));
-  panels.ballot.hidden = !s.ballot;
-  // A micro-match: which game, the score, the break's countdown, the result.
-  replace(panels.match, matchLine(t, s.match, breakLeft(page, performance.now())));
-  panels.match.hidden = !s.match;
-  panels.status.textContent = statusText(t, page, s);
-  panels.status.classList.toggle('offline', !page.online);
-  const banner = renderBanner(panels.banner, t, page, s, act, redraw);
-  const prompt = promptFor(t, page, s, act);
-  panels.prompt.hidden = !prompt;
-  panels.prompt.dataset.prompt = prompt?.kind ?? '';
-  replace(panels.prompt, prompt?.content ?? []);
-  replace(panels.actions, actionButtons(t, page, s, act, banner));
-  replace(panels.tools, tools(t, page, act, s));
-  replace(panels.info, info(t, page, s, act));
-  replace(panels.counters, counters(t, s));
-  panels.counters.hidden = s.status !== 'playing' || !s.counters.length;
-  replace(panels.moves, moveList(t, page, s, act));
-  const list = panels.moves.querySelector('[data-moves]');
-  if (list) list.scrollTop = list.scrollHeight;
+  if (parts.has('bars')) {
+    const count = material(pieces);
+    panels.clocks = {};
+    replace(panels.top, playerBar(OTHER[bottom], { t, page, s, count, act, panels }));
+    replace(panels.bottom, playerBar(bottom, { t, page, s, count, act, panels }));
+  }
+  if (parts.has('ballot')) {
+    // The ballot the game started from, beside the board (below it on a phone).
+    replace(panels.ballot, ballotLine(t, s.ballot));
+    panels.ballot.hidden = !s.ballot;
+  }
+  if (parts.has('match')) {
+    // A micro-match: which game, the score, the break's countdown, the result.
+    replace(panels.match, matchLine(t, s.match, breakLeft(page, performance.now())));
+    panels.match.hidden = !s.match;
+  }
+  if (parts.has('status')) {
+    panels.status.textContent = statusText(t, page, s);
+    panels.status.classList.toggle('offline', !page.online);
+  }
+  // The actions leave out the start button while the banner shows one.
+  if (parts.has('banner')) panels.bannerShown = renderBanner(panels.banner, t, page, s, act, redraw);
+  if (parts.has('prompt')) {
+    const prompt = promptFor(t, page, s, act);
+    panels.prompt.hidden = !prompt;
+    panels.prompt.dataset.prompt = prompt?.kind ?? '';
+    replace(panels.prompt, prompt?.content ?? []);
+  }
+  if (parts.has('actions')) replace(panels.actions, actionButtons(t, page, s, act, !!panels.bannerShown));
+  if (parts.has('tools')) replace(panels.tools, tools(t, page, act, s));
+  if (parts.has('info')) replace(panels.info, info(t, page, s, act));
+  if (parts.has('counters')) {
+    replace(panels.counters, counters(t, s));
+    panels.counters.hidden = s.status !== 'playing' || !s.counters.length;
+  }
+  if (parts.has('moves')) {
+    replace(panels.moves, moveList(t, page, s, act));
+    const list = panels.moves.querySelector('[data-moves]');
+    if (list) list.scrollTop = list.scrollHeight;
+  }
 }
 
 /**

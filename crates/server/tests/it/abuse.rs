@@ -2,6 +2,7 @@
 //! requests, per-address caps, guest expiry, dead peers, the mover check, JSON errors and
 //! security headers.
 
+use damka_protocol::ErrorCode;
 use std::time::{Duration, Instant};
 
 use crate::common::{Backend, TestDb, TestServer, Ws, config, request};
@@ -628,7 +629,7 @@ async fn a_malformed_table_id_is_not_found() {
     let db = TestDb::new(Backend::Sqlite).await;
     let s = TestServer::start(config(&db)).await;
     let mut ws = Ws::connect(&s.addr, "/ws/tables/t1%0AFORGED", None, None).await;
-    assert_eq!(ws.recv_t("error").await["code"], "not_found");
+    assert_eq!(ws.error_code().await, ErrorCode::NotFound);
     assert_eq!(ws.closed().await, Some(1000));
     // The raw stream is done.
     assert!(ws.stream.next().await.is_none_or(|f| f.is_err()));

@@ -5,6 +5,7 @@
 //! the game's end; profiles and leaderboards.
 
 use crate::common::{Backend, Response, TestDb, TestServer, Ws, config, one_move_each};
+use damka_protocol::ErrorCode;
 use damka_rating::{Glicko2, Outcome, Rating};
 use damka_server::Config;
 use serde_json::{Value, json};
@@ -434,13 +435,13 @@ async fn rated_tables_are_for_accounts(backend: Backend) {
     let mut g = s.table_ws(id, Some(&guest)).await;
     g.recv_t("state").await;
     g.send(json!({"t": "sit", "seat": "black"})).await;
-    assert_eq!(g.recv_t("error").await["code"], "rated_needs_account");
+    assert_eq!(g.error_code().await, ErrorCode::RatedNeedsAccount);
     // An account outside the free seat's range cannot either.
     let (bolek, _) = account(&s, "Bolek", "bolek i lolek").await;
     let mut b = s.table_ws(id, Some(&bolek)).await;
     b.recv_t("state").await;
     b.send(json!({"t": "sit", "seat": "black"})).await;
-    assert_eq!(b.recv_t("error").await["code"], "rating_out_of_range");
+    assert_eq!(b.error_code().await, ErrorCode::RatingOutOfRange);
     // A range is for a rated table only.
     let r = s
         .http(

@@ -3,6 +3,7 @@
 //! on connect and after a restart) and in a room.
 
 use crate::common::{Backend, TestDb, TestServer, Ws, config, play_first_moves, start_match};
+use damka_protocol::ErrorCode;
 use serde_json::{Value, json};
 
 fn texts(chat: &Value) -> Vec<String> {
@@ -31,11 +32,8 @@ async fn table_chat(backend: Backend) {
 
     // A session is needed.
     chat(&mut anon, "hi", 1).await;
-    let e = anon.recv_t("error").await;
-    assert_eq!(
-        (e["code"].as_str(), &e["ack"]),
-        (Some("unauthorized"), &json!(1))
-    );
+    let e = anon.error().await;
+    assert_eq!((e.code, e.ack), (ErrorCode::Unauthorized, Some(json!(1))));
 
     // A player's message reaches everybody, as plain text, trimmed, invisible
     // characters removed.
@@ -71,13 +69,10 @@ async fn table_chat(backend: Backend) {
 
     // Empty and too long.
     chat(&mut m.white.0, " \u{200B} ", 5).await;
-    let e = m.white.0.recv_t("error").await;
-    assert_eq!(
-        (e["code"].as_str(), &e["ack"]),
-        (Some("bad_message"), &json!(5))
-    );
+    let e = m.white.0.error().await;
+    assert_eq!((e.code, e.ack), (ErrorCode::BadMessage, Some(json!(5))));
     chat(&mut m.white.0, &"x".repeat(301), 6).await;
-    assert_eq!(m.white.0.recv_t("error").await["code"], "bad_message");
+    assert_eq!(m.white.0.error_code().await, ErrorCode::BadMessage);
     chat(&mut m.white.0, &"ż".repeat(300), 7).await;
     assert_eq!(
         m.white.0.recv_t("chat").await["text"]
@@ -140,11 +135,8 @@ async fn room_chat(backend: Backend) {
     other_room.recv_t("room").await;
 
     chat(&mut anon, "hi", 1).await;
-    let e = anon.recv_t("error").await;
-    assert_eq!(
-        (e["code"].as_str(), &e["ack"]),
-        (Some("unauthorized"), &json!(1))
-    );
+    let e = anon.error().await;
+    assert_eq!((e.code, e.ack), (ErrorCode::Unauthorized, Some(json!(1))));
 
     chat(&mut ra, " hello room ", 2).await;
     for ws in [&mut ra, &mut anon] {
@@ -155,11 +147,8 @@ async fn room_chat(backend: Backend) {
         );
     }
     chat(&mut ra, "", 3).await;
-    let e = ra.recv_t("error").await;
-    assert_eq!(
-        (e["code"].as_str(), &e["ack"]),
-        (Some("bad_message"), &json!(3))
-    );
+    let e = ra.error().await;
+    assert_eq!((e.code, e.ack), (ErrorCode::BadMessage, Some(json!(3))));
     let mut limited = false;
     for i in 0..10 {
         chat(&mut ra, &format!("spam {i}"), 10 + i).await;

@@ -4,6 +4,7 @@
 use crate::common::{
     Backend, TestDb, TestServer, config, play_first_moves, play_first_moves_from, start_match,
 };
+use damka_protocol::{EndReason, ErrorCode, GameResult, Side};
 use serde_json::{Value, json};
 
 async fn game_json(s: &TestServer, id: &str) -> Value {
@@ -18,11 +19,11 @@ async fn claim(backend: Backend, minutes: u64, delay_ms: u64, draw: bool) {
     let mut m = start_match(&s, "russian", json!({"minutes": minutes, "increment": 0})).await;
     // Before both players moved nobody can claim (the first-move window aborts).
     m.white.0.send(json!({"t": "claim_victory"})).await;
-    assert_eq!(m.white.0.recv_t("error").await["code"], "bad_message");
+    assert_eq!(m.white.0.error_code().await, ErrorCode::BadMessage);
     play_first_moves(&mut m, 3).await;
     // Nobody is gone: nothing to claim.
     m.white.0.send(json!({"t": "claim_draw"})).await;
-    assert_eq!(m.white.0.recv_t("error").await["code"], "bad_message");
+    assert_eq!(m.white.0.error_code().await, ErrorCode::BadMessage);
     m.white.0.send(json!({"t": "resync"})).await;
     assert_eq!(m.white.0.recv_t("state").await["claim_at"], Value::Null);
 
@@ -39,8 +40,8 @@ async fn claim(backend: Backend, minutes: u64, delay_ms: u64, draw: bool) {
     s.advance(delay_ms / 2).await;
     let t = if draw { "claim_draw" } else { "claim_victory" };
     m.white.0.send(json!({"t": t})).await;
-    let e = m.white.0.recv_t("error").await;
-    assert_eq!(e["code"], "bad_message", "{e}");
+    let e = m.white.0.error().await;
+    assert_eq!(e.code, ErrorCode::BadMessage, "{e:?}");
     m.white.0.send(json!({"t": "resync"})).await;
     assert_eq!(
         m.white.0.recv_t("state").await["claim_at"],
@@ -51,17 +52,21 @@ async fn claim(backend: Backend, minutes: u64, delay_ms: u64, draw: bool) {
     m.white.0.send(json!({"t": "resync"})).await;
     assert_eq!(m.white.0.recv_t("state").await["claim_at"], 0);
     m.white.0.send(json!({"t": t})).await;
-    let over = m.white.0.recv_t("game_over").await;
-    let result = if draw { "draw" } else { "white" };
+    let over = m.white.0.game_over().await;
+    let result = if draw {
+        GameResult::Draw
+    } else {
+        GameResult::White
+    };
     assert_eq!(
-        (over["result"].as_str(), over["reason"].as_str()),
-        (Some(result), Some("abandoned"))
+        (over.result, over.reason),
+        (Some(result), EndReason::Abandoned)
     );
-    assert_eq!(over["by"], "white", "the claimer: {over}");
+    assert_eq!(over.by, Some(Side::White), "the claimer: {over:?}");
     let g = game_json(&s, &m.game).await;
     assert_eq!(
         (g["result"].as_str(), g["reason"].as_str()),
-        (Some(result), Some("abandoned")),
+        (Some(result.as_str()), Some("abandoned")),
         "{g}"
     );
     assert_eq!(g["moves"].as_array().unwrap().len(), 3);
@@ -86,7 +91,7 @@ async fn takeback_offer_decline_accept(backend: Backend) {
     // The first moves cannot be taken back.
     let after2 = play_first_moves(&mut m, 2).await;
     m.black.0.send(json!({"t": "takeback_offer"})).await;
-    assert_eq!(m.black.0.recv_t("error").await["code"], "bad_message");
+    assert_eq!(m.black.0.error_code().await, ErrorCode::BadMessage);
     let last = play_first_moves_from(&mut m, &after2, 2, 2).await;
     assert_eq!(last["turn"], "white");
 
@@ -103,9 +108,9 @@ async fn takeback_offer_decline_accept(backend: Backend) {
     }
     // Requests are limited like draw offers; answering without a request is refused.
     m.white.0.send(json!({"t": "takeback_offer"})).await;
-    assert_eq!(m.white.0.recv_t("error").await["code"], "rate_limited");
+    assert_eq!(m.white.0.error_code().await, ErrorCode::RateLimited);
     m.white.0.send(json!({"t": "takeback_accept"})).await;
-    assert_eq!(m.white.0.recv_t("error").await["code"], "bad_message");
+    assert_eq!(m.white.0.error_code().await, ErrorCode::BadMessage);
 
     // Black asks for its move 4 back (White has not replied); White accepts.
     m.black.0.send(json!({"t": "takeback_offer"})).await;
@@ -159,7 +164,7 @@ async fn takeback_offer_decline_accept(backend: Backend) {
         .find(|v| v["t"] == "takeback_declined");
     assert_eq!(declined.map(|v| &v["by"]), Some(&json!("white")));
     m.white.0.send(json!({"t": "takeback_accept"})).await;
-    assert_eq!(m.white.0.recv_t("error").await["code"], "bad_message");
+    assert_eq!(m.white.0.error_code().await, ErrorCode::BadMessage);
 
     // After a restart the game goes on from the stored moves, the taken-back one gone.
     let (table, cookie, game) = (m.table.clone(), m.white.1.clone(), m.game.clone());
@@ -239,9 +244,9 @@ async fn no_claims_or_takebacks_against_the_computer() {
         last = w.recv_t("move").await;
     }
     w.send(json!({"t": "takeback_offer"})).await;
-    assert_eq!(w.recv_t("error").await["code"], "bad_message");
+    assert_eq!(w.error_code().await, ErrorCode::BadMessage);
     w.send(json!({"t": "claim_victory"})).await;
-    assert_eq!(w.recv_t("error").await["code"], "bad_message");
+    assert_eq!(w.error_code().await, ErrorCode::BadMessage);
     w.send(json!({"t": "resync"})).await;
     assert_eq!(w.recv_t("state").await["claim_at"], Value::Null);
     s.stop().await;

@@ -4,6 +4,7 @@
 //! table with `"local": true` lets one guest play both sides.
 
 use crate::common::{Backend, TestDb, TestServer, Ws, config};
+use damka_protocol::{EndReason, ErrorCode, GameResult};
 use serde_json::{Value, json};
 
 /// A Russian ending that is over in a few moves whatever the players do: three black
@@ -119,12 +120,12 @@ async fn the_computer_is_ready_for_the_next_game(backend: Backend) {
     .await;
     // The computer takes no draw offers.
     ws.send(json!({"t": "draw_offer"})).await;
-    let refused = ws.recv_t("error").await;
-    assert_eq!(refused["code"], "bad_message", "{refused}");
+    let refused = ws.error().await;
+    assert_eq!(refused.code, ErrorCode::BadMessage, "{refused:?}");
     // Resigning before both have moved aborts the game.
     ws.send(json!({"t": "resign"})).await;
-    let over = ws.recv_t("game_over").await;
-    assert_eq!(over["reason"], "aborted", "{over}");
+    let over = ws.game_over().await;
+    assert_eq!(over.reason, EndReason::Aborted, "{over:?}");
     // One press starts the rematch: colours swap, so the computer now has White and
     // moves first.
     ws.send(json!({"t": "start"})).await;
@@ -171,10 +172,10 @@ async fn one_guest_plays_both_sides_of_a_local_table(backend: Backend) {
     assert_eq!(last["clock"]["running"], "white");
     // Resigning resigns for the side to move.
     ws.send(json!({"t": "resign"})).await;
-    let over = ws.recv_t("game_over").await;
+    let over = ws.game_over().await;
     assert_eq!(
-        (over["result"].as_str(), over["reason"].as_str()),
-        (Some("black"), Some("resign"))
+        (over.result, over.reason),
+        (Some(GameResult::Black), EndReason::Resign)
     );
     let game = started["id"].as_str().unwrap();
     let g = s

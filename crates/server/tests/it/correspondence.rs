@@ -4,6 +4,7 @@
 //! cannot be claimed against, and a restart in the middle of a 7-day game charges the
 //! downtime to nobody and the time before it to the side that was thinking.
 
+use damka_protocol::{EndReason, ErrorCode, GameResult};
 use serde_json::{Value, json};
 
 use crate::accounts::account;
@@ -152,8 +153,8 @@ async fn only_accounts_and_the_listed_periods(backend: Backend) {
         "a waiting table shows its period"
     );
     g.send(json!({"t": "sit", "seat": "black"})).await;
-    let e = g.recv_t("error").await;
-    assert_eq!(e["code"], "correspondence_needs_account", "{e}");
+    let e = g.error().await;
+    assert_eq!(e.code, ErrorCode::CorrespondenceNeedsAccount, "{e:?}");
     s.stop().await;
     db.cleanup().await;
 }
@@ -201,8 +202,8 @@ async fn each_move_resets_the_period_and_running_out_loses(backend: Backend) {
     while m.white.0.recv_t("presence").await["black"] != false {}
     s.advance(2 * HOUR).await;
     m.white.0.send(json!({"t": "claim_victory"})).await;
-    let e = m.white.0.recv_t("error").await;
-    assert_eq!(e["code"], "bad_message", "{e}");
+    let e = m.white.0.error().await;
+    assert_eq!(e.code, ErrorCode::BadMessage, "{e:?}");
     let st = the_state(&mut m.white.0).await;
     assert_eq!(st["claim_at"], Value::Null, "{st}");
     assert_eq!(st["status"], "playing");
@@ -214,11 +215,11 @@ async fn each_move_resets_the_period_and_running_out_loses(backend: Backend) {
         (Some("playing"), 1)
     );
     s.advance(1).await;
-    let over = m.white.0.recv_t("game_over").await;
+    let over = m.white.0.game_over().await;
     assert_eq!(
-        (over["result"].as_str(), over["reason"].as_str()),
-        (Some("white"), Some("timeout")),
-        "{over}"
+        (over.result, over.reason),
+        (Some(GameResult::White), EndReason::Timeout),
+        "{over:?}"
     );
     s.stop().await;
     db.cleanup().await;
@@ -316,11 +317,11 @@ async fn a_missed_first_move_aborts_after_the_period(backend: Backend) {
         "{st}"
     );
     s.advance(1).await;
-    let over = m.black.0.recv_t("game_over").await;
+    let over = m.black.0.game_over().await;
     assert_eq!(
-        (&over["result"], over["reason"].as_str()),
-        (&Value::Null, Some("aborted")),
-        "{over}"
+        (over.result, over.reason),
+        (None, EndReason::Aborted),
+        "{over:?}"
     );
     s.stop().await;
     db.cleanup().await;
@@ -520,8 +521,8 @@ async fn a_rated_correspondence_game_has_its_own_rating(backend: Backend) {
         correspondence_match_with(&s, json!({"days": 2, "seat": "white", "rated": true})).await;
     play_first_moves(&mut m, 2).await;
     m.white.0.send(json!({"t": "resign"})).await;
-    let over = m.white.0.recv_t("game_over").await;
-    assert_eq!(over["result"], "black", "{over}");
+    let over = m.white.0.game_over().await;
+    assert_eq!(over.result, Some(GameResult::Black), "{over:?}");
     let r = s.http("GET", "/api/players/Bolek", None, None).await;
     assert_eq!(r.status, 200, "{}", r.body);
     let ratings = &r.json()["ratings"];

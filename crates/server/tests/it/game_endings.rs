@@ -1,10 +1,11 @@
 //! Two guests play a game to each possible end, on SQLite and on PostgreSQL; every end is
 //! announced to both players and stored with its moves, result and reason.
 
+use damka_protocol::{EndReason, ErrorCode, GameResult};
 use std::collections::HashSet;
 
 use crate::common::{
-    Backend, Match, TestDb, TestServer, config, play, play_first_moves, start_match,
+    Backend, Match, Over, TestDb, TestServer, config, play, play_first_moves, start_match,
 };
 use draughts::{Position, Rules, Variant};
 use serde_json::{Value, json};
@@ -12,9 +13,9 @@ use serde_json::{Value, json};
 const FIVE_PLUS_THREE: fn() -> Value = || json!({"minutes": 5, "increment": 3});
 
 /// Both players receive the same `game_over`; returns it.
-async fn game_over(m: &mut Match) -> Value {
-    let a = m.white.0.recv_t("game_over").await;
-    let b = m.black.0.recv_t("game_over").await;
+async fn game_over(m: &mut Match) -> Over {
+    let a = m.white.0.game_over().await;
+    let b = m.black.0.game_over().await;
     assert_eq!(a, b);
     a
 }
@@ -52,8 +53,8 @@ async fn resign(backend: Backend) {
     m.black.0.send(json!({"t": "resign"})).await;
     let over = game_over(&mut m).await;
     assert_eq!(
-        (over["result"].as_str(), over["reason"].as_str()),
-        (Some("white"), Some("resign"))
+        (over.result, over.reason),
+        (Some(GameResult::White), EndReason::Resign)
     );
     let g = stored(&s, &m.game, json!("white"), "resign", 3).await;
     assert_eq!(g["white"]["name"], "Ala");
@@ -118,8 +119,8 @@ async fn agreement(backend: Backend) {
     assert_eq!(m.black.0.recv_t("draw_offered").await["by"], "white");
     // A second offer so soon is rate-limited.
     m.white.0.send(json!({"t": "draw_offer"})).await;
-    let e = m.white.0.recv_t("error").await;
-    assert_eq!(e["code"], "rate_limited");
+    let e = m.white.0.error().await;
+    assert_eq!(e.code, ErrorCode::RateLimited, "{e:?}");
     // White's own move keeps White's offer; Black's move declines it.
     play_first_moves_from(&mut m, "white", 3).await;
     m.black.0.send(json!({"t": "resync"})).await;
@@ -139,14 +140,14 @@ async fn agreement(backend: Backend) {
     m.white.0.send(json!({"t": "draw_decline"})).await;
     assert_eq!(m.black.0.recv_t("draw_declined").await["by"], "white");
     m.white.0.send(json!({"t": "draw_accept"})).await;
-    assert_eq!(m.white.0.recv_t("error").await["code"], "bad_message");
+    assert_eq!(m.white.0.error_code().await, ErrorCode::BadMessage);
     m.white.0.send(json!({"t": "draw_offer"})).await;
     m.black.0.recv_t("draw_offered").await;
     m.black.0.send(json!({"t": "draw_accept"})).await;
     let over = game_over(&mut m).await;
     assert_eq!(
-        (over["result"].as_str(), over["reason"].as_str()),
-        (Some("draw"), Some("agreement"))
+        (over.result, over.reason),
+        (Some(GameResult::Draw), EndReason::Agreement)
     );
     stored(&s, &m.game, json!("draw"), "agreement", 4).await;
     s.stop().await;
@@ -178,8 +179,8 @@ async fn threefold(backend: Backend) {
     assert_eq!(last["legal"], json!([]));
     let over = game_over(&mut m).await;
     assert_eq!(
-        (over["result"].as_str(), over["reason"].as_str()),
-        (Some("draw"), Some("threefold"))
+        (over.result, over.reason),
+        (Some(GameResult::Draw), EndReason::Threefold)
     );
     stored(&s, &m.game, json!("draw"), "threefold", 8).await;
     s.stop().await;
@@ -228,8 +229,8 @@ async fn move_limit(backend: Backend) {
     }
     let over = game_over(&mut m).await;
     assert_eq!(
-        (over["result"].as_str(), over["reason"].as_str()),
-        (Some("draw"), Some("move_limit"))
+        (over.result, over.reason),
+        (Some(GameResult::Draw), EndReason::MoveLimit)
     );
     assert_eq!(ply, 10, "five moves each");
     stored(&s, &m.game, json!("draw"), "move_limit", 10).await;
@@ -246,8 +247,8 @@ async fn no_moves(backend: Backend) {
     assert_eq!(ev["captures"], json!(["d4"]));
     let over = game_over(&mut m).await;
     assert_eq!(
-        (over["result"].as_str(), over["reason"].as_str()),
-        (Some("white"), Some("no_moves"))
+        (over.result, over.reason),
+        (Some(GameResult::White), EndReason::NoMoves)
     );
     stored(&s, &m.game, json!("white"), "no_moves", 1).await;
     s.stop().await;
@@ -277,11 +278,10 @@ async fn timeout(backend: Backend) {
     s.advance(1_170).await;
     let over = game_over(&mut m).await;
     assert_eq!(
-        (over["result"].as_str(), over["reason"].as_str()),
-        (Some("black"), Some("timeout"))
+        (over.result, over.reason),
+        (Some(GameResult::Black), EndReason::Timeout)
     );
-    assert_eq!(over["clock"]["white"], 0);
-    assert_eq!(over["clock"]["running"], json!(null));
+    assert_eq!((over.clock.white, over.clock.running), (0, None));
     stored(&s, &m.game, json!("black"), "timeout", 2).await;
     // How late the flag was ruled is measured (the bench reads it under load).
     let metrics = s.http("GET", "/metrics", None, None).await.body;
@@ -302,10 +302,7 @@ async fn abort_and_first_move_window(backend: Backend) {
     play_first_moves(&mut m, 1).await;
     m.black.0.send(json!({"t": "abort"})).await;
     let over = game_over(&mut m).await;
-    assert_eq!(
-        (over["result"].clone(), over["reason"].as_str()),
-        (json!(null), Some("aborted"))
-    );
+    assert_eq!((over.result, over.reason), (None, EndReason::Aborted));
     stored(&s, &m.game, json!(null), "aborted", 1).await;
     // Abort after both moved is refused.
     m.white.0.send(json!({"t": "start"})).await;
@@ -318,8 +315,8 @@ async fn abort_and_first_move_window(backend: Backend) {
     std::mem::swap(&mut m.white, &mut m.black);
     play_first_moves(&mut m, 2).await;
     m.white.0.send(json!({"t": "abort"})).await;
-    let e = m.white.0.recv_t("error").await;
-    assert_eq!(e["code"], "game_in_progress");
+    let e = m.white.0.error().await;
+    assert_eq!(e.code, ErrorCode::GameInProgress, "{e:?}");
     m.white.0.send(json!({"t": "resign"})).await;
     game_over(&mut m).await;
     // The first-move window: the second mover does not move in 30 s.
@@ -338,10 +335,7 @@ async fn abort_and_first_move_window(backend: Backend) {
     assert_eq!(st["first_move_deadline"], 1_000);
     s.advance(1_000).await;
     let over = game_over(&mut m).await;
-    assert_eq!(
-        (over["result"].clone(), over["reason"].as_str()),
-        (json!(null), Some("aborted"))
-    );
+    assert_eq!((over.result, over.reason), (None, EndReason::Aborted));
     // The room's recent games are the played ones: the two aborted games are left out
     // (each is still stored and served by id).
     let recent = s

@@ -3,6 +3,7 @@
 //! the confirmation) get it; nonsense and floods are refused.
 
 use crate::common::{Backend, TestDb, TestServer, Ws, config};
+use damka_protocol::ErrorCode;
 use serde_json::{Value, json};
 
 /// The next message of one of `types` (skipping table events, people, presence).
@@ -107,10 +108,10 @@ async fn an_invitation_reaches_the_invited_person_only() {
     );
     anon.send(json!({"t": "invite", "to": ola["id"], "table": tid, "ack": 6}))
         .await;
-    let err = anon.recv_t("error").await;
+    let err = anon.error().await;
     assert_eq!(
-        (&err["code"], &err["ack"]),
-        (&json!("unauthorized"), &json!(6))
+        (err.code, err.ack),
+        (ErrorCode::Unauthorized, Some(json!(6)))
     );
     // Ewa closes the room: she is no longer there to be invited.
     re.stream.close(None).await.ok();

@@ -2,6 +2,7 @@
 //! scored together; the break between them, a restart between and during them, rated
 //! micro-matches, the computer, and the PDN of a match's games.
 
+use damka_protocol::ErrorCode;
 use serde_json::{Value, json};
 
 use crate::common::{
@@ -93,8 +94,8 @@ async fn a_micro_match_plays_two_games_with_swapped_colours(backend: Backend) {
     assert_eq!(mm["next_game_in"], BREAK_MS, "{over}");
     // Nobody leaves a seat in the break; a spectator sees the break in the state.
     m.white.0.send(json!({"t": "stand"})).await;
-    let e = m.white.0.recv_t("error").await;
-    assert_eq!(e["code"], "game_in_progress", "{e}");
+    let e = m.white.0.error().await;
+    assert_eq!(e.code, ErrorCode::GameInProgress, "{e:?}");
     let mut spectator = s.table_ws(&m.table, None).await;
     let st = spectator.recv_t("state").await;
     assert_eq!(st["match"]["status"], "break", "{st}");

@@ -7,6 +7,7 @@ use crate::common::{
     Backend, TestDb, TestServer, config, one_move_each, play_first_moves, play_first_moves_from,
     start_match,
 };
+use damka_protocol::ErrorCode;
 use serde_json::{Value, json};
 
 async fn offer_limits_follow_the_configured_plies(backend: Backend) {
@@ -57,7 +58,7 @@ async fn offer_limits_follow_the_configured_plies(backend: Backend) {
     // The server holds to it: refused at 7 plies, allowed at 8.
     let last = play_first_moves_from(&mut m, &last, 4, 3).await;
     m.white.0.send(json!({"t": "draw_offer"})).await;
-    assert_eq!(m.white.0.recv_t("error").await["code"], "rate_limited");
+    assert_eq!(m.white.0.error_code().await, ErrorCode::RateLimited);
     play_first_moves_from(&mut m, &last, 7, 1).await;
     m.white.0.send(json!({"t": "draw_offer"})).await;
     assert_eq!(m.white.0.recv_t("draw_offered").await["next"], 12);

@@ -3,6 +3,7 @@
 //! bounded number of games a day against each other (the rest casual, and the table
 //! says so).
 
+use damka_protocol::ErrorCode;
 use serde_json::{Value, json};
 
 use crate::accounts::{account, black_wins, rated_game};
@@ -25,7 +26,7 @@ async fn nothing_is_rated_before_both_players_moved(backend: Backend) {
 
     // A draw cannot be agreed before a move; resigning at once aborts the game.
     w.send(json!({"t": "draw_offer"})).await;
-    assert_eq!(w.recv_t("error").await["code"], "no_game");
+    assert_eq!(w.error_code().await, ErrorCode::NoGame);
     let over = resign(&mut w, &mut b).await;
     assert_eq!(
         (&over["result"], &over["reason"], &over["by"]),
@@ -209,12 +210,9 @@ async fn the_range_is_checked_against_the_rating_at_the_sit(backend: Backend) {
     b.recv_t("state").await;
     set_rating(&db, backend, me["id"].as_str().unwrap(), 1775.0).await;
     b.send(json!({"t": "sit", "seat": "black"})).await;
-    let refused = b.recv_t("error").await;
-    assert_eq!(refused["code"], "rating_out_of_range", "{refused}");
-    assert!(
-        refused["message"].as_str().unwrap().contains("1775"),
-        "{refused}"
-    );
+    let refused = b.error().await;
+    assert_eq!(refused.code, ErrorCode::RatingOutOfRange, "{refused:?}");
+    assert!(refused.message.contains("1775"), "{refused:?}");
     s.stop().await;
     db.cleanup().await;
 }

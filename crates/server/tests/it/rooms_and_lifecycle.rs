@@ -1,6 +1,7 @@
 //! Room sockets, table lifetimes, restarts and graceful shutdown.
 
 use crate::common::{Backend, TestDb, TestServer, config, play, play_first_moves, start_match};
+use damka_protocol::ErrorCode;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -26,7 +27,7 @@ async fn room_socket_sees_tables_appear_change_and_disappear() {
     room.send(json!({"t": "ping", "ts": 123.5})).await;
     assert_eq!(room.recv_t("pong").await["ts"], 123.5);
     room.send_text("hello").await;
-    assert_eq!(room.recv_t("error").await["code"], "bad_message");
+    assert_eq!(room.error_code().await, ErrorCode::BadMessage);
     // A table appears at once, with its seats.
     let t = s
         .create_table(
@@ -185,7 +186,7 @@ async fn restart_keeps_a_standing_draw_offer(backend: Backend) {
     assert_eq!(st["moves"].as_array().unwrap().len(), 5);
     // The rate limit was restored too: no second offer from White yet.
     w.send(json!({"t": "draw_offer"})).await;
-    assert_eq!(w.recv_t("error").await["code"], "rate_limited");
+    assert_eq!(w.error_code().await, ErrorCode::RateLimited);
     // Black declines; the decline is stored.
     b.send(json!({"t": "draw_decline"})).await;
     assert_eq!(w.recv_t("draw_declined").await["by"], "black");

@@ -3,6 +3,7 @@
 //! that is stopped and started again, and restarts that must not charge anybody's clock
 //! for the time the players need to come back.
 
+use damka_protocol::ErrorCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -225,8 +226,8 @@ async fn an_end_that_cannot_be_stored_is_not_announced(backend: Backend) {
     play_first_moves(&mut m, 2).await;
     refuse_game_ends(&db, true).await;
     m.black.0.send(json!({"t": "resign"})).await;
-    let e = m.black.0.recv_t("error").await;
-    assert_eq!(e["code"], "internal", "{e}");
+    let e = m.black.0.error().await;
+    assert_eq!(e.code, ErrorCode::Internal, "{e:?}");
     m.white.0.silent(300).await;
     m.white.0.send(json!({"t": "resync"})).await;
     assert_eq!(m.white.0.recv_t("state").await["status"], "playing");

@@ -1,7 +1,10 @@
 //! The table socket: versions, spectators, reconnects, resent moves and every error code
 //! a socket can produce.
 
-use crate::common::{Backend, TestDb, TestServer, Ws, config, play, play_first_moves, start_match};
+use crate::common::{
+    Backend, Refusal, TestDb, TestServer, Ws, config, play, play_first_moves, start_match,
+};
+use damka_protocol::ErrorCode;
 use serde_json::{Value, json};
 
 /// Versions of broadcast events in a log are contiguous from the first one seen.
@@ -65,7 +68,7 @@ async fn spectator_sees_every_move_and_reconnect_restores_state(backend: Backend
     assert_contiguous(&spec.log[1..], v0);
     // Spectators cannot act.
     spec.send(json!({"t": "sit", "seat": "white"})).await;
-    assert_eq!(spec.recv_t("error").await["code"], "unauthorized");
+    assert_eq!(spec.error_code().await, ErrorCode::Unauthorized);
     // Black drops and comes back: the opponent sees it, the state is complete.
     let (ws, cookie) = (&mut m.black.0, m.black.1.clone());
     ws.stream.close(None).await.ok();
@@ -111,11 +114,8 @@ async fn resent_moves_apply_once(backend: Backend) {
         .0
         .send(json!({"t": "move", "move": other, "ply": 1, "ack": 9}))
         .await;
-    let e = m.white.0.recv_t("error").await;
-    assert_eq!(
-        (e["code"].as_str(), e["ack"].as_u64()),
-        (Some("stale_ply"), Some(9))
-    );
+    let e = m.white.0.error().await;
+    assert_eq!((e.code, e.ack), (ErrorCode::StalePly, Some(json!(9))));
     m.black.0.silent(200).await;
     let g = s
         .http("GET", &format!("/api/games/{}", m.game), None, None)
@@ -131,9 +131,9 @@ both_backends!(
     resent_moves_apply_once
 );
 
-async fn error_of(ws: &mut Ws, msg: Value) -> Value {
+async fn error_of(ws: &mut Ws, msg: Value) -> Refusal {
     ws.send(msg).await;
-    ws.recv_t("error").await
+    ws.error().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -159,87 +159,88 @@ async fn every_socket_error_code() {
     wc.recv_t("state").await;
     // bad_message: not JSON, unknown type, missing field, binary; the socket stays open.
     wb.send_text("{not json").await;
-    assert_eq!(wb.recv_t("error").await["code"], "bad_message");
+    assert_eq!(wb.error_code().await, ErrorCode::BadMessage);
     let e = error_of(&mut wb, json!({"t": "teleport", "ack": 5})).await;
+    assert_eq!((e.code, e.ack), (ErrorCode::BadMessage, Some(json!(5))));
     assert_eq!(
-        (e["code"].as_str(), e["ack"].as_u64()),
-        (Some("bad_message"), Some(5))
-    );
-    assert_eq!(
-        error_of(&mut wb, json!({"t": "sit"})).await["code"],
-        "bad_message"
+        error_of(&mut wb, json!({"t": "sit"})).await.code,
+        ErrorCode::BadMessage
     );
     // not_seated, no_game, seat_taken.
     assert_eq!(
-        error_of(&mut wb, json!({"t": "stand"})).await["code"],
-        "not_seated"
+        error_of(&mut wb, json!({"t": "stand"})).await.code,
+        ErrorCode::NotSeated
     );
     assert_eq!(
-        error_of(&mut wb, json!({"t": "start"})).await["code"],
-        "not_seated"
+        error_of(&mut wb, json!({"t": "start"})).await.code,
+        ErrorCode::NotSeated
     );
     assert_eq!(
-        error_of(&mut wb, json!({"t": "resign"})).await["code"],
-        "no_game"
+        error_of(&mut wb, json!({"t": "resign"})).await.code,
+        ErrorCode::NoGame
     );
     let e = error_of(
         &mut wb,
         json!({"t": "move", "move": "c3-d4", "ply": 1, "ack": 1}),
     )
     .await;
+    assert_eq!((e.code, e.ack), (ErrorCode::NoGame, Some(json!(1))));
     assert_eq!(
-        (e["code"].as_str(), e["ack"].as_u64()),
-        (Some("no_game"), Some(1))
-    );
-    assert_eq!(
-        error_of(&mut wb, json!({"t": "sit", "seat": "white"})).await["code"],
-        "seat_taken"
+        error_of(&mut wb, json!({"t": "sit", "seat": "white"}))
+            .await
+            .code,
+        ErrorCode::SeatTaken
     );
     wb.send(json!({"t": "sit", "seat": "black"})).await;
     wb.recv_t("seated").await;
     assert_eq!(
-        error_of(&mut wc, json!({"t": "sit", "seat": "black"})).await["code"],
-        "seat_taken"
+        error_of(&mut wc, json!({"t": "sit", "seat": "black"}))
+            .await
+            .code,
+        ErrorCode::SeatTaken
     );
     wa.send(json!({"t": "start"})).await;
     wb.send(json!({"t": "start"})).await;
     let started = wa.recv_t("game_started").await;
     // game_in_progress, not_your_turn, illegal_move (with the legal moves), stale_ply.
     assert_eq!(
-        error_of(&mut wa, json!({"t": "stand"})).await["code"],
-        "game_in_progress"
+        error_of(&mut wa, json!({"t": "stand"})).await.code,
+        ErrorCode::GameInProgress
     );
     assert_eq!(
-        error_of(&mut wa, json!({"t": "start"})).await["code"],
-        "game_in_progress"
+        error_of(&mut wa, json!({"t": "start"})).await.code,
+        ErrorCode::GameInProgress
     );
     let e = error_of(
         &mut wb,
         json!({"t": "move", "move": "b6-a5", "ply": 1, "ack": 2}),
     )
     .await;
-    assert_eq!(e["code"], "not_your_turn");
+    assert_eq!(e.code, ErrorCode::NotYourTurn);
     let e = error_of(
         &mut wa,
         json!({"t": "move", "move": "c3-c4", "ply": 1, "ack": 3}),
     )
     .await;
-    assert_eq!(e["code"], "illegal_move");
-    assert_eq!(e["legal"], started["legal"]);
+    assert_eq!(e.code, ErrorCode::IllegalMove);
+    assert_eq!(
+        Some(Value::from(e.legal.unwrap())),
+        started.get("legal").cloned()
+    );
     let e = error_of(
         &mut wa,
         json!({"t": "move", "move": "c3-d4", "ply": 5, "ack": 4}),
     )
     .await;
-    assert_eq!(e["code"], "stale_ply");
+    assert_eq!(e.code, ErrorCode::StalePly);
     // A spectator with a session is not a player of the game.
     assert_eq!(
-        error_of(&mut wc, json!({"t": "resign"})).await["code"],
-        "not_seated"
+        error_of(&mut wc, json!({"t": "resign"})).await.code,
+        ErrorCode::NotSeated
     );
     assert_eq!(
-        error_of(&mut wc, json!({"t": "draw_offer"})).await["code"],
-        "not_seated"
+        error_of(&mut wc, json!({"t": "draw_offer"})).await.code,
+        ErrorCode::NotSeated
     );
     // None of this disturbed the game.
     wa.send(json!({"t": "move", "move": "c3-d4", "ply": 1, "ack": 6}))
@@ -248,7 +249,7 @@ async fn every_socket_error_code() {
     assert_eq!(wb.recv_t("move").await["move"], "c3-d4");
     // not_found on a socket; too_many_tables when sitting down.
     let mut gone = s.table_ws("t0000000", Some(&a)).await;
-    assert_eq!(gone.recv_t("error").await["code"], "not_found");
+    assert_eq!(gone.error_code().await, ErrorCode::NotFound);
     assert_eq!(gone.closed().await, Some(1000));
     let opts = json!({"minutes": 5, "increment": 0});
     for room in ["russian", "czech", "italian"] {
@@ -265,7 +266,7 @@ async fn every_socket_error_code() {
     let mut wc2 = s.table_ws(t2["id"].as_str().unwrap(), Some(&c)).await;
     wc2.recv_t("state").await;
     let e = error_of(&mut wc2, json!({"t": "sit", "seat": "black"})).await;
-    assert_eq!(e["code"], "too_many_tables");
+    assert_eq!(e.code, ErrorCode::TooManyTables);
     s.stop().await;
     db.cleanup().await;
 }
@@ -289,10 +290,10 @@ async fn internal_error_when_the_store_fails() {
         .0
         .send(json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
         .await;
-    let e = m.white.0.recv_t("error").await;
+    let e = m.white.0.error().await;
     assert_eq!(
-        (e["code"].as_str(), e["message"].as_str(), e["ack"].as_u64()),
-        (Some("internal"), Some("internal error"), Some(1))
+        (e.code, e.message.as_str(), e.ack),
+        (ErrorCode::Internal, "internal error", Some(json!(1)))
     );
     m.black.0.silent(200).await;
     m.white.0.send(json!({"t": "resync"})).await;

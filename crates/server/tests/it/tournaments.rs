@@ -6,6 +6,7 @@
 //! set time; what a tournament table refuses; a round-robin of micro-matches from a
 //! ballot, restarted between the games of its matches.
 
+use damka_protocol::ErrorCode;
 use std::collections::HashMap;
 
 use crate::common::{Backend, TestDb, TestServer, Ws, config};
@@ -494,13 +495,13 @@ async fn no_show_and_leaving_lose_and_forfeit_the_rest(backend: Backend) {
     let (mut a, mut d, st) = sit_down(&s, &tables[&0], &es[0], &es[3]).await;
     // A tournament table plays only its game: no abort, no takeback, no seats.
     a.send(json!({"t": "abort"})).await;
-    assert_eq!(a.recv_t("error").await["code"], "game_in_progress");
+    assert_eq!(a.error_code().await, ErrorCode::GameInProgress);
     a.send(json!({"t": "stand"})).await;
-    assert_eq!(a.recv_t("error").await["code"], "bad_message");
+    assert_eq!(a.error_code().await, ErrorCode::BadMessage);
     let m1 = one_move(&mut a, &mut d, &st, 1).await;
     one_move(&mut d, &mut a, &m1, 2).await;
     d.send(json!({"t": "takeback_offer"})).await;
-    assert_eq!(d.recv_t("error").await["code"], "bad_message");
+    assert_eq!(d.error_code().await, ErrorCode::BadMessage);
     // Darek leaves the tournament during his game: it is resigned for him.
     let left = act(&s, &es[3], &id, "leave").await;
     assert!(
@@ -518,7 +519,7 @@ async fn no_show_and_leaving_lose_and_forfeit_the_rest(backend: Backend) {
     );
     // No rematch at a tournament table.
     a.send(json!({"t": "start"})).await;
-    assert_eq!(a.recv_t("error").await["code"], "bad_message");
+    assert_eq!(a.error_code().await, ErrorCode::BadMessage);
     // Bolek (White) never makes his first move: when the window closes he loses.
     let (mut b, mut c, _) = sit_down(&s, &tables[&1], &es[1], &es[2]).await;
     s.advance(30_001).await;

@@ -19,7 +19,7 @@ use serde_json::Value;
 use sqlx::Connection;
 
 pub use http::{Response, request};
-pub use ws::Ws;
+pub use ws::{Over, Refusal, Ws};
 
 /// The database backends the storage and game tests run against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

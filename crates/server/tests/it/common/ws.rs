@@ -1,8 +1,18 @@
 //! A WebSocket test client: JSON in and out, with timeouts so a missing event fails the
 //! test instead of hanging it.
+//!
+//! Every message a table or room socket receives is decoded into the protocol's own types
+//! (`damka_protocol::table::ServerMessage`, `damka_protocol::room::RoomServerMessage`),
+//! so a message the protocol crate cannot read fails the test that received it. Tests
+//! assert on those types where one exists ([`Ws::msg_t`], [`Ws::error_code`],
+//! [`Ws::game_over`]); the raw JSON stays for what the types do not name (an unknown
+//! field that must be absent, the order of keys).
 
 use std::time::Duration;
 
+use damka_protocol::room::RoomServerMessage;
+use damka_protocol::table::ServerMessage;
+use damka_protocol::{ClockView, EndReason, ErrorCode, GameResult, Side};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio::net::TcpStream;
@@ -14,12 +24,77 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// How long to wait for an expected frame.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
 
+/// What a socket speaks, from its path: which protocol type its messages must decode as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `/ws/tables/…`: [`ServerMessage`].
+    Table,
+    /// `/ws/rooms/…`: [`RoomServerMessage`].
+    Room,
+    /// Anything else: not checked.
+    Other,
+}
+
+impl Kind {
+    fn of(path: &str) -> Kind {
+        if path.starts_with("/ws/tables/") {
+            Kind::Table
+        } else if path.starts_with("/ws/rooms/") {
+            Kind::Room
+        } else {
+            Kind::Other
+        }
+    }
+
+    /// Panics unless `v` decodes as this socket's message type.
+    fn check(self, v: &Value) {
+        let r = match self {
+            Kind::Table => serde_json::from_value::<ServerMessage>(v.clone()).map(drop),
+            Kind::Room => serde_json::from_value::<RoomServerMessage>(v.clone()).map(drop),
+            Kind::Other => Ok(()),
+        };
+        if let Err(e) = r {
+            panic!("a {self:?} socket received a message its protocol type cannot read ({e}): {v}");
+        }
+    }
+}
+
+/// A `game_over`, typed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Over {
+    /// The result (`None`: aborted).
+    pub result: Option<GameResult>,
+    /// Why.
+    pub reason: EndReason,
+    /// Whose action ended it.
+    pub by: Option<Side>,
+    /// The final clock.
+    pub clock: ClockView,
+    /// The message as sent.
+    pub raw: Value,
+}
+
+/// An `error` message, typed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// The code.
+    pub code: ErrorCode,
+    /// The explanation.
+    pub message: String,
+    /// The failing message's `ack`.
+    pub ack: Option<Value>,
+    /// The legal moves, for `illegal_move`.
+    pub legal: Option<Vec<String>>,
+}
+
 /// A connected socket.
 pub struct Ws {
     /// The stream.
     pub stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
     /// Every JSON message received, in order (for version checks).
     pub log: Vec<Value>,
+    /// Which protocol type every message must decode as.
+    pub kind: Kind,
 }
 
 impl Ws {
@@ -67,6 +142,7 @@ impl Ws {
             Ok((stream, _)) => Ok(Ws {
                 stream,
                 log: Vec::new(),
+                kind: Kind::of(path),
             }),
             Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
             Err(e) => panic!("websocket connect: {e}"),
@@ -104,6 +180,7 @@ impl Ws {
             match frame {
                 Message::Text(t) => {
                     let v: Value = serde_json::from_str(&t).expect("JSON");
+                    self.kind.check(&v);
                     self.log.push(v.clone());
                     return v;
                 }
@@ -132,6 +209,7 @@ impl Ws {
             match frame {
                 Some(Ok(Message::Text(t))) => {
                     if let Ok(v) = serde_json::from_str::<Value>(&t) {
+                        self.kind.check(&v);
                         self.log.push(v.clone());
                         out.push(v);
                     }
@@ -157,6 +235,69 @@ impl Ws {
         }
     }
 
+    /// The next table message of type `t` (skipping others, as [`Ws::recv_t`]), typed.
+    pub async fn msg_t(&mut self, t: &str) -> ServerMessage {
+        let v = self.recv_t(t).await;
+        serde_json::from_value(v).expect("a table message")
+    }
+
+    /// The next `error` on a table or room socket, typed.
+    pub async fn error(&mut self) -> Refusal {
+        let v = self.recv_t("error").await;
+        let refusal = match self.kind {
+            Kind::Room => match serde_json::from_value(v.clone()) {
+                Ok(RoomServerMessage::Error { code, message, ack }) => Some(Refusal {
+                    code,
+                    message,
+                    ack,
+                    legal: None,
+                }),
+                _ => None,
+            },
+            _ => match serde_json::from_value(v.clone()) {
+                Ok(ServerMessage::Error {
+                    code,
+                    message,
+                    ack,
+                    legal,
+                }) => Some(Refusal {
+                    code,
+                    message,
+                    ack,
+                    legal,
+                }),
+                _ => None,
+            },
+        };
+        refusal.unwrap_or_else(|| panic!("an error message: {v}"))
+    }
+
+    /// The code of the next `error` on a table or room socket.
+    pub async fn error_code(&mut self) -> ErrorCode {
+        self.error().await.code
+    }
+
+    /// The next `game_over` on a table socket, typed.
+    pub async fn game_over(&mut self) -> Over {
+        let raw = self.recv_t("game_over").await;
+        match serde_json::from_value(raw.clone()) {
+            Ok(ServerMessage::GameOver {
+                result,
+                reason,
+                by,
+                clock,
+                ..
+            }) => Over {
+                result,
+                reason,
+                by,
+                clock,
+                raw,
+            },
+            _ => panic!("a game_over: {raw}"),
+        }
+    }
+
     /// Reads until the socket closes; returns the close code (`None` if closed without one).
     pub async fn closed(&mut self) -> Option<u16> {
         loop {
@@ -169,6 +310,7 @@ impl Ws {
                 }
                 Some(Ok(Message::Text(t))) => {
                     if let Ok(v) = serde_json::from_str::<Value>(&t) {
+                        self.kind.check(&v);
                         self.log.push(v);
                     }
                 }
