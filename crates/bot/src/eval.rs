@@ -24,6 +24,10 @@
 
 use draughts::{Position, Variant};
 
+use std::sync::Arc;
+
+use crate::regions::Regions;
+
 /// The named features (before the per-square ones), in weight-file order.
 pub(crate) const NAMES: [&str; 15] = [
     "man",
@@ -254,6 +258,10 @@ pub(crate) struct Features {
     pub scale: f64,
     /// Pieces on the board (the trade-down bonus is `4 / (pieces + 4)`).
     pub pieces: u32,
+    /// The region patterns' sums (opening, endgame; side to move minus the other),
+    /// read square by square: a fixed part of the linear score (0 without region
+    /// weights).
+    pub regions: (i32, i32),
 }
 
 /// The part of the evaluation that is a sum over pieces and pairs of men
@@ -324,15 +332,33 @@ pub(crate) struct Eval {
     /// Each side's forward steps to its left and right on the board as it
     /// is (side 1's are side 0's negated).
     ahead_of: [[i32; 2]; 2],
+    /// The region patterns (crates/bot/src/regions.rs), where the variant has them.
+    regions: Option<Arc<Regions>>,
 }
 
 impl Eval {
-    /// The evaluation of `variant` with its committed weights.
+    /// The evaluation of `variant` with its committed weights (and region
+    /// patterns, where it has them).
     pub(crate) fn new(variant: Variant) -> Eval {
+        let mut e = Eval::with_weights(variant, Weights::of(variant));
+        e.regions = Regions::of(variant);
+        e
+    }
+
+    /// The evaluation of `variant` with its committed weights and no region
+    /// patterns (what the region patterns are fitted on top of).
+    pub(crate) fn without_regions(variant: Variant) -> Eval {
         Eval::with_weights(variant, Weights::of(variant))
     }
 
-    /// The evaluation of `variant` with weights `w`.
+    /// The same evaluation with region patterns `r`.
+    #[cfg(test)]
+    pub(crate) fn with_regions(mut self, r: Regions) -> Eval {
+        self.regions = Some(Arc::new(r));
+        self
+    }
+
+    /// The evaluation of `variant` with weights `w` (and no region patterns).
     pub(crate) fn with_weights(variant: Variant, w: Weights) -> Eval {
         let size = variant.board_size();
         let h = size / 2;
@@ -361,6 +387,7 @@ impl Eval {
             left_of: [0; 2],
             pair_real: [[[(0, 0); 64]; 4]; 2],
             ahead_of: [[0; 2]; 2],
+            regions: None,
         };
         for sq in variant.squares() {
             let n = sq.reference(size) - 1;
@@ -522,6 +549,21 @@ impl Eval {
             men & self.shift(enemy_men, -l),
             men & self.shift(enemy_men, -r),
         ]
+    }
+
+    /// The men of both sides in each side's own frame, as the region patterns
+    /// read them.
+    pub(crate) fn region_frames(&self, s0: u64, s1: u64, kings: u64) -> [(u64, u64); 2] {
+        self.frames(s0, s1, kings)
+    }
+
+    /// The phase of `pos` and its drawish factor (1, 1/4 or 1/8).
+    pub(crate) fn phase_and_scale(&self, pos: &Position) -> (i32, f64) {
+        let (s0, s1, kings) = Self::sides(pos);
+        (
+            self.phase(pos, s0, s1, kings),
+            1.0 / f64::from(self.drawish(s0, s1, kings)),
+        )
     }
 
     /// The men of both sides in each side's own frame: (own, enemy) for side 0
@@ -760,6 +802,13 @@ impl Eval {
         let (s0, s1, kings) = Self::sides(pos);
         let phase = self.phase(pos, s0, s1, kings);
         let Acc { mut mg, mut eg } = acc;
+        if let Some(r) = &self.regions {
+            let [(o0, e0), (o1, e1)] = self.frames(s0, s1, kings);
+            let (m0, g0) = r.sum(o0, e0);
+            let (m1, g1) = r.sum(o1, e1);
+            mg += m0 - m1;
+            eg += g0 - g1;
+        }
         if self.patterns {
             for (side, (men, enemy_men)) in self.frames(s0, s1, kings).into_iter().enumerate() {
                 let sign = if side == 0 { 1 } else { -1 };
@@ -824,6 +873,17 @@ impl Eval {
             }
         }
         let us = usize::from(pos.turn() != first);
+        let regions = match &self.regions {
+            Some(r) => {
+                let frames = self.frames(s0, s1, kings);
+                let (a, b) = (r.slow_sum(frames[us].0, frames[us].1), {
+                    let (o, e) = frames[1 - us];
+                    r.slow_sum(o, e)
+                });
+                (a.0 - b.0, a.1 - b.1)
+            }
+            None => (0, 0),
+        };
         let mut d = [0i16; NF];
         for k in 0..NF {
             d[k] = f[us][k] - f[1 - us][k];
@@ -834,8 +894,33 @@ impl Eval {
             phase: self.phase(pos, s0, s1, kings),
             scale: 1.0 / f64::from(self.drawish(s0, s1, kings)),
             pieces: (s0 | s1).count_ones(),
+            regions,
         }
     }
+}
+
+/// Positions of `games` random games (every position after each move, up to 200
+/// plies a game), the same for the same arguments: the evaluation's tests' sample.
+#[cfg(test)]
+pub(crate) fn random_positions(v: Variant, games: u64) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ games;
+    for _ in 0..games {
+        let mut pos = Position::new(draughts::Rules::new(v));
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let m = moves[(state % moves.len() as u64) as usize];
+            pos.play_unchecked(&m);
+            out.push(pos.clone());
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -983,7 +1068,15 @@ mod tests {
                 w.mg[f] = rng.below(201) as i32 - 100;
                 w.eg[f] = rng.below(201) as i32 - 100;
             }
-            out.push((v, Eval::with_weights(v, w)));
+            // Random region patterns too, on the random weights.
+            let mut r = Regions::empty(v);
+            for win in 0..r.windows() {
+                for c in 0..crate::regions::CONFIGS {
+                    let x = (rng.below(201) as i16 - 100, rng.below(201) as i16 - 100);
+                    r.set(win, c, x);
+                }
+            }
+            out.push((v, Eval::with_weights(v, w).with_regions(r)));
         }
         out
     }
@@ -1047,27 +1140,6 @@ mod tests {
         for n in [6, 15, 16, 1, 10] {
             assert!(e.diamonds.iter().all(|x| x[4] != n - 1), "{n}");
         }
-    }
-
-    fn random_positions(v: Variant, games: u64) -> Vec<Position> {
-        let mut out = Vec::new();
-        let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ games;
-        for _ in 0..games {
-            let mut pos = Position::new(Rules::new(v));
-            for _ in 0..200 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let m = moves[(state % moves.len() as u64) as usize];
-                pos.play_unchecked(&m);
-                out.push(pos.clone());
-            }
-        }
-        out
     }
 
     #[test]

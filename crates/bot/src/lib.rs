@@ -31,6 +31,7 @@
 pub mod bitbase;
 mod eval;
 pub mod puzzle;
+pub mod regions;
 pub mod score;
 mod search;
 pub mod texel;

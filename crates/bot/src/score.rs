@@ -32,7 +32,7 @@ use draughts::Variant;
 /// Internal points per man (a clean extra man in a quiet middle game), per
 /// variant, in [`Variant::ALL`]'s order (measured: see the module docs).
 const MAN: [(Variant, i32); 7] = [
-    (Variant::American, 370),
+    (Variant::American, 374),
     (Variant::Russian, 327),
     (Variant::Brazilian, 324),
     (Variant::Spanish, 437),

@@ -23,6 +23,8 @@ pub struct Sample {
     scale: f64,
     /// The trade-down bonus factor `4 / (pieces + 4)`.
     trade: f64,
+    /// The region patterns' part of the linear score (opening, endgame), fixed.
+    regions: (f64, f64),
     /// The result for the side to move.
     result: f64,
 }
@@ -41,6 +43,7 @@ impl Sample {
             phase: f64::from(f.phase) / 256.0,
             scale: f.scale,
             trade: 4.0 / (f64::from(f.pieces) + 4.0),
+            regions: (f64::from(f.regions.0), f64::from(f.regions.1)),
             result,
         }
     }
@@ -124,7 +127,8 @@ pub fn weight_names() -> Vec<String> {
 /// The evaluation of a sample under weights `w` and the derivative of the
 /// evaluation with respect to its linear part.
 fn score_and_slope(s: &Sample, w: &[f64]) -> (f64, f64) {
-    let (mut lin, mut tempo) = (0.0, 0.0);
+    let mut lin = s.regions.0 * s.phase + s.regions.1 * (1.0 - s.phase);
+    let mut tempo = 0.0;
     for &(k, v) in &s.x {
         let k = usize::from(k);
         let mix = w[k] * s.phase + w[NF + k] * (1.0 - s.phase);
@@ -309,6 +313,7 @@ mod tests {
                     phase,
                     scale: 1.0,
                     trade: 0.0,
+                    regions: (0.0, 0.0),
                     result: 0.0,
                 };
                 s.result = sigmoid(score_and_slope(&s, truth).0 / k);

@@ -8,12 +8,25 @@ use bot::puzzle::{PuzzleOptions, starter_set, verify};
 use draughts::{Game, Position, Rules, Variant};
 use serde_json::Value;
 
-fn set(v: Variant) -> Vec<Value> {
+/// Every line of the set, retired puzzles included (a puzzle's id is its line number).
+fn all_lines(v: Variant) -> Vec<Value> {
     starter_set(v)
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect()
+}
+
+/// A retired puzzle (`"retired": "why"`) keeps its line, so that the ids after it stay,
+/// but is no longer served: the engine no longer finds one solution.
+fn retired(p: &Value) -> bool {
+    p.get("retired")
+        .is_some_and(|r| r.as_str().is_some_and(|s| !s.is_empty()))
+}
+
+/// The puzzles served.
+fn set(v: Variant) -> Vec<Value> {
+    all_lines(v).into_iter().filter(|p| !retired(p)).collect()
 }
 
 /// The floor: 300 puzzles in every variant, no position twice.
@@ -31,7 +44,7 @@ fn every_variant_has_300_distinct_puzzles() {
 #[test]
 fn every_starter_puzzle_is_a_legal_line() {
     for v in Variant::ALL {
-        for p in set(v) {
+        for p in all_lines(v) {
             assert_eq!(p["variant"], v.name(), "{p}");
             let mut pos = Position::from_fen(Rules::new(v), p["fen"].as_str().expect("a FEN"))
                 .unwrap_or_else(|e| panic!("{p}: {e}"));
@@ -95,7 +108,10 @@ fn the_added_puzzles_hold_at_a_deeper_search() {
     };
     let mut failed = Vec::new();
     for v in Variant::ALL {
-        for (i, p) in set(v).iter().enumerate().skip(from(v)) {
+        for (i, p) in all_lines(v).iter().enumerate().skip(from(v)) {
+            if retired(p) {
+                continue;
+            }
             let pos = Position::from_fen(Rules::new(v), p["fen"].as_str().expect("a FEN"))
                 .expect("a position");
             let again = verify(&mut Engine::new(18), &Game::new(pos), &deeper);

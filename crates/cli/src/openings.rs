@@ -151,7 +151,12 @@ mod tests {
                     game.play(m).expect("legal");
                 }
                 let r = engine.search(&game, &limits, &stop).expect("not over");
-                assert!(r.score.abs() <= 150, "{variant} {opening:?}: {}", r.score);
+                // Within 1.50 men, as shown (docs/engine.md, "Match tool").
+                let men = bot::centimen(variant, r.score);
+                assert!(
+                    men.abs() <= 150,
+                    "{variant} {opening:?}: {men} hundredths of a man"
+                );
             }
         }
     }

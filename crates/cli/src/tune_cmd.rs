@@ -9,9 +9,13 @@
 //!   curve for the committed weights, then the weights, and writes a weight
 //!   file for `crates/bot/weights/`.
 //!
-//! Both are deterministic for the same arguments.
+//! - `regions` fits the region patterns (crates/bot/src/regions.rs) on top of
+//!   the committed evaluation to such files, and writes a region weight file.
+//!
+//! All are deterministic for the same arguments.
 
 use crate::Failure;
+use bot::regions::{self, RegionFit, RegionSample, RegionSampler};
 use bot::texel::{self, FitOptions, Sampler};
 use bot::{Engine, Limits};
 use clap::{Args, Subcommand};
@@ -35,6 +39,62 @@ pub(crate) enum TuneStep {
     Selfplay(SelfplayArgs),
     /// Fits the evaluation's weights to a data file; writes a weight file.
     Fit(FitArgs),
+    /// Fits the region patterns on top of the evaluation; writes a region weight file.
+    Regions(RegionsArgs),
+}
+
+/// `draughts tune regions`.
+#[derive(Debug, Args)]
+pub(crate) struct RegionsArgs {
+    /// The variant.
+    #[arg(long, value_parser = crate::args::variant, value_name = "VARIANT")]
+    pub variant: Variant,
+    /// Data files written by `selfplay` (comma-separated).
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub data: Vec<String>,
+    /// The region weight file to write.
+    #[arg(long)]
+    pub out: String,
+    /// Passes over the positions.
+    #[arg(long, default_value_t = 8)]
+    pub epochs: usize,
+    /// Adam's step size (the evaluation's units).
+    #[arg(long, default_value_t = 0.5)]
+    pub rate: f64,
+    /// Ridge pull of every region weight towards 0.
+    #[arg(long, default_value_t = 1e-4)]
+    pub lambda: f64,
+    /// Positions per step.
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// Hold out the last files' positions, one in this many.
+    #[arg(long, default_value_t = 10)]
+    pub holdout: usize,
+    /// The share of the search score in a position's target (the rest is the game's
+    /// result), for files with scores (`selfplay --scores`).
+    #[arg(long, default_value_t = 0.75)]
+    pub score_weight: f64,
+    /// Fit the search scores themselves (least squares in the evaluation's units)
+    /// instead of results, leaving out the positions scored beyond ±LIMIT; needs scored
+    /// files.
+    #[arg(long, value_name = "LIMIT")]
+    pub scores: Option<i32>,
+    /// The scale of the search score's winning chance, `1 / (1 + exp(-score / K))`
+    /// (default: the committed weight file's `k`).
+    #[arg(long)]
+    pub score_k: Option<f64>,
+}
+
+/// A position's target: the game's `result` mixed with the winning chance of the
+/// search `score`, `weight` of it.
+fn mix(result: f64, score: Option<i32>, weight: f64, k: f64) -> f64 {
+    match score {
+        Some(s) => {
+            let chance = 1.0 / (1.0 + (-f64::from(s) / k).exp());
+            weight * chance + (1.0 - weight) * result
+        }
+        None => result,
+    }
 }
 
 /// `draughts tune selfplay`.
@@ -58,6 +118,10 @@ pub(crate) struct SelfplayArgs {
     /// A game this long is adjudicated a draw.
     #[arg(long, default_value_t = 300)]
     pub max_plies: usize,
+    /// Write each position's search score (for the side to move, the
+    /// evaluation's units) after its result: `FEN RESULT SCORE`.
+    #[arg(long)]
+    pub scores: bool,
     /// The output file.
     #[arg(long)]
     pub out: String,
@@ -102,7 +166,250 @@ pub(crate) fn run(opts: &TuneArgs) -> Result<(), Failure> {
     match &opts.step {
         TuneStep::Selfplay(a) => selfplay(a),
         TuneStep::Fit(a) => fit(a),
+        TuneStep::Regions(a) => regions(a),
     }
+}
+
+/// One line of a data file: the position, the result for its side to move and,
+/// when the file has them, the search score.
+type DataLine = (Position, f64, Option<i32>);
+
+/// The `FEN RESULT [SCORE]` lines of `path`, parsed.
+fn read_positions(rules: Rules, path: &str) -> Result<Vec<DataLine>, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| Failure::input(format!("{path}: {e}")))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let bad = |what: String| Failure::input(format!("{path}:{}: {what}", i + 1));
+        let mut parts = line.split_whitespace();
+        let (Some(fen), Some(result)) = (parts.next(), parts.next()) else {
+            return Err(bad("no result".into()));
+        };
+        let result: f64 = result
+            .parse()
+            .map_err(|_| bad(format!("result {result:?}")))?;
+        let score = match parts.next() {
+            Some(s) => Some(s.parse().map_err(|_| bad(format!("score {s:?}")))?),
+            None => None,
+        };
+        let pos = Position::from_fen(rules, fen).map_err(|e| bad(e.to_string()))?;
+        out.push((pos, result, score));
+    }
+    Ok(out)
+}
+
+/// The scale `K` of the result curve that fits `samples` best with weights `w`
+/// (golden section on the loss).
+fn region_k(samples: &[RegionSample], w: &[f64]) -> f64 {
+    let (mut a, mut b) = (20.0f64, 2000.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if regions::region_loss(samples, w, c) < regions::region_loss(samples, w, d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// `tune regions --scores`: least squares on the search scores.
+fn fit_scores(
+    opts: &RegionsArgs,
+    variant: Variant,
+    samples: &[RegionSample],
+    train: &[RegionSample],
+    valid: &[RegionSample],
+    w: &mut [f64],
+    started: std::time::Instant,
+) -> Result<(), Failure> {
+    let before = (
+        regions::score_error(train, w),
+        regions::score_error(valid, w),
+    );
+    println!(
+        "without regions: score error {:.2} (held out {:.2})",
+        before.0, before.1
+    );
+    let fit = RegionFit {
+        epochs: opts.epochs,
+        rate: opts.rate,
+        lambda: opts.lambda,
+        batch: opts.batch,
+        k: 1.0,
+        linear: true,
+    };
+    regions::fit(train, w, &fit, |epoch, w| {
+        eprintln!(
+            "epoch {epoch}: held out {:.2} ({:.0} s)",
+            regions::score_error(valid, w),
+            started.elapsed().as_secs_f64()
+        );
+    });
+    let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
+    let after = (
+        regions::score_error(train, &rounded),
+        regions::score_error(valid, &rounded),
+    );
+    println!(
+        "with regions:    score error {:.2} (held out {:.2}); {} weights set",
+        after.0,
+        after.1,
+        rounded.iter().filter(|x| **x != 0.0).count()
+    );
+    let header = format!(
+        "{v}: fitted by `draughts tune regions --variant {v} --scores {} --epochs {} --rate {} --lambda {:e} --batch {}`\n\
+         on {} positions ({} held out) from {} files; score error {:.2} -> {:.2}, held out {:.2} -> {:.2}\n\
+         window config opening endgame (the evaluation's units)",
+        opts.scores.unwrap_or_default(),
+        opts.epochs,
+        opts.rate,
+        opts.lambda,
+        opts.batch,
+        samples.len(),
+        valid.len(),
+        opts.data.len(),
+        before.0,
+        after.0,
+        before.1,
+        after.1,
+        v = variant.name(),
+    );
+    std::fs::write(&opts.out, regions::region_file(variant, &rounded, &header))
+        .map_err(|e| Failure::input(format!("{}: {e}", opts.out)))?;
+    println!("wrote {}", opts.out);
+    Ok(())
+}
+
+fn regions(opts: &RegionsArgs) -> Result<(), Failure> {
+    let variant = opts.variant;
+    let rules = Rules::new(variant);
+    let started = std::time::Instant::now();
+    let score_k = opts.score_k.unwrap_or_else(|| texel::committed(variant).1);
+    // The files are read and sampled on every core, each file whole, in file order.
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut parts: Vec<(usize, Result<Vec<RegionSample>, Failure>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let sampler = RegionSampler::new(variant);
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(path) = opts.data.get(i) else { break };
+                        let r = read_positions(rules, path).map(|ps| {
+                            ps.iter()
+                                .filter(|(_, _, score)| match (opts.scores, score) {
+                                    (None, _) => true,
+                                    // Decisive scores (a tactic the search saw) are left out.
+                                    (Some(limit), Some(s)) => s.abs() <= limit,
+                                    (Some(_), None) => false,
+                                })
+                                .map(|(p, r, score)| match (opts.scores, score) {
+                                    (Some(clamp), Some(s)) => {
+                                        regions::with_score_target(sampler.sample(p, *r), *s, clamp)
+                                    }
+                                    _ => sampler
+                                        .sample(p, mix(*r, *score, opts.score_weight, score_k)),
+                                })
+                                .collect()
+                        });
+                        done.push((i, r));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a sampling thread"))
+            .collect()
+    });
+    parts.sort_by_key(|(i, _)| *i);
+    let mut samples = Vec::new();
+    for (_, part) in parts {
+        samples.extend(part?);
+    }
+    if samples.len() < 10 {
+        return Err(Failure::input("fewer than 10 positions"));
+    }
+    let held = samples.len() / opts.holdout.max(2);
+    let (train, valid) = samples.split_at(samples.len() - held);
+    println!(
+        "{}: {} positions ({} to fit, {} held out), read in {:.0} s",
+        variant.name(),
+        samples.len(),
+        train.len(),
+        valid.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let windows = RegionSampler::new(variant).windows();
+    let mut w = regions::zero_weights(windows);
+    if opts.scores.is_some() {
+        return fit_scores(opts, variant, &samples, train, valid, &mut w, started);
+    }
+    let k = region_k(train, &w);
+    let before = (
+        regions::region_loss(train, &w, k),
+        regions::region_loss(valid, &w, k),
+    );
+    println!(
+        "without regions: K {k:.1}, loss {:.5} (held out {:.5})",
+        before.0, before.1
+    );
+    let fit = RegionFit {
+        epochs: opts.epochs,
+        rate: opts.rate,
+        lambda: opts.lambda,
+        batch: opts.batch,
+        k,
+        linear: false,
+    };
+    regions::fit(train, &mut w, &fit, |epoch, w| {
+        eprintln!(
+            "epoch {epoch}: held out {:.5} ({:.0} s)",
+            regions::region_loss(valid, w, k),
+            started.elapsed().as_secs_f64()
+        );
+    });
+    let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
+    let after = (
+        regions::region_loss(train, &rounded, k),
+        regions::region_loss(valid, &rounded, k),
+    );
+    println!(
+        "with regions:    K {k:.1}, loss {:.5} (held out {:.5}); {} weights set",
+        after.0,
+        after.1,
+        rounded.iter().filter(|x| **x != 0.0).count()
+    );
+    let header = format!(
+        "{v}: fitted by `draughts tune regions --variant {v} --epochs {} --rate {} --lambda {:e} --batch {} --score-weight {} --score-k {score_k}`\n\
+         on {} positions ({} held out) from {} files; K {k:.1}; loss {:.5} -> {:.5}, held out {:.5} -> {:.5}\n\
+         window config opening endgame (the evaluation's units)",
+        opts.epochs,
+        opts.rate,
+        opts.lambda,
+        opts.batch,
+        opts.score_weight,
+        samples.len(),
+        valid.len(),
+        opts.data.len(),
+        before.0,
+        after.0,
+        before.1,
+        after.1,
+        v = variant.name(),
+    );
+    std::fs::write(&opts.out, regions::region_file(variant, &rounded, &header))
+        .map_err(|e| Failure::input(format!("{}: {e}", opts.out)))?;
+    println!("wrote {}", opts.out);
+    Ok(())
 }
 
 /// One self-play game: its quiet positions (FEN, side to move is the
@@ -112,7 +419,7 @@ fn one_game(
     rules: Rules,
     seed: u64,
     opts: &SelfplayArgs,
-    out: &mut Vec<(String, bool)>,
+    out: &mut Vec<(String, bool, Option<i32>)>,
 ) -> Option<f64> {
     let mut game = Game::new(Position::new(rules));
     let mut rng = draughts::SplitMix64::new(seed);
@@ -137,10 +444,11 @@ fn one_game(
     let mut plies = 0;
     while game.outcome().is_none() && plies < opts.max_plies {
         let pos = game.position();
-        if !pos.has_capture() {
-            out.push((pos.to_fen(), pos.turn() == first));
-        }
+        let quiet = (!pos.has_capture()).then(|| (pos.to_fen(), pos.turn() == first));
         let r = engine.search(&game, &limits, &stop)?;
+        if let Some((fen, first_to_move)) = quiet {
+            out.push((fen, first_to_move, opts.scores.then_some(r.score)));
+        }
         game.play(&r.mv).ok()?;
         plies += 1;
     }
@@ -161,13 +469,14 @@ fn selfplay(opts: &SelfplayArgs) -> Result<(), Failure> {
     let write_err = |e: std::io::Error| Failure::input(format!("{}: {e}", opts.out));
     writeln!(
         file,
-        "# draughts tune selfplay --variant {} --games {} --depth {} --seed {} --random-plies {} --max-plies {}",
+        "# draughts tune selfplay --variant {} --games {} --depth {} --seed {} --random-plies {} --max-plies {}{}",
         opts.variant.name(),
         opts.games,
         opts.depth,
         opts.seed,
         opts.random_plies,
-        opts.max_plies
+        opts.max_plies,
+        if opts.scores { " --scores" } else { "" }
     )
     .map_err(write_err)?;
     for g in 0..opts.games {
@@ -178,9 +487,13 @@ fn selfplay(opts: &SelfplayArgs) -> Result<(), Failure> {
         };
         played += 1;
         score += result;
-        for (fen, first_to_move) in &fens {
+        for (fen, first_to_move, score) in &fens {
             let r = if *first_to_move { result } else { 1.0 - result };
-            writeln!(file, "{fen} {r}").map_err(write_err)?;
+            match score {
+                Some(s) => writeln!(file, "{fen} {r} {s}"),
+                None => writeln!(file, "{fen} {r}"),
+            }
+            .map_err(write_err)?;
         }
         positions += fens.len();
         if (g + 1) % 50 == 0 {
@@ -207,20 +520,7 @@ fn read_samples(variant: Variant, files: &[String]) -> Result<Vec<texel::Sample>
     let sampler = Sampler::new(variant);
     let mut samples = Vec::new();
     for path in files {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| Failure::input(format!("{path}: {e}")))?;
-        for (i, line) in text.lines().enumerate() {
-            if line.starts_with('#') || line.trim().is_empty() {
-                continue;
-            }
-            let bad = |what: String| Failure::input(format!("{path}:{}: {what}", i + 1));
-            let (fen, result) = line
-                .rsplit_once(' ')
-                .ok_or_else(|| bad("no result".into()))?;
-            let result: f64 = result
-                .parse()
-                .map_err(|_| bad(format!("result {result:?}")))?;
-            let pos = Position::from_fen(rules, fen).map_err(|e| bad(e.to_string()))?;
+        for (pos, result, _) in read_positions(rules, path)? {
             samples.push(sampler.sample(&pos, result));
         }
     }

@@ -302,3 +302,77 @@ fn tune_makes_data_and_fits_weights_deterministically() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn tune_regions_fits_region_patterns_to_scored_self_play() {
+    let dir = std::env::temp_dir().join(format!("damka-regions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = |p: &std::path::Path| p.to_str().expect("UTF-8 path").to_string();
+    let data = path(&dir.join("scored.txt"));
+    let regions = path(&dir.join("american.regions"));
+    let out = run(&[
+        "tune",
+        "selfplay",
+        "--variant",
+        "american",
+        "--games",
+        "8",
+        "--depth",
+        "2",
+        "--seed",
+        "3",
+        "--scores",
+        "--out",
+        &data,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // `FEN RESULT SCORE`: the search score for the side to move.
+    let text = std::fs::read_to_string(&data).expect("data written");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(lines.len() > 100, "{}", lines.len());
+    for line in &lines {
+        let parts: Vec<&str> = line.split(' ').collect();
+        assert_eq!(parts.len(), 3, "{line}");
+        assert!(["0", "0.5", "1"].contains(&parts[1]), "{line}");
+        parts[2].parse::<i32>().expect("a score");
+    }
+    // The dense fit reads such files too (the score is ignored there).
+    let weights = path(&dir.join("weights.txt"));
+    let out = run(&[
+        "tune",
+        "fit",
+        "--variant",
+        "american",
+        "--data",
+        &data,
+        "--epochs",
+        "2",
+        "--out",
+        &weights,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&[
+        "tune",
+        "regions",
+        "--variant",
+        "american",
+        "--data",
+        &data,
+        "--epochs",
+        "3",
+        "--rate",
+        "20",
+        "--out",
+        &regions,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("with regions:"), "{}", stdout(&out));
+    let file = std::fs::read_to_string(&regions).expect("region weights written");
+    assert!(file.lines().any(|l| l == "regions american 9"), "{file}");
+    let set = file
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("regions"))
+        .count();
+    assert!(set > 50, "{set} weights set:\n{file}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,667 @@
+//! Region patterns: a learned weight for every configuration of the men on each 4x4
+//! region of the board, the large evaluation of issue 36 (docs/engine.md, "Region
+//! patterns").
+//!
+//! The board is covered by overlapping 4x4 windows whose corners lie on even rows and
+//! columns of the first mover's view (9 windows on 8x8, 16 on 10x10). A window holds 8
+//! playing squares; each is empty (a king counts as empty: kings have their own terms),
+//! a man of the side or a man of the enemy, so a window has `3^8 = 6561`
+//! configurations, each with an opening and an endgame weight. As every other term of
+//! the evaluation (crates/bot/src/eval.rs), each side is read in its own frame (the
+//! board turned 180° for the second mover) with the same weights, and the evaluation
+//! adds the first mover's sum and subtracts the second's: the colour symmetry holds
+//! by construction.
+//!
+//! Reading a window costs 8 shifts and masks per side: the two playing squares of one
+//! row of a window are neighbouring bits of the board's layout, so each row gives two
+//! bits at once, and a table turns the 8 bits of the side's men and the 8 of the
+//! enemy's into the configuration's number.
+//!
+//! The weights are fitted to self-play results on top of the rest of the evaluation by
+//! `draughts tune regions` ([`fit`]), and committed per variant as
+//! `crates/bot/weights/<variant>.regions` (only the configurations with a weight).
+
+use std::sync::{Arc, OnceLock};
+
+use draughts::{Position, Variant};
+
+/// Configurations of one window.
+pub const CONFIGS: usize = 6561;
+
+/// `TERNARY[b]`: the 8 bits of `b` read as base-3 digits (bit `j` is digit `j`).
+const TERNARY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = 0u16;
+        let mut p = 1u16;
+        let mut j = 0;
+        while j < 8 {
+            if b >> j & 1 != 0 {
+                v += p;
+            }
+            p *= 3;
+            j += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// The windows of a board and their weights.
+#[derive(Debug, Clone)]
+pub(crate) struct Regions {
+    /// Per window, the lower bit of the two playing squares of each of its 4 rows (the
+    /// other is the next bit), in side 0's frame.
+    rows: Vec<[u8; 4]>,
+    /// `(opening, endgame)` weight of configuration `c` of window `w` at `w * CONFIGS + c`.
+    weights: Vec<(i16, i16)>,
+}
+
+impl Regions {
+    /// The windows of `variant`'s board, with every weight 0.
+    pub(crate) fn empty(variant: Variant) -> Regions {
+        let size = variant.board_size();
+        let h = size / 2;
+        // Display row and column of each bit, in side 0's frame (row 0 at the top).
+        let mut at = [None; 64];
+        for sq in variant.squares() {
+            let n = sq.reference(size) - 1;
+            let (r, i) = (n / h, n % h);
+            let x = if r % 2 == 0 { 2 * i + 1 } else { 2 * i };
+            at[usize::from(sq.bit())] = Some((r, x));
+        }
+        let bit_at = |r: u8, x: u8| {
+            (0..64u8)
+                .find(|&b| at[usize::from(b)] == Some((r, x)))
+                .expect("a playing square")
+        };
+        let mut rows = Vec::new();
+        for r0 in (0..=size - 4).step_by(2) {
+            for c0 in (0..=size - 4).step_by(2) {
+                let mut w = [0u8; 4];
+                for (k, slot) in w.iter_mut().enumerate() {
+                    let r = r0 + k as u8;
+                    // The playing squares of row r among columns c0..c0 + 4.
+                    let xs: Vec<u8> = (c0..c0 + 4).filter(|x| (r + x) % 2 == 1).collect();
+                    let (a, b) = (bit_at(r, xs[0]), bit_at(r, xs[1]));
+                    assert_eq!(b, a + 1, "a window's row is two neighbouring bits");
+                    *slot = a;
+                }
+                rows.push(w);
+            }
+        }
+        let weights = vec![(0, 0); rows.len() * CONFIGS];
+        Regions { rows, weights }
+    }
+
+    /// The windows of `variant` with its committed weights, if it has a weight
+    /// file with any weight set (read once per process and shared by every
+    /// evaluation).
+    pub(crate) fn of(variant: Variant) -> Option<Arc<Regions>> {
+        static AMERICAN: OnceLock<Option<Arc<Regions>>> = OnceLock::new();
+        let cell = match variant {
+            Variant::American => &AMERICAN,
+            _ => return None,
+        };
+        let text = committed_text(variant)?;
+        cell.get_or_init(|| {
+            let r = Regions::parse(variant, text).expect("the committed region weights parse");
+            r.weights.iter().any(|&w| w != (0, 0)).then(|| Arc::new(r))
+        })
+        .clone()
+    }
+
+    /// Windows on the board.
+    pub(crate) fn windows(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The weight of configuration `c` of window `w`.
+    pub(crate) fn weight(&self, w: usize, c: usize) -> (i16, i16) {
+        self.weights[w * CONFIGS + c]
+    }
+
+    /// Sets the weight of configuration `c` of window `w`.
+    pub(crate) fn set(&mut self, w: usize, c: usize, v: (i16, i16)) {
+        self.weights[w * CONFIGS + c] = v;
+    }
+
+    /// The configuration of window `w` for a side's men `own` and the enemy's `enemy`,
+    /// both in that side's frame.
+    #[inline]
+    pub(crate) fn config(&self, w: usize, own: u64, enemy: u64) -> usize {
+        let [a, b, c, d] = self.rows[w];
+        let gather = |x: u64| {
+            ((x >> a) & 3) | ((x >> b) & 3) << 2 | ((x >> c) & 3) << 4 | ((x >> d) & 3) << 6
+        };
+        usize::from(TERNARY[gather(own) as usize])
+            + 2 * usize::from(TERNARY[gather(enemy) as usize])
+    }
+
+    /// The `(opening, endgame)` sum of one side's windows read square by square (the
+    /// slow way, for tests and fitting: [`Regions::sum`] must agree).
+    pub(crate) fn slow_sum(&self, own: u64, enemy: u64) -> (i32, i32) {
+        let (mut mg, mut eg) = (0, 0);
+        for (w, rows) in self.rows.iter().enumerate() {
+            let mut c = 0usize;
+            let mut p = 1usize;
+            for &a in rows {
+                for bit in [a, a + 1] {
+                    if own >> bit & 1 != 0 {
+                        c += p;
+                    } else if enemy >> bit & 1 != 0 {
+                        c += 2 * p;
+                    }
+                    p *= 3;
+                }
+            }
+            let (m, e) = self.weight(w, c);
+            mg += i32::from(m);
+            eg += i32::from(e);
+        }
+        (mg, eg)
+    }
+
+    /// The `(opening, endgame)` sum of one side's windows, its men `own` and the enemy's
+    /// `enemy` in its frame.
+    #[inline]
+    pub(crate) fn sum(&self, own: u64, enemy: u64) -> (i32, i32) {
+        let (mut mg, mut eg) = (0, 0);
+        for w in 0..self.rows.len() {
+            let (m, e) = self.weights[w * CONFIGS + self.config(w, own, enemy)];
+            mg += i32::from(m);
+            eg += i32::from(e);
+        }
+        (mg, eg)
+    }
+
+    /// Reads a weight file: `regions VARIANT WINDOWS` then `window config opening endgame`
+    /// lines (`#` comments).
+    pub(crate) fn parse(variant: Variant, text: &str) -> Result<Regions, String> {
+        let mut r = Regions::empty(variant);
+        let mut header = false;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = || format!("line {}: {line:?}", i + 1);
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            if !header {
+                if parts.len() != 3 || parts[0] != "regions" || parts[1] != variant.name() {
+                    return Err(format!("{}: not a {} header", bad(), variant.name()));
+                }
+                if parts[2].parse::<usize>().ok() != Some(r.windows()) {
+                    return Err(format!("{}: {} windows expected", bad(), r.windows()));
+                }
+                header = true;
+                continue;
+            }
+            let n: Vec<i64> = parts
+                .iter()
+                .map(|p| p.parse::<i64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| bad())?;
+            let [w, c, mg, eg] = n[..] else {
+                return Err(bad());
+            };
+            let w = usize::try_from(w).map_err(|_| bad())?;
+            let c = usize::try_from(c).map_err(|_| bad())?;
+            if w >= r.windows() || c >= CONFIGS {
+                return Err(bad());
+            }
+            let mg = i16::try_from(mg).map_err(|_| bad())?;
+            let eg = i16::try_from(eg).map_err(|_| bad())?;
+            r.set(w, c, (mg, eg));
+        }
+        if !header {
+            return Err("no header".into());
+        }
+        Ok(r)
+    }
+
+    /// The weight file (only the configurations with a weight), after `header` comments.
+    pub(crate) fn format(&self, variant: Variant, header: &str) -> String {
+        let mut s = String::new();
+        for line in header.lines() {
+            s.push_str("# ");
+            s.push_str(line);
+            s.push('\n');
+        }
+        s.push_str(&format!("regions {} {}\n", variant.name(), self.windows()));
+        for w in 0..self.windows() {
+            for c in 0..CONFIGS {
+                let (mg, eg) = self.weight(w, c);
+                if (mg, eg) != (0, 0) {
+                    s.push_str(&format!("{w} {c} {mg} {eg}\n"));
+                }
+            }
+        }
+        s
+    }
+}
+
+/// The committed weight file of `variant`, if it has one.
+fn committed_text(variant: Variant) -> Option<&'static str> {
+    match variant {
+        Variant::American => Some(include_str!("../weights/american.regions")),
+        _ => None,
+    }
+}
+
+/// One position for fitting: what the rest of the evaluation says, and its windows.
+#[derive(Debug, Clone)]
+pub struct RegionSample {
+    /// The evaluation without the region patterns, for the side to move.
+    base: f32,
+    /// The position's phase (256 with every man on the board).
+    phase: u16,
+    /// The drawish factor (1, 1/4 or 1/8) the evaluation scales the sum by.
+    scale: f32,
+    /// The result for the side to move (1, 0.5, 0).
+    result: f32,
+    /// `window * CONFIGS + config`, with the sign (+1 for the side to move's windows,
+    /// −1 for the other's) in the top bit (set: −1).
+    entries: Vec<u32>,
+}
+
+const NEG: u32 = 1 << 31;
+
+/// Turns positions into [`RegionSample`]s with the committed evaluation (without any
+/// region weights).
+pub struct RegionSampler {
+    eval: crate::eval::Eval,
+    regions: Regions,
+}
+
+impl RegionSampler {
+    /// For `variant`.
+    pub fn new(variant: Variant) -> RegionSampler {
+        RegionSampler {
+            eval: crate::eval::Eval::without_regions(variant),
+            regions: Regions::empty(variant),
+        }
+    }
+
+    /// The sample of `pos` with `result` for the side to move.
+    pub fn sample(&self, pos: &Position, result: f64) -> RegionSample {
+        let first = pos.variant().first_mover();
+        let (s0, s1, kings) = (
+            pos.pieces(first).0,
+            pos.pieces(first.other()).0,
+            pos.kings().0,
+        );
+        let us = usize::from(pos.turn() != first);
+        let frames = self.eval.region_frames(s0, s1, kings);
+        let mut entries = Vec::with_capacity(2 * self.regions.windows());
+        for (side, (own, enemy)) in frames.into_iter().enumerate() {
+            for w in 0..self.regions.windows() {
+                let i = (w * CONFIGS + self.regions.config(w, own, enemy)) as u32;
+                entries.push(if side == us { i } else { i | NEG });
+            }
+        }
+        let (phase, scale) = self.eval.phase_and_scale(pos);
+        RegionSample {
+            base: self.eval.evaluate(pos) as f32,
+            phase: phase as u16,
+            scale: scale as f32,
+            result: result as f32,
+            entries,
+        }
+    }
+
+    /// Windows of the board.
+    pub fn windows(&self) -> usize {
+        self.regions.windows()
+    }
+}
+
+/// How [`fit`] runs.
+#[derive(Debug, Clone)]
+pub struct RegionFit {
+    /// Passes over the positions.
+    pub epochs: usize,
+    /// Adam's step, in the evaluation's units.
+    pub rate: f64,
+    /// The ridge pull of every weight towards 0 (per position of a minibatch).
+    pub lambda: f64,
+    /// Positions per step.
+    pub batch: usize,
+    /// The result curve's scale (`1 / (1 + exp(-score / k))`).
+    pub k: f64,
+    /// The samples' targets are search scores (the evaluation's units), fitted by least
+    /// squares on the score itself, instead of results fitted through the curve.
+    pub linear: bool,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The score of `s` for the side to move with the weights `w` (opening, endgame per
+/// entry, at `2 (window * CONFIGS + config)`).
+fn predict(s: &RegionSample, w: &[f64]) -> f64 {
+    let p = f64::from(s.phase) / 256.0;
+    let mut sum = 0.0;
+    for &e in &s.entries {
+        let i = (e & !NEG) as usize;
+        let v = w[2 * i] * p + w[2 * i + 1] * (1.0 - p);
+        sum += if e & NEG != 0 { -v } else { v };
+    }
+    f64::from(s.base) + f64::from(s.scale) * sum
+}
+
+/// The mean squared error of the predicted results of `samples` with weights `w`.
+pub fn region_loss(samples: &[RegionSample], w: &[f64], k: f64) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let d = sigmoid(predict(s, w) / k) - f64::from(s.result);
+            d * d
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// The root mean squared error, in the evaluation's units, of the predicted scores of
+/// `samples` whose targets are search scores.
+pub fn score_error(samples: &[RegionSample], w: &[f64]) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let d = predict(s, w) - f64::from(s.result);
+            d * d
+        })
+        .sum();
+    (total / samples.len().max(1) as f64).sqrt()
+}
+
+/// A sample whose target is the search score `score` (clamped to ±`clamp`) instead of
+/// a result.
+pub fn with_score_target(mut s: RegionSample, score: i32, clamp: i32) -> RegionSample {
+    s.result = score.clamp(-clamp, clamp) as f32;
+    s
+}
+
+/// All weights 0, sized for `windows` windows.
+pub fn zero_weights(windows: usize) -> Vec<f64> {
+    vec![0.0; 2 * windows * CONFIGS]
+}
+
+/// Fits the region weights to `train` from `w` (Adam on minibatches, taken in a fixed
+/// order), and calls `report(epoch, &w)` after each pass.
+pub fn fit(
+    train: &[RegionSample],
+    w: &mut [f64],
+    o: &RegionFit,
+    mut report: impl FnMut(usize, &[f64]),
+) {
+    let n = w.len();
+    let (mut m, mut v) = (vec![0.0f64; n], vec![0.0f64; n]);
+    let mut g = vec![0.0f64; n];
+    let mut touched: Vec<usize> = Vec::new();
+    let mut seen = vec![false; n];
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let mut t = 0i32;
+    // A fixed shuffle of the positions: neighbouring positions of one game move together.
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for i in (1..order.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        order.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    for epoch in 0..o.epochs {
+        for chunk in order.chunks(o.batch.max(1)) {
+            for &j in chunk {
+                let s = &train[j];
+                // d(loss)/d(the region sum)
+                let d = if o.linear {
+                    2.0 * (predict(s, w) - f64::from(s.result)) * f64::from(s.scale)
+                } else {
+                    let p = sigmoid(predict(s, w) / o.k);
+                    2.0 * (p - f64::from(s.result)) * p * (1.0 - p) / o.k * f64::from(s.scale)
+                };
+                let ph = f64::from(s.phase) / 256.0;
+                for &e in &s.entries {
+                    let i = (e & !NEG) as usize;
+                    let sign = if e & NEG != 0 { -1.0 } else { 1.0 };
+                    for (k, f) in [(2 * i, ph), (2 * i + 1, 1.0 - ph)] {
+                        if !seen[k] {
+                            seen[k] = true;
+                            touched.push(k);
+                        }
+                        g[k] += d * sign * f;
+                    }
+                }
+            }
+            t += 1;
+            let scale = 1.0 / chunk.len() as f64;
+            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+            for &k in &touched {
+                let grad = g[k] * scale + o.lambda * w[k];
+                m[k] = b1 * m[k] + (1.0 - b1) * grad;
+                v[k] = b2 * v[k] + (1.0 - b2) * grad * grad;
+                w[k] -= o.rate * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
+                g[k] = 0.0;
+                seen[k] = false;
+            }
+            touched.clear();
+        }
+        report(epoch + 1, w);
+    }
+}
+
+/// The weights `w` (as [`fit`] uses them) rounded into [`Regions`] of `variant`.
+pub(crate) fn to_regions(variant: Variant, w: &[f64]) -> Regions {
+    let mut r = Regions::empty(variant);
+    let round = |x: f64| x.round().clamp(-30000.0, 30000.0) as i16;
+    for wi in 0..r.windows() {
+        for c in 0..CONFIGS {
+            let i = wi * CONFIGS + c;
+            r.set(wi, c, (round(w[2 * i]), round(w[2 * i + 1])));
+        }
+    }
+    r
+}
+
+/// The weight file of `w` for `variant`, after `header` comments.
+pub fn region_file(variant: Variant, w: &[f64], header: &str) -> String {
+    to_regions(variant, w).format(variant, header)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::random_positions;
+
+    #[test]
+    fn windows_cover_the_board_in_rows_of_neighbouring_bits() {
+        for (v, windows) in [
+            (Variant::American, 9),
+            (Variant::Russian, 9),
+            (Variant::International, 16),
+        ] {
+            let r = Regions::empty(v);
+            assert_eq!(r.windows(), windows, "{v}");
+            let mut covered = 0u64;
+            for rows in &r.rows {
+                for &a in rows {
+                    covered |= 3 << a;
+                }
+            }
+            let all = v.squares().fold(0u64, |b, sq| b | 1 << sq.bit());
+            assert_eq!(covered, all, "{v}: every playing square is in a window");
+        }
+    }
+
+    #[test]
+    fn the_fast_sum_is_the_slow_sum() {
+        for v in [Variant::American, Variant::International] {
+            let mut r = Regions::empty(v);
+            let mut x = 7u64;
+            for w in 0..r.windows() {
+                for c in 0..CONFIGS {
+                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    r.set(
+                        w,
+                        c,
+                        (
+                            ((x >> 33) % 201) as i16 - 100,
+                            ((x >> 17) % 201) as i16 - 100,
+                        ),
+                    );
+                }
+            }
+            for pos in random_positions(v, 30) {
+                let first = v.first_mover();
+                let (s0, s1) = (pos.pieces(first).0, pos.pieces(first.other()).0);
+                let men = !pos.kings().0;
+                assert_eq!(
+                    r.sum(s0 & men, s1 & men),
+                    r.slow_sum(s0 & men, s1 & men),
+                    "{v} {}",
+                    pos.to_fen()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn weight_files_round_trip() {
+        let v = Variant::American;
+        let mut r = Regions::empty(v);
+        r.set(0, 0, (5, -3));
+        r.set(8, CONFIGS - 1, (-120, 77));
+        let text = r.format(v, "a test\nof two lines");
+        let back = Regions::parse(v, &text).expect("the written file parses");
+        assert_eq!(back.weights, r.weights);
+        assert!(
+            Regions::parse(Variant::Russian, &text).is_err(),
+            "another variant's file"
+        );
+        assert!(
+            Regions::parse(v, "regions american 9\n9 0 1 1\n").is_err(),
+            "no window 9"
+        );
+        assert!(Regions::of(Variant::Czech).is_none());
+    }
+
+    #[test]
+    fn the_fit_learns_known_region_weights() {
+        // Results drawn from known weights on top of the evaluation: the fit from zero
+        // lowers the loss most of the way to the truth's and finds the weights' signs.
+        let v = Variant::American;
+        let sampler = RegionSampler::new(v);
+        let positions = random_positions(v, 400);
+        let mut truth = zero_weights(sampler.windows());
+        // Men on the centre squares' configurations of window 4 (the middle one) matter.
+        let mut x = 11u64;
+        for c in 0..CONFIGS {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let t = ((x >> 33) % 401) as f64 - 200.0;
+            truth[2 * (4 * CONFIGS + c)] = t;
+            truth[2 * (4 * CONFIGS + c) + 1] = t;
+        }
+        let k = 300.0;
+        let mut y = 0x1234_5678u64;
+        let samples: Vec<RegionSample> = positions
+            .iter()
+            .map(|p| {
+                let mut s = sampler.sample(p, 0.5);
+                let prob = sigmoid(predict(&s, &truth) / k);
+                y ^= y << 13;
+                y ^= y >> 7;
+                y ^= y << 17;
+                s.result = if (y % 10_000) as f64 / 10_000.0 < prob {
+                    1.0
+                } else {
+                    0.0
+                };
+                s
+            })
+            .collect();
+        let zero = zero_weights(sampler.windows());
+        let (l0, lt) = (
+            region_loss(&samples, &zero, k),
+            region_loss(&samples, &truth, k),
+        );
+        let mut w = zero.clone();
+        let o = RegionFit {
+            epochs: 30,
+            rate: 5.0,
+            lambda: 0.0,
+            batch: 256,
+            k,
+            linear: false,
+        };
+        fit(&samples, &mut w, &o, |_, _| {});
+        let l1 = region_loss(&samples, &w, k);
+        assert!(
+            l1 < lt + 0.3 * (l0 - lt),
+            "loss {l0:.4} -> {l1:.4}, the truth's {lt:.4}"
+        );
+        // The configurations seen often enough get the truth's sign.
+        let mut counts = vec![0u32; CONFIGS];
+        for s in &samples {
+            for &e in &s.entries {
+                let i = (e & !NEG) as usize;
+                if i / CONFIGS == 4 {
+                    counts[i % CONFIGS] += 1;
+                }
+            }
+        }
+        let (mut agree, mut all) = (0, 0);
+        for c in 0..CONFIGS {
+            let t = truth[2 * (4 * CONFIGS + c)];
+            if counts[c] >= 200 && t.abs() > 100.0 {
+                all += 1;
+                if (w[2 * (4 * CONFIGS + c)] > 0.0) == (t > 0.0) {
+                    agree += 1;
+                }
+            }
+        }
+        // Well above chance (half).
+        assert!(all >= 10 && agree * 10 >= all * 7, "{agree} of {all}");
+    }
+
+    #[test]
+    fn the_score_fit_learns_known_region_weights() {
+        // Targets that are scores: the evaluation plus known region weights, plus noise.
+        // Least squares from zero takes most of the error away.
+        let v = Variant::American;
+        let sampler = RegionSampler::new(v);
+        let mut truth = zero_weights(sampler.windows());
+        let mut x = 5u64;
+        for t in &mut truth {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            *t = ((x >> 33) % 121) as f64 - 60.0;
+        }
+        let samples: Vec<RegionSample> = random_positions(v, 150)
+            .iter()
+            .map(|p| {
+                let s = sampler.sample(p, 0.5);
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let noise = ((x >> 33) % 41) as f64 - 20.0;
+                let target = (predict(&s, &truth) + noise).round() as i32;
+                with_score_target(s, target, 5000)
+            })
+            .collect();
+        let mut w = zero_weights(sampler.windows());
+        let e0 = score_error(&samples, &w);
+        let o = RegionFit {
+            epochs: 40,
+            rate: 4.0,
+            lambda: 0.0,
+            batch: 256,
+            k: 1.0,
+            linear: true,
+        };
+        fit(&samples, &mut w, &o, |_, _| {});
+        let e1 = score_error(&samples, &w);
+        assert!(e1 < 0.5 * e0, "score error {e0:.1} -> {e1:.1}");
+    }
+}
