@@ -217,60 +217,57 @@ fn region_k(samples: &[RegionSample], w: &[f64]) -> f64 {
     (a + b) / 2.0
 }
 
-/// `tune regions --scores`: least squares on the search scores.
-fn fit_scores(
+/// How a region fit is judged: its name in the output and the measure of a sample set
+/// under weights.
+struct Measure<'a> {
+    what: String,
+    of: &'a dyn Fn(&[RegionSample], &[f64]) -> f64,
+}
+
+/// Fits the region weights `w` on `train` with `fit`, prints `measure` on both sets
+/// before and after, and writes the rounded weights with a header naming the command's
+/// options (`flags`).
+fn fit_and_write(
     opts: &RegionsArgs,
-    variant: Variant,
-    samples: &[RegionSample],
     train: &[RegionSample],
     valid: &[RegionSample],
     w: &mut [f64],
-    started: std::time::Instant,
+    fit: &RegionFit,
+    measure: &Measure<'_>,
+    flags: &str,
 ) -> Result<(), Failure> {
-    let before = (
-        regions::score_error(train, w),
-        regions::score_error(valid, w),
-    );
+    let started = std::time::Instant::now();
+    let variant = opts.variant;
+    let what = &measure.what;
+    let before = ((measure.of)(train, w), (measure.of)(valid, w));
     println!(
-        "without regions: score error {:.2} (held out {:.2})",
+        "without regions: {what} {:.5} (held out {:.5})",
         before.0, before.1
     );
-    let fit = RegionFit {
-        epochs: opts.epochs,
-        rate: opts.rate,
-        lambda: opts.lambda,
-        batch: opts.batch,
-        k: 1.0,
-        linear: true,
-    };
-    regions::fit(train, w, &fit, |epoch, w| {
+    regions::fit(train, w, fit, |epoch, w| {
         eprintln!(
-            "epoch {epoch}: held out {:.2} ({:.0} s)",
-            regions::score_error(valid, w),
+            "epoch {epoch}: held out {:.5} ({:.0} s)",
+            (measure.of)(valid, w),
             started.elapsed().as_secs_f64()
         );
     });
     let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
-    let after = (
-        regions::score_error(train, &rounded),
-        regions::score_error(valid, &rounded),
-    );
+    let after = ((measure.of)(train, &rounded), (measure.of)(valid, &rounded));
     println!(
-        "with regions:    score error {:.2} (held out {:.2}); {} weights set",
+        "with regions:    {what} {:.5} (held out {:.5}); {} weights set",
         after.0,
         after.1,
         rounded.iter().filter(|x| **x != 0.0).count()
     );
     let header = format!(
-        "{v}: fitted by `draughts tune regions --variant {v} --scores {} --epochs {} --rate {} --lambda {:e} --batch {}`\n\
-         on {} positions ({} held out) from {} files; score error {:.2} -> {:.2}, held out {:.2} -> {:.2}\n\
+        "{v}: fitted by `draughts tune regions --variant {v} {flags} --epochs {} --rate {} --lambda {:e} --batch {}`\n\
+         on {} positions ({} held out) from {} files; {what} {:.5} -> {:.5}, held out {:.5} -> {:.5}\n\
          window config opening endgame (the evaluation's units)",
-        opts.scores.unwrap_or_default(),
         opts.epochs,
         opts.rate,
         opts.lambda,
         opts.batch,
-        samples.len(),
+        train.len() + valid.len(),
         valid.len(),
         opts.data.len(),
         before.0,
@@ -350,66 +347,39 @@ fn regions(opts: &RegionsArgs) -> Result<(), Failure> {
     );
     let windows = RegionSampler::new(variant).windows();
     let mut w = regions::zero_weights(windows);
-    if opts.scores.is_some() {
-        return fit_scores(opts, variant, &samples, train, valid, &mut w, started);
-    }
-    let k = region_k(train, &w);
-    let before = (
-        regions::region_loss(train, &w, k),
-        regions::region_loss(valid, &w, k),
-    );
-    println!(
-        "without regions: K {k:.1}, loss {:.5} (held out {:.5})",
-        before.0, before.1
-    );
-    let fit = RegionFit {
+    let fit = |k, linear| RegionFit {
         epochs: opts.epochs,
         rate: opts.rate,
         lambda: opts.lambda,
         batch: opts.batch,
         k,
-        linear: false,
+        linear,
     };
-    regions::fit(train, &mut w, &fit, |epoch, w| {
-        eprintln!(
-            "epoch {epoch}: held out {:.5} ({:.0} s)",
-            regions::region_loss(valid, w, k),
-            started.elapsed().as_secs_f64()
+    if let Some(limit) = opts.scores {
+        // Least squares on the search scores.
+        let measure = Measure {
+            what: "score error".into(),
+            of: &regions::score_error,
+        };
+        let flags = format!("--scores {limit}");
+        return fit_and_write(
+            opts,
+            train,
+            valid,
+            &mut w,
+            &fit(1.0, true),
+            &measure,
+            &flags,
         );
-    });
-    let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
-    let after = (
-        regions::region_loss(train, &rounded, k),
-        regions::region_loss(valid, &rounded, k),
-    );
-    println!(
-        "with regions:    K {k:.1}, loss {:.5} (held out {:.5}); {} weights set",
-        after.0,
-        after.1,
-        rounded.iter().filter(|x| **x != 0.0).count()
-    );
-    let header = format!(
-        "{v}: fitted by `draughts tune regions --variant {v} --epochs {} --rate {} --lambda {:e} --batch {} --score-weight {} --score-k {score_k}`\n\
-         on {} positions ({} held out) from {} files; K {k:.1}; loss {:.5} -> {:.5}, held out {:.5} -> {:.5}\n\
-         window config opening endgame (the evaluation's units)",
-        opts.epochs,
-        opts.rate,
-        opts.lambda,
-        opts.batch,
-        opts.score_weight,
-        samples.len(),
-        valid.len(),
-        opts.data.len(),
-        before.0,
-        after.0,
-        before.1,
-        after.1,
-        v = variant.name(),
-    );
-    std::fs::write(&opts.out, regions::region_file(variant, &rounded, &header))
-        .map_err(|e| Failure::input(format!("{}: {e}", opts.out)))?;
-    println!("wrote {}", opts.out);
-    Ok(())
+    }
+    let k = region_k(train, &w);
+    let loss = move |s: &[RegionSample], w: &[f64]| regions::region_loss(s, w, k);
+    let measure = Measure {
+        what: format!("K {k:.1}, loss"),
+        of: &loss,
+    };
+    let flags = format!("--score-weight {} --score-k {score_k}", opts.score_weight);
+    fit_and_write(opts, train, valid, &mut w, &fit(k, false), &measure, &flags)
 }
 
 /// One self-play game: its quiet positions (FEN, side to move is the
