@@ -24,11 +24,14 @@
 //! - The evaluation (private): weights × features per variant (material,
 //!   advancement, per-square men, runaways, king mobility, structure), the
 //!   weights fitted by [`texel`] and compiled in from `crates/bot/weights/`.
+//! - [`book`]: the opening book, from our own deep searches, that level 3
+//!   and the Hub engine play from.
 //! - [`texel`]: the fitting of those weights to game results.
 
 #![forbid(unsafe_code)]
 
 pub mod bitbase;
+pub mod book;
 mod eval;
 pub mod puzzle;
 pub mod regions;
@@ -196,6 +199,7 @@ pub fn think_with(
     let mut engine = Engine::new(settings.tt_bits);
     if level == Level::Three {
         engine.set_bitbases(bitbases);
+        engine.set_book(true);
     }
     let limits = Limits {
         depth: Some(settings.depth),

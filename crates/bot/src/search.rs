@@ -230,6 +230,8 @@ pub struct Engine {
     /// What a draw is worth to the side that searches (negated): see
     /// [`Engine::set_contempt`].
     contempt: i32,
+    /// Play from the committed opening book when it has the position.
+    book: bool,
 }
 
 /// Half-width of the first aspiration window (evaluation unit: a man is 233 to 437).
@@ -285,7 +287,16 @@ impl Engine {
                 .map(|d| std::array::from_fn(|i| lmr(d, i) as u8))
                 .collect(),
             contempt: 0,
+            book: false,
         }
+    }
+
+    /// Plays from the variant's committed opening book ([`crate::book`])
+    /// when it has the position (off by default; never for a search with
+    /// [`Limits::search_forced`], which is analysis). A book move is
+    /// answered at once, with the book's score and depth and no nodes.
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
     }
 
     /// Endgame tables to probe at every node below the root whose position
@@ -486,6 +497,13 @@ impl Engine {
             self.hard = Some(self.hard.map_or(hard, |h| h.min(hard)));
         }
         let pos = game.position().clone();
+        if self.book
+            && !limits.search_forced
+            && let Some(e) = crate::book::committed(pos.variant()).and_then(|b| b.probe(&pos))
+        {
+            self.wait_while_pondering(stop);
+            return Some(self.result(e.mv, e.score, e.depth, vec![e.mv]));
+        }
         let draw = game.draw_limits();
         let mut moves = Vec::new();
         generate(&pos, &mut moves);

@@ -49,6 +49,8 @@ pub(crate) enum Command {
     Tune(crate::tune_cmd::TuneArgs),
     /// The opening ballots: lists them, imports a published table, makes Damka's own (docs/ballots.md).
     Ballots(crate::ballots_cmd::BallotsArgs),
+    /// Makes the opening book of a variant by deep searches (docs/engine.md).
+    Book(crate::book_cmd::BookArgs),
     /// Finds and verifies puzzles (shots) in self-play games (docs/puzzles.md).
     Puzzles(crate::puzzles_cmd::PuzzlesArgs),
 }

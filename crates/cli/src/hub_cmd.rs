@@ -82,6 +82,8 @@ struct Params {
     /// Contempt for draws (hundredths of a man as shown, turned into the
     /// evaluation's unit for `Engine::set_contempt`).
     contempt: i32,
+    /// Play from the opening book (level 3 only; never for `go analyze`).
+    book: bool,
 }
 
 impl Params {
@@ -287,6 +289,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
         tt_mib: TT_MIB,
         strength: bot::Level::Three,
         contempt: 0,
+        book: true,
     };
     let mut game: Option<Game> = None;
     let mut level = Level {
@@ -327,6 +330,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                 ));
                 say("param name=level value=3 type=int min=1 max=3");
                 say("param name=bitbase-dir value=\"\" type=string");
+                say(&format!("param name=book value={} type=check", params.book));
                 say(&format!(
                     "param name=contempt value={} type=int min=-100 max=100",
                     params.contempt
@@ -356,6 +360,11 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     Some("contempt") => match value.parse::<i32>() {
                         Ok(c) if (-100..=100).contains(&c) => params.contempt = c,
                         _ => error("contempt is -100 to 100 (hundredths of a man as shown)"),
+                    },
+                    Some("book") => match value {
+                        "true" | "1" => params.book = true,
+                        "false" | "0" => params.book = false,
+                        _ => error("book is true or false"),
                     },
                     Some("bitbase-dir") if value.is_empty() => bitbases = None,
                     Some("bitbase-dir") => {
@@ -397,6 +406,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     continue;
                 };
                 e.set_bitbases(bitbases.clone());
+                e.set_book(params.book && params.strength == bot::Level::Three);
                 // Hundredths of a man, as shown, into the engine's unit.
                 e.set_contempt(params.contempt * bot::man_value(g.position().variant()) / 100);
                 let stop = Arc::new(AtomicBool::new(false));

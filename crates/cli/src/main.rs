@@ -13,6 +13,7 @@
 //! draughts bitbase --variant V[,V...] --pieces N --out DIR [--verbose] | --variant V --out DIR --probe FEN
 //! draughts tune selfplay --variant V --games N --depth D --seed S --out FILE
 //! draughts tune fit --variant V --data FILE[,FILE...] --out WEIGHTS
+//! draughts book make --variant V [--depth D] [--plies P] [--threads N] --out FILE
 //! draughts ballots list --variant V [--set S] | import --variant V --set S [FILE] | make --variant V [--plies P] [--depth D] [--margin M] [--threads N]
 //! ```
 //!
@@ -23,6 +24,7 @@ mod args;
 mod ballots_cmd;
 mod bench_cmd;
 mod bitbase_cmd;
+mod book_cmd;
 mod hub_cmd;
 mod match_cmd;
 mod match_stats;
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Command::Bitbase(a) => ("bitbase", bitbase_cmd::run(&a)),
         Command::Tune(a) => ("tune", tune_cmd::run(&a)),
         Command::Ballots(a) => ("ballots", ballots_cmd::run(&a)),
+        Command::Book(a) => ("book", book_cmd::run(&a)),
         Command::Puzzles(a) => ("puzzles", puzzles_cmd::run(&a)),
     };
     match result {

@@ -376,3 +376,53 @@ fn tune_regions_fits_region_patterns_to_scored_self_play() {
     assert!(set > 50, "{set} weights set:\n{file}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn book_make_writes_a_legal_book_whatever_the_threads() {
+    let dir = std::env::temp_dir().join(format!("damka-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let make = |threads: &str, name: &str| {
+        let file = dir.join(name);
+        let out = run(&[
+            "book",
+            "make",
+            "--variant",
+            "russian",
+            "--depth",
+            "4",
+            "--plies",
+            "2",
+            "--starts",
+            "3",
+            "--threads",
+            threads,
+            "--out",
+            file.to_str().expect("UTF-8 path"),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        std::fs::read_to_string(file).expect("the book written")
+    };
+    let one = make("1", "one.book");
+    let two = make("2", "two.book");
+    assert_eq!(one, two, "the same book on 1 and 2 threads");
+    let book = bot::book::Book::parse(draughts::Variant::Russian, &one).expect("it reads");
+    // 3 starts, each with its children and the replies to the book's move.
+    assert!(book.len() > 3 * 4, "{}", book.len());
+    for (pos, e) in book.iter() {
+        assert!(pos.is_legal(&e.mv), "{}", pos.to_fen());
+        assert!((1..=4).contains(&e.depth), "{}", e.depth);
+    }
+    assert!(one.contains("--depth 4 --plies 2 --starts 3"), "{one}");
+    let out = run(&[
+        "book",
+        "make",
+        "--variant",
+        "russian",
+        "--depth",
+        "0",
+        "--out",
+        "x",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}

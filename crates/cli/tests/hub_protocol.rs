@@ -377,3 +377,57 @@ fn bitbase_dir_loads_the_tables_the_search_probes() {
     assert_eq!(number(&last, "score"), -0.4, "{last}");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+/// The Hub text of an American FEN without kings (`B:W21,22:B1,2`).
+fn american_hub_position(fen: &str) -> String {
+    let mut parts = fen.split(':');
+    let turn = parts.next().expect("the side");
+    let mut board = ['e'; 32];
+    for list in parts {
+        let (side, squares) = list.split_at(1);
+        let man = if side == "W" { 'w' } else { 'b' };
+        for sq in squares.split(',').filter(|s| !s.is_empty()) {
+            board[sq.parse::<usize>().expect("a square number") - 1] = man;
+        }
+    }
+    std::iter::once(turn.chars().next().expect("W or B"))
+        .chain(board)
+        .collect()
+}
+
+#[test]
+fn level_three_plays_from_the_book_unless_told_not_to_and_analysis_searches() {
+    let book = bot::book::committed(draughts::Variant::American).expect("American has a book");
+    let (pos, entry) = book
+        .iter()
+        .min_by_key(|(p, _)| p.to_fen())
+        .expect("not empty");
+    let mut hub = Hub::start();
+    hub.send("set-param name=variant value=american");
+    hub.send(&format!("pos pos={}", american_hub_position(&pos.to_fen())));
+    hub.send("level move-time=5");
+    hub.send("go think");
+    let lines = hub.until("done", 30);
+    let last = infos(&lines).pop().expect("info").clone();
+    // From the book: its depth, no node searched, long before the 5 s.
+    assert_eq!(number(&last, "nodes"), 0.0, "{last}");
+    assert_eq!(number(&last, "depth"), f64::from(entry.depth), "{last}");
+    assert!(number(&last, "time") < 1.0, "{last}");
+    // Analysis searches.
+    hub.send("level move-time=0.2");
+    hub.send("go analyze");
+    let lines = hub.until("done", 30);
+    assert!(number(infos(&lines).pop().expect("info"), "nodes") > 0.0);
+    // So does play with the book off, and level 2.
+    hub.send("set-param name=book value=false");
+    hub.send("go think");
+    let lines = hub.until("done", 30);
+    assert!(number(infos(&lines).pop().expect("info"), "nodes") > 0.0);
+    hub.send("set-param name=book value=true");
+    hub.send("set-param name=level value=2");
+    hub.send("go think");
+    let lines = hub.until("done", 30);
+    assert!(number(infos(&lines).pop().expect("info"), "nodes") > 0.0);
+    hub.send("set-param name=book value=maybe");
+    hub.until("error", 10);
+}
