@@ -289,7 +289,11 @@ mod tests {
         assert!(Book::parse(Variant::Czech, &text).is_err());
         let fen = start.to_fen();
         let illegal = format!("book russian\n{fen}\ta3-a5\t0\t5\n");
-        assert!(Book::parse(v, &illegal).expect_err("illegal").contains("line 2"));
+        assert!(
+            Book::parse(v, &illegal)
+                .expect_err("illegal")
+                .contains("line 2")
+        );
         assert!(Book::parse(v, &format!("book russian\n{fen}\tc3-d4\t0\n")).is_err());
         assert!(Book::parse(v, "").is_err());
         // A position with a king is never a book position.

@@ -4,7 +4,8 @@
 //! cannot be claimed against, and a restart in the middle of a 7-day game charges the
 //! downtime to nobody and the time before it to the side that was thinking.
 
-use damka_protocol::{EndReason, ErrorCode, GameResult};
+use damka_protocol::table::State;
+use damka_protocol::{EndReason, ErrorCode, GameResult, Side, TableStatus};
 use serde_json::{Value, json};
 
 use crate::accounts::account;
@@ -32,9 +33,9 @@ async fn correspondence_match_with(s: &TestServer, options: Value) -> Match {
     assert_eq!(table["options"]["days"], days, "{table}");
     let id = table["id"].as_str().unwrap().to_owned();
     let mut wa = s.table_ws(&id, Some(&a)).await;
-    wa.recv_t("state").await;
+    wa.state().await;
     let mut wb = s.table_ws(&id, Some(&b)).await;
-    wb.recv_t("state").await;
+    wb.state().await;
     wb.send(json!({"t": "sit", "seat": "black"})).await;
     wb.recv_t("seated").await;
     wa.send(json!({"t": "start"})).await;
@@ -54,9 +55,17 @@ fn ms(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not ms: {v}"))
 }
 
-async fn the_state(ws: &mut crate::common::ws::Ws) -> Value {
+async fn the_state(ws: &mut crate::common::ws::Ws) -> State {
     ws.send(json!({"t": "resync"})).await;
-    ws.recv_t("state").await
+    ws.state().await
+}
+
+/// The conditional lines a state shows its reader.
+fn lines_of(st: &State) -> Option<&Vec<Vec<String>>> {
+    st.you
+        .as_ref()
+        .map(|y| &y.conditional)
+        .filter(|c| !c.is_empty())
 }
 
 /// "My games" of `cookie`.
@@ -146,12 +155,8 @@ async fn only_accounts_and_the_listed_periods(backend: Backend) {
     // A guest cannot sit at one either.
     let id = table["id"].as_str().unwrap();
     let mut g = s.table_ws(id, Some(&guest)).await;
-    let st = g.recv_t("state").await;
-    assert_eq!(
-        st["clock"]["white"],
-        14 * DAY,
-        "a waiting table shows its period"
-    );
+    let st = g.state().await;
+    assert_eq!(st.clock.white, 14 * DAY, "a waiting table shows its period");
     g.send(json!({"t": "sit", "seat": "black"})).await;
     let e = g.error().await;
     assert_eq!(e.code, ErrorCode::CorrespondenceNeedsAccount, "{e:?}");
@@ -175,7 +180,7 @@ async fn each_move_resets_the_period_and_running_out_loses(backend: Backend) {
     // White thinks 20 hours: its move gives it a whole day again.
     s.advance(20 * HOUR).await;
     assert_eq!(
-        the_state(&mut m.black.0).await["clock"]["white"],
+        the_state(&mut m.black.0).await.clock.white,
         4 * HOUR,
         "the period runs down"
     );
@@ -205,15 +210,12 @@ async fn each_move_resets_the_period_and_running_out_loses(backend: Backend) {
     let e = m.white.0.error().await;
     assert_eq!(e.code, ErrorCode::BadMessage, "{e:?}");
     let st = the_state(&mut m.white.0).await;
-    assert_eq!(st["claim_at"], Value::Null, "{st}");
-    assert_eq!(st["status"], "playing");
+    assert_eq!(st.claim_at, None, "{st:?}");
+    assert_eq!(st.status, TableStatus::Playing);
     // A millisecond before the period ends Black may still move; then it loses on time.
     s.advance(DAY - 2 * HOUR - 1).await;
     let st = the_state(&mut m.white.0).await;
-    assert_eq!(
-        (st["status"].as_str(), ms(&st["clock"]["black"])),
-        (Some("playing"), 1)
-    );
+    assert_eq!((st.status, st.clock.black), (TableStatus::Playing, 1));
     s.advance(1).await;
     let over = m.white.0.game_over().await;
     assert_eq!(
@@ -239,19 +241,19 @@ async fn a_restart_charges_the_downtime_to_nobody(backend: Backend) {
     s.stop().await;
     let s = TestServer::start(config(&db)).await;
     let mut b = s.table_ws(&table, Some(&bolek)).await;
-    let st = b.recv_t("state").await;
-    assert_eq!(st["game_id"], game.as_str(), "{st}");
-    assert_eq!(st["options"]["days"], 7, "{st}");
+    let st = b.state().await;
+    assert_eq!(st.game_id.as_deref(), Some(game.as_str()), "{st:?}");
+    assert_eq!(st.options.days, Some(7), "{st:?}");
     assert_eq!(
-        (ms(&st["clock"]["white"]), ms(&st["clock"]["black"])),
+        (st.clock.white, st.clock.black),
         (7 * DAY, 4 * DAY),
-        "three days charged, the downtime not: {st}"
+        "three days charged, the downtime not: {st:?}"
     );
     // Both back: the clock runs again from where it stopped; my games shows it.
     let mut w = s.table_ws(&table, Some(&ala)).await;
-    w.recv_t("state").await;
+    w.state().await;
     // The release sends everyone a fresh state.
-    while !b.recv_t("state").await["paused"].is_null() {}
+    while b.state().await.paused.is_some() {}
     let g = listed_due_in(&s, &bolek, 4 * DAY).await;
     assert_eq!(
         (&g["days"], &g["my_move"], &g["plies"]),
@@ -260,21 +262,17 @@ async fn a_restart_charges_the_downtime_to_nobody(backend: Backend) {
     );
     s.advance(DAY).await;
     let st = the_state(&mut b).await;
-    assert_eq!(
-        (st["paused"].clone(), ms(&st["clock"]["black"])),
-        (Value::Null, 3 * DAY),
-        "{st}"
-    );
+    assert_eq!((&st.paused, st.clock.black), (&None, 3 * DAY), "{st:?}");
     // Black's move gives it seven days again; White's seven days run.
-    let mv = st["legal"][0].as_str().unwrap();
+    let mv = &st.legal[0];
     b.send(json!({"t": "move", "move": mv, "ply": 4, "ack": 4}))
         .await;
     b.recv_t("ack").await;
-    let ev = b.recv_t("move").await;
+    let ev = b.moved().await;
     assert_eq!(
-        (ms(&ev["clock"]["white"]), ms(&ev["clock"]["black"])),
+        (ev.clock.white, ev.clock.black),
         (7 * DAY, 7 * DAY),
-        "{ev}"
+        "{ev:?}"
     );
     let g = listed_due_in(&s, &ala, 7 * DAY).await;
     assert_eq!(
@@ -312,9 +310,9 @@ async fn a_missed_first_move_aborts_after_the_period(backend: Backend) {
     s.advance(2 * DAY - 1).await;
     let st = the_state(&mut m.black.0).await;
     assert_eq!(
-        (st["status"].as_str(), st["first_move_deadline"].as_u64()),
-        (Some("playing"), Some(1)),
-        "{st}"
+        (st.status, st.first_move_deadline),
+        (TableStatus::Playing, Some(1)),
+        "{st:?}"
     );
     s.advance(1).await;
     let over = m.black.0.game_over().await;
@@ -444,29 +442,25 @@ async fn conditional_moves_are_played_and_cancelled(backend: Backend) {
         lines["lines"]
     );
     assert_eq!(
-        the_state(&mut m.white.0).await["you"]["conditional"],
-        lines["lines"]
+        lines_of(&the_state(&mut m.white.0).await).map(|l| json!(l)),
+        Some(lines["lines"].clone())
     );
-    assert!(
-        the_state(&mut m.black.0).await["you"]
-            .get("conditional")
-            .is_none()
-    );
+    assert_eq!(lines_of(&the_state(&mut m.black.0).await), None);
     // Black plays into the first line: White's reply follows at once.
     m.black
         .0
         .send(json!({"t": "move", "move": "f6-g5", "ply": 2, "ack": 2}))
         .await;
     m.black.0.recv_t("ack").await;
-    assert_eq!(m.black.0.recv_t("move").await["ply"], 2);
-    let reply = m.black.0.recv_t("move").await;
+    assert_eq!(m.black.0.moved().await.ply, 2);
+    let reply = m.black.0.moved().await;
     assert_eq!(
-        (&reply["ply"], &reply["move"], &reply["by"]),
-        (&json!(3), &json!("g3-h4"), &json!("white")),
-        "{reply}"
+        (reply.ply, reply.mv.as_str(), reply.by),
+        (3, "g3-h4", Side::White),
+        "{reply:?}"
     );
-    assert_eq!(m.white.0.recv_t("move").await["ply"], 2);
-    assert_eq!(m.white.0.recv_t("move").await["move"], "g3-h4");
+    assert_eq!(m.white.0.moved().await.ply, 2);
+    assert_eq!(m.white.0.moved().await.mv, "g3-h4");
     // White was told what is left (stored before the reply was played, so told first).
     let left = json!([["g7-f6", "h2-g3"]]);
     let told = m.white.0.log.iter().rev().find(|v| v["t"] == "conditional");
@@ -481,32 +475,26 @@ async fn conditional_moves_are_played_and_cancelled(backend: Backend) {
     s.stop().await;
     let s = TestServer::start(config(&db)).await;
     let mut w = s.table_ws(&table, Some(&ala)).await;
-    let st = w.recv_t("state").await;
-    assert_eq!(st["game_id"], game.as_str());
-    assert_eq!(st["you"]["conditional"], left, "{st}");
+    let st = w.state().await;
+    assert_eq!(st.game_id.as_deref(), Some(game.as_str()));
+    assert_eq!(lines_of(&st).map(|l| json!(l)), Some(left), "{st:?}");
     let mut b = s.table_ws(&table, Some(&bolek)).await;
-    let st = b.recv_t("state").await;
+    let st = b.state().await;
     // A move no line expected: no reply, the lines are gone (and White is told).
-    let other = st["legal"]
-        .as_array()
-        .unwrap()
+    let other = st
+        .legal
         .iter()
         .find(|m| *m != "g7-f6")
-        .unwrap()
-        .clone();
+        .expect("another move");
     b.send(json!({"t": "move", "move": other, "ply": 4, "ack": 4}))
         .await;
     b.recv_t("ack").await;
-    let ev = b.recv_t("move").await;
-    assert_eq!(
-        (&ev["ply"], &ev["turn"]),
-        (&json!(4), &json!("white")),
-        "{ev}"
-    );
+    let ev = b.moved().await;
+    assert_eq!((ev.ply, ev.turn), (4, Side::White), "{ev:?}");
     assert_eq!(w.recv_t("conditional").await["lines"], json!([]));
     let st = the_state(&mut w).await;
-    assert!(st["you"].get("conditional").is_none(), "{st}");
-    assert_eq!(st["moves"].as_array().map(Vec::len), Some(4), "{st}");
+    assert_eq!(lines_of(&st), None, "{st:?}");
+    assert_eq!(st.moves.len(), 4, "{st:?}");
     s.stop().await;
     db.cleanup().await;
 }
@@ -630,15 +618,15 @@ async fn a_waiting_game_is_parked_and_loaded_again(backend: Backend) {
     assert_eq!(my_games(&s, &bolek).await[0]["id"], game.as_str());
     // Bolek opens it: loaded, the two days and ten minutes charged to him.
     let mut b = s.table_ws(&table, Some(&bolek)).await;
-    let st = b.recv_t("state").await;
-    assert_eq!(st["game_id"], game.as_str(), "{st}");
-    assert_eq!(st["paused"], Value::Null, "the clock runs: {st}");
+    let st = b.state().await;
+    assert_eq!(st.game_id.as_deref(), Some(game.as_str()), "{st:?}");
+    assert_eq!(st.paused, None, "the clock runs: {st:?}");
     assert_eq!(
-        (ms(&st["clock"]["white"]), ms(&st["clock"]["black"])),
+        (st.clock.white, st.clock.black),
         (7 * DAY, 5 * DAY - k * 60_000),
-        "the time since the move charged, parked or not: {st}"
+        "the time since the move charged, parked or not: {st:?}"
     );
-    assert_eq!(st["moves"].as_array().unwrap().len(), 3, "{st}");
+    assert_eq!(st.moves.len(), 3, "{st:?}");
     assert!(listed(&s, &table).await, "listed again");
     assert_eq!(s.server.state.tables.parked(), 0);
     // He leaves; after ten minutes it is parked again; the server restarts.
@@ -664,14 +652,14 @@ async fn a_waiting_game_is_parked_and_loaded_again(backend: Backend) {
     assert!(s.server.state.tables.get(&table).is_some(), "loaded by it");
     s.advance(HOUR).await;
     let mut b = s.table_ws(&table, Some(&bolek)).await;
-    let st = b.recv_t("state").await;
+    let st = b.state().await;
     assert_eq!(
-        ms(&st["clock"]["black"]),
+        st.clock.black,
         5 * DAY - (k + k2) * 60_000 - HOUR,
-        "the downtime charged to nobody, the hour since the start to Bolek: {st}"
+        "the downtime charged to nobody, the hour since the start to Bolek: {st:?}"
     );
     // His move: Ala's seven days run; both leave.
-    let mv = st["legal"][0].as_str().unwrap();
+    let mv = &st.legal[0];
     b.send(json!({"t": "move", "move": mv, "ply": 4, "ack": 4}))
         .await;
     b.recv_t("ack").await;

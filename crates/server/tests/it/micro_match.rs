@@ -2,7 +2,8 @@
 //! scored together; the break between them, a restart between and during them, rated
 //! micro-matches, the computer, and the PDN of a match's games.
 
-use damka_protocol::ErrorCode;
+use damka_protocol::micro_match::MatchStatus;
+use damka_protocol::{ErrorCode, GameResult, TableStatus};
 use serde_json::{Value, json};
 
 use crate::common::{
@@ -97,10 +98,11 @@ async fn a_micro_match_plays_two_games_with_swapped_colours(backend: Backend) {
     let e = m.white.0.error().await;
     assert_eq!(e.code, ErrorCode::GameInProgress, "{e:?}");
     let mut spectator = s.table_ws(&m.table, None).await;
-    let st = spectator.recv_t("state").await;
-    assert_eq!(st["match"]["status"], "break", "{st}");
-    assert_eq!(st["match"]["games"], json!([g1]));
-    assert_eq!(st["options"]["micro_match"], true);
+    let st = spectator.state().await;
+    let mm = st.micro_match.as_ref().expect("a match");
+    assert_eq!(mm.status, MatchStatus::Break, "{st:?}");
+    assert_eq!(mm.games, [g1.as_str()]);
+    assert!(st.options.micro_match);
 
     // Both press start: game 2 at once, from the same ballot, colours swapped.
     both_start(&mut m).await;
@@ -124,8 +126,12 @@ async fn a_micro_match_plays_two_games_with_swapped_colours(backend: Backend) {
     assert_eq!(mm["score"], json!({"white_first": 1.5, "black_first": 0.5}));
     assert!(mm.get("next_game_in").is_none(), "{over}");
     spectator.send(json!({"t": "resync"})).await;
-    let st = spectator.recv_t("state").await;
-    assert_eq!(st["match"]["status"], "over", "{st}");
+    let st = spectator.state().await;
+    assert_eq!(
+        st.micro_match.map(|m| m.status),
+        Some(MatchStatus::Over),
+        "the match is over"
+    );
 
     // The stored games know their match.
     for (id, n) in [(&g1, 1), (&g2, 2)] {
@@ -195,7 +201,7 @@ async fn reconnect(s: &TestServer, m: &Match) -> (Ws, Ws, Value) {
     let mut w = s.table_ws(&m.table, Some(&m.white.1)).await;
     let st = w.recv_t("state").await;
     let mut b = s.table_ws(&m.table, Some(&m.black.1)).await;
-    b.recv_t("state").await;
+    b.state().await;
     (w, b, st)
 }
 
@@ -324,9 +330,9 @@ async fn a_rated_micro_match_rates_each_game(backend: Backend) {
         .await;
     let table = t["id"].as_str().unwrap().to_owned();
     let mut w = s.table_ws(&table, Some(&ala)).await;
-    w.recv_t("state").await;
+    w.state().await;
     let mut b = s.table_ws(&table, Some(&ola)).await;
-    b.recv_t("state").await;
+    b.state().await;
     b.send(json!({"t": "sit", "seat": "black"})).await;
     b.recv_t("seated").await;
     w.send(json!({"t": "start"})).await;
@@ -409,7 +415,7 @@ async fn the_computer_plays_a_micro_match(backend: Backend) {
         .await;
     let table = t["id"].as_str().unwrap();
     let mut w = s.table_ws(table, Some(&ala)).await;
-    w.recv_t("state").await;
+    w.state().await;
     w.send(json!({"t": "start"})).await;
     let first = w.recv_t("game_started").await;
     assert_eq!(first["white"]["id"], t["seats"]["white"]["id"], "{first}");
@@ -530,9 +536,9 @@ async fn a_crash_in_the_break_resumes_the_match(backend: Backend) {
     assert_eq!(r.status, 201, "{}", r.body);
     let table = r.json()["id"].as_str().unwrap().to_owned();
     let mut w = server.table_ws(&table, &a).await;
-    w.recv_t("state").await;
+    w.state().await;
     let mut bk = server.table_ws(&table, &b).await;
-    bk.recv_t("state").await;
+    bk.state().await;
     bk.send(json!({"t": "sit", "seat": "black"})).await;
     bk.recv_t("seated").await;
     w.send(json!({"t": "start"})).await;
@@ -549,17 +555,21 @@ async fn a_crash_in_the_break_resumes_the_match(backend: Backend) {
 
     let server = Damka::spawn(&db.url, port);
     let mut w = server.table_ws(&table, &a).await;
-    let st = w.recv_t("state").await;
-    assert_eq!(st["status"], "over", "{st}");
-    assert_eq!(st["result"], "white");
-    assert_eq!(st["match"]["status"], "break", "{st}");
-    assert_eq!(st["match"]["games"], json!([first["id"]]));
+    let st = w.state().await;
+    assert_eq!(st.status, TableStatus::Over, "{st:?}");
+    assert_eq!(st.result, Some(GameResult::White));
+    let mm = st.micro_match.as_ref().expect("a match");
+    assert_eq!(mm.status, MatchStatus::Break, "{st:?}");
+    assert_eq!(json!(mm.games), json!([first["id"]]));
     assert_eq!(
-        st["match"]["score"],
-        json!({"white_first": 1.0, "black_first": 0.0})
+        (
+            f64::from(mm.score.white_first),
+            f64::from(mm.score.black_first)
+        ),
+        (1.0, 0.0)
     );
     let mut bk = server.table_ws(&table, &b).await;
-    bk.recv_t("state").await;
+    bk.state().await;
     w.send(json!({"t": "start"})).await;
     bk.send(json!({"t": "start"})).await;
     let second = w.recv_t("game_started").await;

@@ -4,7 +4,8 @@
 use crate::common::{
     Backend, Refusal, TestDb, TestServer, Ws, config, play, play_first_moves, start_match,
 };
-use damka_protocol::ErrorCode;
+use damka_protocol::table::{MovePlayed, PresenceView};
+use damka_protocol::{ErrorCode, Side, TableStatus};
 use serde_json::{Value, json};
 
 /// Versions of broadcast events in a log are contiguous from the first one seen.
@@ -25,23 +26,28 @@ async fn spectator_sees_every_move_and_reconnect_restores_state(backend: Backend
     let mut m = start_match(&s, "international", json!({"minutes": 3, "increment": 2})).await;
     // A spectator without a session.
     let mut spec = s.table_ws(&m.table, None).await;
-    let st = spec.recv_t("state").await;
-    assert_eq!(st["you"], json!(null));
-    assert_eq!(st["status"], "playing");
+    let st = spec.state().await;
+    assert_eq!(st.you, None);
+    assert_eq!(st.status, TableStatus::Playing);
     assert_eq!(
-        st["presence"],
-        json!({"white": true, "black": true, "spectators": 1, "watchers": []})
+        st.presence,
+        PresenceView {
+            white: true,
+            black: true,
+            spectators: 1,
+            watchers: vec![]
+        }
     );
-    let v0 = st["v"].as_u64().unwrap();
+    let v0 = st.v;
     // A spectator with a session is named (issue 39), once however many sockets it
     // watches from; the one without a session is only counted.
     let (wanda, _) = s.guest("Wanda").await;
     let mut w1 = s.table_ws(&m.table, Some(&wanda)).await;
-    let sw = w1.recv_t("state").await;
-    assert_eq!(sw["presence"]["spectators"], 2, "{sw}");
-    assert_eq!(sw["presence"]["watchers"][0]["name"], "Wanda", "{sw}");
+    let sw = w1.state().await;
+    assert_eq!(sw.presence.spectators, 2, "{sw:?}");
+    assert_eq!(sw.presence.watchers[0].name, "Wanda", "{sw:?}");
     let mut w2 = s.table_ws(&m.table, Some(&wanda)).await;
-    w2.recv_t("state").await;
+    w2.state().await;
     loop {
         let p = m.white.0.recv_t("presence").await;
         if p["spectators"] == 3 {
@@ -62,8 +68,7 @@ async fn spectator_sees_every_move_and_reconnect_restores_state(backend: Backend
 
     let last = play_first_moves(&mut m, 6).await;
     for ply in 1..=6 {
-        let ev = spec.recv_t("move").await;
-        assert_eq!(ev["ply"], ply);
+        assert_eq!(spec.moved().await.ply, ply);
     }
     assert_contiguous(&spec.log[1..], v0);
     // Spectators cannot act.
@@ -78,20 +83,21 @@ async fn spectator_sees_every_move_and_reconnect_restores_state(backend: Backend
         (Some(true), Some(false))
     );
     let mut back = s.table_ws(&m.table, Some(&cookie)).await;
-    let st = back.recv_t("state").await;
-    assert_eq!(st["you"]["seat"], "black");
-    assert_eq!(st["moves"].as_array().unwrap().len(), 6);
-    assert_eq!(st["fen"], last["fen"]);
-    assert_eq!(st["legal"], last["legal"]);
-    assert_eq!(st["turn"], last["turn"]);
-    assert_eq!(st["clock"]["running"], "white");
-    assert_eq!(st["clock"]["white"], last["clock"]["white"]);
-    assert_eq!(st["game_id"], m.game.as_str());
-    assert_eq!(st["presence"]["black"], true);
+    let st = back.state().await;
+    let last: MovePlayed = serde_json::from_value(last).expect("a move");
+    assert_eq!(st.you.and_then(|y| y.seat), Some(Side::Black));
+    assert_eq!(st.moves.len(), 6);
+    assert_eq!(
+        (&st.fen, &st.legal, st.turn),
+        (&last.fen, &last.legal, last.turn)
+    );
+    assert_eq!(st.clock.running, Some(Side::White));
+    assert_eq!(st.clock.white, last.clock.white);
+    assert_eq!(st.game_id.as_deref(), Some(m.game.as_str()));
+    assert!(st.presence.black);
     m.black.0 = back;
     // Play on after the reconnect.
-    let mv = last["legal"][0].as_str().unwrap().to_owned();
-    play(&mut m, "white", &mv, 7).await;
+    play(&mut m, "white", &last.legal[0], 7).await;
     s.stop().await;
     db.cleanup().await;
 }
@@ -152,11 +158,11 @@ async fn every_socket_error_code() {
         .await;
     let id = table["id"].as_str().unwrap();
     let mut wa = s.table_ws(id, Some(&a)).await;
-    wa.recv_t("state").await;
+    wa.state().await;
     let mut wb = s.table_ws(id, Some(&b)).await;
-    wb.recv_t("state").await;
+    wb.state().await;
     let mut wc = s.table_ws(id, Some(&c)).await;
-    wc.recv_t("state").await;
+    wc.state().await;
     // bad_message: not JSON, unknown type, missing field, binary; the socket stays open.
     wb.send_text("{not json").await;
     assert_eq!(wb.error_code().await, ErrorCode::BadMessage);
@@ -246,7 +252,7 @@ async fn every_socket_error_code() {
     wa.send(json!({"t": "move", "move": "c3-d4", "ply": 1, "ack": 6}))
         .await;
     assert_eq!(wa.recv_t("ack").await["ack"], 6);
-    assert_eq!(wb.recv_t("move").await["move"], "c3-d4");
+    assert_eq!(wb.moved().await.mv, "c3-d4");
     // not_found on a socket; too_many_tables when sitting down.
     let mut gone = s.table_ws("t0000000", Some(&a)).await;
     assert_eq!(gone.error_code().await, ErrorCode::NotFound);
@@ -264,7 +270,7 @@ async fn every_socket_error_code() {
         )
         .await;
     let mut wc2 = s.table_ws(t2["id"].as_str().unwrap(), Some(&c)).await;
-    wc2.recv_t("state").await;
+    wc2.state().await;
     let e = error_of(&mut wc2, json!({"t": "sit", "seat": "black"})).await;
     assert_eq!(e.code, ErrorCode::TooManyTables);
     s.stop().await;
@@ -297,9 +303,9 @@ async fn internal_error_when_the_store_fails() {
     );
     m.black.0.silent(200).await;
     m.white.0.send(json!({"t": "resync"})).await;
-    let st = m.white.0.recv_t("state").await;
-    assert_eq!(st["moves"], json!([]));
-    assert_eq!(st["turn"], "white");
+    let st = m.white.0.state().await;
+    assert!(st.moves.is_empty());
+    assert_eq!(st.turn, Side::White);
     s.stop().await;
     db.cleanup().await;
 }
@@ -314,10 +320,10 @@ async fn random_opening_is_played_stored_and_marked() {
     assert_eq!(opening.len(), 4, "{}", m.started);
     assert_ne!(m.started["fen"], m.started["initial_fen"]);
     m.white.0.send(json!({"t": "resync"})).await;
-    let st = m.white.0.recv_t("state").await;
-    assert_eq!(st["opening_plies"], 4);
-    assert_eq!(st["moves"].as_array().unwrap().len(), 4);
-    assert_eq!(st["first_move_deadline"], 30_000);
+    let st = m.white.0.state().await;
+    assert_eq!(st.opening_plies, 4);
+    assert_eq!(st.moves.len(), 4);
+    assert_eq!(st.first_move_deadline, Some(30_000));
     // The first real move is ply 5, by the side to move after the opening.
     let ev = play_first_moves(&mut m, 1).await;
     assert_eq!(ev["ply"], 5);

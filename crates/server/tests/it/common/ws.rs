@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use damka_protocol::room::RoomServerMessage;
-use damka_protocol::table::ServerMessage;
+use damka_protocol::table::{MovePlayed, ServerMessage, State};
 use damka_protocol::{ClockView, EndReason, ErrorCode, GameResult, Side};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
@@ -239,6 +239,22 @@ impl Ws {
     pub async fn msg_t(&mut self, t: &str) -> ServerMessage {
         let v = self.recv_t(t).await;
         serde_json::from_value(v).expect("a table message")
+    }
+
+    /// The next `state` on a table socket, typed.
+    pub async fn state(&mut self) -> State {
+        match self.msg_t("state").await {
+            ServerMessage::State(s) => *s,
+            other => panic!("a state: {other:?}"),
+        }
+    }
+
+    /// The next `move` on a table socket, typed.
+    pub async fn moved(&mut self) -> MovePlayed {
+        match self.msg_t("move").await {
+            ServerMessage::Move(m) => *m,
+            other => panic!("a move: {other:?}"),
+        }
     }
 
     /// The next `error` on a table or room socket, typed.
