@@ -25,7 +25,7 @@ async fn claim(backend: Backend, minutes: u64, delay_ms: u64, draw: bool) {
     m.white.0.send(json!({"t": "claim_draw"})).await;
     assert_eq!(m.white.0.error_code().await, ErrorCode::BadMessage);
     m.white.0.send(json!({"t": "resync"})).await;
-    assert_eq!(m.white.0.recv_t("state").await["claim_at"], Value::Null);
+    assert_eq!(m.white.0.state().await.claim_at, None);
 
     // Black leaves (on its own turn: its clock runs meanwhile, far from flagging).
     m.black.0.stream.close(None).await.ok();
@@ -44,13 +44,13 @@ async fn claim(backend: Backend, minutes: u64, delay_ms: u64, draw: bool) {
     assert_eq!(e.code, ErrorCode::BadMessage, "{e:?}");
     m.white.0.send(json!({"t": "resync"})).await;
     assert_eq!(
-        m.white.0.recv_t("state").await["claim_at"],
-        delay_ms - delay_ms / 2
+        m.white.0.state().await.claim_at,
+        Some(delay_ms - delay_ms / 2)
     );
     // After the delay.
     s.advance(delay_ms - delay_ms / 2).await;
     m.white.0.send(json!({"t": "resync"})).await;
-    assert_eq!(m.white.0.recv_t("state").await["claim_at"], 0);
+    assert_eq!(m.white.0.state().await.claim_at, Some(0));
     m.white.0.send(json!({"t": t})).await;
     let over = m.white.0.game_over().await;
     let result = if draw {
@@ -101,7 +101,7 @@ async fn takeback_offer_decline_accept(backend: Backend) {
         assert_eq!(ws.recv_t("takeback_offered").await["by"], "white");
     }
     m.white.0.send(json!({"t": "resync"})).await;
-    assert_eq!(m.white.0.recv_t("state").await["takeback_offer"], "white");
+    assert_eq!(m.white.0.state().await.takeback_offer, Some(Side::White));
     m.black.0.send(json!({"t": "takeback_decline"})).await;
     for ws in [&mut m.white.0, &mut m.black.0] {
         assert_eq!(ws.recv_t("takeback_declined").await["by"], "black");
@@ -172,10 +172,10 @@ async fn takeback_offer_decline_accept(backend: Backend) {
     s.stop().await;
     let s = TestServer::start(c).await;
     let mut w = s.table_ws(&table, Some(&cookie)).await;
-    let st = w.recv_t("state").await;
-    assert_eq!(st["moves"].as_array().unwrap().len(), 7, "{st}");
+    let st = w.state().await;
+    assert_eq!(st.moves.len(), 7, "{st:?}");
     let g = game_json(&s, &game).await;
-    assert_eq!(g["moves"][3]["move"], st["moves"][3]["move"]);
+    assert_eq!(g["moves"][3]["move"], st.moves[3].mv);
     s.stop().await;
     db.cleanup().await;
 }
@@ -232,7 +232,7 @@ async fn no_claims_or_takebacks_against_the_computer() {
         .await;
     let id = table["id"].as_str().unwrap();
     let mut w = s.table_ws(id, Some(&a)).await;
-    w.recv_t("state").await;
+    w.state().await;
     w.send(json!({"t": "start"})).await;
     let mut last = w.recv_t("game_started").await;
     for ply in 1..=4u64 {
@@ -248,7 +248,7 @@ async fn no_claims_or_takebacks_against_the_computer() {
     w.send(json!({"t": "claim_victory"})).await;
     assert_eq!(w.error_code().await, ErrorCode::BadMessage);
     w.send(json!({"t": "resync"})).await;
-    assert_eq!(w.recv_t("state").await["claim_at"], Value::Null);
+    assert_eq!(w.state().await.claim_at, None);
     s.stop().await;
     db.cleanup().await;
 }
