@@ -4,7 +4,7 @@
 //! table with `"local": true` lets one guest play both sides.
 
 use crate::common::{Backend, TestDb, TestServer, Ws, config};
-use damka_protocol::{EndReason, ErrorCode, GameResult};
+use damka_protocol::{EndReason, ErrorCode, GameResult, Side, TableStatus};
 use serde_json::{Value, json};
 
 /// A Russian ending that is over in a few moves whatever the players do: three black
@@ -26,7 +26,7 @@ async fn started_table(s: &TestServer, room: &str, body: Value) -> (String, Valu
     let table = s.create_table(&cookie, room, body).await;
     let id = table["id"].as_str().unwrap();
     let mut ws = s.table_ws(id, Some(&cookie)).await;
-    ws.recv_t("state").await;
+    ws.state().await;
     ws.send(json!({"t": "start"})).await;
     let started = ws.recv_t("game_started").await;
     (cookie, table, ws, started)
@@ -81,11 +81,8 @@ async fn a_computer_game_is_played_to_the_end_and_stored(backend: Backend) {
     assert!(table["seats"]["white"].get("bot").is_none());
     let id = table["id"].as_str().unwrap();
     let mut ws = s.table_ws(id, Some(&cookie)).await;
-    let st = ws.recv_t("state").await;
-    assert_eq!(
-        st["presence"]["black"], true,
-        "the computer is always there"
-    );
+    let st = ws.state().await;
+    assert!(st.presence.black, "the computer is always there");
     ws.send(json!({"t": "start"})).await;
     let started = ws.recv_t("game_started").await;
     assert_eq!(started["white"]["id"], me["id"]);
@@ -132,9 +129,8 @@ async fn the_computer_is_ready_for_the_next_game(backend: Backend) {
     let second = ws.recv_t("game_started").await;
     assert_ne!(second["id"], first["id"]);
     assert_eq!(second["white"]["bot"], 2, "{second}");
-    let mv = ws.recv_t("move").await;
-    assert_eq!(mv["by"], "white");
-    assert_eq!(mv["ply"], 1);
+    let mv = ws.moved().await;
+    assert_eq!((mv.by, mv.ply), (Side::White, 1));
     s.stop().await;
     db.cleanup().await;
 }
@@ -154,7 +150,7 @@ async fn one_guest_plays_both_sides_of_a_local_table(backend: Backend) {
     assert_eq!(table["options"]["local"], true);
     let id = table["id"].as_str().unwrap();
     let mut ws = s.table_ws(id, Some(&cookie)).await;
-    ws.recv_t("state").await;
+    ws.state().await;
     // One press readies both seats.
     ws.send(json!({"t": "start"})).await;
     let started = ws.recv_t("game_started").await;
@@ -214,14 +210,15 @@ async fn a_computer_game_resumes_after_a_restart(backend: Backend) {
 
     let s = TestServer::start(config(&db)).await;
     let mut ws = s.table_ws(&id, Some(&cookie)).await;
-    let st = ws.recv_t("state").await;
-    assert_eq!(st["status"], "playing", "{st}");
+    let st = ws.state().await;
+    assert_eq!(st.status, TableStatus::Playing, "{st:?}");
     assert_eq!(
-        st["black"]["bot"], 1,
-        "the computer's seat is restored: {st}"
+        st.black.as_ref().and_then(|p| p.bot),
+        Some(1),
+        "the computer's seat is restored: {st:?}"
     );
-    assert_eq!(st["options"]["bot"], 1);
-    let mv = st["legal"][0].clone();
+    assert_eq!(st.options.bot, Some(1));
+    let mv = &st.legal[0];
     ws.send(json!({"t": "move", "move": mv, "ply": 3, "ack": 3}))
         .await;
     ws.recv_t("ack").await;
