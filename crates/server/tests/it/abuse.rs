@@ -205,7 +205,7 @@ async fn one_address_holds_at_most_its_socket_cap() {
         open.push(ws);
     }
     let mut t = s.table_ws(id, Some(&cookie)).await;
-    t.recv_t("state").await;
+    t.state().await;
     // The sixth: refused before the upgrade, with the JSON error shape.
     let (status, _, body) = raw(
         &s.addr,
@@ -430,7 +430,7 @@ async fn a_silent_table_peer_is_noticed_within_two_ping_periods() {
         .await;
     let id = table["id"].as_str().unwrap();
     let mut watcher = s.table_ws(id, Some(&b)).await;
-    watcher.recv_t("state").await;
+    watcher.state().await;
     // White connects, then goes silent: the socket is never read again, so the client
     // answers no ping.
     let silent = s.table_ws(id, Some(&a)).await;

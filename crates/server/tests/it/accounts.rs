@@ -75,9 +75,9 @@ pub(crate) async fn rated_game(
     assert_eq!(t["options"]["rated"], true, "{t}");
     let id = t["id"].as_str().unwrap();
     let mut w = s.table_ws(id, Some(white)).await;
-    w.recv_t("state").await;
+    w.state().await;
     let mut b = s.table_ws(id, Some(black)).await;
-    b.recv_t("state").await;
+    b.state().await;
     b.send(json!({"t": "sit", "seat": "black"})).await;
     let seated = b.recv_t("seated").await;
     assert_eq!(seated["player"]["account"], true, "{seated}");
@@ -433,13 +433,13 @@ async fn rated_tables_are_for_accounts(backend: Backend) {
     let id = t["id"].as_str().unwrap();
     assert_eq!(t["seats"]["white"]["rating"], 1500, "{t}");
     let mut g = s.table_ws(id, Some(&guest)).await;
-    g.recv_t("state").await;
+    g.state().await;
     g.send(json!({"t": "sit", "seat": "black"})).await;
     assert_eq!(g.error_code().await, ErrorCode::RatedNeedsAccount);
     // An account outside the free seat's range cannot either.
     let (bolek, _) = account(&s, "Bolek", "bolek i lolek").await;
     let mut b = s.table_ws(id, Some(&bolek)).await;
-    b.recv_t("state").await;
+    b.state().await;
     b.send(json!({"t": "sit", "seat": "black"})).await;
     assert_eq!(b.error_code().await, ErrorCode::RatingOutOfRange);
     // A range is for a rated table only.

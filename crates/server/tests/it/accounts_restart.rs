@@ -86,9 +86,9 @@ async fn a_rated_end_and_its_ratings_survive_a_crash_together(backend: Backend) 
     assert_eq!(r.status, 201, "{}", r.body);
     let table = r.json()["id"].as_str().unwrap().to_owned();
     let mut w = d.table_ws(&table, &ala).await;
-    w.recv_t("state").await;
+    w.state().await;
     let mut b = d.table_ws(&table, &bolek).await;
-    b.recv_t("state").await;
+    b.state().await;
     b.send(json!({"t": "sit", "seat": "black"})).await;
     b.recv_t("seated").await;
     w.send(json!({"t": "start"})).await;
@@ -114,7 +114,7 @@ async fn a_rated_end_and_its_ratings_survive_a_crash_together(backend: Backend) 
     let st = w.recv_t("state").await;
     assert_eq!(st["game_id"], game.as_str(), "{st}");
     let mut b = d.table_ws(&table, &bolek).await;
-    b.recv_t("state").await;
+    b.state().await;
     w.send(json!({"t": "resign"})).await;
     let over = w.recv_t("game_over").await;
     assert_eq!(over["result"], "black");

@@ -121,7 +121,7 @@ async fn a_beginner_game_is_answered_beside_strong_tables_and_a_computer_tournam
             )
             .await;
             let mut ws = ws_from(&s, &format!("/ws/tables/{id}"), Some(&cookie), ATTACKER).await;
-            ws.recv_t("state").await;
+            ws.state().await;
             ws.send(json!({"t": "start"})).await;
             attack.push(keep_replying(ws));
         }
@@ -176,7 +176,7 @@ async fn a_beginner_game_is_answered_beside_strong_tables_and_a_computer_tournam
     )
     .await;
     let mut ws = ws_from(&s, &format!("/ws/tables/{id}"), Some(&victim), VICTIM).await;
-    ws.recv_t("state").await;
+    ws.state().await;
     let mut replies = Vec::new();
     let mut asked = Instant::now();
     ws.send(json!({"t": "start"})).await;
@@ -431,7 +431,7 @@ async fn one_address_shares_a_chat_budget_and_chat_is_kept_bounded() {
     let (cookie, _) = s.guest_from(VICTIM, "Stolik").await;
     let id = table_from(&s, VICTIM, &cookie, json!({"minutes": 5, "increment": 0})).await;
     let mut t = ws_from(&s, &format!("/ws/tables/{id}"), Some(&cookie), VICTIM).await;
-    t.recv_t("state").await;
+    t.state().await;
     t.send(json!({"t": "chat", "text": "anyone?"})).await;
     t.recv_t("chat").await;
     let scope = format!("table:{id}");
@@ -479,7 +479,7 @@ async fn a_lobby_visitor_gets_coalesced_events() {
             )
             .await;
             let mut ws = ws_from(&s, &format!("/ws/tables/{id}"), Some(&cookie), ATTACKER).await;
-            ws.recv_t("state").await;
+            ws.state().await;
             tables.push(id);
             sockets.push(ws);
         }
@@ -628,7 +628,7 @@ async fn invitations_are_limited_per_invitee_and_spare_players() {
     )
     .await;
     let mut bws = ws_from(&s, &format!("/ws/tables/{bt}"), Some(&b), OTHER).await;
-    bws.recv_t("state").await;
+    bws.state().await;
     bws.send(json!({"t": "start"})).await;
     bws.recv_t("game_started").await;
     let (c, _) = s.guest_from("10.9.2.1", "Cezary").await;

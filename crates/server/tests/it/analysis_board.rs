@@ -320,7 +320,7 @@ async fn the_board_is_closed_during_ones_own_game(backend: Backend) {
         )
         .await;
     let mut ws = s.table_ws(table["id"].as_str().unwrap(), Some(&solo)).await;
-    ws.recv_t("state").await;
+    ws.state().await;
     ws.send(serde_json::json!({"t": "start"})).await;
     ws.recv_t("game_started").await;
     assert_eq!(s.http("GET", &path, Some(&solo), None).await.status, 200);

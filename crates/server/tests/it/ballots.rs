@@ -231,7 +231,7 @@ async fn the_ballot_survives_a_restart(backend: Backend) {
     assert_eq!(st["options"]["ballot"], "random", "{st}");
     // The game goes on from where it was.
     let mut b = s.table_ws(&table, Some(&cookies.1)).await;
-    b.recv_t("state").await;
+    b.state().await;
     let st = loop {
         let st = w.recv_t("state").await;
         if st["paused"].is_null() {

@@ -26,9 +26,9 @@ async fn table_chat(backend: Backend) {
     play_first_moves(&mut m, 2).await;
     let (c, _) = s.guest("Celina").await;
     let mut spec = s.table_ws(&m.table, Some(&c)).await;
-    spec.recv_t("state").await;
+    spec.state().await;
     let mut anon = s.table_ws(&m.table, None).await;
-    anon.recv_t("state").await;
+    anon.state().await;
 
     // A session is needed.
     chat(&mut anon, "hi", 1).await;

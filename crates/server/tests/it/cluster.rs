@@ -303,7 +303,7 @@ async fn players_on_different_nodes_play_to_the_end() {
     let mut spec = nodes.node(2).table_ws(&table, &spectator).await;
     let spec_state = spec.recv_t("state").await;
     let mut local_spec = nodes.node(0).table_ws(&table, &spectator).await;
-    local_spec.recv_t("state").await;
+    local_spec.state().await;
 
     let last = play(&mut white, &mut black, &started, 1, 10).await;
     // Black offers a draw, White accepts: the game ends through two proxies.
@@ -803,7 +803,7 @@ async fn a_rated_game_across_nodes_updates_once() {
     let mut w = nodes.node(1).table_ws(&table, &ala).await;
     assert_eq!(w.recv_t("state").await["you"]["seat"], "white");
     let mut b = nodes.node(2).table_ws(&table, &bolek).await;
-    b.recv_t("state").await;
+    b.state().await;
     b.send(json!({"t": "sit", "seat": "black"})).await;
     let seated = b.recv_t("seated").await;
     assert_eq!(seated["player"]["rating"], 1500, "{seated}");

@@ -200,7 +200,7 @@ pub async fn start_game(
     let mut wa = white_on.table_ws(&table, &a).await;
     assert_eq!(wa.recv_t("state").await["you"]["seat"], "white");
     let mut wb = black_on.table_ws(&table, &b).await;
-    wb.recv_t("state").await;
+    wb.state().await;
     wb.send(json!({"t": "sit", "seat": "black"})).await;
     wb.recv_t("seated").await;
     wa.send(json!({"t": "start"})).await;

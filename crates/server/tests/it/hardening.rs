@@ -74,9 +74,9 @@ async fn a_flood_is_rate_limited_then_closed_with_1008() {
         .await;
     let id = t["id"].as_str().unwrap();
     let mut calm = s.table_ws(id, None).await;
-    calm.recv_t("state").await;
+    calm.state().await;
     let mut ws = s.table_ws(id, Some(&a)).await;
-    ws.recv_t("state").await;
+    ws.state().await;
     // Send in small batches and read the answers in between, so the client stops
     // writing once the server has closed (writing on would reset the connection and
     // could lose the close frame).

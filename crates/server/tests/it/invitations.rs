@@ -161,7 +161,7 @@ async fn an_invitation_reaches_the_invited_person_only() {
 
     // Once the free seat is taken, or a game is played there: refused.
     let mut wo = s.table_ws(&tid, Some(&o)).await;
-    wo.recv_t("state").await;
+    wo.state().await;
     wo.send(json!({"t": "sit", "seat": "black"})).await;
     wo.recv_t("seated").await;
     let (p, pia) = s.guest("Pia").await;

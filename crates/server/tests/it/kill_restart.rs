@@ -277,7 +277,7 @@ async fn in_flight(backend: Backend, stored_first: bool) {
         );
     }
     let mut ws = server.table_ws(&table, &black.cookie).await;
-    ws.recv_t("state").await;
+    ws.state().await;
     let mut resent = msg;
     resent["ack"] = "resent".into();
     ws.send(resent).await;

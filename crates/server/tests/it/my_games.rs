@@ -78,9 +78,9 @@ async fn the_games_in_progress_your_move_first(backend: Backend) {
         .await;
     let id = t["id"].as_str().unwrap();
     let mut wb = s.table_ws(id, Some(&bolek)).await;
-    wb.recv_t("state").await;
+    wb.state().await;
     let mut wa = s.table_ws(id, Some(&ala)).await;
-    wa.recv_t("state").await;
+    wa.state().await;
     wa.send(json!({"t": "sit", "seat": "black"})).await;
     wa.recv_t("seated").await;
     wb.send(json!({"t": "start"})).await;
@@ -91,7 +91,7 @@ async fn the_games_in_progress_your_move_first(backend: Backend) {
     wb.send(json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
         .await;
     wb.recv_t("ack").await;
-    wa.recv_t("move").await;
+    wa.moved().await;
     let list = my_games(&s, &ala).await;
     let order: Vec<(&Value, &Value, &Value)> = list
         .iter()

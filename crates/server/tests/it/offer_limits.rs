@@ -76,7 +76,7 @@ async fn the_end_says_who_resigned_or_aborted() {
     let s = TestServer::start(config(&db)).await;
     let mut m = start_match(&s, "russian", json!({"minutes": 1, "increment": 0})).await;
     let mut spectator = s.table_ws(&m.table, None).await;
-    spectator.recv_t("state").await;
+    spectator.state().await;
 
     // Black aborts before both have moved.
     play_first_moves(&mut m, 1).await;

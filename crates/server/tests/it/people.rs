@@ -65,7 +65,7 @@ async fn people_join_sit_play_and_leave() {
         .await;
     let tid = table["id"].as_str().unwrap().to_owned();
     let mut wa = s.table_ws(&tid, Some(&a)).await;
-    wa.recv_t("state").await;
+    wa.state().await;
     let e = people_event(&mut watch).await;
     assert_eq!(
         (e["t"].as_str(), e["person"]["where"].as_str()),
@@ -76,7 +76,7 @@ async fn people_join_sit_play_and_leave() {
     // Bolek comes straight to the table (no room socket): joins the room's people.
     let (b, bolek) = s.guest("Bolek").await;
     let mut wb = s.table_ws(&tid, Some(&b)).await;
-    wb.recv_t("state").await;
+    wb.state().await;
     let e = people_event(&mut watch).await;
     assert_eq!(e["t"], "people_joined");
     assert_eq!(

@@ -294,7 +294,7 @@ async fn a_player_away_is_told_and_a_gone_subscription_dropped(backend: Backend)
 
     // Bolek comes back: while he watches, Ala's move tells him nothing.
     let mut b = s.table_ws(&table, Some(&bolek)).await;
-    b.recv_t("state").await;
+    b.state().await;
     wait_presence(&mut w, "black", true).await;
     let moved = play(&mut b, moved["legal"][0].as_str().unwrap(), 2).await;
     let moved = play(&mut w, moved["legal"][0].as_str().unwrap(), 3).await;
@@ -364,9 +364,9 @@ async fn a_correspondence_player_is_told_when_time_runs_low(backend: Backend) {
         .await;
     let id = table["id"].as_str().unwrap();
     let mut w = s.table_ws(id, Some(&ala)).await;
-    w.recv_t("state").await;
+    w.state().await;
     let mut b = s.table_ws(id, Some(&bolek)).await;
-    b.recv_t("state").await;
+    b.state().await;
     b.send(json!({"t": "sit", "seat": "black"})).await;
     b.recv_t("seated").await;
     w.send(json!({"t": "start"})).await;

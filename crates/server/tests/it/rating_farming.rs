@@ -51,7 +51,7 @@ async fn nothing_is_rated_before_both_players_moved(backend: Backend) {
     b.send(json!({"t": "move", "move": mv, "ply": 1, "ack": 1}))
         .await;
     b.recv_t("ack").await;
-    w.recv_t("move").await;
+    w.moved().await;
     let over = resign(&mut w, &mut b).await;
     assert_eq!(
         (&over["result"], &over["reason"]),
@@ -207,7 +207,7 @@ async fn the_range_is_checked_against_the_rating_at_the_sit(backend: Backend) {
     let id = t["id"].as_str().unwrap();
     // Bolek's socket opens while he is 1500, then his rating becomes 1775.
     let mut b = s.table_ws(id, Some(&bolek)).await;
-    b.recv_t("state").await;
+    b.state().await;
     set_rating(&db, backend, me["id"].as_str().unwrap(), 1775.0).await;
     b.send(json!({"t": "sit", "seat": "black"})).await;
     let refused = b.error().await;

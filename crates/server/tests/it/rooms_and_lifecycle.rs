@@ -43,7 +43,7 @@ async fn room_socket_sees_tables_appear_change_and_disappear() {
     let (b, _) = s.guest("Bolek").await;
     let id = t["id"].as_str().unwrap();
     let mut wb = s.table_ws(id, Some(&b)).await;
-    wb.recv_t("state").await;
+    wb.state().await;
     wb.send(json!({"t": "sit", "seat": "white"})).await;
     loop {
         let u = room.recv_t("table_updated").await;
@@ -115,7 +115,7 @@ async fn restart_resumes_games(backend: Backend) {
     let expected = clock_before[turn].as_u64().unwrap() - 1_500;
     assert_eq!(st["clock"][turn].as_u64().unwrap(), expected, "{st}");
     let mut b = s.table_ws(&table, Some(&bcookie)).await;
-    b.recv_t("state").await;
+    b.state().await;
     // Both are back: the clock runs again, from the same time.
     let st = loop {
         let st = w.recv_t("state").await;

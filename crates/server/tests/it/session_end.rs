@@ -56,14 +56,14 @@ async fn rated_table(s: &TestServer, white: &str) -> (String, Ws) {
         .await;
     let id = t["id"].as_str().unwrap().to_owned();
     let mut w = s.table_ws(&id, Some(white)).await;
-    w.recv_t("state").await;
+    w.state().await;
     (id, w)
 }
 
 /// `black` sits at the table; returns its socket.
 async fn sit_black(s: &TestServer, table: &str, black: &str) -> Ws {
     let mut b = s.table_ws(table, Some(black)).await;
-    b.recv_t("state").await;
+    b.state().await;
     b.send(json!({"t": "sit", "seat": "black"})).await;
     b.recv_t("seated").await;
     b

@@ -71,7 +71,7 @@ async fn rejoin(s: &TestServer, table: &str, cookies: &(String, String)) -> (Ws,
     let mut w = s.table_ws(table, Some(&cookies.0)).await;
     let st = w.recv_t("state").await;
     let mut b = s.table_ws(table, Some(&cookies.1)).await;
-    b.recv_t("state").await;
+    b.state().await;
     (w, b, st)
 }
 

@@ -108,7 +108,7 @@ async fn sit_down(
     assert_eq!(st["black"]["id"], black.id.as_str(), "{st}");
     assert!(st["table"]["tournament"]["id"].is_string(), "{st}");
     let mut b = s.table_ws(table, Some(&black.cookie)).await;
-    b.recv_t("state").await;
+    b.state().await;
     (w, b, st)
 }
 
@@ -119,7 +119,7 @@ async fn one_move(mover: &mut Ws, other: &mut Ws, last: &Value, ply: u64) -> Val
         .send(json!({"t": "move", "move": mv, "ply": ply, "ack": ply}))
         .await;
     mover.recv_t("ack").await;
-    mover.recv_t("move").await;
+    mover.moved().await;
     other.recv_t("move").await
 }
 
@@ -810,7 +810,7 @@ async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
         assert_eq!(st["match"]["status"], "break", "{st}");
         assert_eq!(st["table"]["tournament"]["id"], id.as_str(), "{st}");
         let mut b = s.table_ws(table, Some(&es[black].cookie)).await;
-        b.recv_t("state").await;
+        b.state().await;
         sockets.push((w, b));
     }
     s.advance(MATCH_BREAK_MS).await;
@@ -945,7 +945,7 @@ async fn resign_every_game_of_people(s: &TestServer, es: &[Entrant], id: &str) -
                 .find_map(|pl| es.iter().find(|e| pl["id"] == e.id.as_str()));
             if let Some(e) = person {
                 let mut ws = s.table_ws(table, Some(&e.cookie)).await;
-                ws.recv_t("state").await;
+                ws.state().await;
                 ws.send(json!({"t": "resign"})).await;
                 ws.recv_t("game_over").await;
                 resigned.insert(table.to_owned());
