@@ -7,7 +7,8 @@ use crate::common::{
     Backend, TestDb, TestServer, config, one_move_each, play_first_moves, play_first_moves_from,
     start_match,
 };
-use damka_protocol::ErrorCode;
+use damka_protocol::table::{OfferLimits, SidePlies};
+use damka_protocol::{ErrorCode, Side};
 use serde_json::{Value, json};
 
 async fn offer_limits_follow_the_configured_plies(backend: Backend) {
@@ -17,10 +18,15 @@ async fn offer_limits_follow_the_configured_plies(backend: Backend) {
     let s = TestServer::start(c).await;
     let mut m = start_match(&s, "russian", json!({"minutes": 5, "increment": 0})).await;
     m.white.0.send(json!({"t": "resync"})).await;
-    let st = m.white.0.recv_t("state").await;
+    let st = m.white.0.state().await;
+    let none = SidePlies { white: 0, black: 0 };
     assert_eq!(
-        st["offer_limits"],
-        json!({"plies": 4, "draw": {"white": 0, "black": 0}, "takeback": {"white": 0, "black": 0}})
+        st.offer_limits,
+        OfferLimits {
+            plies: 4,
+            draw: none,
+            takeback: none
+        }
     );
     let last = play_first_moves(&mut m, 4).await;
 
@@ -50,10 +56,15 @@ async fn offer_limits_follow_the_configured_plies(backend: Backend) {
     m.white.0.recv_t("takeback_declined").await;
     // A reconnecting client reads the same from `state`.
     m.black.0.send(json!({"t": "resync"})).await;
-    let st = m.black.0.recv_t("state").await;
+    let st = m.black.0.state().await;
+    let white_at_8 = SidePlies { white: 8, black: 0 };
     assert_eq!(
-        st["offer_limits"],
-        json!({"plies": 4, "draw": {"white": 8, "black": 0}, "takeback": {"white": 8, "black": 0}})
+        st.offer_limits,
+        OfferLimits {
+            plies: 4,
+            draw: white_at_8,
+            takeback: white_at_8
+        }
     );
     // The server holds to it: refused at 7 plies, allowed at 8.
     let last = play_first_moves_from(&mut m, &last, 4, 3).await;
@@ -90,14 +101,14 @@ async fn the_end_says_who_resigned_or_aborted() {
         );
     }
     spectator.send(json!({"t": "resync"})).await;
-    assert_eq!(spectator.recv_t("state").await["ended_by"], "black");
+    assert_eq!(spectator.state().await.ended_by, Some(Side::Black));
 
     // The next game (colours swapped: Ala is Black now): White (Bolek) resigns.
     m.white.0.send(json!({"t": "start"})).await;
     m.black.0.send(json!({"t": "start"})).await;
     let started = spectator.recv_t("game_started").await;
     spectator.send(json!({"t": "resync"})).await;
-    assert_eq!(spectator.recv_t("state").await["ended_by"], Value::Null);
+    assert_eq!(spectator.state().await.ended_by, None);
     // Bolek's socket (`black` of the match) now plays White; a move each (before both
     // have moved a resignation is an abort).
     m.started = started;

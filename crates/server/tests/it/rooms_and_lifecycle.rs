@@ -1,7 +1,8 @@
 //! Room sockets, table lifetimes, restarts and graceful shutdown.
 
 use crate::common::{Backend, TestDb, TestServer, config, play, play_first_moves, start_match};
-use damka_protocol::ErrorCode;
+use damka_protocol::table::Paused;
+use damka_protocol::{ErrorCode, Side};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -104,16 +105,19 @@ async fn restart_resumes_games(backend: Backend) {
     assert_eq!(t.status, 200, "the table is back");
     assert_eq!(t.json()["game"]["status"], "playing");
     let mut w = s.table_ws(&table, Some(&wcookie)).await;
-    let st = w.recv_t("state").await;
-    assert_eq!(st["moves"].as_array().unwrap().len(), 5);
-    assert_eq!(st["you"]["seat"], "white");
+    let st = w.state().await;
+    assert_eq!(st.moves.len(), 5);
+    assert_eq!(st.you.as_ref().and_then(|y| y.seat), Some(Side::White));
     // The clock waits for both players to be back.
-    assert_eq!(st["paused"], "restart", "{st}");
-    assert_eq!(st["clock"]["running"], serde_json::Value::Null, "{st}");
+    assert_eq!(st.paused, Some(Paused::Restart), "{st:?}");
+    assert_eq!(st.clock.running, None, "{st:?}");
     // The downtime is charged to nobody; the 1.5 s before the shutdown are.
-    let turn = st["turn"].as_str().unwrap();
+    let (turn, left) = match st.turn {
+        Side::White => ("white", st.clock.white),
+        Side::Black => ("black", st.clock.black),
+    };
     let expected = clock_before[turn].as_u64().unwrap() - 1_500;
-    assert_eq!(st["clock"][turn].as_u64().unwrap(), expected, "{st}");
+    assert_eq!(left, expected, "{st:?}");
     let mut b = s.table_ws(&table, Some(&bcookie)).await;
     b.state().await;
     // Both are back: the clock runs again, from the same time.

@@ -3,7 +3,8 @@
 //! that is stopped and started again, and restarts that must not charge anybody's clock
 //! for the time the players need to come back.
 
-use damka_protocol::ErrorCode;
+use damka_protocol::table::Paused;
+use damka_protocol::{ErrorCode, TableStatus};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -230,7 +231,7 @@ async fn an_end_that_cannot_be_stored_is_not_announced(backend: Backend) {
     assert_eq!(e.code, ErrorCode::Internal, "{e:?}");
     m.white.0.silent(300).await;
     m.white.0.send(json!({"t": "resync"})).await;
-    assert_eq!(m.white.0.recv_t("state").await["status"], "playing");
+    assert_eq!(m.white.0.state().await.status, TableStatus::Playing);
 
     let (table, game) = (m.table.clone(), m.game.clone());
     let cookies = (m.white.1.clone(), m.black.1.clone());
@@ -481,13 +482,13 @@ async fn restart_holds_the_clock_until_both_players_are_back(backend: Backend) {
     let (s, table, game, cookies, black_left) = restarted_with_black_to_move(&db).await;
     // White (waiting for Black's move) is back first.
     let mut w = s.table_ws(&table, Some(&cookies.0)).await;
-    let st = w.recv_t("state").await;
-    assert_eq!(st["paused"], "restart", "{st}");
-    assert_eq!(st["clock"]["running"], Value::Null, "{st}");
-    assert_eq!(st["clock"]["black"], black_left, "{st}");
+    let st = w.state().await;
+    assert_eq!(st.paused, Some(Paused::Restart), "{st:?}");
+    assert_eq!(st.clock.running, None, "{st:?}");
+    assert_eq!(st.clock.black, black_left, "{st:?}");
     s.advance(5_000).await;
     w.send(json!({"t": "resync"})).await;
-    assert_eq!(w.recv_t("state").await["clock"]["black"], black_left);
+    assert_eq!(w.state().await.clock.black, black_left);
     // Black is back: its clock runs from now.
     let mut b = s.table_ws(&table, Some(&cookies.1)).await;
     let st = state_paused(&mut w, Value::Null).await;
@@ -515,20 +516,17 @@ async fn restart_grace_starts_the_clock_without_them(backend: Backend) {
     let db = TestDb::new(backend).await;
     let (s, table, _, cookies, black_left) = restarted_with_black_to_move(&db).await;
     let mut w = s.table_ws(&table, Some(&cookies.0)).await;
-    assert_eq!(w.recv_t("state").await["paused"], "restart");
+    assert_eq!(w.state().await.paused, Some(Paused::Restart));
     s.advance(19_000).await;
     w.send(json!({"t": "resync"})).await;
-    assert_eq!(w.recv_t("state").await["paused"], "restart");
+    assert_eq!(w.state().await.paused, Some(Paused::Restart));
     s.advance(1_000).await;
     let st = state_paused(&mut w, Value::Null).await;
     assert_eq!(st["clock"]["running"], "black", "{st}");
     assert_eq!(st["clock"]["black"], black_left, "{st}");
     s.advance(4_000).await;
     w.send(json!({"t": "resync"})).await;
-    assert_eq!(
-        w.recv_t("state").await["clock"]["black"],
-        black_left - 4_000
-    );
+    assert_eq!(w.state().await.clock.black, black_left - 4_000);
     s.stop().await;
     db.cleanup().await;
 }
@@ -548,8 +546,8 @@ async fn restart_keeps_the_first_move_window(backend: Backend) {
 
     let s = TestServer::start(config(&db)).await;
     let mut w = s.table_ws(&table, Some(&cookies.0)).await;
-    let st = w.recv_t("state").await;
-    assert_eq!(st["first_move_deadline"], 20_000, "{st}");
+    let st = w.state().await;
+    assert_eq!(st.first_move_deadline, Some(20_000), "{st:?}");
     s.advance(7_000).await;
     let mut b = s.table_ws(&table, Some(&cookies.1)).await;
     let st = state_paused(&mut b, Value::Null).await;
@@ -557,10 +555,10 @@ async fn restart_keeps_the_first_move_window(backend: Backend) {
     state_paused(&mut w, Value::Null).await;
     s.advance(19_000).await;
     w.send(json!({"t": "resync"})).await;
-    let st = w.recv_t("state").await;
+    let st = w.state().await;
     assert_eq!(
-        (st["status"].as_str(), st["first_move_deadline"].as_u64()),
-        (Some("playing"), Some(1_000))
+        (st.status, st.first_move_deadline),
+        (TableStatus::Playing, Some(1_000))
     );
     s.advance(1_000).await;
     let over = b.recv_t("game_over").await;
