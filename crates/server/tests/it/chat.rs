@@ -3,7 +3,7 @@
 //! on connect and after a restart) and in a room.
 
 use crate::common::{Backend, TestDb, TestServer, Ws, config, play_first_moves, start_match};
-use damka_protocol::ErrorCode;
+use damka_protocol::{ChatMessage, ErrorCode};
 use serde_json::{Value, json};
 
 fn texts(chat: &Value) -> Vec<String> {
@@ -12,6 +12,11 @@ fn texts(chat: &Value) -> Vec<String> {
         .iter()
         .map(|m| m["text"].as_str().unwrap().to_owned())
         .collect()
+}
+
+/// The texts of a table's chat lines.
+fn table_texts(chat: &[ChatMessage]) -> Vec<&str> {
+    chat.iter().map(|m| m.text.as_str()).collect()
 }
 
 async fn chat(ws: &mut Ws, text: &str, ack: u64) {
@@ -85,16 +90,19 @@ async fn table_chat(backend: Backend) {
 
     // History on connect: a player during the game does not see the spectators'.
     let mut w2 = s.table_ws(&m.table, Some(&m.white.1)).await;
-    let st = w2.recv_t("state").await;
+    let st = w2.state().await;
     let long = "ż".repeat(300);
-    assert_eq!(texts(&st["chat"]), ["cześć <b>x</b>", "gl", long.as_str()]);
-    let mut s2 = s.table_ws(&m.table, None).await;
-    let st = s2.recv_t("state").await;
     assert_eq!(
-        texts(&st["chat"]),
+        table_texts(&st.chat),
+        ["cześć <b>x</b>", "gl", long.as_str()]
+    );
+    let mut s2 = s.table_ws(&m.table, None).await;
+    let st = s2.state().await;
+    assert_eq!(
+        table_texts(&st.chat),
         ["cześć <b>x</b>", "psst", "gl", long.as_str()]
     );
-    assert_eq!(st["chat"][1]["spectators"], true);
+    assert!(st.chat[1].spectators);
 
     // Flood control: a burst, then rate_limited.
     let mut limited = false;
@@ -117,8 +125,8 @@ async fn table_chat(backend: Backend) {
     s.stop().await;
     let s = TestServer::start(config(&db)).await;
     let mut w = s.table_ws(&table, Some(&cookie)).await;
-    let st = w.recv_t("state").await;
-    assert_eq!(&texts(&st["chat"])[..2], ["cześć <b>x</b>", "gl"]);
+    let st = w.state().await;
+    assert_eq!(&table_texts(&st.chat)[..2], ["cześć <b>x</b>", "gl"]);
     s.stop().await;
     db.cleanup().await;
 }

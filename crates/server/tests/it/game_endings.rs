@@ -1,7 +1,7 @@
 //! Two guests play a game to each possible end, on SQLite and on PostgreSQL; every end is
 //! announced to both players and stored with its moves, result and reason.
 
-use damka_protocol::{EndReason, ErrorCode, GameResult};
+use damka_protocol::{EndReason, ErrorCode, GameResult, Side};
 use std::collections::HashSet;
 
 use crate::common::{
@@ -124,7 +124,7 @@ async fn agreement(backend: Backend) {
     // White's own move keeps White's offer; Black's move declines it.
     play_first_moves_from(&mut m, "white", 3).await;
     m.black.0.send(json!({"t": "resync"})).await;
-    assert_eq!(m.black.0.recv_t("state").await["draw_offer"], "white");
+    assert_eq!(m.black.0.state().await.draw_offer, Some(Side::White));
     play_first_moves_from(&mut m, "black", 4).await;
     let declined = m
         .white
@@ -331,8 +331,8 @@ async fn abort_and_first_move_window(backend: Backend) {
     assert_eq!(ev["clock"]["running"], json!(null));
     s.advance(29_000).await;
     m.white.0.send(json!({"t": "resync"})).await;
-    let st = m.white.0.recv_t("state").await;
-    assert_eq!(st["first_move_deadline"], 1_000);
+    let st = m.white.0.state().await;
+    assert_eq!(st.first_move_deadline, Some(1_000));
     s.advance(1_000).await;
     let over = game_over(&mut m).await;
     assert_eq!((over.result, over.reason), (None, EndReason::Aborted));

@@ -5,6 +5,7 @@
 //! acknowledged); sessions expire (idle and absolute limits), checked at every use, the
 //! open sockets' sessions re-checked periodically, the expired ones swept.
 
+use damka_protocol::Side;
 use damka_server::Config;
 use serde_json::{Value, json};
 
@@ -147,15 +148,10 @@ async fn a_password_change_closes_the_other_sessions_sockets_mid_game(backend: B
     crate::common::one_move_each(&mut w, &mut b, &started).await;
     // Ala's second device watches the game as White too.
     let mut w2 = s.table_ws(&table, Some(&there)).await;
-    let st = w2.recv_t("state").await;
-    assert_eq!(st["you"]["seat"], "white");
-    let legal: Vec<String> = st["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_owned())
-        .collect();
-    assert!(legal.len() >= 2, "{st}");
+    let st = w2.state().await;
+    assert_eq!(st.you.and_then(|y| y.seat), Some(Side::White));
+    let legal = st.legal;
+    assert!(legal.len() >= 2, "{legal:?}");
     let mut w2_room = room_ws(&s, &there).await;
     // The password changes on the first device: the second one is signed out.
     let r = s

@@ -6,7 +6,8 @@
 //! set time; what a tournament table refuses; a round-robin of micro-matches from a
 //! ballot, restarted between the games of its matches.
 
-use damka_protocol::ErrorCode;
+use damka_protocol::micro_match::MatchStatus;
+use damka_protocol::{ErrorCode, TableStatus};
 use std::collections::HashMap;
 
 use crate::common::{Backend, TestDb, TestServer, Ws, config};
@@ -805,10 +806,18 @@ async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
     let mut sockets = Vec::new();
     for (table, white, black) in [(&tables[&0], 0, 3), (&tables[&1], 1, 2)] {
         let mut w = s.table_ws(table, Some(&es[white].cookie)).await;
-        let st = w.recv_t("state").await;
-        assert_eq!(st["status"], "over", "{st}");
-        assert_eq!(st["match"]["status"], "break", "{st}");
-        assert_eq!(st["table"]["tournament"]["id"], id.as_str(), "{st}");
+        let st = w.state().await;
+        assert_eq!(st.status, TableStatus::Over, "{st:?}");
+        assert_eq!(
+            st.micro_match.as_ref().map(|m| m.status),
+            Some(MatchStatus::Break),
+            "{st:?}"
+        );
+        assert_eq!(
+            st.table.tournament.as_ref().map(|t| t.id.as_str()),
+            Some(id.as_str()),
+            "{st:?}"
+        );
         let mut b = s.table_ws(table, Some(&es[black].cookie)).await;
         b.state().await;
         sockets.push((w, b));
@@ -841,8 +850,8 @@ async fn a_micro_match_round_robin_from_a_ballot(backend: Backend) {
     );
     // The match is over at once: no second game, no break.
     loop {
-        let st = c.recv_t("state").await;
-        if st["match"]["status"] == "over" {
+        let st = c.state().await;
+        if st.micro_match.map(|m| m.status) == Some(MatchStatus::Over) {
             break;
         }
     }
