@@ -247,7 +247,6 @@ impl Regions {
 fn committed_text(variant: Variant) -> Option<&'static str> {
     match variant {
         Variant::American => Some(include_str!("../weights/american.regions")),
-        Variant::Italian => Some(include_str!("../weights/italian.regions")),
         _ => None,
     }
 }
