@@ -332,19 +332,8 @@ fn regions(opts: &RegionsArgs) -> Result<(), Failure> {
     for (_, part) in parts {
         samples.extend(part?);
     }
-    if samples.len() < 10 {
-        return Err(Failure::input("fewer than 10 positions"));
-    }
-    let held = samples.len() / opts.holdout.max(2);
-    let (train, valid) = samples.split_at(samples.len() - held);
-    println!(
-        "{}: {} positions ({} to fit, {} held out), read in {:.0} s",
-        variant.name(),
-        samples.len(),
-        train.len(),
-        valid.len(),
-        started.elapsed().as_secs_f64()
-    );
+    let (train, valid) = split_held_out(variant, &samples, opts.holdout)?;
+    println!("read in {:.0} s", started.elapsed().as_secs_f64());
     let windows = RegionSampler::new(variant).windows();
     let mut w = regions::zero_weights(windows);
     let fit = |k, linear| RegionFit {
@@ -497,13 +486,17 @@ fn read_samples(variant: Variant, files: &[String]) -> Result<Vec<texel::Sample>
     Ok(samples)
 }
 
-fn fit(opts: &FitArgs) -> Result<(), Failure> {
-    let variant = opts.variant;
-    let samples = read_samples(variant, &opts.data)?;
+/// Splits the samples into the part to fit and the last `1/holdout` held out (at least
+/// 10 samples in all), and says so.
+fn split_held_out<T>(
+    variant: Variant,
+    samples: &[T],
+    holdout: usize,
+) -> Result<(&[T], &[T]), Failure> {
     if samples.len() < 10 {
         return Err(Failure::input("fewer than 10 positions"));
     }
-    let held = samples.len() / opts.holdout.max(2);
+    let held = samples.len() / holdout.max(2);
     let (train, valid) = samples.split_at(samples.len() - held);
     println!(
         "{}: {} positions ({} to fit, {} held out)",
@@ -512,6 +505,13 @@ fn fit(opts: &FitArgs) -> Result<(), Failure> {
         train.len(),
         valid.len()
     );
+    Ok((train, valid))
+}
+
+fn fit(opts: &FitArgs) -> Result<(), Failure> {
+    let variant = opts.variant;
+    let samples = read_samples(variant, &opts.data)?;
+    let (train, valid) = split_held_out(variant, &samples, opts.holdout)?;
     let (w0, _) = texel::committed(variant);
     let k0 = texel::fit_k(train, &w0);
     let before = (texel::loss(train, &w0, k0), texel::loss(valid, &w0, k0));
