@@ -1,13 +1,13 @@
 //! The endgame bitbases against independent checks: every entry of the
 //! 3-piece tables satisfies the game's recursion (which pins the values
-//! down exactly, see `check_entry`), sampled entries agree with a plain
+//! down exactly, see `Table::check_entry`), sampled entries agree with a plain
 //! depth-limited minimax that proves wins and losses, a sample of 4-piece
 //! entries is checked the same way, known endgames, colour symmetry, the
 //! file round trip and a damaged file, and the engine converting a won
 //! ending with the tables on.
 
 use bot::bitbase::Material;
-use bot::{Bitbases, Engine, Limits, Probe, Table, Wdl};
+use bot::{Bitbases, Engine, Limits, Table, Wdl};
 use draughts::{Bitboard, Color, Game, Position, Rules, Square, Variant};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
@@ -37,79 +37,6 @@ fn table3(variant: Variant) -> &'static Table {
 
 fn pos(variant: Variant, fen: &str) -> Position {
     Position::from_fen(Rules::new(variant), fen).expect("valid FEN")
-}
-
-/// The value of a position for its side to move: the table's, or a loss
-/// when the side has no piece left.
-fn value(table: &Table, p: &Position) -> Probe {
-    if p.pieces(p.turn()).is_empty() {
-        return Probe {
-            wdl: Wdl::Loss,
-            dtc: 0,
-        };
-    }
-    table.probe(p).expect("covered")
-}
-
-/// Checks one entry against its children: no move is a loss at distance
-/// 0; a win needs a lost child, at the smallest distance (a child in the
-/// same material slice counts its distance plus one, a child outside it
-/// one); a loss needs every child won, at the largest distance; a draw no
-/// lost child and some drawn one. By induction on the true distance to the
-/// end of the game these equations have only the true values as solution
-/// (a cycle of wins cannot hold: distances strictly fall along it).
-fn check_entry(table: &Table, p: &Position) -> Result<(), String> {
-    let got = table.probe(p).expect("covered");
-    let material = Material::of(p);
-    let moves = p.legal_moves();
-    if moves.is_empty() {
-        return match got {
-            Probe {
-                wdl: Wdl::Loss,
-                dtc: 0,
-            } => Ok(()),
-            _ => Err(format!("{p:?}: no move but {got:?}")),
-        };
-    }
-    let mut best_win: Option<u16> = None;
-    let mut worst_loss: u16 = 0;
-    let mut all_won = true;
-    for m in moves.iter() {
-        let mut c = p.clone();
-        c.play_unchecked(m);
-        let v = value(table, &c);
-        let inside = Material::of(&c) == material;
-        let d = if inside { u16::from(v.dtc) + 1 } else { 1 };
-        match v.wdl {
-            Wdl::Loss => best_win = Some(best_win.map_or(d, |b| b.min(d))),
-            Wdl::Win => worst_loss = worst_loss.max(d),
-            Wdl::Draw => all_won = false,
-        }
-        if v.wdl != Wdl::Win {
-            all_won = false;
-        }
-    }
-    let expected = if let Some(d) = best_win {
-        Probe {
-            wdl: Wdl::Win,
-            dtc: d.min(127) as u8,
-        }
-    } else if all_won {
-        Probe {
-            wdl: Wdl::Loss,
-            dtc: worst_loss.min(127) as u8,
-        }
-    } else {
-        Probe {
-            wdl: Wdl::Draw,
-            dtc: 0,
-        }
-    };
-    if got == expected {
-        Ok(())
-    } else {
-        Err(format!("{p:?}: table {got:?}, children say {expected:?}"))
-    }
 }
 
 /// Every position of up to `max` pieces (each side at least one) of the
@@ -168,7 +95,7 @@ fn every_three_piece_entry_satisfies_the_recursion() {
         for_each_position(table.variant(), 3, &mut |p| {
             count += 1;
             if count.is_multiple_of(stride)
-                && let Err(e) = check_entry(table, &p)
+                && let Err(e) = table.check_entry(&p)
                 && errors.len() < 5
             {
                 errors.push(e);
@@ -288,7 +215,7 @@ fn sampled_four_piece_entries_satisfy_the_recursion() {
     let mut proven = 0;
     for i in 0..8_000 {
         let p = random_position(&mut rng, Variant::Russian, 4);
-        if let Err(e) = check_entry(table, &p) {
+        if let Err(e) = table.check_entry(&p) {
             panic!("{e}");
         }
         if i % 8 == 0
@@ -500,4 +427,38 @@ fn the_search_counts_hits_and_scores_known_wins() {
 fn a_selection_of_slices_must_be_closed_under_captures() {
     let four_only = |m: Material| m.total() == 4;
     let _ = Table::generate_slices(Variant::American, 4, &four_only, &mut |_, _| {});
+}
+
+/// 64-bit FNV-1a, as the file format's checksum (module docs of
+/// `bot::bitbase`), to forge a damaged file that still loads.
+fn fnv1a(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[test]
+fn verify_checks_every_entry_and_finds_a_wrong_one() {
+    let table = table3(Variant::Russian);
+    let mut slices = 0;
+    let checked = table
+        .verify(2, &mut |_, _| slices += 1)
+        .expect("the made table is right");
+    assert_eq!(checked, table.stats().positions);
+    assert!(slices > 10, "{slices}");
+    // A won or lost entry turned into a draw, in a file whose checksum fits:
+    // it loads, and the verification finds it.
+    let mut bytes = Vec::new();
+    table.write(&mut bytes).expect("write to memory");
+    let body = bytes.len() - 8;
+    let at = (0..body)
+        .rev()
+        .find(|&i| bytes[i] != 0)
+        .expect("a decided entry");
+    bytes[at] = 0;
+    let sum = fnv1a(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    let forged = Table::read(&bytes[..]).expect("the checksum fits");
+    let err = forged.verify(1, &mut |_, _| {}).expect_err("a wrong entry");
+    assert!(err.contains("children say"), "{err}");
 }

@@ -261,7 +261,14 @@ pub(crate) struct BitbaseArgs {
     /// without and with the tables.
     #[arg(long, value_name = "MS", requires = "probe")]
     pub search: Option<u64>,
-    /// One line per material slice while generating (on standard error).
+    /// Check every entry of the directory's tables of the variants against
+    /// the entries of its children instead of generating (`Table::verify`).
+    #[arg(long, conflicts_with_all = ["probe", "pieces"])]
+    pub verify: bool,
+    /// With `--verify`: the threads that check.
+    #[arg(long, default_value_t = 1, requires = "verify")]
+    pub threads: usize,
+    /// One line per material slice while generating or verifying (on standard error).
     #[arg(long)]
     pub verbose: bool,
 }

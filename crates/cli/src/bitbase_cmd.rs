@@ -3,7 +3,8 @@
 //! DIR as `<variant>-<N>.dbb`, with their sizes, build times and counts.
 //! `--probe FEN` (one variant) looks a position up in DIR's table instead,
 //! and with `--search MS` also searches it for MS milliseconds without and
-//! with the tables (nodes, bitbase hits, score, move).
+//! with the tables (nodes, bitbase hits, score, move). `--verify [--threads
+//! N]` checks every entry of DIR's tables against its children's entries.
 
 use crate::Failure;
 use crate::args::BitbaseArgs;
@@ -54,6 +55,9 @@ pub(crate) fn run(args: &BitbaseArgs) -> Result<(), Failure> {
         }
         return Ok(());
     }
+    if args.verify {
+        return verify(args);
+    }
     let pieces = args
         .pieces
         .ok_or_else(|| Failure::usage("--pieces is required to generate"))?;
@@ -90,6 +94,32 @@ pub(crate) fn run(args: &BitbaseArgs) -> Result<(), Failure> {
                 String::new()
             },
             path.display()
+        );
+    }
+    Ok(())
+}
+
+/// `--verify`: every entry of each variant's table in `--out` against its
+/// children's entries; fails on the first wrong one.
+fn verify(args: &BitbaseArgs) -> Result<(), Failure> {
+    let tables = Bitbases::load_dir(&args.out).map_err(|e| Failure::input(e.to_string()))?;
+    for &variant in &args.variant {
+        let table = tables.table(variant).ok_or_else(|| {
+            Failure::input(format!("no {variant} table in {}", args.out.display()))
+        })?;
+        let start = Instant::now();
+        let checked = table
+            .verify(args.threads, &mut |m, len| {
+                if args.verbose {
+                    eprintln!("  {variant} {m}: {len} indices, {:.1?}", start.elapsed());
+                }
+            })
+            .map_err(|e| Failure::input(format!("{variant}: {e}")))?;
+        println!(
+            "{variant} {} pieces: every entry right, {checked} positions checked in {:.2} s on {} threads",
+            table.max_pieces(),
+            start.elapsed().as_secs_f64(),
+            args.threads
         );
     }
     Ok(())

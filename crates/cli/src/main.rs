@@ -10,7 +10,7 @@
 //! draughts match --engine1 CMD --engine2 CMD [--variant V,...] [--movetime MS] [--openings N] ...
 //! draughts openings --variant V [--depth D]
 //! draughts bench [--variant V,...] [--movetime MS | --depth D]
-//! draughts bitbase --variant V[,V...] --pieces N --out DIR [--verbose] | --variant V --out DIR --probe FEN
+//! draughts bitbase --variant V[,V...] --pieces N --out DIR [--verbose] | --variant V --out DIR --probe FEN | --variant V[,V...] --out DIR --verify [--threads N]
 //! draughts tune selfplay --variant V --games N --depth D --seed S --out FILE
 //! draughts tune fit --variant V --data FILE[,FILE...] --out WEIGHTS
 //! draughts book make --variant V [--depth D] [--plies P] [--threads N] --out FILE

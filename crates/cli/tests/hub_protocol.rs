@@ -327,6 +327,31 @@ fn bitbase_dir_loads_the_tables_the_search_probes() {
         .expect("the binary runs");
     assert!(made.status.success(), "{made:?}");
     assert!(dir.join("american-3.dbb").exists());
+    let verified = Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args([
+            "bitbase",
+            "--variant",
+            "american",
+            "--verify",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("the binary runs");
+    let said = String::from_utf8_lossy(&verified.stdout);
+    assert!(verified.status.success(), "{verified:?}");
+    assert!(
+        said.contains("american 3 pieces: every entry right"),
+        "{said}"
+    );
+    let missing = Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args(["bitbase", "--variant", "russian", "--verify", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("the binary runs");
+    assert!(!missing.status.success(), "{missing:?}");
     let mut hub = Hub::start();
     hub.send("hub");
     let init = hub.until("wait", 10);

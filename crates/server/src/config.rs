@@ -206,9 +206,10 @@ pub struct ComputerConfig {
     pub bitbases_dir: std::path::PathBuf,
 
     /// Pieces on the board up to which the endgame tables know every position's result
-    /// (2 to 5; 0: no tables). Made the first time on a thread of their own: with 4, 7 to
-    /// 10 s of one core per 8x8 variant and 77 s for International; 185 MB on disk and in
-    /// memory (`docs/operations.md`).
+    /// (2 to 5; 0: no tables; International stops at 4). Made the first time on a thread
+    /// of their own: with 4, 7 to 10 s of one core per 8x8 variant and 77 s for
+    /// International, 185 MB on disk and in memory; with 5, two to four minutes and
+    /// 374 MB per 8x8 variant (`docs/operations.md`).
     #[arg(long, env = "DAMKA_BITBASE_PIECES", default_value_t = 4,
           value_parser = clap::value_parser!(u8).range(0..=5))]
     pub bitbase_pieces: u8,

@@ -90,6 +90,7 @@ impl Endgames {
                     if stop.is_cancelled() {
                         return;
                     }
+                    let pieces = pieces_for(variant, pieces);
                     match load_or_make(&dir, variant, pieces, &stop, &me.making) {
                         Some(table) => {
                             let mut b = Bitbases::new();
@@ -103,6 +104,20 @@ impl Endgames {
         if let Err(e) = spawned {
             tracing::error!(error = %e, "cannot start the endgame tables' thread");
         }
+    }
+}
+
+/// The most pieces of International's table, whatever `--bitbase-pieces` asks: its
+/// 5-piece table would be 3.8 GB in memory and hours of one core to make (the 8x8
+/// variants' are 374 MB and two to four minutes each; `docs/engine.md`).
+pub const INTERNATIONAL_MAX_PIECES: u8 = 4;
+
+/// The pieces of `variant`'s table when the server is asked for `pieces`.
+pub fn pieces_for(variant: Variant, pieces: u8) -> u8 {
+    if variant == Variant::International {
+        pieces.min(INTERNATIONAL_MAX_PIECES)
+    } else {
+        pieces
     }
 }
 
@@ -250,6 +265,15 @@ mod tests {
             return fields.get(41 - 3)?.parse().ok();
         }
         None
+    }
+
+    #[test]
+    fn five_pieces_on_the_small_board_only() {
+        assert_eq!(pieces_for(Variant::American, 5), 5);
+        assert_eq!(pieces_for(Variant::Czech, 5), 5);
+        assert_eq!(pieces_for(Variant::International, 5), 4);
+        assert_eq!(pieces_for(Variant::International, 3), 3);
+        assert_eq!(pieces_for(Variant::Russian, 0), 0);
     }
 
     #[test]
