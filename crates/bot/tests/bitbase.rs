@@ -466,9 +466,9 @@ fn verify_checks_every_entry_and_finds_a_wrong_one() {
 #[test]
 fn five_piece_kings_only_slices_satisfy_the_recursion() {
     // The kings-only slices of American up to 5 pieces (closed under
-    // captures): the largest indices a 5-piece slice has (3 kings against 2:
-    // 4.9 M), in a few seconds. The whole 5-piece tables are checked entry by
-    // entry with `draughts bitbase --verify` (docs/engine.md).
+    // captures; 3 kings against 2 has 4.9 M indices), in a few seconds. The
+    // whole 5-piece tables are checked entry by entry with `draughts bitbase
+    // --verify` (docs/engine.md).
     let kings_only = |m: Material| m.white_men + m.black_men == 0;
     let table = Table::generate_slices(Variant::American, 5, &kings_only, &mut |_, _| {});
     let mut rng = Rng(36);
