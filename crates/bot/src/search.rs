@@ -200,7 +200,7 @@ pub struct Engine {
     /// large array: reusing it saves building one per node).
     lists: Vec<MoveList>,
     /// The moves of each ply with their ordering scores.
-    buffers: Vec<Vec<(i32, Move)>>,
+    buffers: Vec<Ordered>,
     /// Position hashes along the game and the current line.
     path: Vec<u64>,
     root_index: usize,
@@ -266,7 +266,7 @@ impl Engine {
             history: vec![0; 2 * 64 * 64],
             killers: vec![[None; 2]; MAX_PLY + 1],
             lists: Vec::new(),
-            buffers: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            buffers: (0..=MAX_PLY).map(|_| Ordered::default()).collect(),
             path: Vec::with_capacity(256),
             root_index: 0,
             nodes: 0,
@@ -855,8 +855,8 @@ impl Engine {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let list = &mut self.lists[ply];
         pos.legal_moves_into(list);
-        moves.clear();
-        moves.extend(list.iter().map(|&m| (0, m)));
+        moves.keys.clear();
+        moves.keys.extend((0..list.len() as u32).map(|i| (0, i)));
         let score = self.node_with_moves(
             pos,
             draw,
@@ -901,10 +901,10 @@ impl Engine {
         beta: i32,
         threat_extended: bool,
         stop: &AtomicBool,
-        moves: &mut Vec<(i32, Move)>,
+        ordered: &mut Ordered,
         (key, mut entry): (u64, Option<tt::Entry>),
     ) -> i32 {
-        if moves.is_empty() {
+        if ordered.keys.is_empty() {
             self.leaf(ply);
             return -(WIN - ply as i32);
         }
@@ -924,19 +924,22 @@ impl Engine {
         // A leaf: `node` did not look at the table (also when the threat
         // extension below gives it one more ply).
         let leaf = *depth <= 0;
-        let forced_capture = moves[0].1.is_capture() && !pos.rules().capture_optional;
+        let forced_capture = self.lists[ply][0].is_capture() && !pos.rules().capture_optional;
         let mut threat_extended = threat_extended;
         let mut stand_pat = None;
         if *depth <= 0 && !forced_capture {
             let eval = self.evaluate_now(pos);
-            let has_capture = moves.iter().any(|(_, m)| m.is_capture());
+            let list = &self.lists[ply];
+            let has_capture = list.iter().any(Move::is_capture);
             if has_capture {
                 // Optional captures: the side may stand pat or capture.
                 if eval >= beta {
                     self.leaf(ply);
                     return eval;
                 }
-                moves.retain(|(_, m)| m.is_capture());
+                ordered
+                    .keys
+                    .retain(|&(_, ix)| list[ix as usize].is_capture());
                 stand_pat = Some(eval);
                 *alpha = (*alpha).max(eval);
             } else if !threat_extended && pos.pass().has_capture() && eval < beta + 300 {
@@ -963,7 +966,9 @@ impl Engine {
         // bonus: when they exist they are the only moves).
         let side = usize::from(pos.turn() != pos.variant().first_mover());
         let killers = self.killers[ply];
-        for (s, m) in moves.iter_mut() {
+        let (list, history) = (&self.lists[ply], &self.history);
+        for (s, ix) in ordered.keys.iter_mut() {
+            let m = &list[*ix as usize];
             *s = if entry.is_some_and(|e| e.is_move(m)) {
                 1 << 30
             } else if m.is_capture() {
@@ -973,12 +978,13 @@ impl Engine {
             } else if killers[1] == Some(*m) {
                 (1 << 22) - 1
             } else {
-                self.history[history_index(side, m)]
+                history[history_index(side, m)]
             };
         }
-        moves.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
-        let scored = moves;
-        let single = scored.len() == 1;
+        // Sorted lazily: each move is picked when its turn comes (a cut
+        // usually comes early).
+        let scored = ordered;
+        let single = scored.keys.len() == 1;
         // ProbCut: at a non-PV node deep enough, a move whose shallow search
         // (depth - 4) beats beta by a margin is taken to beat beta at full
         // depth. (Null move is unsafe in draughts: zugzwang is common.)
@@ -989,7 +995,8 @@ impl Engine {
             && beta.abs() < WIN_BOUND - PROBCUT_MARGIN
         {
             let pc_beta = beta + PROBCUT_MARGIN;
-            for &(_, m) in scored.iter().take(PROBCUT_MOVES) {
+            for i in 0..scored.keys.len().min(PROBCUT_MOVES) {
+                let m = self.lists[ply][scored.pick(i)];
                 let mut next = pos.clone();
                 next.play_unchecked(&m);
                 let next_draw = draw.after_move(pos, &m, &next);
@@ -1020,7 +1027,8 @@ impl Engine {
         let original_alpha = *alpha;
         let mut best = stand_pat.unwrap_or(-INF);
         let mut best_move: Option<Move> = None;
-        for (i, &(_, m)) in scored.iter().enumerate() {
+        for i in 0..scored.keys.len() {
+            let m = self.lists[ply][scored.pick(i)];
             // Late-move pruning: near the leaves of a non-PV node, once a
             // move that does not lose is in hand, the quiet moves ordered
             // past `LMP_BASE + depth²` are not searched.
@@ -1135,9 +1143,10 @@ impl Engine {
                             let h = &mut self.history[history_index(side, &m)];
                             *h = (*h + d * d).min(1 << 20);
                             // The quiet moves tried before it did not cut.
-                            for &(_, tried) in &scored[..i] {
+                            for &(_, ix) in &scored.keys[..i] {
+                                let tried = &self.lists[ply][ix as usize];
                                 if !tried.is_capture() {
-                                    let h = &mut self.history[history_index(side, &tried)];
+                                    let h = &mut self.history[history_index(side, tried)];
                                     *h = (*h - d * d).max(-(1 << 20));
                                 }
                             }
@@ -1164,6 +1173,33 @@ impl Engine {
             );
         }
         best
+    }
+}
+
+/// A node's moves to search, as ordering scores and places in the ply's
+/// move list (the moves themselves are not copied: a copy of the whole list
+/// per node showed in the profile).
+#[derive(Debug, Clone, Default)]
+struct Ordered {
+    keys: Vec<(i32, u32)>,
+}
+
+impl Ordered {
+    /// Brings the best-scored of the moves from `i` on to `i` (the first
+    /// of equals) and returns its place in the list: the moves before `i`
+    /// were picked before. Picking every move in turn is a stable sort,
+    /// best first.
+    #[inline]
+    fn pick(&mut self, i: usize) -> usize {
+        let mut best = i;
+        for j in i + 1..self.keys.len() {
+            if self.keys[j].0 > self.keys[best].0 {
+                best = j;
+            }
+        }
+        // Stable: the moves passed over keep their order.
+        self.keys[i..=best].rotate_right(1);
+        self.keys[i].1 as usize
     }
 }
 

@@ -53,6 +53,20 @@ impl Move {
         }
     }
 
+    /// Turns this move into the simple move [`Move::simple`] would build,
+    /// in place.
+    #[inline]
+    pub(crate) fn set_simple(&mut self, from: u8, to: u8, promotes: bool) {
+        self.from = Square::from_bit(from);
+        self.to = Square::from_bit(to);
+        self.captures = Bitboard::EMPTY;
+        self.path = [0; MAX_PATH];
+        self.path[0] = to;
+        self.len = 1;
+        self.promotes = promotes;
+        self.king_key = 0;
+    }
+
     /// A capture along `path` (landing squares after `from`).
     #[must_use]
     pub(crate) fn capture(

@@ -4,7 +4,7 @@
 //! per-square loops except for flying kings' slides.
 
 use crate::geometry::{Geometry, on_board, shift};
-use crate::{Move, MoveList, Position, Square};
+use crate::{MoveList, Position};
 
 /// The diagonal steps a man of `side` moves along (side 0 moves up).
 #[inline(always)]
@@ -128,10 +128,6 @@ pub(crate) fn for_each_simple<G: Geometry>(pos: &Position, mut visit: impl FnMut
 /// Appends every simple move of the side to move.
 pub(crate) fn generate_simple<G: Geometry>(pos: &Position, list: &mut MoveList) {
     for_each_simple::<G>(pos, |from, to, promotes| {
-        list.push(Move::simple(
-            Square::from_bit(from),
-            Square::from_bit(to),
-            promotes,
-        ));
+        list.push_simple(from, to, promotes)
     });
 }
