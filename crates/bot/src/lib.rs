@@ -118,7 +118,7 @@ struct Settings {
     depth: u32,
     /// Most time per move, whatever the clock.
     cap_ms: u64,
-    /// Transposition table size (log2 entries of 24 bytes).
+    /// Transposition table size (log2 entries of 16 bytes).
     tt_bits: u32,
 }
 

@@ -192,7 +192,7 @@ fn generate(pos: &Position, out: &mut Vec<Move>) {
 /// reuse what earlier searches learnt. `Send`, no global state.
 #[derive(Debug, Clone)]
 pub struct Engine {
-    tt: Table,
+    tt: Arc<Table>,
     eval: Option<(draughts::Variant, Eval)>,
     history: Vec<i32>,
     killers: Vec<[Option<Move>; 2]>,
@@ -232,6 +232,14 @@ pub struct Engine {
     contempt: i32,
     /// Play from the committed opening book when it has the position.
     book: bool,
+    /// Search threads (1: this one alone); see [`Engine::set_threads`].
+    threads: usize,
+    /// The helper threads' engines, kept between searches (their
+    /// histories and move lists), sharing this engine's table.
+    helpers: Vec<Engine>,
+    /// This engine's place among the threads of a search: 0 for the one
+    /// that answers, 1.. for the helpers.
+    helper_index: usize,
 }
 
 /// Half-width of the first aspiration window (evaluation unit: a man is 233 to 437).
@@ -257,11 +265,11 @@ const LMP_BASE: i32 = 3;
 const CHECK_EVERY: u64 = 512;
 
 impl Engine {
-    /// An engine with a table of `2^tt_bits` entries (24 bytes each).
+    /// An engine with a table of `2^tt_bits` entries (16 bytes each).
     #[must_use]
     pub fn new(tt_bits: u32) -> Engine {
         Engine {
-            tt: Table::new(tt_bits),
+            tt: Arc::new(Table::new(tt_bits)),
             eval: None,
             history: vec![0; 2 * 64 * 64],
             killers: vec![[None; 2]; MAX_PLY + 1],
@@ -288,7 +296,44 @@ impl Engine {
                 .collect(),
             contempt: 0,
             book: false,
+            threads: 1,
+            helpers: Vec::new(),
+            helper_index: 0,
         }
+    }
+
+    /// Searches with `n` threads (at least 1): this one, which answers, and
+    /// `n - 1` helpers that search the same position from the same
+    /// iterative deepening (every other helper skipping alternate depths)
+    /// and share the transposition table, so each finds the others' results
+    /// there ("lazy SMP"). One thread by default; with more, a search stopped
+    /// by nodes is no longer repeatable.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, 64);
+    }
+
+    /// A helper for this engine: its own histories and lists, this
+    /// engine's table, tables and contempt.
+    fn helper(&self, index: usize) -> Engine {
+        let mut h = Engine::new(4);
+        h.tt = Arc::clone(&self.tt);
+        h.helper_index = index;
+        h
+    }
+
+    /// A helper's share of a search: the whole iterative deepening of
+    /// `game`'s position until `done` is set.
+    fn help(&mut self, game: &Game, done: &AtomicBool) {
+        let limits = Limits {
+            search_forced: true,
+            ..Limits::default()
+        };
+        let mut control = Control {
+            stop: done,
+            ponder: None,
+            report: None,
+        };
+        self.search_with(game, &limits, &mut control, None);
     }
 
     /// Plays from the variant's committed opening book ([`crate::book`])
@@ -454,7 +499,9 @@ impl Engine {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.soft = limits.movetime_ms.map(Duration::from_millis);
         self.hard = limits.movetime_ms.map(Duration::from_millis);
-        self.tt.new_search();
+        if self.helper_index == 0 {
+            self.tt.new_search();
+        }
         for h in &mut self.history {
             *h /= 8;
         }
@@ -512,6 +559,59 @@ impl Engine {
             self.wait_while_pondering(stop);
             return Some(self.result(moves[0], score, 0, vec![moves[0]]));
         }
+        if self.threads > 1 && self.helper_index == 0 {
+            return Some(self.search_threads(game, limits, control, &pos, &draw, &moves));
+        }
+        Some(self.iterate(limits, control, &pos, &draw, &moves))
+    }
+
+    /// The search with helper threads: they run until this thread's
+    /// [`Engine::iterate`] answers.
+    fn search_threads(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &mut Control<'_>,
+        pos: &Position,
+        draw: &DrawLimits,
+        moves: &[Move],
+    ) -> SearchResult {
+        let mut helpers = std::mem::take(&mut self.helpers);
+        helpers.truncate(self.threads - 1);
+        while helpers.len() < self.threads - 1 {
+            helpers.push(self.helper(helpers.len() + 1));
+        }
+        for h in &mut helpers {
+            h.bitbases.clone_from(&self.bitbases);
+            h.contempt = self.contempt;
+        }
+        let done = AtomicBool::new(false);
+        let mut result = std::thread::scope(|s| {
+            for h in &mut helpers {
+                let done = &done;
+                s.spawn(move || h.help(game, done));
+            }
+            let result = self.iterate(limits, control, pos, draw, moves);
+            done.store(true, Ordering::Relaxed);
+            result
+        });
+        result.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        self.helpers = helpers;
+        result
+    }
+
+    /// The iterative deepening of the search of `pos` (not over, more than
+    /// one move or a forced search) after [`Engine::prepare`].
+    fn iterate(
+        &mut self,
+        limits: &Limits,
+        control: &mut Control<'_>,
+        pos: &Position,
+        draw: &DrawLimits,
+        moves: &[Move],
+    ) -> SearchResult {
+        let stop = control.stop;
+        let (pos, draw) = (pos.clone(), draw.clone());
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best: Option<(Move, i32, u32)> = None;
         // Root moves in the order of the last iteration.
@@ -538,6 +638,11 @@ impl Engine {
                 {
                     break;
                 }
+            }
+            // Every other helper skips alternate depths (from 3), so the
+            // threads spread over two depths.
+            if self.helper_index % 2 == 1 && depth > 2 && depth % 2 == 1 {
+                continue;
             }
             self.can_abort = depth > 1;
             self.leaf_plies = 0;
@@ -655,7 +760,7 @@ impl Engine {
         self.wait_while_pondering(stop);
         let (m, score, depth) = best.unwrap_or((moves[0], 0, 0));
         let pv = self.pv_from_table(&pos, &draw, m);
-        Some(self.result(m, score, depth, pv))
+        self.result(m, score, depth, pv)
     }
 
     /// Whether the search is pondering; the first look after the flag

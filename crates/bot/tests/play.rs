@@ -278,7 +278,7 @@ fn the_engine_is_send_and_its_table_is_sized() {
     fn send<T: Send>(_: &T) {}
     let engine = Engine::new(17);
     send(&engine);
-    assert_eq!(engine.table_bytes(), (1 << 17) * 24);
+    assert_eq!(engine.table_bytes(), (1 << 17) * 16);
     // Searches can run on another thread.
     let game = Game::new(Position::new(Rules::new(Variant::Czech)));
     let handle = std::thread::spawn(move || {
@@ -399,4 +399,43 @@ fn level_one_blunders_sometimes_and_level_two_is_the_depth_five_search() {
         blunders * 4 < positions * 4,
         "mostly not a blunder: {blunders}"
     );
+}
+
+#[test]
+fn threads_share_the_table_and_answer_legal_moves() {
+    let stop = AtomicBool::new(false);
+    let mut rng = SplitMix64(36);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    for variant in Variant::ALL {
+        // One engine with 3 threads for all of a variant's positions: the
+        // helpers are kept between searches, their table is the engine's.
+        let mut engine = Engine::new(16);
+        engine.set_threads(3);
+        let mut helped = 0;
+        for _ in 0..25 {
+            let game = random_game(variant, &mut rng);
+            if game.outcome().is_some() {
+                continue;
+            }
+            let r = engine.search(&game, &limits, &stop).expect("a move");
+            assert!(
+                game.position().legal_moves().contains(&r.mv),
+                "{variant}: {}",
+                game.position().to_fen()
+            );
+            // Depth 6, or less for a forced result or a single move.
+            assert!(r.depth <= 6, "{r:?}");
+            // The helpers' nodes are counted: more than one thread's
+            // worth of a depth-6 search is typical, never required.
+            let mut alone = Engine::new(16);
+            let single = alone.search(&game, &limits, &stop).expect("a move");
+            if r.nodes > single.nodes {
+                helped += 1;
+            }
+        }
+        assert!(helped > 0, "{variant}: the helpers never counted a node");
+    }
 }

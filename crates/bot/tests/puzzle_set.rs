@@ -79,8 +79,10 @@ fn a_sample_of_each_set_holds_at_a_deeper_search() {
             let pos = Position::from_fen(Rules::new(v), p["fen"].as_str().expect("a FEN"))
                 .expect("a position");
             // A fresh engine for each: the result depends on the puzzle only, not on the
-            // table the previous ones left.
-            let again = verify(&mut Engine::new(18), &Game::new(pos), &deeper)
+            // table the previous ones left. A table of 2^20 entries: with 2^16 or 2^18 the
+            // Brazilian middle sample's second step is found unique at some depths of 10 to
+            // 14 and not at others (the bucketed table of issue 36; docs/engine.md).
+            let again = verify(&mut Engine::new(20), &Game::new(pos), &deeper)
                 .unwrap_or_else(|r| panic!("{v}: no longer a puzzle at depth 13 ({r:?}): {p}"));
             assert_eq!(
                 Some(again.line[0].as_str()),
@@ -114,7 +116,7 @@ fn the_added_puzzles_hold_at_a_deeper_search() {
             }
             let pos = Position::from_fen(Rules::new(v), p["fen"].as_str().expect("a FEN"))
                 .expect("a position");
-            let again = verify(&mut Engine::new(18), &Game::new(pos), &deeper);
+            let again = verify(&mut Engine::new(20), &Game::new(pos), &deeper);
             if again.map(|a| a.line[0].clone()).ok().as_deref() != p["line"][0].as_str() {
                 println!("FAILED {} {}", v.name(), i + 1);
                 failed.push((v, i + 1));

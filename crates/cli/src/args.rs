@@ -239,6 +239,10 @@ pub(crate) struct BenchArgs {
     /// Search every position to this depth instead (load-independent node counts).
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Search threads (the Hub engine's `threads`); nodes and CPU are all
+    /// threads' together.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
 }
 
 /// `draughts bitbase`.

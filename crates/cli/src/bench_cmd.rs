@@ -1,7 +1,8 @@
-//! `draughts bench [--variant V,...] [--movetime MS | --depth D]`: the
-//! search's speed and depth at a fixed time per position (or its nodes to
-//! a fixed depth) over a fixed set per variant (the start and the first three
-//! stored match openings with more than one legal move), a fresh engine (24 MiB table) per position.
+//! `draughts bench [--variant V,...] [--movetime MS | --depth D] [--threads N]`:
+//! the search's speed and depth at a fixed time per position (or its nodes
+//! to a fixed depth) over a fixed set per variant (the start and the first
+//! three stored match openings with more than one legal move), a fresh
+//! engine (table of 2^20 entries, 16 MiB) per position.
 
 use crate::Failure;
 use bot::{Engine, Limits};
@@ -31,11 +32,11 @@ fn games(variant: Variant) -> Result<Vec<Game>, Failure> {
     Ok(games)
 }
 
-/// CPU time of the calling thread in milliseconds (Linux
-/// `/proc/thread-self/stat`, 10 ms ticks); `None` elsewhere. On a busy
-/// machine nodes per CPU second say more than nodes per wall second.
-fn thread_cpu_ms() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+/// CPU time of the process (all its threads) in milliseconds (Linux
+/// `/proc/self/stat`, 10 ms ticks); `None` elsewhere. On a busy machine
+/// nodes per CPU second say more than nodes per wall second.
+fn process_cpu_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // Fields after the command name (which is in parentheses).
     let rest = &stat[stat.rfind(')')? + 2..];
     let fields: Vec<&str> = rest.split_whitespace().collect();
@@ -70,9 +71,10 @@ pub(crate) fn run(opts: &crate::args::BenchArgs) -> Result<(), Failure> {
     );
     for variant in variants {
         let (mut nodes, mut ms, mut depths) = (0u64, 0u64, Vec::new());
-        let cpu_before = thread_cpu_ms().unwrap_or(0);
+        let cpu_before = process_cpu_ms().unwrap_or(0);
         for game in games(variant)? {
             let mut engine = Engine::new(20);
+            engine.set_threads(usize::from(opts.threads));
             let r = engine
                 .search(&game, &limits, &stop)
                 .ok_or_else(|| Failure::input("no move"))?;
@@ -80,7 +82,7 @@ pub(crate) fn run(opts: &crate::args::BenchArgs) -> Result<(), Failure> {
             ms += r.time_ms.max(1);
             depths.push(r.depth);
         }
-        let cpu = thread_cpu_ms()
+        let cpu = process_cpu_ms()
             .unwrap_or(0)
             .saturating_sub(cpu_before)
             .max(1);

@@ -22,6 +22,8 @@ use std::thread::JoinHandle;
 
 /// Default transposition table of the Hub engine, in MiB (`tt-size`).
 const TT_MIB: u64 = 24;
+/// Most search threads (`threads`).
+const MAX_THREADS: usize = 64;
 /// Most time per move on a clock.
 const CAP_MS: u64 = 60_000;
 /// A forced win in `n` plies is reported as `WIN_MEN - n / 100` men (and a
@@ -84,12 +86,14 @@ struct Params {
     contempt: i32,
     /// Play from the opening book (level 3 only; never for `go analyze`).
     book: bool,
+    /// Search threads (level 3 only).
+    threads: usize,
 }
 
 impl Params {
-    /// The table's log2 entries (24 bytes each) within `tt_mib`.
+    /// The table's log2 entries (16 bytes each) within `tt_mib`.
     fn tt_bits(self) -> u32 {
-        let entries = (self.tt_mib.max(1) << 20) / 24;
+        let entries = (self.tt_mib.max(1) << 20) / 16;
         63 - entries.leading_zeros()
     }
 }
@@ -290,6 +294,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
         strength: bot::Level::Three,
         contempt: 0,
         book: true,
+        threads: 1,
     };
     let mut game: Option<Game> = None;
     let mut level = Level {
@@ -332,6 +337,10 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                 say("param name=bitbase-dir value=\"\" type=string");
                 say(&format!("param name=book value={} type=check", params.book));
                 say(&format!(
+                    "param name=threads value={} type=int min=1 max={MAX_THREADS}",
+                    params.threads
+                ));
+                say(&format!(
                     "param name=contempt value={} type=int min=-100 max=100",
                     params.contempt
                 ));
@@ -360,6 +369,10 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     Some("contempt") => match value.parse::<i32>() {
                         Ok(c) if (-100..=100).contains(&c) => params.contempt = c,
                         _ => error("contempt is -100 to 100 (hundredths of a man as shown)"),
+                    },
+                    Some("threads") => match value.parse::<usize>() {
+                        Ok(n) if (1..=MAX_THREADS).contains(&n) => params.threads = n,
+                        _ => error(&format!("threads is 1 to {MAX_THREADS}")),
                     },
                     Some("book") => match value {
                         "true" | "1" => params.book = true,
@@ -407,6 +420,11 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                 };
                 e.set_bitbases(bitbases.clone());
                 e.set_book(params.book && params.strength == bot::Level::Three);
+                e.set_threads(if params.strength == bot::Level::Three {
+                    params.threads
+                } else {
+                    1
+                });
                 // Hundredths of a man, as shown, into the engine's unit.
                 e.set_contempt(params.contempt * bot::man_value(g.position().variant()) / 100);
                 let stop = Arc::new(AtomicBool::new(false));

@@ -318,6 +318,42 @@ fn id_and_parameters_are_declared_and_set() {
 }
 
 #[test]
+fn threads_search_together_and_answer_once() {
+    let mut hub = Hub::start();
+    hub.send("hub");
+    let init = hub.until("wait", 10);
+    assert!(
+        init.iter()
+            .any(|l| l.starts_with("param name=threads value=1 type=int min=1 max=64")),
+        "{init:?}"
+    );
+    hub.send("set-param name=threads value=0");
+    hub.until("error", 10);
+    hub.send("set-param name=threads value=65");
+    hub.until("error", 10);
+    hub.send("set-param name=threads value=3");
+    hub.send(&format!("pos pos={START}"));
+    // A depth limit: the answer comes when the main thread completes it,
+    // whatever the helpers are doing.
+    hub.send("level depth=9");
+    hub.send("go think");
+    let lines = hub.until("done", 60);
+    let last = infos(&lines).pop().expect("info").clone();
+    assert_eq!(number(&last, "depth"), 9.0, "{last}");
+    let done = lines.last().expect("done");
+    assert!(field(done, "move").is_some(), "{done}");
+    // Stopped while thinking without limit, all threads end and one `done` comes.
+    hub.send("level infinite");
+    hub.send("go think");
+    hub.until("info", 30);
+    hub.send("stop");
+    let lines = hub.until("done", 30);
+    assert_eq!(lines.iter().filter(|l| l.starts_with("done")).count(), 1);
+    hub.send("ping");
+    hub.until("pong", 10);
+}
+
+#[test]
 fn bitbase_dir_loads_the_tables_the_search_probes() {
     let dir = std::env::temp_dir().join(format!("damka-hub-bb-{}", std::process::id()));
     let made = Command::new(env!("CARGO_BIN_EXE_draughts"))

@@ -11,7 +11,7 @@ use draughts::{Color, Game, Move, Position};
 
 use super::judge::{self, Value};
 
-/// Table size of an analysis search: 2^18 entries of 24 bytes (6 MiB), fresh for every
+/// Table size of an analysis search: 2^18 entries of 16 bytes (4 MiB), fresh for every
 /// position, so a position's result does not depend on what was searched before it (a
 /// search cut short and run again, or a job restarted on another node, gives the same
 /// answer).
