@@ -313,7 +313,8 @@ impl Engine {
     }
 
     /// A helper for this engine: its own histories and lists, this
-    /// engine's table, tables and contempt.
+    /// engine's transposition table (the endgame tables and the contempt
+    /// are handed over at each search).
     fn helper(&self, index: usize) -> Engine {
         let mut h = Engine::new(4);
         h.tt = Arc::clone(&self.tt);
