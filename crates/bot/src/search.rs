@@ -561,21 +561,19 @@ impl Engine {
             return Some(self.result(moves[0], score, 0, vec![moves[0]]));
         }
         if self.threads > 1 && self.helper_index == 0 {
-            return Some(self.search_threads(game, limits, control, &pos, &draw, &moves));
+            return Some(
+                self.with_helpers(game, |e| e.iterate(limits, control, &pos, &draw, &moves)),
+            );
         }
         Some(self.iterate(limits, control, &pos, &draw, &moves))
     }
 
-    /// The search with helper threads: they run until this thread's
-    /// [`Engine::iterate`] answers.
-    fn search_threads(
+    /// Runs `search` (this thread's [`Engine::iterate`]) with the helper
+    /// threads searching `game` beside it until it answers.
+    fn with_helpers(
         &mut self,
         game: &Game,
-        limits: &Limits,
-        control: &mut Control<'_>,
-        pos: &Position,
-        draw: &DrawLimits,
-        moves: &[Move],
+        search: impl FnOnce(&mut Engine) -> SearchResult,
     ) -> SearchResult {
         let mut helpers = std::mem::take(&mut self.helpers);
         helpers.truncate(self.threads - 1);
@@ -592,7 +590,7 @@ impl Engine {
                 let done = &done;
                 s.spawn(move || h.help(game, done));
             }
-            let result = self.iterate(limits, control, pos, draw, moves);
+            let result = search(self);
             done.store(true, Ordering::Relaxed);
             result
         });
@@ -612,12 +610,11 @@ impl Engine {
         moves: &[Move],
     ) -> SearchResult {
         let stop = control.stop;
-        let (pos, draw) = (pos.clone(), draw.clone());
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best: Option<(Move, i32, u32)> = None;
         // Root moves in the order of the last iteration.
         let mut order: Vec<(Move, i32)> = moves.iter().map(|&m| (m, 0)).collect();
-        if let Some(e) = self.tt.probe(hash(&pos) ^ limits_key(&draw))
+        if let Some(e) = self.tt.probe(hash(pos) ^ limits_key(draw))
             && let Some(i) = order.iter().position(|(m, _)| e.is_move(m))
         {
             order.swap(0, i);
@@ -665,11 +662,11 @@ impl Engine {
                     let m = order[i].0;
                     let d = depth as i32;
                     let score = if i == 0 {
-                        self.child_score(&pos, &draw, &m, d, alpha, beta, stop)
+                        self.child_score(pos, draw, &m, d, alpha, beta, stop)
                     } else {
-                        let s = self.child_score(&pos, &draw, &m, d, alpha, alpha + 1, stop);
+                        let s = self.child_score(pos, draw, &m, d, alpha, alpha + 1, stop);
                         if s > alpha && s < beta && !self.aborted {
-                            self.child_score(&pos, &draw, &m, d, alpha, beta, stop)
+                            self.child_score(pos, draw, &m, d, alpha, beta, stop)
                         } else {
                             s
                         }
@@ -718,7 +715,7 @@ impl Engine {
                 if completed {
                     best = Some((m, s, depth));
                     self.tt.store(
-                        hash(&pos) ^ limits_key(&draw),
+                        hash(pos) ^ limits_key(draw),
                         depth as i32,
                         s,
                         tt::EXACT,
@@ -738,7 +735,7 @@ impl Engine {
             if let (Some(report), Some((m, s, d))) = (control.report.as_mut(), best)
                 && d == depth
             {
-                let pv = self.pv_from_table(&pos, &draw, m);
+                let pv = self.pv_from_table(pos, draw, m);
                 let mean_depth = if self.leaves > 0 {
                     self.leaf_plies as f64 / self.leaves as f64
                 } else {
@@ -760,7 +757,7 @@ impl Engine {
         }
         self.wait_while_pondering(stop);
         let (m, score, depth) = best.unwrap_or((moves[0], 0, 0));
-        let pv = self.pv_from_table(&pos, &draw, m);
+        let pv = self.pv_from_table(pos, draw, m);
         self.result(m, score, depth, pv)
     }
 
