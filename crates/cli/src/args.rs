@@ -174,6 +174,11 @@ pub(crate) struct MatchArgs {
     /// Time per move (milliseconds).
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub movetime: u64,
+    /// A Fischer clock instead of a time per move: BASE seconds per game
+    /// plus INC seconds a move (decimals allowed: `10+0.1`); an engine
+    /// whose clock runs out loses.
+    #[arg(long, value_name = "BASE+INC", conflicts_with = "movetime")]
+    pub clock: Option<String>,
     /// Openings per variant (each played twice, colours swapped).
     #[arg(long, default_value_t = 20)]
     pub openings: usize,

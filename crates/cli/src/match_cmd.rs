@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! draughts match --engine1 CMD --engine2 CMD [--param1 NAME=VALUE]... [--param2 NAME=VALUE]...
-//!                [--variant V[,V...]] [--movetime MS] [--openings N] [--skip-openings N]
+//!                [--variant V[,V...]] [--movetime MS | --clock BASE+INC] [--openings N] [--skip-openings N]
 //!                [--max-plies N] [--adjudicate-draw PLY:MOVES:MEN] [--adjudicate-win MOVES:MEN]
 //!                [--pdn FILE] [--elo0 E] [--elo1 E] [--alpha A] [--beta B]
 //! ```
@@ -17,6 +17,10 @@
 //! (from ply PLY on), as a win once both engines have agreed for their last
 //! MOVES moves each that the same side is ahead by at least MEN men. Both
 //! engines must agree, so one engine's misjudgement never decides a game.
+//!
+//! With `--clock`, each engine has a Fischer clock kept by the match: the
+//! time from `go think` to its `done` is taken off, the increment added
+//! after the move, and an engine whose clock runs out loses on time.
 //!
 //! An engine command is a path and its arguments (`hub` when none is given).
 
@@ -39,7 +43,7 @@ struct Settings {
     engines: [Vec<String>; 2],
     params: [Vec<(String, String)>; 2],
     variants: Vec<Variant>,
-    movetime_ms: u64,
+    time: TimeControl,
     openings: usize,
     skip_openings: usize,
     max_plies: usize,
@@ -79,7 +83,10 @@ fn parse(a: &MatchArgs) -> Result<Settings, Failure> {
         engines: [engine(&a.engine1), engine(&a.engine2)],
         params: [params("param1", &a.param1)?, params("param2", &a.param2)?],
         variants: a.variant.clone(),
-        movetime_ms: a.movetime.max(1),
+        time: match &a.clock {
+            Some(text) => TimeControl::parse_clock(text)?,
+            None => TimeControl::MoveTime(a.movetime.max(1)),
+        },
         openings: a.openings.max(1),
         skip_openings: a.skip_openings,
         max_plies: a.max_plies.max(1),
@@ -103,6 +110,53 @@ fn parse(a: &MatchArgs) -> Result<Settings, Failure> {
         return Err(Failure::usage("--engine1 and --engine2 name a command"));
     }
     Ok(s)
+}
+
+/// How long an engine may think.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum TimeControl {
+    /// Milliseconds a move.
+    MoveTime(u64),
+    /// A Fischer clock: milliseconds per game, milliseconds added a move.
+    Fischer { base_ms: u64, inc_ms: u64 },
+}
+
+impl TimeControl {
+    /// `BASE+INC` in seconds (`60+1`, `10+0.1`; `+INC` may be left out).
+    fn parse_clock(text: &str) -> Result<TimeControl, Failure> {
+        let bad = || Failure::usage(format!("--clock BASE+INC (seconds): invalid {text:?}"));
+        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let ms = |s: &str| -> Result<u64, Failure> {
+            let x: f64 = s.trim().parse().map_err(|_| bad())?;
+            if !x.is_finite() || !(0.0..=86_400.0).contains(&x) {
+                return Err(bad());
+            }
+            Ok((x * 1000.0).round() as u64)
+        };
+        let (base_ms, inc_ms) = (ms(base)?, ms(inc)?);
+        if base_ms == 0 {
+            return Err(bad());
+        }
+        Ok(TimeControl::Fischer { base_ms, inc_ms })
+    }
+
+    /// The PDN `TimeControl` tag's text.
+    fn describe(self) -> String {
+        match self {
+            TimeControl::MoveTime(ms) => format!("{ms} ms a move"),
+            TimeControl::Fischer { base_ms, inc_ms } => {
+                format!("{}+{}", base_ms as f64 / 1000.0, inc_ms as f64 / 1000.0)
+            }
+        }
+    }
+}
+
+/// What one move may take: a fixed time, or what is left on the mover's
+/// clock.
+#[derive(Debug, Clone, Copy)]
+enum Think {
+    MoveTime(u64),
+    Clock { left_ms: u64, inc_ms: u64 },
 }
 
 /// Draw adjudication: from ply `from_ply` on, once both engines' last
@@ -289,9 +343,14 @@ impl HubEngine {
         }
     }
 
-    /// The engine's move in `game` (whose moves all come from the start)
-    /// and the score of its last `info` line, if any.
-    fn think(&mut self, game: &Game, movetime_ms: u64) -> Result<(String, Option<f64>), String> {
+    /// The engine's move in `game` (whose moves all come from the start),
+    /// the score of its last `info` line, if any, and the time from `go`
+    /// to `done`.
+    fn think(
+        &mut self,
+        game: &Game,
+        limit: Think,
+    ) -> Result<(String, Option<f64>, Duration), String> {
         let moves: Vec<String> = {
             let mut pos = game.initial().clone();
             game.moves()
@@ -308,9 +367,24 @@ impl HubEngine {
             position_text(game.initial()),
             moves.join(" ")
         ))?;
-        self.send(&format!("level move-time={}", movetime_ms as f64 / 1000.0))?;
+        let secs = |ms: u64| ms as f64 / 1000.0;
+        let allowed = match limit {
+            Think::MoveTime(ms) => {
+                self.send(&format!("level move-time={}", secs(ms)))?;
+                ms
+            }
+            Think::Clock { left_ms, inc_ms } => {
+                self.send(&format!(
+                    "level time={} inc={}",
+                    secs(left_ms),
+                    secs(inc_ms)
+                ))?;
+                left_ms
+            }
+        };
         self.send("go think")?;
-        let deadline = Instant::now() + Duration::from_millis(movetime_ms) + GRACE;
+        let sent = Instant::now();
+        let deadline = sent + Duration::from_millis(allowed) + GRACE;
         let mut score = None;
         let field = |line: &str, name: &str| {
             line.split_whitespace()
@@ -329,8 +403,9 @@ impl HubEngine {
                     score = Some(s);
                 }
             } else if line.starts_with("done") {
+                let took = sent.elapsed();
                 let m = field(&line, "move=").ok_or_else(|| format!("no move in {line:?}"))?;
-                return Ok((m, score));
+                return Ok((m, score, took));
             }
         }
     }
@@ -354,19 +429,21 @@ enum End {
 
 /// Plays one game: `engines[order[0]]` moves first. Engines that fail
 /// are dropped (so restarted for the next game). The game is returned
-/// with its end.
+/// with its end; `clocks` ends with the first and the second mover's time
+/// left (milliseconds, under a Fischer clock).
 fn play_game(
     engines: &mut [Option<HubEngine>; 2],
     settings: &Settings,
     order: [usize; 2],
     variant: Variant,
     opening: &[draughts::Move],
+    clocks: &mut [u64; 2],
 ) -> Result<(End, Game), String> {
     let mut game = Game::new(Position::new(Rules::new(variant)));
     for m in opening {
         game.play(m).map_err(|e| format!("opening: {e}"))?;
     }
-    let end = play_moves(engines, settings, order, &mut game)?;
+    let end = play_moves(engines, settings, order, &mut game, clocks)?;
     Ok((end, game))
 }
 
@@ -376,6 +453,7 @@ fn play_moves(
     settings: &Settings,
     order: [usize; 2],
     game: &mut Game,
+    clocks: &mut [u64; 2],
 ) -> Result<End, String> {
     let variant = game.position().variant();
     // Each game starts from an empty table, whichever engine won the last.
@@ -388,6 +466,11 @@ fn play_moves(
     }
     let first = variant.first_mover();
     let mut scores: Vec<Scored> = Vec::new();
+    // The clocks of the first and the second mover (milliseconds).
+    *clocks = match settings.time {
+        TimeControl::Fischer { base_ms, .. } => [base_ms; 2],
+        TimeControl::MoveTime(_) => [0; 2],
+    };
     loop {
         if let Some(o) = game.outcome() {
             let reason = match game.reached_limit() {
@@ -434,13 +517,30 @@ fn play_moves(
                 End::FirstWins(why)
             }
         };
-        let (text, score) = match engine.think(game, settings.movetime_ms) {
+        let limit = match settings.time {
+            TimeControl::MoveTime(ms) => Think::MoveTime(ms),
+            TimeControl::Fischer { inc_ms, .. } => Think::Clock {
+                left_ms: clocks[side],
+                inc_ms,
+            },
+        };
+        let (text, score, took) = match engine.think(game, limit) {
             Ok(t) => t,
             Err(e) => {
                 engines[who] = None;
                 return Ok(lost(format!("engine{}: {e}", who + 1)));
             }
         };
+        if let Think::Clock { left_ms, inc_ms } = limit {
+            let took_ms = took.as_millis() as u64;
+            if took_ms > left_ms {
+                return Ok(lost(format!(
+                    "engine{} lost on time ({took_ms} ms with {left_ms} ms left)",
+                    who + 1
+                )));
+            }
+            clocks[side] = left_ms - took_ms + inc_ms;
+        }
         let played = parse_move(game.position(), &text)
             .and_then(|m| game.play(&m).map_err(|e| format!("{e}")));
         if let Err(e) = played {
@@ -473,7 +573,7 @@ fn append_pdn(
     pdn.set_tag("Round", round);
     pdn.set_tag("White", white);
     pdn.set_tag("Black", black);
-    pdn.set_tag("TimeControl", format!("{} ms a move", settings.movetime_ms));
+    pdn.set_tag("TimeControl", settings.time.describe());
     let (outcome, why) = match end {
         End::FirstWins(w) => (Some(game.initial().variant().first_mover()), w),
         End::SecondWins(w) => (Some(game.initial().variant().first_mover().other()), w),
@@ -554,8 +654,16 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), Failure> {
             for swap in [false, true] {
                 // order[side]: which engine plays the first mover (side 0).
                 let order = if swap { [1, 0] } else { [0, 1] };
-                let (end, game) = play_game(&mut engines, &settings, order, variant, opening)
-                    .map_err(Failure::input)?;
+                let mut clocks = [0; 2];
+                let (end, game) = play_game(
+                    &mut engines,
+                    &settings,
+                    order,
+                    variant,
+                    opening,
+                    &mut clocks,
+                )
+                .map_err(Failure::input)?;
                 let (why, first_won) = match &end {
                     End::FirstWins(w) => (w, Some(true)),
                     End::SecondWins(w) => (w, Some(false)),
@@ -581,8 +689,16 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), Failure> {
                 } else {
                     "black"
                 };
+                // Under a clock, each engine's time left at the end.
+                let left = match settings.time {
+                    TimeControl::Fischer { .. } => {
+                        let of = |engine| clocks[usize::from(order[0] != engine)] as f64 / 1000.0;
+                        format!("  [clocks: engine1 {:.1} s, engine2 {:.1} s]", of(0), of(1))
+                    }
+                    TimeControl::MoveTime(_) => String::new(),
+                };
                 println!(
-                    "{variant} opening {} ({}), engine{} {first}: {result} ({why})  [+{} ={} -{}]",
+                    "{variant} opening {} ({}), engine{} {first}: {result} ({why})  [+{} ={} -{}]{left}",
                     i + 1,
                     opening_text.join(" "),
                     order[0] + 1,
@@ -609,6 +725,34 @@ pub(crate) fn run(args: &MatchArgs) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_reads_as_seconds_plus_increment() {
+        let fischer = |base_ms, inc_ms| TimeControl::Fischer { base_ms, inc_ms };
+        assert_eq!(
+            TimeControl::parse_clock("60+1").ok(),
+            Some(fischer(60_000, 1_000))
+        );
+        assert_eq!(
+            TimeControl::parse_clock("10+0.1").ok(),
+            Some(fischer(10_000, 100))
+        );
+        assert_eq!(
+            TimeControl::parse_clock("180").ok(),
+            Some(fischer(180_000, 0))
+        );
+        assert_eq!(
+            TimeControl::parse_clock(" 2.5 + 0 ").ok(),
+            Some(fischer(2_500, 0))
+        );
+        for bad in [
+            "", "0+1", "+1", "1+", "a+1", "1+b", "-1+0", "1+-1", "inf+0", "1+1+1", "1e9",
+        ] {
+            assert!(TimeControl::parse_clock(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(fischer(10_000, 100).describe(), "10+0.1");
+        assert_eq!(TimeControl::MoveTime(100).describe(), "100 ms a move");
+    }
 
     #[test]
     fn results_read_as_the_pdn_says_whoever_moves_first() {

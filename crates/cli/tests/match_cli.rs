@@ -174,3 +174,84 @@ fn adjudication_reads_the_engines_scores() {
         assert_eq!(game.moves.len(), 3 + 4, "{file}");
     }
 }
+
+/// `--clock`: the engine keeps its Fischer clock over whole games, and an
+/// engine slower than its clock loses on time.
+#[test]
+fn a_fischer_clock_is_kept_and_a_slow_engine_loses_on_time() {
+    // The engine's own clock use: four short games at 4 s + 0.05 s, none
+    // lost on time (the engine budgets a margin), the clock in the PDN.
+    let (text, file) = self_match(
+        "clock",
+        &[
+            "--variant",
+            "american,international",
+            "--clock",
+            "4+0.05",
+            "--openings",
+            "1",
+            "--max-plies",
+            "40",
+        ],
+    );
+    let games: Vec<&str> = text.lines().filter(|l| l.contains(" opening ")).collect();
+    assert_eq!(games.len(), 4, "{text}");
+    assert!(!text.contains("on time"), "{text}");
+    for record in draughts::pdn::read(&file, None) {
+        let game = record.expect("a game our reader replays");
+        assert_eq!(game.tag("TimeControl"), Some("4+0.05"), "{file}");
+    }
+
+    // An engine that takes 0.4 s a move on a 0.2 s clock.
+    let dir = std::env::temp_dir().join(format!("damka-clock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("slow-engine.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in\n hub) echo wait;;\n init) echo ready;;\n go*) sleep 0.4; echo 'done move=1-2';;\n quit) exit 0;;\nesac; done\n",
+    )
+    .expect("script");
+    let me = env!("CARGO_BIN_EXE_draughts");
+    let slow = format!("/bin/sh {}", script.display());
+    let out = draughts()
+        .args([
+            "match",
+            "--engine1",
+            me,
+            "--engine2",
+            &slow,
+            "--variant",
+            "russian",
+            "--clock",
+            "0.2+0",
+            "--openings",
+            "1",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.matches("engine2 lost on time").count(), 2, "{text}");
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("russian: 2 games"))
+        .expect("summary");
+    assert_eq!(tally(summary), (2, 0, 0), "{summary}");
+    // Both at once is a usage error.
+    let out = draughts()
+        .args([
+            "match",
+            "--engine1",
+            me,
+            "--engine2",
+            me,
+            "--movetime",
+            "10",
+            "--clock",
+            "1+0",
+        ])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
