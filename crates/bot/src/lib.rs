@@ -133,11 +133,13 @@ pub struct ClockLimits {
 
 impl ClockLimits {
     /// The time the bot allots itself: `(soft, hard)`. It aims at
-    /// `remaining / 30 + 3/4 of the increment` a move (at most `cap_ms`): no
-    /// new iteration starts past half of that (`soft`), and the search stops
-    /// at `hard`, one and a half times the aim but never more than a quarter
-    /// of what the clock holds beyond a safety margin, so the bot never
-    /// flags.
+    /// `remaining / 18 + 9/10 of the increment` a move (at most `cap_ms`):
+    /// no new iteration starts past 6/10 of that (`soft`; a search without
+    /// a depth or node cap stretches it, never past `hard`, while the best
+    /// move changes or its score falls, and shrinks it to 0.55 once the
+    /// move has held for six iterations), and the search stops at `hard`,
+    /// twice the aim but never more than a quarter of what the clock holds
+    /// beyond a safety margin, so the bot never flags.
     #[must_use]
     pub fn budget(&self, cap_ms: u64) -> (Duration, Duration) {
         let remaining = self.remaining_ms;
@@ -145,11 +147,11 @@ impl ClockLimits {
         // time and a share of the clock.
         let margin = (remaining / 10).clamp(remaining.min(20), 1_000);
         let usable = remaining.saturating_sub(margin);
-        let aim = (remaining / 30 + self.increment_ms * 3 / 4)
+        let aim = (remaining / 18 + self.increment_ms * 9 / 10)
             .min(usable / 2)
             .min(cap_ms);
-        let soft = aim / 2;
-        let hard = (aim * 3 / 2).min(usable / 4).min(cap_ms);
+        let soft = aim * 6 / 10;
+        let hard = (aim * 2).min(usable / 4).min(cap_ms);
         (
             Duration::from_millis(soft.max(1)),
             Duration::from_millis(hard.max(1)),
@@ -259,14 +261,14 @@ mod tests {
             increment_ms: 0,
         };
         let (soft, hard) = c.budget(10_000);
-        assert_eq!(soft, Duration::from_millis(1_000));
-        assert_eq!(hard, Duration::from_millis(3_000));
+        assert_eq!(soft, Duration::from_millis(1_999));
+        assert_eq!(hard, Duration::from_millis(6_666));
         // The increment counts; the cap bounds everything.
         let c = ClockLimits {
             remaining_ms: 60_000,
             increment_ms: 2_000,
         };
-        assert_eq!(c.budget(10_000).0, Duration::from_millis(1_750));
+        assert_eq!(c.budget(10_000).0, Duration::from_millis(3_079));
         assert_eq!(c.budget(500).1, Duration::from_millis(500));
         // An empty clock still gives the first iteration a moment.
         let c = ClockLimits {

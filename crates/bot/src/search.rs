@@ -9,7 +9,7 @@ use crate::eval::Eval;
 use crate::tt::{self, Table};
 use draughts::{DrawLimits, Game, Move, MoveList, Position};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A won position scores `WIN - plies to the win`.
@@ -216,6 +216,9 @@ pub struct Engine {
     leaves: u64,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// Whether `soft` comes from a clock's budget, so the search may
+    /// stretch or shrink it by how settled the best move is.
+    stretch: bool,
     aborted: bool,
     /// Whether the running iteration may be cut (never the first: it
     /// always finishes, so there is a move).
@@ -240,6 +243,10 @@ pub struct Engine {
     /// This engine's place among the threads of a search: 0 for the one
     /// that answers, 1.. for the helpers.
     helper_index: usize,
+    /// The helpers' nodes of the running search, added in steps of
+    /// [`CHECK_EVERY`] as they go (shared with the helpers): progress
+    /// reports count every thread's nodes.
+    helper_nodes: Arc<AtomicU64>,
 }
 
 /// Half-width of the first aspiration window (evaluation unit: a man is 233 to 437).
@@ -286,6 +293,7 @@ impl Engine {
             leaves: 0,
             soft: None,
             hard: None,
+            stretch: false,
             aborted: false,
             can_abort: false,
             seldepth: 0,
@@ -299,6 +307,7 @@ impl Engine {
             threads: 1,
             helpers: Vec::new(),
             helper_index: 0,
+            helper_nodes: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -318,6 +327,7 @@ impl Engine {
     fn helper(&self, index: usize) -> Engine {
         let mut h = Engine::new(4);
         h.tt = Arc::clone(&self.tt);
+        h.helper_nodes = Arc::clone(&self.helper_nodes);
         h.helper_index = index;
         h
     }
@@ -500,8 +510,10 @@ impl Engine {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.soft = limits.movetime_ms.map(Duration::from_millis);
         self.hard = limits.movetime_ms.map(Duration::from_millis);
+        self.stretch = false;
         if self.helper_index == 0 {
             self.tt.new_search();
+            self.helper_nodes.store(0, Ordering::Relaxed);
         }
         for h in &mut self.history {
             *h /= 8;
@@ -543,6 +555,10 @@ impl Engine {
         if let Some((soft, hard)) = soft_hard {
             self.soft = Some(self.soft.map_or(soft, |s| s.min(soft)));
             self.hard = Some(self.hard.map_or(hard, |h| h.min(hard)));
+            // A search capped by depth or nodes (the weaker levels) keeps
+            // its limits as they are: the clock is only its safety net.
+            self.stretch =
+                self.soft < self.hard && limits.depth.is_none() && limits.nodes.is_none();
         }
         let pos = game.position().clone();
         if self.book
@@ -594,7 +610,8 @@ impl Engine {
             done.store(true, Ordering::Relaxed);
             result
         });
-        result.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        // Exact, where the progress reports counted the helpers in steps.
+        result.nodes = self.nodes + helpers.iter().map(|h| h.nodes).sum::<u64>();
         self.helpers = helpers;
         result
     }
@@ -612,6 +629,7 @@ impl Engine {
         let stop = control.stop;
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best: Option<(Move, i32, u32)> = None;
+        let mut settled = Settled::default();
         // Root moves in the order of the last iteration.
         let mut order: Vec<(Move, i32)> = moves.iter().map(|&m| (m, 0)).collect();
         if let Some(e) = self.tt.probe(hash(pos) ^ limits_key(draw))
@@ -630,9 +648,10 @@ impl Engine {
                 }
                 if !pondering
                     && (self.nodes >= self.node_limit
-                        || self
-                            .soft
-                            .is_some_and(|soft| self.clock_start.elapsed() >= soft))
+                        || self.soft.is_some_and(|soft| {
+                            self.clock_start.elapsed()
+                                >= settled.soft(soft, self.hard, self.stretch)
+                        }))
                 {
                     break;
                 }
@@ -714,6 +733,7 @@ impl Engine {
                 let completed = !self.aborted || depth == 1;
                 if completed {
                     best = Some((m, s, depth));
+                    settled.after_iteration(m, s, depth);
                     self.tt.store(
                         hash(pos) ^ limits_key(draw),
                         depth as i32,
@@ -783,11 +803,16 @@ impl Engine {
     }
 
     fn result(&self, mv: Move, score: i32, depth: u32, pv: Vec<Move>) -> SearchResult {
+        let helpers = if self.threads > 1 && self.helper_index == 0 {
+            self.helper_nodes.load(Ordering::Relaxed)
+        } else {
+            0
+        };
         SearchResult {
             mv,
             score,
             depth,
-            nodes: self.nodes,
+            nodes: self.nodes + helpers,
             time_ms: self.start.elapsed().as_millis() as u64,
             pv,
             bitbase_hits: self.bitbase_hits,
@@ -922,6 +947,9 @@ impl Engine {
     ) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY) {
+            if self.helper_index > 0 {
+                self.helper_nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            }
             self.check_limits(stop);
         }
         if self.aborted {
@@ -1279,6 +1307,64 @@ impl Engine {
     }
 }
 
+/// How settled the root's best move is, for the time a clock's search
+/// takes: the soft limit (no new iteration past it) is stretched when the
+/// best move just changed or its score fell, shrunk when the move has held
+/// for several iterations.
+#[derive(Debug, Clone, Copy)]
+struct Settled {
+    last: Option<(Move, i32)>,
+    /// Completed iterations in a row (beyond the first) with the same move.
+    same_for: u32,
+    /// What the soft limit is multiplied by.
+    factor: f64,
+}
+
+impl Default for Settled {
+    fn default() -> Settled {
+        Settled {
+            last: None,
+            same_for: 0,
+            factor: 1.0,
+        }
+    }
+}
+
+impl Settled {
+    /// Takes in a completed iteration's best move and score.
+    fn after_iteration(&mut self, m: Move, score: i32, depth: u32) {
+        if let Some((last_move, last_score)) = self.last
+            && depth >= 4
+        {
+            self.same_for = if last_move == m { self.same_for + 1 } else { 0 };
+            let mut f: f64 = match self.same_for {
+                0 => 1.6,
+                1 | 2 => 1.0,
+                3..=5 => 0.75,
+                _ => 0.55,
+            };
+            let fall = last_score - score;
+            if fall > 60 {
+                f *= 1.5;
+            } else if fall > 20 {
+                f *= 1.2;
+            }
+            self.factor = f.clamp(0.4, 2.0);
+        }
+        self.last = Some((m, score));
+    }
+
+    /// The soft limit to go by: `soft` scaled, at most `hard`, when the
+    /// limits come from a clock (`stretch`); else `soft` itself.
+    fn soft(&self, soft: Duration, hard: Option<Duration>, stretch: bool) -> Duration {
+        if !stretch {
+            return soft;
+        }
+        let scaled = soft.mul_f64(self.factor);
+        hard.map_or(scaled, |h| scaled.min(h))
+    }
+}
+
 /// A node's moves to search, as ordering scores and places in the ply's
 /// move list (the moves themselves are not copied: a copy of the whole list
 /// per node showed in the profile).
@@ -1355,8 +1441,43 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{hash, hash_after};
+    use super::{Settled, hash, hash_after};
     use draughts::{Position, Rules, SplitMix64, Variant};
+    use std::time::Duration;
+
+    #[test]
+    fn a_clocks_soft_limit_follows_how_settled_the_best_move_is() {
+        let pos = Position::new(Rules::new(Variant::Russian));
+        let legal = pos.legal_moves();
+        let (a, b) = (legal[0], legal[1]);
+        let soft = Duration::from_millis(1_000);
+        let hard = Some(Duration::from_millis(1_800));
+        let mut s = Settled::default();
+        // The first iterations say nothing yet.
+        for depth in 1..=3 {
+            s.after_iteration(a, 0, depth);
+        }
+        assert_eq!(s.soft(soft, hard, true), soft);
+        // A new best move stretches the time, never past `hard`.
+        s.after_iteration(b, 0, 4);
+        assert_eq!(s.soft(soft, hard, true), Duration::from_millis(1_600));
+        s.after_iteration(a, -100, 5);
+        assert_eq!(s.soft(soft, hard, true), Duration::from_millis(1_800));
+        // The same move twice: the plain soft limit; a small fall, a little more.
+        s.after_iteration(a, -100, 6);
+        assert_eq!(s.soft(soft, hard, true), soft);
+        s.after_iteration(a, -130, 7);
+        assert_eq!(s.soft(soft, hard, true), Duration::from_millis(1_200));
+        // Held for long, it shrinks.
+        s.after_iteration(a, -130, 8);
+        assert_eq!(s.soft(soft, hard, true), Duration::from_millis(750));
+        for depth in 9..=12 {
+            s.after_iteration(a, -120, depth);
+        }
+        assert_eq!(s.soft(soft, hard, true), Duration::from_millis(550));
+        // A fixed move time, or a search capped otherwise, is not scaled.
+        assert_eq!(s.soft(soft, hard, false), soft);
+    }
 
     #[test]
     fn the_hash_after_a_move_is_the_hash_of_the_new_position() {

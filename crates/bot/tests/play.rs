@@ -439,3 +439,34 @@ fn threads_share_the_table_and_answer_legal_moves() {
         assert!(helped > 0, "{variant}: the helpers never counted a node");
     }
 }
+
+/// With helper threads, the progress reports (the Hub's `info` lines)
+/// count every thread's nodes, as the answer does: the last report of a
+/// search stopped by depth holds nearly all of the answer's nodes (the
+/// answering thread alone searches about a quarter of them with 4 threads).
+#[test]
+fn progress_reports_count_the_helpers_nodes() {
+    let stop = AtomicBool::new(false);
+    let game = Game::new(Position::new(Rules::new(Variant::International)));
+    let mut engine = Engine::new(16);
+    engine.set_threads(4);
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let mut reports = Vec::new();
+    let mut record = |p: &bot::Progress| reports.push(p.result.nodes);
+    let mut control = bot::Control {
+        stop: &stop,
+        ponder: None,
+        report: Some(&mut record),
+    };
+    let r = engine
+        .search_controlled(&game, &limits, None, &mut control)
+        .expect("a move");
+    assert_eq!(r.depth, 10);
+    assert!(reports.windows(2).all(|w| w[0] <= w[1]), "{reports:?}");
+    let last = *reports.last().expect("a report per iteration");
+    assert!(last <= r.nodes, "{last} > {}", r.nodes);
+    assert!(last * 10 >= r.nodes * 7, "{last} of {}", r.nodes);
+}
