@@ -729,22 +729,18 @@ mod tests {
     #[test]
     fn a_clock_reads_as_seconds_plus_increment() {
         let fischer = |base_ms, inc_ms| TimeControl::Fischer { base_ms, inc_ms };
-        assert_eq!(
-            TimeControl::parse_clock("60+1").ok(),
-            Some(fischer(60_000, 1_000))
-        );
-        assert_eq!(
-            TimeControl::parse_clock("10+0.1").ok(),
-            Some(fischer(10_000, 100))
-        );
-        assert_eq!(
-            TimeControl::parse_clock("180").ok(),
-            Some(fischer(180_000, 0))
-        );
-        assert_eq!(
-            TimeControl::parse_clock(" 2.5 + 0 ").ok(),
-            Some(fischer(2_500, 0))
-        );
+        for (text, base_ms, inc_ms) in [
+            ("60+1", 60_000, 1_000),
+            ("10+0.1", 10_000, 100),
+            ("180", 180_000, 0),
+            (" 2.5 + 0 ", 2_500, 0),
+        ] {
+            assert_eq!(
+                TimeControl::parse_clock(text).ok(),
+                Some(fischer(base_ms, inc_ms)),
+                "{text:?}"
+            );
+        }
         for bad in [
             "", "0+1", "+1", "1+", "a+1", "1+b", "-1+0", "1+-1", "inf+0", "1+1+1", "1e9",
         ] {

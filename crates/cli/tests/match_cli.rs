@@ -21,6 +21,38 @@ fn tally(line: &str) -> (u32, u32, u32) {
     )
 }
 
+/// A scripted Hub engine in a directory of its own (removed by the
+/// caller): it answers `hub` and `init`, and `go` with `on_go` (shell).
+/// Returns the directory and the engine's command.
+fn script_engine(name: &str, on_go: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("damka-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join(format!("{name}.sh"));
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nwhile read line; do case \"$line\" in\n hub) echo wait;;\n init) echo ready;;\n go*) {on_go};;\n quit) exit 0;;\nesac; done\n"
+        ),
+    )
+    .expect("script");
+    let cmd = format!("/bin/sh {}", script.display());
+    (dir, cmd)
+}
+
+/// `draughts match` of the engine (engine1) against `engine2` with
+/// `args`: the output, after checking that the match ran.
+fn match_against(engine2: &str, args: &[&str]) -> String {
+    let me = env!("CARGO_BIN_EXE_draughts");
+    let out = draughts()
+        .args(["match", "--engine1", me, "--engine2", engine2])
+        .args(args)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    text
+}
+
 /// `draughts match` of the engine against itself with `args`, every game
 /// written to a PDN file of its own: the output and the file's text.
 fn self_match(file: &str, args: &[&str]) -> (String, String) {
@@ -91,34 +123,18 @@ fn a_tiny_match_of_the_engine_against_itself() {
 
 #[test]
 fn an_engine_playing_illegal_moves_loses_every_game() {
-    let dir = std::env::temp_dir().join(format!("damka-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let script = dir.join("bad-engine.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nwhile read line; do case \"$line\" in\n hub) echo wait;;\n init) echo ready;;\n go*) echo 'done move=1-2';;\n quit) exit 0;;\nesac; done\n",
-    )
-    .expect("script");
-    let me = env!("CARGO_BIN_EXE_draughts");
-    let bad = format!("/bin/sh {}", script.display());
-    let out = draughts()
-        .args([
-            "match",
-            "--engine1",
-            me,
-            "--engine2",
-            &bad,
+    let (dir, bad) = script_engine("bad-engine", "echo 'done move=1-2'");
+    let text = match_against(
+        &bad,
+        &[
             "--variant",
             "international",
             "--movetime",
             "10",
             "--openings",
             "2",
-        ])
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+        ],
+    );
     assert_eq!(
         text.matches("engine2 illegal move 1-2").count(),
         4,
@@ -203,34 +219,18 @@ fn a_fischer_clock_is_kept_and_a_slow_engine_loses_on_time() {
     }
 
     // An engine that takes 0.4 s a move on a 0.2 s clock.
-    let dir = std::env::temp_dir().join(format!("damka-clock-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let script = dir.join("slow-engine.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nwhile read line; do case \"$line\" in\n hub) echo wait;;\n init) echo ready;;\n go*) sleep 0.4; echo 'done move=1-2';;\n quit) exit 0;;\nesac; done\n",
-    )
-    .expect("script");
-    let me = env!("CARGO_BIN_EXE_draughts");
-    let slow = format!("/bin/sh {}", script.display());
-    let out = draughts()
-        .args([
-            "match",
-            "--engine1",
-            me,
-            "--engine2",
-            &slow,
+    let (dir, slow) = script_engine("slow-engine", "sleep 0.4; echo 'done move=1-2'");
+    let text = match_against(
+        &slow,
+        &[
             "--variant",
             "russian",
             "--clock",
             "0.2+0",
             "--openings",
             "1",
-        ])
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+        ],
+    );
     assert_eq!(text.matches("engine2 lost on time").count(), 2, "{text}");
     let summary = text
         .lines()
@@ -238,6 +238,7 @@ fn a_fischer_clock_is_kept_and_a_slow_engine_loses_on_time() {
         .expect("summary");
     assert_eq!(tally(summary), (2, 0, 0), "{summary}");
     // Both at once is a usage error.
+    let me = env!("CARGO_BIN_EXE_draughts");
     let out = draughts()
         .args([
             "match",
