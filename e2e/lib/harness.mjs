@@ -80,9 +80,12 @@ export async function startServer(name, extraArgs = [], { databaseUrl } = {}) {
   const url = `http://127.0.0.1:${port}`;
   let child = null;
   let exited = null;
+  // Set while the test stops or kills the server on purpose.
+  let stopping = false;
 
   async function launch() {
     exited = null;
+    stopping = false;
     child = spawn(bin, [
       '--bind', `127.0.0.1:${port}`,
       '--database-url', databaseUrl ?? `sqlite://${tmp}/damka.db`,
@@ -103,7 +106,11 @@ export async function startServer(name, extraArgs = [], { databaseUrl } = {}) {
     });
     const me = child;
     me.on('exit', (code, signal) => {
-      if (child === me) exited = { code, signal };
+      if (child !== me) return;
+      exited = { code, signal };
+      // A server that ends by itself (a crash, a cluster node that lost its lease)
+      // fails the test later as a refused connection: say why now.
+      if (!stopping) console.error(`server ${name} exited by itself (${JSON.stringify(exited)}); see ${log}`);
     });
     const deadline = Date.now() + READY_MS;
     for (;;) {
@@ -134,15 +141,20 @@ export async function startServer(name, extraArgs = [], { databaseUrl } = {}) {
     /** Freezes the process: sockets stay open but nothing is answered. */
     pause: () => child.kill('SIGSTOP'),
     /** Sends `signal` to the process. */
-    signal: (signal) => child.kill(signal),
+    signal: (signal) => {
+      stopping = true;
+      child.kill(signal);
+    },
     /** Kills the process at once (no graceful shutdown). */
     async kill() {
+      stopping = true;
       child.kill('SIGKILL');
       if (!(await waitExit(WAIT_MS))) throw new Error('the killed server did not exit');
     },
     /** Starts the server again on the same port and database. */
     restart: launch,
     async stop() {
+      stopping = true;
       if (child && !exited) {
         child.kill('SIGCONT');
         child.kill('SIGTERM');
