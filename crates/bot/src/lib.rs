@@ -103,10 +103,12 @@ impl Level {
                 cap_ms: 1_500,
                 tt_bits: 15,
             },
+            // Level 3's table is 16 MiB (the Hub engine's, with which it is
+            // measured), kept between searches by [`Engines`].
             Level::Three => Settings {
                 depth: MAX_DEPTH,
                 cap_ms: 10_000,
-                tt_bits: 17,
+                tt_bits: 20,
             },
         }
     }
@@ -197,8 +199,95 @@ pub fn think_with(
     if game.outcome().is_some() {
         return None;
     }
+    let mut engine = Engine::new(level.settings().tt_bits);
+    think_on(&mut engine, game, level, clock, seed, stop, bitbases)
+}
+
+/// Level 3's engines kept between searches, so that a search finds in its
+/// transposition table what the last ones learnt (most often the same
+/// game's previous moves: a server with one search slot and a few games at
+/// once keeps hitting it). A search takes an idle engine of its variant
+/// (the table's keys do not hold the variant: one table never serves two)
+/// or makes one, and gives it back after; at most `keep` idle engines
+/// stay (the oldest go), each with a 16 MiB table. Levels 1 and 2 search
+/// with a fresh small table as [`think_with`] does: they stay repeatable
+/// given the seed.
+#[derive(Debug)]
+pub struct Engines {
+    idle: std::sync::Mutex<Vec<(draughts::Variant, Engine)>>,
+    keep: usize,
+}
+
+impl Engines {
+    /// A pool keeping at most `keep` idle engines.
+    #[must_use]
+    pub fn new(keep: usize) -> Engines {
+        Engines {
+            idle: std::sync::Mutex::new(Vec::new()),
+            keep,
+        }
+    }
+
+    /// [`think_with`], level 3 on a kept engine.
+    #[must_use]
+    pub fn think(
+        &self,
+        game: &Game,
+        level: Level,
+        clock: ClockLimits,
+        seed: u64,
+        stop: &AtomicBool,
+        bitbases: Option<Arc<Bitbases>>,
+    ) -> Option<SearchResult> {
+        if level != Level::Three || game.outcome().is_some() {
+            return think_with(game, level, clock, seed, stop, bitbases);
+        }
+        let variant = game.position().variant();
+        let kept = {
+            let mut idle = self.lock();
+            // The most recently returned first: it most likely played this game.
+            idle.iter()
+                .rposition(|(v, _)| *v == variant)
+                .map(|i| idle.remove(i).1)
+        };
+        let mut engine = kept.unwrap_or_else(|| Engine::new(level.settings().tt_bits));
+        let result = think_on(&mut engine, game, level, clock, seed, stop, bitbases);
+        let mut idle = self.lock();
+        if self.keep > 0 {
+            if idle.len() >= self.keep {
+                idle.remove(0);
+            }
+            idle.push((variant, engine));
+        }
+        result
+    }
+
+    /// Idle engines kept for `variant`.
+    #[must_use]
+    pub fn idle(&self, variant: draughts::Variant) -> usize {
+        self.lock().iter().filter(|(v, _)| *v == variant).count()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(draughts::Variant, Engine)>> {
+        // A search that panicked left the list whole (it is only pushed to and
+        // removed from under the lock).
+        self.idle
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// [`think_with`]'s search on `engine` (its table as it is).
+fn think_on(
+    engine: &mut Engine,
+    game: &Game,
+    level: Level,
+    clock: ClockLimits,
+    seed: u64,
+    stop: &AtomicBool,
+    bitbases: Option<Arc<Bitbases>>,
+) -> Option<SearchResult> {
     let settings = level.settings();
-    let mut engine = Engine::new(settings.tt_bits);
     if level == Level::Three {
         engine.set_bitbases(bitbases);
         engine.set_book(true);
@@ -235,6 +324,54 @@ pub fn think_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use draughts::{Position, Rules, Variant};
+
+    /// `variant`'s game after at least `plies` first legal moves (out of
+    /// the book), at a position with a choice of moves.
+    fn played(variant: Variant, plies: usize) -> Game {
+        let mut game = Game::new(Position::new(Rules::new(variant)));
+        while game.moves().len() < plies || game.position().legal_moves().len() < 2 {
+            let m = game.position().legal_moves()[0];
+            game.play(&m).expect("legal");
+        }
+        game
+    }
+
+    #[test]
+    fn level_three_keeps_its_engine_and_table_per_variant() {
+        let engines = Engines::new(1);
+        let clock = ClockLimits {
+            remaining_ms: 3_000,
+            increment_ms: 0,
+        };
+        let stop = AtomicBool::new(false);
+        let american = played(Variant::American, 12);
+        let answer = engines.think(&american, Level::Three, clock, 1, &stop, None);
+        assert!(
+            answer.is_some_and(|a| a.depth > 0),
+            "searched, not from the book"
+        );
+        assert_eq!(engines.idle(Variant::American), 1);
+        assert!(
+            engines.lock()[0].1.knows(&american),
+            "the kept table holds the position"
+        );
+        // Levels 1 and 2 search on a fresh table and leave the pool alone.
+        let _ = engines.think(&american, Level::Two, clock, 1, &stop, None);
+        assert_eq!(engines.lock().len(), 1);
+        // Another variant never gets the American table; with room for one, the
+        // oldest idle engine goes.
+        let international = played(Variant::International, 12);
+        let _ = engines.think(&international, Level::Three, clock, 1, &stop, None);
+        assert_eq!(engines.idle(Variant::American), 0);
+        assert_eq!(engines.idle(Variant::International), 1);
+        let kept = &engines.lock()[0].1;
+        assert!(kept.knows(&international) && !kept.knows(&american));
+        // Nothing kept with no room.
+        let none = Engines::new(0);
+        let _ = none.think(&american, Level::Three, clock, 1, &stop, None);
+        assert_eq!(none.lock().len(), 0);
+    }
 
     #[test]
     fn levels_round_trip() {

@@ -404,6 +404,14 @@ impl Engine {
         self.tt.bytes()
     }
 
+    /// Whether the table holds the current position of `game`.
+    #[cfg(test)]
+    pub(crate) fn knows(&self, game: &Game) -> bool {
+        self.tt
+            .probe(hash(game.position()) ^ limits_key(&game.draw_limits()))
+            .is_some()
+    }
+
     fn eval_for(&mut self, variant: draughts::Variant) -> &Eval {
         if self.eval.as_ref().is_none_or(|(v, _)| *v != variant) {
             self.eval = Some((variant, Eval::new(variant)));

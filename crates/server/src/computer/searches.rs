@@ -2,7 +2,9 @@
 //!
 //! A search is CPU work, so it never runs on the async threads: [`Computer::search`] waits for
 //! one of a few search slots (`--bot-searches`, by default one core fewer than the machine
-//! has, at least one), then runs `bot::think` on a blocking thread. Waiting searches are
+//! has, at least one), then runs `bot::Engines::think` on a blocking thread (level 3 on an
+//! engine kept from earlier searches, its 16 MiB table warm; one idle engine is kept per
+//! slot, per variant as searches come). Waiting searches are
 //! served in a fair order ([`super::queue`]): people's games first, then the computer's
 //! tournament boards, then analysis; within a class, address by address and owner by
 //! owner, so one guest with many tables cannot make another wait behind all of them.
@@ -99,6 +101,8 @@ struct Inner {
 pub struct Computer {
     core: Arc<Core>,
     endgames: Arc<super::Endgames>,
+    /// Level 3's engines, kept between searches (one idle per search slot).
+    engines: Arc<bot::Engines>,
 }
 
 /// What the slots share (the slots themselves hold it, so a search on a blocking thread
@@ -131,6 +135,7 @@ impl Computer {
         };
         Computer {
             endgames: Arc::default(),
+            engines: Arc::new(bot::Engines::new(n)),
             core: Arc::new(Core {
                 inner: Mutex::new(Inner {
                     queue: FairQueue::default(),
@@ -178,13 +183,16 @@ impl Computer {
         };
         let stop = req.stop.clone();
         let tables = self.endgames.get(req.game.position().variant());
+        let engines = self.engines.clone();
         let result = tokio::task::spawn_blocking(move || {
             let _slot = slot;
-            bot::think_with(&req.game, req.level, clock, req.seed, &stop, tables).map(|r| {
-                // Written by the searched position, so the table reads it back exactly
-                // as a person's move.
-                (req.game.position().move_to_string(&r.mv), r.depth, r.nodes)
-            })
+            engines
+                .think(&req.game, req.level, clock, req.seed, &stop, tables)
+                .map(|r| {
+                    // Written by the searched position, so the table reads it back exactly
+                    // as a person's move.
+                    (req.game.position().move_to_string(&r.mv), r.depth, r.nodes)
+                })
         })
         .await;
         match result {
