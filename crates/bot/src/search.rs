@@ -247,6 +247,11 @@ pub struct Engine {
     /// [`CHECK_EVERY`] as they go (shared with the helpers): progress
     /// reports count every thread's nodes.
     helper_nodes: Arc<AtomicU64>,
+    /// The running iteration's depth (singular extensions stop below
+    /// twice this ply).
+    iteration_depth: i32,
+    /// The running search's singular extensions and multi-cuts.
+    singular_counts: [u64; 2],
 }
 
 /// Half-width of the first aspiration window (evaluation unit: a man is 233 to 437).
@@ -261,6 +266,14 @@ const PROBCUT_REDUCTION: i32 = 4;
 const PROBCUT_MOVES: usize = 3;
 /// ... must beat beta by this margin (evaluation unit).
 const PROBCUT_MARGIN: i32 = 100;
+
+/// Singular extension: from this depth, a hash move whose stored lower
+/// bound holds (searched at least `depth - SINGULAR_SLACK`) ...
+const SINGULAR_DEPTH: i32 = 6;
+const SINGULAR_SLACK: i32 = 3;
+/// ... is searched one ply deeper when every other move, searched at half
+/// the depth, stays below its score minus this much a ply of depth.
+const SINGULAR_MARGIN: i32 = 2;
 
 /// Late-move pruning: at non-PV nodes of depth 1 to `LMP_DEPTH`, the
 /// quiet moves from index `LMP_BASE + depth²` on are skipped (measured:
@@ -308,6 +321,8 @@ impl Engine {
             helpers: Vec::new(),
             helper_index: 0,
             helper_nodes: Arc::new(AtomicU64::new(0)),
+            iteration_depth: 0,
+            singular_counts: [0; 2],
         }
     }
 
@@ -402,6 +417,12 @@ impl Engine {
     #[must_use]
     pub fn table_bytes(&self) -> usize {
         self.tt.bytes()
+    }
+
+    /// The last search's singular extensions and multi-cuts.
+    #[cfg(test)]
+    pub(crate) fn singular_counts(&self) -> [u64; 2] {
+        self.singular_counts
     }
 
     /// Whether the table holds the current position of `game`.
@@ -511,6 +532,7 @@ impl Engine {
         self.clock_start = self.start;
         self.ponder = None;
         self.nodes = 0;
+        self.singular_counts = [0; 2];
         self.bitbase_hits = 0;
         self.aborted = false;
         self.can_abort = false;
@@ -670,6 +692,7 @@ impl Engine {
                 continue;
             }
             self.can_abort = depth > 1;
+            self.iteration_depth = depth as i32;
             self.leaf_plies = 0;
             self.leaves = 0;
             // Aspiration: from depth 4 the window is centred on the last
@@ -856,6 +879,78 @@ impl Engine {
             pv.push(m);
         }
         pv
+    }
+
+    /// Whether the hash move (first in `scored`) is singular: every other
+    /// move, searched at half the depth, fails low against the stored
+    /// score less a margin (then it is searched one ply deeper); or
+    /// another move beats that bound too ([`Singular::Cut`] with the
+    /// bound: at a non-PV node where it reaches beta, two moves beat beta
+    /// and the node is cut).
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        pos: &Position,
+        draw: &DrawLimits,
+        irrev_from: usize,
+        depth: i32,
+        ply: usize,
+        threat_extended: bool,
+        stop: &AtomicBool,
+        scored: &mut Ordered,
+        entry: Option<tt::Entry>,
+    ) -> Singular {
+        let Some(e) = entry else {
+            return Singular::No;
+        };
+        if depth < SINGULAR_DEPTH
+            || ply == 0
+            || ply as i32 >= 2 * self.iteration_depth
+            || scored.keys.len() < 2
+            || !e.has_move
+            || e.bound == tt::UPPER
+            || i32::from(e.depth) < depth - SINGULAR_SLACK
+        {
+            return Singular::No;
+        }
+        let tt_score = score_from_tt(i32::from(e.score), ply);
+        if tt_score.abs() >= WIN_BOUND / 2 {
+            return Singular::No;
+        }
+        let s_beta = tt_score - SINGULAR_MARGIN * depth;
+        let first = scored.pick(0);
+        if !e.is_move(&self.lists[ply][first]) {
+            return Singular::No;
+        }
+        for i in 1..scored.keys.len() {
+            let m = self.lists[ply][scored.pick(i)];
+            let mut next = pos.clone();
+            next.play_unchecked(&m);
+            let next_draw = draw.after_move(pos, &m, &next);
+            let irreversible = m.is_capture() || !pos.kings().contains(m.from());
+            let len = self.path.len();
+            let child_irrev = if irreversible { len } else { irrev_from };
+            self.path.push(hash_after(self.path[len - 1], pos, &next));
+            let score = -self.node(
+                &next,
+                &next_draw,
+                child_irrev,
+                depth / 2 - 1,
+                ply + 1,
+                -s_beta,
+                -s_beta + 1,
+                threat_extended,
+                stop,
+            );
+            self.path.truncate(len);
+            if self.aborted {
+                return Singular::No;
+            }
+            if score >= s_beta {
+                return Singular::Cut(s_beta);
+            }
+        }
+        Singular::Extend
     }
 
     /// Plays `m` from `pos` and returns its score for the mover.
@@ -1163,6 +1258,30 @@ impl Engine {
                 }
             }
         }
+        let singular = self.singular(
+            pos,
+            draw,
+            irrev_from,
+            *depth,
+            ply,
+            threat_extended,
+            stop,
+            scored,
+            entry,
+        );
+        if self.aborted {
+            return 0;
+        }
+        // Multi-cut: another move beats beta at half the depth as well.
+        if let Singular::Cut(s) = singular
+            && !pv_node
+            && s >= beta
+        {
+            self.singular_counts[1] += 1;
+            return s;
+        }
+        let singular = singular == Singular::Extend;
+        self.singular_counts[0] += u64::from(singular);
         let original_alpha = *alpha;
         let mut best = stand_pat.unwrap_or(-INF);
         let mut best_move: Option<Move> = None;
@@ -1187,7 +1306,7 @@ impl Engine {
             let child_irrev = if irreversible { len } else { irrev_from };
             self.path.push(hash_after(self.path[len - 1], pos, &next));
             // A forced reply costs no depth.
-            let mut new_depth = if single && *depth > 0 {
+            let mut new_depth = if (single && *depth > 0) || (i == 0 && singular) {
                 *depth
             } else {
                 *depth - 1
@@ -1313,6 +1432,17 @@ impl Engine {
         }
         best
     }
+}
+
+/// What the singular test found of the hash move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Singular {
+    /// Not tested (no deep enough lower bound with a move), or aborted.
+    No,
+    /// Every other move fails low: the hash move gets one more ply.
+    Extend,
+    /// Another move reaches the bound too (the bound).
+    Cut(i32),
 }
 
 /// How settled the root's best move is, for the time a clock's search
@@ -1449,9 +1579,35 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Settled, hash, hash_after};
-    use draughts::{Position, Rules, SplitMix64, Variant};
+    use super::{Engine, Limits, Settled, hash, hash_after};
+    use draughts::{Game, Position, Rules, SplitMix64, Variant};
+    use std::sync::atomic::AtomicBool;
     use std::time::Duration;
+
+    #[test]
+    fn deep_searches_extend_singular_moves_and_cut_on_two_good_ones() {
+        let stop = AtomicBool::new(false);
+        for variant in [Variant::International, Variant::American] {
+            let game = Game::new(Position::new(Rules::new(variant)));
+            let mut engine = Engine::new(18);
+            let limits = Limits {
+                depth: Some(12),
+                ..Limits::default()
+            };
+            let r = engine.search(&game, &limits, &stop).expect("a move");
+            assert!(game.position().is_legal(&r.mv));
+            let [extended, cut] = engine.singular_counts();
+            assert!(extended > 0 && cut > 0, "{variant:?}: {extended} {cut}");
+            // Below the depth where the test starts, none.
+            let shallow = Limits {
+                depth: Some(super::SINGULAR_DEPTH as u32),
+                ..Limits::default()
+            };
+            let mut fresh = Engine::new(18);
+            let _ = fresh.search(&game, &shallow, &stop);
+            assert_eq!(fresh.singular_counts(), [0, 0], "{variant:?}");
+        }
+    }
 
     #[test]
     fn a_clocks_soft_limit_follows_how_settled_the_best_move_is() {
