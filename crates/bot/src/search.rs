@@ -1305,7 +1305,7 @@ impl Engine {
             let len = self.path.len();
             let child_irrev = if irreversible { len } else { irrev_from };
             self.path.push(hash_after(self.path[len - 1], pos, &next));
-            // A forced reply costs no depth.
+            // A forced reply costs no depth, nor a singular hash move.
             let mut new_depth = if (single && *depth > 0) || (i == 0 && singular) {
                 *depth
             } else {
