@@ -924,25 +924,15 @@ impl Engine {
         }
         for i in 1..scored.keys.len() {
             let m = self.lists[ply][scored.pick(i)];
-            let mut next = pos.clone();
-            next.play_unchecked(&m);
-            let next_draw = draw.after_move(pos, &m, &next);
-            let irreversible = m.is_capture() || !pos.kings().contains(m.from());
-            let len = self.path.len();
-            let child_irrev = if irreversible { len } else { irrev_from };
-            self.path.push(hash_after(self.path[len - 1], pos, &next));
-            let score = -self.node(
-                &next,
-                &next_draw,
-                child_irrev,
+            let score = self.null_window_child(
+                (pos, draw, irrev_from),
+                &m,
                 depth / 2 - 1,
-                ply + 1,
-                -s_beta,
-                -s_beta + 1,
+                ply,
+                s_beta,
                 threat_extended,
                 stop,
             );
-            self.path.truncate(len);
             if self.aborted {
                 return Singular::No;
             }
@@ -951,6 +941,43 @@ impl Engine {
             }
         }
         Singular::Extend
+    }
+
+    /// Plays `m` from `pos` (at `ply`, its line's positions since the last
+    /// irreversible move from `irrev_from`) and searches the reply to
+    /// `depth` with a null window at `bound`: the score for the mover,
+    /// which reaches `bound` when the move does (ProbCut, the singular test).
+    #[allow(clippy::too_many_arguments)]
+    fn null_window_child(
+        &mut self,
+        (pos, draw, irrev_from): (&Position, &DrawLimits, usize),
+        m: &Move,
+        depth: i32,
+        ply: usize,
+        bound: i32,
+        threat_extended: bool,
+        stop: &AtomicBool,
+    ) -> i32 {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let next_draw = draw.after_move(pos, m, &next);
+        let irreversible = m.is_capture() || !pos.kings().contains(m.from());
+        let len = self.path.len();
+        let child_irrev = if irreversible { len } else { irrev_from };
+        self.path.push(hash_after(self.path[len - 1], pos, &next));
+        let score = -self.node(
+            &next,
+            &next_draw,
+            child_irrev,
+            depth,
+            ply + 1,
+            -bound,
+            -bound + 1,
+            threat_extended,
+            stop,
+        );
+        self.path.truncate(len);
+        score
     }
 
     /// Plays `m` from `pos` and returns its score for the mover.
@@ -1231,25 +1258,15 @@ impl Engine {
             let pc_beta = beta + PROBCUT_MARGIN;
             for i in 0..scored.keys.len().min(PROBCUT_MOVES) {
                 let m = self.lists[ply][scored.pick(i)];
-                let mut next = pos.clone();
-                next.play_unchecked(&m);
-                let next_draw = draw.after_move(pos, &m, &next);
-                let irreversible = m.is_capture() || !pos.kings().contains(m.from());
-                let len = self.path.len();
-                let child_irrev = if irreversible { len } else { irrev_from };
-                self.path.push(hash_after(self.path[len - 1], pos, &next));
-                let score = -self.node(
-                    &next,
-                    &next_draw,
-                    child_irrev,
+                let score = self.null_window_child(
+                    (pos, draw, irrev_from),
+                    &m,
                     *depth - 1 - PROBCUT_REDUCTION,
-                    ply + 1,
-                    -pc_beta,
-                    -pc_beta + 1,
+                    ply,
+                    pc_beta,
                     threat_extended,
                     stop,
                 );
-                self.path.truncate(len);
                 if self.aborted {
                     return 0;
                 }
