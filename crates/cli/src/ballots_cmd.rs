@@ -84,8 +84,9 @@ pub(crate) struct MakeArgs {
     /// The depth each position is searched to (default: 16 on 8x8, 14 on 10x10).
     #[arg(long)]
     pub depth: Option<u32>,
-    /// The largest score kept either way, in hundredths of a man (default: 25
-    /// on 8x8, 10 on 10x10, where half the positions are within a quarter man).
+    /// The largest score kept either way, in hundredths of the variant's man
+    /// (`bot::centimen`; default: 25 on 8x8, 10 on 10x10, where the evaluation
+    /// is flatter).
     #[arg(long)]
     pub margin: Option<i32>,
     /// Searches run at once (each position has its own engine, so the
@@ -321,6 +322,13 @@ fn score(variant: Variant, line: &[Move], depth: u32) -> Option<i32> {
         .map(|r| r.score)
 }
 
+/// Whether a search's `score` (the engine's internal unit) is within
+/// `margin` hundredths of a man either way, in the variant's men
+/// (`bot::centimen`; a forced win never is).
+pub(crate) fn level_within(variant: Variant, score: i32, margin: i32) -> bool {
+    bot::centimen(variant, score).abs() <= margin
+}
+
 fn make(a: &MakeArgs) -> Result<(), Failure> {
     let variant = a.variant;
     let ten = variant.board_size() == 10;
@@ -357,7 +365,7 @@ fn make(a: &MakeArgs) -> Result<(), Failure> {
             let score = score.map_or("over".to_owned(), |s| s.to_string());
             eprintln!("{}\t{score}", texts(variant, line).join(" "));
         }
-        if score.is_some_and(|s| s.abs() <= margin) {
+        if score.is_some_and(|s| level_within(variant, s, margin)) {
             let id = format!("damka-{:03}", kept.len() + 1);
             let name = format!("Damka {}", &id["damka-".len()..]);
             let texts = texts(variant, line);
@@ -387,7 +395,7 @@ fn make(a: &MakeArgs) -> Result<(), Failure> {
         lines.len(),
         scores
             .iter()
-            .filter(|s| s.is_some_and(|s| s.abs() <= margin))
+            .filter(|s| s.is_some_and(|s| level_within(variant, s, margin)))
             .count(),
         margin,
         depth,
@@ -449,6 +457,21 @@ mod tests {
             "3move-004\tACF 3-move 004\t9-13 22-17 13x22\tW:W21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,22"
         );
         assert!(data_line(Variant::American, "x", "x", &["9-14", "9-13"]).is_err());
+    }
+
+    #[test]
+    fn the_margin_is_in_the_variants_men() {
+        // A quarter of a man is a quarter of the variant's man, not 25 of the
+        // engine's points (a man is 233 to 437 of them).
+        for v in Variant::ALL {
+            let man = bot::man_value(v);
+            assert!(level_within(v, man / 5, 25), "{v:?}");
+            assert!(level_within(v, -man / 5, 25), "{v:?}");
+            assert!(!level_within(v, man * 3 / 10, 25), "{v:?}");
+            assert!(!level_within(v, -man * 3 / 10, 25), "{v:?}");
+        }
+        // A forced win is never level.
+        assert!(!level_within(Variant::Russian, 29_500, 25));
     }
 
     #[test]

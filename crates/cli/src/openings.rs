@@ -45,7 +45,8 @@ pub(crate) fn load(variant: Variant) -> Result<Vec<Vec<Move>>, String> {
 }
 
 /// Every line of `plies` moves from the start whose score after a search
-/// of `depth` plies is within `margin` (a man is 100) and that is not over,
+/// of `depth` plies is within `margin` hundredths of a man (in the variant's
+/// men, `bot::centimen`) and that is not over,
 /// in a fixed pseudo-random order (so the first few are varied), at most
 /// `count` of them.
 fn generate(variant: Variant, plies: usize, depth: u32, margin: i32, count: usize) -> Vec<String> {
@@ -90,7 +91,7 @@ fn generate(variant: Variant, plies: usize, depth: u32, margin: i32, count: usiz
         let Some(r) = engine.search(&game, &limits, &stop) else {
             continue;
         };
-        if r.score.abs() <= margin {
+        if crate::ballots_cmd::level_within(variant, r.score, margin) {
             let text = texts.join(" ");
             let key = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
                 (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
