@@ -157,10 +157,15 @@ impl Book {
 
 /// The committed book file of `variant`, if it has one.
 fn committed_text(variant: Variant) -> Option<&'static str> {
-    match variant {
-        Variant::American => Some(include_str!("../books/american.book")),
-        _ => None,
-    }
+    Some(match variant {
+        Variant::American => include_str!("../books/american.book"),
+        Variant::Russian => include_str!("../books/russian.book"),
+        Variant::Brazilian => include_str!("../books/brazilian.book"),
+        Variant::Spanish => include_str!("../books/spanish.book"),
+        Variant::Italian => include_str!("../books/italian.book"),
+        Variant::Czech => include_str!("../books/czech.book"),
+        Variant::International => include_str!("../books/international.book"),
+    })
 }
 
 /// The committed book of `variant` (read once per process), `None` when the
@@ -191,8 +196,17 @@ mod tests {
     #[test]
     fn every_committed_book_reads_and_its_moves_are_legal() {
         for v in Variant::ALL {
-            let Some(book) = committed(v) else { continue };
+            let book = committed(v).expect("every variant has a book");
             assert!(!book.is_empty(), "{v:?}");
+            // A game without a ballot begins in the book: the initial
+            // position and every first move.
+            let initial = Position::new(Rules::new(v));
+            assert!(book.probe(&initial).is_some(), "{v:?}");
+            for m in initial.legal_moves().iter() {
+                let mut after = initial.clone();
+                after.play_unchecked(m);
+                assert!(book.probe(&after).is_some(), "{v:?} {}", after.to_fen());
+            }
             for (pos, e) in book.iter() {
                 assert_eq!(pos.variant(), v);
                 assert!(pos.is_legal(&e.mv), "{}", pos.to_fen());
@@ -200,7 +214,6 @@ mod tests {
                 assert!(Game::new(pos.clone()).outcome().is_none());
             }
         }
-        assert!(committed(Variant::American).is_some());
     }
 
     #[test]
@@ -249,9 +262,12 @@ mod tests {
                 > 0
         );
         // A position out of the book is searched.
-        let start = Game::new(Position::new(Rules::new(Variant::American)));
-        assert!(book.probe(start.position()).is_none());
-        assert!(engine.search(&start, &limits, &stop).expect("a move").nodes > 0);
+        let mut out = Game::new(Position::new(Rules::new(Variant::American)));
+        while book.probe(out.position()).is_some() || out.position().legal_moves().len() < 2 {
+            let m = out.position().legal_moves()[0];
+            out.play(&m).expect("legal");
+        }
+        assert!(engine.search(&out, &limits, &stop).expect("a move").nodes > 0);
     }
 
     #[test]

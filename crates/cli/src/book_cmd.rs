@@ -1,7 +1,8 @@
 //! `draughts book make`: the opening book of a variant, made by our own
 //! deep searches (docs/engine.md, "Opening book").
 //!
-//! The starts are the positions after every ballot of the variant's default
+//! The starts are the variant's initial position (where a game without a
+//! ballot begins), the positions after every ballot of the variant's default
 //! set and after every stored match opening. From each start the book takes
 //! the position itself and every position one move later (so the book side
 //! is covered whichever colour it plays), then, level by level up to
@@ -48,6 +49,11 @@ pub(crate) struct MakeArgs {
     /// move at the start; and so on).
     #[arg(long, default_value_t = 2)]
     pub plies: u32,
+    /// Leave out the ballots: the starts are the initial position and the
+    /// match openings only (for a variant whose ballot set is too large to
+    /// search deeply).
+    #[arg(long)]
+    pub no_ballots: bool,
     /// Only the first N starts (for a quick book or a test).
     #[arg(long, value_name = "N")]
     pub starts: Option<usize>,
@@ -68,16 +74,19 @@ pub(crate) fn run(a: &BookArgs) -> Result<(), Failure> {
     }
 }
 
-/// The start positions: the default ballot set, then the match openings,
-/// without repeats.
-fn starts(variant: Variant) -> Result<Vec<Position>, Failure> {
+/// The start positions: the initial position, the default ballot set, then
+/// the match openings, without repeats.
+fn starts(variant: Variant, ballots: bool) -> Result<Vec<Position>, Failure> {
     let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    let set = ballot::default_set(variant);
-    for b in set.ballots(variant) {
-        let pos = b.position();
-        if seen.insert(pos.clone()) {
-            out.push(pos);
+    let initial = Position::new(Rules::new(variant));
+    seen.insert(initial.clone());
+    let mut out = vec![initial];
+    if ballots {
+        for b in ballot::default_set(variant).ballots(variant) {
+            let pos = b.position();
+            if seen.insert(pos.clone()) {
+                out.push(pos);
+            }
         }
     }
     for line in crate::openings::load(variant).map_err(Failure::input)? {
@@ -160,7 +169,7 @@ fn make(a: &MakeArgs) -> Result<(), Failure> {
     }
     let began = Instant::now();
     let variant = a.variant;
-    let mut starts = starts(variant)?;
+    let mut starts = starts(variant, !a.no_ballots)?;
     if let Some(n) = a.starts {
         starts.truncate(n);
     }
@@ -206,20 +215,26 @@ fn make(a: &MakeArgs) -> Result<(), Failure> {
         frontier = next;
     }
     // No time in the file: the same arguments write the same file.
+    let ballots = if a.no_ballots {
+        String::new()
+    } else {
+        format!("the {} ballots, ", ballot::default_set(variant).name())
+    };
     let header = format!(
         "Damka's opening book for {variant}: {} positions.\n\
-         Made by: draughts book make --variant {} --depth {} --plies {}{}\n\
-         Starts: the {} ballots and the stored match openings ({start_count} positions); \
+         Made by: draughts book make --variant {} --depth {} --plies {}{}{}\n\
+         Starts: the initial position, {ballots}the stored match openings \
+         ({start_count} positions); \
          each start, every position one move later, and every reply to the book's move, \
          to {} plies past the start; every position searched to depth {} by a fresh engine.",
         book.len(),
         variant.name(),
         a.depth,
         a.plies,
+        if a.no_ballots { " --no-ballots" } else { "" },
         a.starts
             .map(|n| format!(" --starts {n}"))
             .unwrap_or_default(),
-        ballot::default_set(variant).name(),
         a.plies,
         a.depth,
     );

@@ -408,11 +408,60 @@ fn book_make_writes_a_legal_book_whatever_the_threads() {
     let book = bot::book::Book::parse(draughts::Variant::Russian, &one).expect("it reads");
     // 3 starts, each with its children and the replies to the book's move.
     assert!(book.len() > 3 * 4, "{}", book.len());
+    // The first start is the initial position, where a game without a
+    // ballot begins: it and every first move are in the book.
+    let initial = draughts::Position::new(draughts::Rules::new(draughts::Variant::Russian));
+    assert!(book.probe(&initial).is_some());
+    for m in initial.legal_moves().iter() {
+        let mut after = initial.clone();
+        after.play_unchecked(m);
+        assert!(book.probe(&after).is_some(), "{}", after.to_fen());
+    }
     for (pos, e) in book.iter() {
         assert!(pos.is_legal(&e.mv), "{}", pos.to_fen());
         assert!((1..=4).contains(&e.depth), "{}", e.depth);
     }
     assert!(one.contains("--depth 4 --plies 2 --starts 3"), "{one}");
+    assert!(
+        one.contains("the initial position, the fmjd64 ballots, "),
+        "{one}"
+    );
+    // Without the ballots the starts are the initial position and the match
+    // openings.
+    let out = run(&[
+        "book",
+        "make",
+        "--variant",
+        "russian",
+        "--depth",
+        "2",
+        "--plies",
+        "1",
+        "--no-ballots",
+        "--starts",
+        "2",
+        "--out",
+        dir.join("none.book").to_str().expect("UTF-8 path"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let none = std::fs::read_to_string(dir.join("none.book")).expect("the book written");
+    assert!(none.contains("--plies 1 --no-ballots --starts 2"), "{none}");
+    assert!(
+        none.contains("the initial position, the stored match openings"),
+        "{none}"
+    );
+    let book = bot::book::Book::parse(draughts::Variant::Russian, &none).expect("it reads");
+    // Besides the initial position and its children, the book has the first
+    // opening's positions (its forced capture searched through).
+    let initial = draughts::Position::new(draughts::Rules::new(draughts::Variant::Russian));
+    let near: Vec<draughts::Position> = std::iter::once(initial.clone())
+        .chain(initial.legal_moves().iter().map(|m| {
+            let mut next = initial.clone();
+            next.play_unchecked(m);
+            next
+        }))
+        .collect();
+    assert!(book.iter().any(|(p, _)| !near.contains(p)), "{none}");
     let out = run(&[
         "book",
         "make",

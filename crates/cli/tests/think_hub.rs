@@ -205,9 +205,20 @@ fn hub_plays_international_as_normal() {
     hub.send("ping");
     assert_eq!(hub.until("pong"), vec!["pong"]);
 
-    // The start position, then a position where the only good move is the shot 49-44.
+    // The start position is in the opening book: answered from it, no node searched.
     hub.send("pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww");
     hub.send("level depth=3");
+    hub.send("go think");
+    let lines = hub.until("done");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth=20 ") && l.contains(" nodes=0 ")),
+        "{lines:?}"
+    );
+    // With the book off, the start position, then a position where the only
+    // good move is the shot 49-44, are searched.
+    hub.send("set-param name=book value=false");
     hub.send("go think");
     let lines = hub.until("done");
     assert!(
