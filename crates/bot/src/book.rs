@@ -155,9 +155,9 @@ impl Book {
     }
 }
 
-/// The committed book file of `variant`, if it has one.
-fn committed_text(variant: Variant) -> Option<&'static str> {
-    Some(match variant {
+/// The committed book file of `variant`.
+fn committed_text(variant: Variant) -> &'static str {
+    match variant {
         Variant::American => include_str!("../books/american.book"),
         Variant::Russian => include_str!("../books/russian.book"),
         Variant::Brazilian => include_str!("../books/brazilian.book"),
@@ -165,27 +165,23 @@ fn committed_text(variant: Variant) -> Option<&'static str> {
         Variant::Italian => include_str!("../books/italian.book"),
         Variant::Czech => include_str!("../books/czech.book"),
         Variant::International => include_str!("../books/international.book"),
-    })
+    }
 }
 
-/// The committed book of `variant` (read once per process), `None` when the
-/// variant has none.
+/// The committed book of `variant` (read once per process; every variant
+/// has one).
 ///
 /// # Panics
 ///
 /// When a committed file is unreadable (the tests read every one).
 #[must_use]
-pub fn committed(variant: Variant) -> Option<&'static Book> {
-    static BOOKS: [OnceLock<Option<Book>>; Variant::ALL.len()] =
+pub fn committed(variant: Variant) -> &'static Book {
+    static BOOKS: [OnceLock<Book>; Variant::ALL.len()] =
         [const { OnceLock::new() }; Variant::ALL.len()];
-    BOOKS[variant as usize]
-        .get_or_init(|| {
-            committed_text(variant).map(|text| {
-                Book::parse(variant, text)
-                    .unwrap_or_else(|e| panic!("crates/bot/books/{}.book: {e}", variant.name()))
-            })
-        })
-        .as_ref()
+    BOOKS[variant as usize].get_or_init(|| {
+        Book::parse(variant, committed_text(variant))
+            .unwrap_or_else(|e| panic!("crates/bot/books/{}.book: {e}", variant.name()))
+    })
 }
 
 #[cfg(test)]
@@ -196,7 +192,7 @@ mod tests {
     #[test]
     fn every_committed_book_reads_and_its_moves_are_legal() {
         for v in Variant::ALL {
-            let book = committed(v).expect("every variant has a book");
+            let book = committed(v);
             assert!(!book.is_empty(), "{v:?}");
             // A game without a ballot begins in the book: the initial
             // position and every first move.
@@ -220,7 +216,7 @@ mod tests {
     fn level_three_and_an_engine_told_to_play_from_the_book_analysis_never() {
         use crate::{ClockLimits, Engine, Level, Limits, think};
         use std::sync::atomic::AtomicBool;
-        let book = committed(Variant::American).expect("American has a book");
+        let book = committed(Variant::American);
         let (pos, e) = book
             .iter()
             .min_by_key(|(p, _)| p.to_fen())

@@ -593,7 +593,7 @@ impl Engine {
         let pos = game.position().clone();
         if self.book
             && !limits.search_forced
-            && let Some(e) = crate::book::committed(pos.variant()).and_then(|b| b.probe(&pos))
+            && let Some(e) = crate::book::committed(pos.variant()).probe(&pos)
         {
             self.wait_while_pondering(stop);
             return Some(self.result(e.mv, e.score, e.depth, vec![e.mv]));
