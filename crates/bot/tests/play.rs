@@ -176,11 +176,28 @@ fn deterministic_given_the_seed() {
     assert!(differs, "different seeds choose differently somewhere");
 }
 
+/// `variant`'s game after its first legal moves, at the first position out
+/// of the opening book with a choice of moves (level 3 answers a book
+/// position or a single legal move without searching).
+fn out_of_book(variant: Variant) -> Game {
+    let mut game = Game::new(Position::new(Rules::new(variant)));
+    while bot::book::committed(variant)
+        .probe(game.position())
+        .is_some()
+        || game.position().legal_moves().len() < 2
+    {
+        let m = game.position().legal_moves()[0];
+        game.play(&m).expect("legal");
+    }
+    game
+}
+
 #[test]
 fn a_tiny_clock_is_respected() {
     let stop = AtomicBool::new(false);
     for variant in Variant::ALL {
-        let game = Game::new(Position::new(Rules::new(variant)));
+        // Out of the book, so that level 3 searches on the clock.
+        let game = out_of_book(variant);
         for remaining_ms in [50, 200] {
             let clock = ClockLimits {
                 remaining_ms,
@@ -269,6 +286,8 @@ fn a_set_stop_flag_answers_after_the_first_iteration() {
         remaining_ms: 600_000,
         increment_ms: 0,
     };
+    // Level 3 answers the start from its book: a position out of it.
+    let game = out_of_book(Variant::International);
     let r = think(&game, Level::Three, clock, 0, &stop).expect("move");
     assert_eq!(r.depth, 1);
 }

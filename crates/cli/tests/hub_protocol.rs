@@ -19,6 +19,14 @@ struct Hub {
 }
 
 impl Hub {
+    /// A Hub engine whose search is under test: the opening book off (the
+    /// start position is in it, and a book move searches nothing).
+    fn searching() -> Hub {
+        let mut hub = Hub::start();
+        hub.send("set-param name=book value=false");
+        hub
+    }
+
     fn start() -> Hub {
         let mut child = Command::new(env!("CARGO_BIN_EXE_draughts"))
             .arg("hub")
@@ -109,7 +117,7 @@ fn number(line: &str, name: &str) -> f64 {
 
 #[test]
 fn a_node_limit_is_applied() {
-    let mut hub = Hub::start();
+    let mut hub = Hub::searching();
     hub.send(&format!("pos pos={START}"));
     hub.send("level nodes=3000");
     hub.send("go think");
@@ -128,7 +136,7 @@ fn a_node_limit_is_applied() {
 
 #[test]
 fn every_limit_given_applies() {
-    let mut hub = Hub::start();
+    let mut hub = Hub::searching();
     hub.send(&format!("pos pos={START}"));
     // The depth is reached long before the time.
     hub.send("level depth=3 move-time=30");
@@ -154,7 +162,7 @@ fn every_limit_given_applies() {
 
 #[test]
 fn go_is_answered_with_done_after_an_error() {
-    let mut hub = Hub::start();
+    let mut hub = Hub::searching();
     hub.send("pos pos=Xbad");
     hub.until("error", 10);
     hub.send("level depth=2");
@@ -192,7 +200,7 @@ fn analysis_reports_every_iteration_before_stop() {
 
 #[test]
 fn ponder_runs_until_ponder_hit_then_on_the_clock() {
-    let mut hub = Hub::start();
+    let mut hub = Hub::searching();
     hub.send(&format!("pos pos={START} moves=\"32-28\""));
     hub.send("level move-time=0.3");
     hub.send("go ponder");
@@ -332,6 +340,8 @@ fn threads_search_together_and_answer_once() {
     hub.send("set-param name=threads value=65");
     hub.until("error", 10);
     hub.send("set-param name=threads value=3");
+    // The search is under test, not the book (which holds the start).
+    hub.send("set-param name=book value=false");
     hub.send(&format!("pos pos={START}"));
     // A depth limit: the answer comes when the main thread completes it,
     // whatever the helpers are doing.

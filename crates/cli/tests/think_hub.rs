@@ -307,7 +307,9 @@ fn hub_takes_our_variant_names_as_an_extension() {
         "d4xf6xe5",
         "{lines:?}"
     );
-    // On a clock (Fischer: 2 s left, 0.1 s increment) from the start.
+    // On a clock (Fischer: 2 s left, 0.1 s increment) from the start, searched
+    // (the book, which holds the start, off).
+    hub.send("set-param name=book value=false");
     hub.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
     hub.send("level time=2 inc=0.1");
     hub.send("go think");
@@ -325,6 +327,7 @@ fn hub_takes_our_variant_names_as_an_extension() {
         .and_then(|t| t.parse().ok())
         .expect("time=");
     assert!(time < 2.0, "kept within the clock: {info}");
+    assert!(!info.contains(" nodes=0 "), "searched: {info}");
     drop(hub.stdin);
     assert!(hub.child.wait().expect("exits on end of input").success());
 }
