@@ -381,29 +381,19 @@ fn tune_regions_fits_region_patterns_to_scored_self_play() {
 fn book_make_writes_a_legal_book_whatever_the_threads() {
     let dir = std::env::temp_dir().join(format!("damka-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let make = |threads: &str, name: &str| {
+    // A Russian book made with `args` (after `--variant russian`) into `name`.
+    let make = |args: &[&str], name: &str| {
         let file = dir.join(name);
-        let out = run(&[
-            "book",
-            "make",
-            "--variant",
-            "russian",
-            "--depth",
-            "4",
-            "--plies",
-            "2",
-            "--starts",
-            "3",
-            "--threads",
-            threads,
-            "--out",
-            file.to_str().expect("UTF-8 path"),
-        ]);
+        let mut all = vec!["book", "make", "--variant", "russian"];
+        all.extend_from_slice(args);
+        all.extend(["--out", file.to_str().expect("UTF-8 path")]);
+        let out = run(&all);
         assert!(out.status.success(), "{}", stderr(&out));
         std::fs::read_to_string(file).expect("the book written")
     };
-    let one = make("1", "one.book");
-    let two = make("2", "two.book");
+    let three = ["--depth", "4", "--plies", "2", "--starts", "3"];
+    let one = make(&[&three[..], &["--threads", "1"]].concat(), "one.book");
+    let two = make(&[&three[..], &["--threads", "2"]].concat(), "two.book");
     assert_eq!(one, two, "the same book on 1 and 2 threads");
     let book = bot::book::Book::parse(draughts::Variant::Russian, &one).expect("it reads");
     // 3 starts, each with its children and the replies to the book's move.
@@ -428,23 +418,18 @@ fn book_make_writes_a_legal_book_whatever_the_threads() {
     );
     // Without the ballots the starts are the initial position and the match
     // openings.
-    let out = run(&[
-        "book",
-        "make",
-        "--variant",
-        "russian",
-        "--depth",
-        "2",
-        "--plies",
-        "1",
-        "--no-ballots",
-        "--starts",
-        "2",
-        "--out",
-        dir.join("none.book").to_str().expect("UTF-8 path"),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let none = std::fs::read_to_string(dir.join("none.book")).expect("the book written");
+    let none = make(
+        &[
+            "--depth",
+            "2",
+            "--plies",
+            "1",
+            "--no-ballots",
+            "--starts",
+            "2",
+        ],
+        "none.book",
+    );
     assert!(none.contains("--plies 1 --no-ballots --starts 2"), "{none}");
     assert!(
         none.contains("the initial position, the stored match openings"),
