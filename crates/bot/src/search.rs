@@ -958,17 +958,11 @@ impl Engine {
         threat_extended: bool,
         stop: &AtomicBool,
     ) -> i32 {
-        let mut next = pos.clone();
-        next.play_unchecked(m);
-        let next_draw = draw.after_move(pos, m, &next);
-        let irreversible = m.is_capture() || !pos.kings().contains(m.from());
-        let len = self.path.len();
-        let child_irrev = if irreversible { len } else { irrev_from };
-        self.path.push(hash_after(self.path[len - 1], pos, &next));
+        let child = self.enter(pos, draw, irrev_from, m);
         let score = -self.node(
-            &next,
-            &next_draw,
-            child_irrev,
+            &child.pos,
+            &child.draw,
+            child.irrev_from,
             depth,
             ply + 1,
             -bound,
@@ -976,8 +970,34 @@ impl Engine {
             threat_extended,
             stop,
         );
-        self.path.truncate(len);
+        self.leave(&child);
         score
+    }
+
+    /// Steps into the child of `pos` by `m`: the child's position and draw
+    /// counts, and its hash pushed on the path (`irrev_from` is where the
+    /// parent's repetitions may start; a capture or a man's move starts the
+    /// child's afresh). [`Engine::leave`] steps back out.
+    #[inline]
+    fn enter(&mut self, pos: &Position, draw: &DrawLimits, irrev_from: usize, m: &Move) -> Child {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let next_draw = draw.after_move(pos, m, &next);
+        let irreversible = m.is_capture() || !pos.kings().contains(m.from());
+        let len = self.path.len();
+        self.path.push(hash_after(self.path[len - 1], pos, &next));
+        Child {
+            pos: next,
+            draw: next_draw,
+            irrev_from: if irreversible { len } else { irrev_from },
+            path_len: len,
+        }
+    }
+
+    /// Steps back out of `child` (see [`Engine::enter`]).
+    #[inline]
+    fn leave(&mut self, child: &Child) {
+        self.path.truncate(child.path_len);
     }
 
     /// Plays `m` from `pos` and returns its score for the mover.
@@ -992,19 +1012,14 @@ impl Engine {
         beta: i32,
         stop: &AtomicBool,
     ) -> i32 {
-        let mut next = pos.clone();
-        next.play_unchecked(m);
-        let next_draw = draw.after_move(pos, m, &next);
-        let irreversible = m.is_capture() || !pos.kings().contains(m.from());
-        let saved_len = self.path.len();
         let saved_root = self.root_index;
-        let irrev_from = if irreversible { saved_len } else { 0 };
-        self.path
-            .push(hash_after(self.path[saved_len - 1], pos, &next));
+        // The root's own repetitions were counted in the game's history
+        // (`root_index`): a line searched from here starts at 0.
+        let child = self.enter(pos, draw, 0, m);
         let score = -self.node(
-            &next,
-            &next_draw,
-            irrev_from,
+            &child.pos,
+            &child.draw,
+            child.irrev_from,
             depth - 1,
             1,
             -beta,
@@ -1012,7 +1027,7 @@ impl Engine {
             false,
             stop,
         );
-        self.path.truncate(saved_len);
+        self.leave(&child);
         self.root_index = saved_root;
         score
     }
@@ -1315,13 +1330,7 @@ impl Engine {
             {
                 break;
             }
-            let mut next = pos.clone();
-            next.play_unchecked(&m);
-            let next_draw = draw.after_move(pos, &m, &next);
-            let irreversible = m.is_capture() || !pos.kings().contains(m.from());
-            let len = self.path.len();
-            let child_irrev = if irreversible { len } else { irrev_from };
-            self.path.push(hash_after(self.path[len - 1], pos, &next));
+            let child = self.enter(pos, draw, irrev_from, &m);
             // A forced reply costs no depth, nor a singular hash move.
             let mut new_depth = if (single && *depth > 0) || (i == 0 && singular) {
                 *depth
@@ -1337,9 +1346,9 @@ impl Engine {
             let mut score;
             if i == 0 {
                 score = -self.node(
-                    &next,
-                    &next_draw,
-                    child_irrev,
+                    &child.pos,
+                    &child.draw,
+                    child.irrev_from,
                     new_depth,
                     ply + 1,
                     -beta,
@@ -1360,9 +1369,9 @@ impl Engine {
                 };
                 new_depth -= reduction;
                 score = -self.node(
-                    &next,
-                    &next_draw,
-                    child_irrev,
+                    &child.pos,
+                    &child.draw,
+                    child.irrev_from,
                     new_depth,
                     ply + 1,
                     -*alpha - 1,
@@ -1373,9 +1382,9 @@ impl Engine {
                 if reduction > 0 && score > *alpha && !self.aborted {
                     new_depth += reduction;
                     score = -self.node(
-                        &next,
-                        &next_draw,
-                        child_irrev,
+                        &child.pos,
+                        &child.draw,
+                        child.irrev_from,
                         new_depth,
                         ply + 1,
                         -*alpha - 1,
@@ -1386,9 +1395,9 @@ impl Engine {
                 }
                 if score > *alpha && score < beta && !self.aborted {
                     score = -self.node(
-                        &next,
-                        &next_draw,
-                        child_irrev,
+                        &child.pos,
+                        &child.draw,
+                        child.irrev_from,
                         new_depth,
                         ply + 1,
                         -beta,
@@ -1398,7 +1407,7 @@ impl Engine {
                     );
                 }
             }
-            self.path.truncate(len);
+            self.leave(&child);
             if self.aborted {
                 return 0;
             }
@@ -1518,6 +1527,17 @@ impl Settled {
         let scaled = soft.mul_f64(self.factor);
         hard.map_or(scaled, |h| scaled.min(h))
     }
+}
+
+/// A child being searched: made by [`Engine::enter`], undone by
+/// [`Engine::leave`].
+struct Child {
+    pos: Position,
+    draw: DrawLimits,
+    /// Where the child's repetitions may start on the path.
+    irrev_from: usize,
+    /// The path's length before the child's hash was pushed.
+    path_len: usize,
 }
 
 /// A node's moves to search, as ordering scores and places in the ply's
