@@ -100,17 +100,15 @@ impl Regions {
     /// file with any weight set (read once per process and shared by every
     /// evaluation).
     pub(crate) fn of(variant: Variant) -> Option<Arc<Regions>> {
-        static AMERICAN: OnceLock<Option<Arc<Regions>>> = OnceLock::new();
-        let cell = match variant {
-            Variant::American => &AMERICAN,
-            _ => return None,
-        };
+        static CELLS: [OnceLock<Option<Arc<Regions>>>; Variant::ALL.len()] =
+            [const { OnceLock::new() }; Variant::ALL.len()];
         let text = committed_text(variant)?;
-        cell.get_or_init(|| {
-            let r = Regions::parse(variant, text).expect("the committed region weights parse");
-            r.weights.iter().any(|&w| w != (0, 0)).then(|| Arc::new(r))
-        })
-        .clone()
+        CELLS[variant as usize]
+            .get_or_init(|| {
+                let r = Regions::parse(variant, text).expect("the committed region weights parse");
+                r.weights.iter().any(|&w| w != (0, 0)).then(|| Arc::new(r))
+            })
+            .clone()
     }
 
     /// Windows on the board.
@@ -527,6 +525,20 @@ mod tests {
                     pos.to_fen()
                 );
             }
+        }
+    }
+
+    #[test]
+    fn every_committed_weight_file_is_read() {
+        // `committed_text` is the one list of the files: a variant with a file has
+        // windows, one without has none (a file once listed there and read nowhere
+        // left a variant without its windows and its matches measuring nothing).
+        for v in Variant::ALL {
+            assert_eq!(
+                committed_text(v).is_some(),
+                Regions::of(v).is_some(),
+                "{v:?}"
+            );
         }
     }
 
