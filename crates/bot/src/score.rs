@@ -33,11 +33,11 @@ use draughts::Variant;
 /// variant, in [`Variant::ALL`]'s order (measured: see the module docs).
 const MAN: [(Variant, i32); 7] = [
     (Variant::American, 374),
-    (Variant::Russian, 327),
+    (Variant::Russian, 312),
     (Variant::Brazilian, 324),
     (Variant::Spanish, 437),
     (Variant::Italian, 349),
-    (Variant::Czech, 424),
+    (Variant::Czech, 408),
     (Variant::International, 233),
 ];
 
