@@ -165,6 +165,10 @@ pub fn verify(engine: &mut Engine, game: &Game, o: &PuzzleOptions) -> Result<Puz
 /// [`verify`] that gives up when `stop` is set (the server's search threads stop an
 /// analysis for a person's game): then [`Rejection::Stopped`], whatever it had found.
 ///
+/// The engine searches without the region patterns (and is left so:
+/// [`Engine::set_region_patterns`]): a puzzle is judged by the evaluation the
+/// starter sets were made and checked with, whatever the playing strength's.
+///
 /// Fails with the reason it is none.
 pub fn verify_until(
     engine: &mut Engine,
@@ -172,6 +176,7 @@ pub fn verify_until(
     o: &PuzzleOptions,
     stop: &AtomicBool,
 ) -> Result<Puzzle, Rejection> {
+    engine.set_region_patterns(false);
     let found = verify_inner(engine, game, o, stop);
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
         return Err(Rejection::Stopped);
@@ -448,6 +453,33 @@ pub fn self_play(
 mod tests {
     use super::*;
     use draughts::Rules;
+
+    #[test]
+    fn puzzles_are_judged_without_the_region_patterns() {
+        // Every variant with region patterns: the engine evaluates a position after
+        // two moves differently with and without them, and a verification leaves it
+        // without them.
+        for v in [Variant::American, Variant::International] {
+            let mut pos = Position::new(Rules::new(v));
+            for _ in 0..2 {
+                let m = pos.legal_moves()[0];
+                pos = pos.play(&m).expect("legal");
+            }
+            let mut engine = Engine::new(16);
+            let with = engine.evaluate(&pos);
+            engine.set_region_patterns(false);
+            let without = engine.evaluate(&pos);
+            assert_ne!(with, without, "{v:?}: the patterns count");
+            engine.set_region_patterns(true);
+            assert_eq!(engine.evaluate(&pos), with);
+            let shallow = PuzzleOptions {
+                verify_depth: 4,
+                ..PuzzleOptions::default()
+            };
+            let _ = verify(&mut engine, &Game::new(pos.clone()), &shallow);
+            assert_eq!(engine.evaluate(&pos), without, "{v:?}");
+        }
+    }
 
     fn game(variant: Variant, fen: &str) -> Game {
         Game::new(Position::from_fen(Rules::new(variant), fen).expect("a position"))

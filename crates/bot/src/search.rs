@@ -235,6 +235,9 @@ pub struct Engine {
     contempt: i32,
     /// Play from the committed opening book when it has the position.
     book: bool,
+    /// Evaluate with the variant's region patterns, where it has them: see
+    /// [`Engine::set_region_patterns`].
+    region_patterns: bool,
     /// Search threads (1: this one alone); see [`Engine::set_threads`].
     threads: usize,
     /// The helper threads' engines, kept between searches (their
@@ -318,6 +321,7 @@ impl Engine {
             contempt: 0,
             book: false,
             threads: 1,
+            region_patterns: true,
             helpers: Vec::new(),
             helper_index: 0,
             helper_nodes: Arc::new(AtomicU64::new(0)),
@@ -389,6 +393,17 @@ impl Engine {
         self.contempt = contempt.clamp(-500, 500);
     }
 
+    /// Evaluates with the variant's learned region patterns (on by default)
+    /// or without them. The puzzles turn them off: their sets were made and
+    /// checked with the evaluation without them, and a puzzle should not
+    /// change with every refit of the playing strength (docs/puzzles.md).
+    pub fn set_region_patterns(&mut self, on: bool) {
+        if self.region_patterns != on {
+            self.region_patterns = on;
+            self.eval = None;
+        }
+    }
+
     /// A draw's score for the side to move at `ply`.
     #[inline]
     fn draw_score(&self, ply: usize) -> i32 {
@@ -435,7 +450,12 @@ impl Engine {
 
     fn eval_for(&mut self, variant: draughts::Variant) -> &Eval {
         if self.eval.as_ref().is_none_or(|(v, _)| *v != variant) {
-            self.eval = Some((variant, Eval::new(variant)));
+            let eval = if self.region_patterns {
+                Eval::new(variant)
+            } else {
+                Eval::without_regions(variant)
+            };
+            self.eval = Some((variant, eval));
         }
         &self.eval.as_ref().expect("just set").1
     }
@@ -629,6 +649,7 @@ impl Engine {
         for h in &mut helpers {
             h.bitbases.clone_from(&self.bitbases);
             h.contempt = self.contempt;
+            h.set_region_patterns(self.region_patterns);
         }
         let done = AtomicBool::new(false);
         let mut result = std::thread::scope(|s| {
