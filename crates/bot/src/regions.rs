@@ -248,6 +248,7 @@ fn committed_text(variant: Variant) -> Option<&'static str> {
         Variant::Russian => Some(include_str!("../weights/russian.regions")),
         Variant::Italian => Some(include_str!("../weights/italian.regions")),
         Variant::Czech => Some(include_str!("../weights/czech.regions")),
+        Variant::International => Some(include_str!("../weights/international.regions")),
         _ => None,
     }
 }

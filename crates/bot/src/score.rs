@@ -4,7 +4,7 @@
 //! weight files fix a man's *material* weight at 100 in the opening, but a
 //! man on the board also carries its square's, its pairs' and its
 //! structure's weights, and the trade-down bonus, so that a clean extra man
-//! in a quiet middle game is worth 233 (International) to 437 (Spanish)
+//! in a quiet middle game is worth 224 (International) to 437 (Spanish)
 //! internal points depending on the variant (measured below: `MAN`; a
 //! club saw +6.11 for two men up). Everything shown or sent to a
 //! user (the Hub `info` lines, `draughts think --json`, the server's
@@ -38,7 +38,7 @@ const MAN: [(Variant, i32); 7] = [
     (Variant::Spanish, 437),
     (Variant::Italian, 349),
     (Variant::Czech, 408),
-    (Variant::International, 233),
+    (Variant::International, 224),
 ];
 
 /// The internal score of one man, in `variant`, in a quiet middle game.
