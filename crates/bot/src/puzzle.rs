@@ -352,7 +352,9 @@ fn initial_rating(counted: u32, line: &[Move], themes: &[Theme]) -> i32 {
 /// The plies of `game`'s moves (from its start) where a puzzle may begin: the side to
 /// move there went from at most [`PuzzleOptions::before`] to at least
 /// [`PuzzleOptions::win`] expected result with the opponent's last move (scan depth).
+/// Without the region patterns, as [`verify_until`].
 pub fn candidates(engine: &mut Engine, game: &Game, o: &PuzzleOptions) -> Vec<usize> {
+    engine.set_region_patterns(false);
     let stop = AtomicBool::new(false);
     let variant = game.position().variant();
     let limits = Limits {
@@ -477,6 +479,10 @@ mod tests {
                 ..PuzzleOptions::default()
             };
             let _ = verify(&mut engine, &Game::new(pos.clone()), &shallow);
+            assert_eq!(engine.evaluate(&pos), without, "{v:?}");
+            // The scan of a game too.
+            engine.set_region_patterns(true);
+            let _ = candidates(&mut engine, &Game::new(pos.clone()), &shallow);
             assert_eq!(engine.evaluate(&pos), without, "{v:?}");
         }
     }
