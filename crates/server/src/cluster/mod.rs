@@ -167,7 +167,14 @@ impl Cluster {
 
     /// Records that `node` was heard from (a heartbeat, a fact, a message of one of its
     /// proxied sockets).
+    ///
+    /// Never this node itself (a socket of a table it owns may reach it through the
+    /// cluster's subjects after a takeover): it hears no heartbeat of its own, so it
+    /// would find itself silent 3.5 s later and forget its own tables' part.
     pub fn heard(&self, node: &str) {
+        if node == self.id() {
+            return;
+        }
         let now = Instant::now();
         let mut peers = lock(&self.peers);
         // Called for every proxied message: no allocation for a node already known.
