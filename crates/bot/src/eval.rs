@@ -803,11 +803,9 @@ impl Eval {
         let phase = self.phase(pos, s0, s1, kings);
         let Acc { mut mg, mut eg } = acc;
         if let Some(r) = &self.regions {
-            let [(o0, e0), (o1, e1)] = self.frames(s0, s1, kings);
-            let (m0, g0) = r.sum(o0, e0);
-            let (m1, g1) = r.sum(o1, e1);
-            mg += m0 - m1;
-            eg += g0 - g1;
+            let (m, g) = r.sum_difference(s0 & !kings, s1 & !kings);
+            mg += m;
+            eg += g;
         }
         if self.patterns {
             for (side, (men, enemy_men)) in self.frames(s0, s1, kings).into_iter().enumerate() {

@@ -15,7 +15,10 @@
 //! Reading a window costs 8 shifts and masks per side: the two playing squares of one
 //! row of a window are neighbouring bits of the board's layout, so each row gives two
 //! bits at once, and a table turns the 8 bits of the side's men and the 8 of the
-//! enemy's into the configuration's number.
+//! enemy's into the configuration's number. The windows are the same for both sides
+//! (the board turned maps them onto each other), so the evaluation gathers each
+//! window's bits once and reads the second mover's configuration from the same bits
+//! in reverse order (`Regions::sum_difference`).
 //!
 //! The weights are fitted to self-play results on top of the rest of the evaluation by
 //! `draughts tune regions` ([`fit`]), and committed per variant as
@@ -49,12 +52,27 @@ const TERNARY: [u16; 256] = {
     t
 };
 
+/// `TURNED[b]`: [`TERNARY`] of `b`'s 8 bits in reverse order, the configuration
+/// number of the same squares read by the other side (a window's rows and the two
+/// squares of each row change places when the board is turned).
+const TURNED: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = TERNARY[(b as u8).reverse_bits() as usize];
+        b += 1;
+    }
+    t
+};
+
 /// The windows of a board and their weights.
 #[derive(Debug, Clone)]
 pub(crate) struct Regions {
     /// Per window, the lower bit of the two playing squares of each of its 4 rows (the
     /// other is the next bit), in side 0's frame.
     rows: Vec<[u8; 4]>,
+    /// Per window of side 0's frame, the window of side 1's frame on the same squares.
+    turned: Vec<usize>,
     /// `(opening, endgame)` weight of configuration `c` of window `w` at `w * CONFIGS + c`.
     weights: Vec<(i16, i16)>,
 }
@@ -92,8 +110,32 @@ impl Regions {
                 rows.push(w);
             }
         }
+        // Turning the board is `bit -> top - bit` (as `Eval::turn_set`). The squares
+        // of each window, digit by digit, as side 0 and as side 1 read them.
+        let top = usize::from(variant.square_count()) + usize::from(h) - 2;
+        let digits = |w: &[u8; 4]| -> Vec<usize> {
+            w.iter()
+                .flat_map(|&a| [usize::from(a), usize::from(a) + 1])
+                .collect()
+        };
+        let turned = rows
+            .iter()
+            .map(|w| {
+                let own = digits(w);
+                rows.iter()
+                    .position(|v| {
+                        let theirs: Vec<usize> = digits(v).iter().map(|b| top - b).collect();
+                        (0..8).all(|j| theirs[j] == own[7 - j])
+                    })
+                    .expect("the windows are the same for both sides, digits reversed")
+            })
+            .collect();
         let weights = vec![(0, 0); rows.len() * CONFIGS];
-        Regions { rows, weights }
+        Regions {
+            rows,
+            turned,
+            weights,
+        }
     }
 
     /// The windows of `variant` with its committed weights, if it has a weight
@@ -139,7 +181,7 @@ impl Regions {
     }
 
     /// The `(opening, endgame)` sum of one side's windows read square by square (the
-    /// slow way, for tests and fitting: [`Regions::sum`] must agree).
+    /// slow way, for tests: [`Regions::sum_difference`] must agree).
     pub(crate) fn slow_sum(&self, own: u64, enemy: u64) -> (i32, i32) {
         let (mut mg, mut eg) = (0, 0);
         for (w, rows) in self.rows.iter().enumerate() {
@@ -162,15 +204,25 @@ impl Regions {
         (mg, eg)
     }
 
-    /// The `(opening, endgame)` sum of one side's windows, its men `own` and the enemy's
-    /// `enemy` in its frame.
+    /// Side 0's windows less side 1's, `(opening, endgame)`, for side 0's men `m0` and
+    /// side 1's `m1` in side 0's frame: as `sum` of each side in its own frame, but
+    /// each window's squares are gathered once (side 1 reads them turned: the digits
+    /// in reverse order, own and enemy swapped, as another window of its frame).
     #[inline]
-    pub(crate) fn sum(&self, own: u64, enemy: u64) -> (i32, i32) {
+    pub(crate) fn sum_difference(&self, m0: u64, m1: u64) -> (i32, i32) {
         let (mut mg, mut eg) = (0, 0);
-        for w in 0..self.rows.len() {
-            let (m, e) = self.weights[w * CONFIGS + self.config(w, own, enemy)];
-            mg += i32::from(m);
-            eg += i32::from(e);
+        for (w, &[a, b, c, d]) in self.rows.iter().enumerate() {
+            let gather = |x: u64| {
+                (((x >> a) & 3) | ((x >> b) & 3) << 2 | ((x >> c) & 3) << 4 | ((x >> d) & 3) << 6)
+                    as usize
+            };
+            let (g0, g1) = (gather(m0), gather(m1));
+            let c0 = usize::from(TERNARY[g0]) + 2 * usize::from(TERNARY[g1]);
+            let c1 = usize::from(TURNED[g1]) + 2 * usize::from(TURNED[g0]);
+            let (m, e) = self.weights[w * CONFIGS + c0];
+            let (n, f) = self.weights[self.turned[w] * CONFIGS + c1];
+            mg += i32::from(m) - i32::from(n);
+            eg += i32::from(e) - i32::from(f);
         }
         (mg, eg)
     }
@@ -502,9 +554,11 @@ mod tests {
 
     #[test]
     fn the_fast_sum_is_the_slow_sum() {
-        for v in [Variant::American, Variant::International] {
+        // `sum_difference` reads each window once for both sides; it must equal the
+        // two sides' sums, each read square by square in its own frame.
+        for v in Variant::ALL {
             let mut r = Regions::empty(v);
-            let mut x = 7u64;
+            let mut x = 11u64;
             for w in 0..r.windows() {
                 for c in 0..CONFIGS {
                     x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
@@ -518,13 +572,16 @@ mod tests {
                     );
                 }
             }
+            let eval = crate::eval::Eval::without_regions(v);
             for pos in random_positions(v, 30) {
                 let first = v.first_mover();
                 let (s0, s1) = (pos.pieces(first).0, pos.pieces(first.other()).0);
-                let men = !pos.kings().0;
+                let kings = pos.kings().0;
+                let [(o0, e0), (o1, e1)] = eval.region_frames(s0, s1, kings);
+                let ((m0, g0), (m1, g1)) = (r.slow_sum(o0, e0), r.slow_sum(o1, e1));
                 assert_eq!(
-                    r.sum(s0 & men, s1 & men),
-                    r.slow_sum(s0 & men, s1 & men),
+                    r.sum_difference(s0 & !kings, s1 & !kings),
+                    (m0 - m1, g0 - g1),
                     "{v} {}",
                     pos.to_fen()
                 );
