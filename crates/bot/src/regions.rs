@@ -65,6 +65,49 @@ const TURNED: [u16; 256] = {
     t
 };
 
+/// Which 4x4 windows cover the board, by the parity of their top-left corner's row
+/// and column in side 0's frame. Every layout maps onto itself when the board is
+/// turned, so both sides read the same windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Corners on even rows and even columns (9 windows on 8x8, 16 on 10x10): the
+    /// windows overlap by two rows or two columns.
+    Even,
+    /// Also the windows with corners on odd rows and odd columns (13 on 8x8, 25 on
+    /// 10x10), centred on the meeting points of the even ones.
+    Centre,
+    /// Every 4x4 window of the board (25 on 8x8, 49 on 10x10).
+    All,
+}
+
+impl Layout {
+    /// Every layout.
+    pub const ALL: [Layout; 3] = [Layout::Even, Layout::Centre, Layout::All];
+
+    /// The layout's name (`even`, `centre`, `all`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Even => "even",
+            Layout::Centre => "centre",
+            Layout::All => "all",
+        }
+    }
+
+    /// The layout named `name`.
+    pub fn from_name(name: &str) -> Option<Layout> {
+        Layout::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// Whether a window with its corner on row `r0` and column `c0` is in the layout.
+    fn takes(self, r0: u8, c0: u8) -> bool {
+        match self {
+            Layout::Even => r0.is_multiple_of(2) && c0.is_multiple_of(2),
+            Layout::Centre => r0 % 2 == c0 % 2,
+            Layout::All => true,
+        }
+    }
+}
+
 /// The windows of a board and their weights.
 #[derive(Debug, Clone)]
 pub(crate) struct Regions {
@@ -78,8 +121,13 @@ pub(crate) struct Regions {
 }
 
 impl Regions {
-    /// The windows of `variant`'s board, with every weight 0.
+    /// The [`Layout::Even`] windows of `variant`'s board, with every weight 0.
     pub(crate) fn empty(variant: Variant) -> Regions {
+        Regions::with_layout(variant, Layout::Even)
+    }
+
+    /// The windows of `layout` on `variant`'s board, with every weight 0.
+    pub(crate) fn with_layout(variant: Variant, layout: Layout) -> Regions {
         let size = variant.board_size();
         let h = size / 2;
         // Display row and column of each bit, in side 0's frame (row 0 at the top).
@@ -96,8 +144,8 @@ impl Regions {
                 .expect("a playing square")
         };
         let mut rows = Vec::new();
-        for r0 in (0..=size - 4).step_by(2) {
-            for c0 in (0..=size - 4).step_by(2) {
+        for r0 in 0..=size - 4 {
+            for c0 in (0..=size - 4).filter(|&c0| layout.takes(r0, c0)) {
                 let mut w = [0u8; 4];
                 for (k, slot) in w.iter_mut().enumerate() {
                     let r = r0 + k as u8;
@@ -151,6 +199,15 @@ impl Regions {
                 r.weights.iter().any(|&w| w != (0, 0)).then(|| Arc::new(r))
             })
             .clone()
+    }
+
+    /// The windows of `variant`'s board in the layout that has `windows` of them, with
+    /// every weight 0.
+    pub(crate) fn with_windows(variant: Variant, windows: usize) -> Option<Regions> {
+        Layout::ALL
+            .into_iter()
+            .map(|l| Regions::with_layout(variant, l))
+            .find(|r| r.windows() == windows)
     }
 
     /// Windows on the board.
@@ -227,8 +284,8 @@ impl Regions {
         (mg, eg)
     }
 
-    /// Reads a weight file: `regions VARIANT WINDOWS` then `window config opening endgame`
-    /// lines (`#` comments).
+    /// Reads a weight file: `regions VARIANT WINDOWS` (the number of windows names the
+    /// [`Layout`]) then `window config opening endgame` lines (`#` comments).
     pub(crate) fn parse(variant: Variant, text: &str) -> Result<Regions, String> {
         let mut r = Regions::empty(variant);
         let mut header = false;
@@ -243,9 +300,15 @@ impl Regions {
                 if parts.len() != 3 || parts[0] != "regions" || parts[1] != variant.name() {
                     return Err(format!("{}: not a {} header", bad(), variant.name()));
                 }
-                if parts[2].parse::<usize>().ok() != Some(r.windows()) {
-                    return Err(format!("{}: {} windows expected", bad(), r.windows()));
-                }
+                let counts: Vec<usize> = Layout::ALL
+                    .into_iter()
+                    .map(|l| Regions::with_layout(variant, l).windows())
+                    .collect();
+                r = parts[2]
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| Regions::with_windows(variant, n))
+                    .ok_or_else(|| format!("{}: windows expected: one of {counts:?}", bad()))?;
                 header = true;
                 continue;
             }
@@ -331,11 +394,16 @@ pub struct RegionSampler {
 }
 
 impl RegionSampler {
-    /// For `variant`.
+    /// For `variant`'s [`Layout::Even`] windows.
     pub fn new(variant: Variant) -> RegionSampler {
+        RegionSampler::with_layout(variant, Layout::Even)
+    }
+
+    /// For the windows of `layout` on `variant`'s board.
+    pub fn with_layout(variant: Variant, layout: Layout) -> RegionSampler {
         RegionSampler {
             eval: crate::eval::Eval::without_regions(variant),
-            regions: Regions::empty(variant),
+            regions: Regions::with_layout(variant, layout),
         }
     }
 
@@ -509,9 +577,11 @@ pub fn fit(
     }
 }
 
-/// The weights `w` (as [`fit`] uses them) rounded into [`Regions`] of `variant`.
+/// The weights `w` (as [`fit`] uses them) rounded into [`Regions`] of `variant`, in
+/// the layout with as many windows as `w` has.
 pub(crate) fn to_regions(variant: Variant, w: &[f64]) -> Regions {
-    let mut r = Regions::empty(variant);
+    let mut r = Regions::with_windows(variant, w.len() / (2 * CONFIGS))
+        .expect("weights for the windows of a layout");
     let round = |x: f64| x.round().clamp(-30000.0, 30000.0) as i16;
     for wi in 0..r.windows() {
         for c in 0..CONFIGS {
@@ -534,13 +604,21 @@ mod tests {
 
     #[test]
     fn windows_cover_the_board_in_rows_of_neighbouring_bits() {
-        for (v, windows) in [
-            (Variant::American, 9),
-            (Variant::Russian, 9),
-            (Variant::International, 16),
+        for (v, layout, windows) in [
+            (Variant::American, Layout::Even, 9),
+            (Variant::Russian, Layout::Even, 9),
+            (Variant::International, Layout::Even, 16),
+            (Variant::Russian, Layout::Centre, 13),
+            (Variant::International, Layout::Centre, 25),
+            (Variant::Russian, Layout::All, 25),
+            (Variant::International, Layout::All, 49),
         ] {
-            let r = Regions::empty(v);
-            assert_eq!(r.windows(), windows, "{v}");
+            let r = Regions::with_layout(v, layout);
+            assert_eq!(r.windows(), windows, "{v} {layout:?}");
+            let mut distinct = r.rows.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), windows, "{v} {layout:?}: no window twice");
             let mut covered = 0u64;
             for rows in &r.rows {
                 for &a in rows {
@@ -556,8 +634,11 @@ mod tests {
     fn the_fast_sum_is_the_slow_sum() {
         // `sum_difference` reads each window once for both sides; it must equal the
         // two sides' sums, each read square by square in its own frame.
-        for v in Variant::ALL {
-            let mut r = Regions::empty(v);
+        for (v, layout) in Variant::ALL
+            .into_iter()
+            .flat_map(|v| Layout::ALL.map(|l| (v, l)))
+        {
+            let mut r = Regions::with_layout(v, layout);
             let mut x = 11u64;
             for w in 0..r.windows() {
                 for c in 0..CONFIGS {
@@ -582,7 +663,7 @@ mod tests {
                 assert_eq!(
                     r.sum_difference(s0 & !kings, s1 & !kings),
                     (m0 - m1, g0 - g1),
-                    "{v} {}",
+                    "{v} {layout:?} {}",
                     pos.to_fen()
                 );
             }
@@ -620,6 +701,16 @@ mod tests {
             Regions::parse(v, "regions american 9\n9 0 1 1\n").is_err(),
             "no window 9"
         );
+        assert!(
+            Regions::parse(v, "regions american 10\n").is_err(),
+            "no layout of 10 windows"
+        );
+        // The number of windows names the layout.
+        let mut c = Regions::with_layout(v, Layout::Centre);
+        c.set(12, 7, (9, 9));
+        let back = Regions::parse(v, &c.format(v, "centre")).expect("the written file parses");
+        assert_eq!(back.rows, c.rows);
+        assert_eq!(back.weights, c.weights);
     }
 
     #[test]

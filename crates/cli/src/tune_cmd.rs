@@ -15,7 +15,7 @@
 //! All are deterministic for the same arguments.
 
 use crate::Failure;
-use bot::regions::{self, RegionFit, RegionSample, RegionSampler};
+use bot::regions::{self, Layout, RegionFit, RegionSample, RegionSampler};
 use bot::texel::{self, FitOptions, Sampler};
 use bot::{Engine, Limits};
 use clap::{Args, Subcommand};
@@ -83,6 +83,14 @@ pub(crate) struct RegionsArgs {
     /// (default: the committed weight file's `k`).
     #[arg(long)]
     pub score_k: Option<f64>,
+    /// Which 4x4 windows: `even` (corners on even rows and columns), `centre` (also
+    /// odd rows and odd columns) or `all`.
+    #[arg(long, default_value = "even", value_parser = layout)]
+    pub layout: Layout,
+}
+
+fn layout(name: &str) -> Result<Layout, String> {
+    Layout::from_name(name).ok_or_else(|| format!("{name:?}: even, centre or all"))
 }
 
 /// A position's target: the game's `result` mixed with the winning chance of the
@@ -260,9 +268,10 @@ fn fit_and_write(
         rounded.iter().filter(|x| **x != 0.0).count()
     );
     let header = format!(
-        "{v}: fitted by `draughts tune regions --variant {v} {flags} --epochs {} --rate {} --lambda {:e} --batch {}`\n\
+        "{v}: fitted by `draughts tune regions --variant {v} --layout {} {flags} --epochs {} --rate {} --lambda {:e} --batch {}`\n\
          on {} positions ({} held out) from {} files; {what} {:.5} -> {:.5}, held out {:.5} -> {:.5}\n\
          window config opening endgame (the evaluation's units)",
+        opts.layout.name(),
         opts.epochs,
         opts.rate,
         opts.lambda,
@@ -294,7 +303,7 @@ fn regions(opts: &RegionsArgs) -> Result<(), Failure> {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let sampler = RegionSampler::new(variant);
+                    let sampler = RegionSampler::with_layout(variant, opts.layout);
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -334,7 +343,7 @@ fn regions(opts: &RegionsArgs) -> Result<(), Failure> {
     }
     let (train, valid) = split_held_out(variant, &samples, opts.holdout)?;
     println!("read in {:.0} s", started.elapsed().as_secs_f64());
-    let windows = RegionSampler::new(variant).windows();
+    let windows = RegionSampler::with_layout(variant, opts.layout).windows();
     let mut w = regions::zero_weights(windows);
     let fit = |k, linear| RegionFit {
         epochs: opts.epochs,
