@@ -507,6 +507,16 @@ pub fn with_score_target(mut s: RegionSample, score: i32, clamp: i32) -> RegionS
     s
 }
 
+/// The weights of a region weight file `text` of `variant`, as [`fit`] uses them
+/// (`2 * CONFIGS` per window of the file's layout).
+pub fn weights_of_file(variant: Variant, text: &str) -> Result<Vec<f64>, String> {
+    let r = Regions::parse(variant, text)?;
+    Ok(r.weights
+        .iter()
+        .flat_map(|&(mg, eg)| [f64::from(mg), f64::from(eg)])
+        .collect())
+}
+
 /// All weights 0, sized for `windows` windows.
 pub fn zero_weights(windows: usize) -> Vec<f64> {
     vec![0.0; 2 * windows * CONFIGS]
@@ -711,6 +721,9 @@ mod tests {
         let back = Regions::parse(v, &c.format(v, "centre")).expect("the written file parses");
         assert_eq!(back.rows, c.rows);
         assert_eq!(back.weights, c.weights);
+        let w = weights_of_file(v, &c.format(v, "centre")).expect("the file parses");
+        assert_eq!(w.len(), 2 * 13 * CONFIGS);
+        assert_eq!(to_regions(v, &w).weights, c.weights);
     }
 
     #[test]

@@ -87,6 +87,10 @@ pub(crate) struct RegionsArgs {
     /// odd rows and odd columns) or `all`.
     #[arg(long, default_value = "even", value_parser = layout)]
     pub layout: Layout,
+    /// Start from this region weight file (of the same layout) instead of zero: its
+    /// measure on the data is printed first.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<String>,
 }
 
 fn layout(name: &str) -> Result<Layout, String> {
@@ -248,10 +252,8 @@ fn fit_and_write(
     let variant = opts.variant;
     let what = &measure.what;
     let before = ((measure.of)(train, w), (measure.of)(valid, w));
-    println!(
-        "without regions: {what} {:.5} (held out {:.5})",
-        before.0, before.1
-    );
+    let start = opts.from.as_deref().unwrap_or("without regions");
+    println!("{start}: {what} {:.5} (held out {:.5})", before.0, before.1);
     regions::fit(train, w, fit, |epoch, w| {
         eprintln!(
             "epoch {epoch}: held out {:.5} ({:.0} s)",
@@ -268,10 +270,13 @@ fn fit_and_write(
         rounded.iter().filter(|x| **x != 0.0).count()
     );
     let header = format!(
-        "{v}: fitted by `draughts tune regions --variant {v} --layout {} {flags} --epochs {} --rate {} --lambda {:e} --batch {}`\n\
+        "{v}: fitted by `draughts tune regions --variant {v} --layout {}{} {flags} --epochs {} --rate {} --lambda {:e} --batch {}`\n\
          on {} positions ({} held out) from {} files; {what} {:.5} -> {:.5}, held out {:.5} -> {:.5}\n\
          window config opening endgame (the evaluation's units)",
         opts.layout.name(),
+        opts.from
+            .as_ref()
+            .map_or(String::new(), |f| format!(" --from {f}")),
         opts.epochs,
         opts.rate,
         opts.lambda,
@@ -344,7 +349,22 @@ fn regions(opts: &RegionsArgs) -> Result<(), Failure> {
     let (train, valid) = split_held_out(variant, &samples, opts.holdout)?;
     println!("read in {:.0} s", started.elapsed().as_secs_f64());
     let windows = RegionSampler::with_layout(variant, opts.layout).windows();
-    let mut w = regions::zero_weights(windows);
+    let mut w = match &opts.from {
+        None => regions::zero_weights(windows),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Failure::input(format!("{path}: {e}")))?;
+            let w = regions::weights_of_file(variant, &text)
+                .map_err(|e| Failure::input(format!("{path}: {e}")))?;
+            if w.len() != regions::zero_weights(windows).len() {
+                return Err(Failure::usage(format!(
+                    "{path}: not of the {} layout",
+                    opts.layout.name()
+                )));
+            }
+            w
+        }
+    };
     let fit = |k, linear| RegionFit {
         epochs: opts.epochs,
         rate: opts.rate,
