@@ -358,6 +358,12 @@ impl Eval {
         self
     }
 
+    /// The same evaluation with the region patterns `r` (shared).
+    pub(crate) fn with_shared_regions(mut self, r: Arc<Regions>) -> Eval {
+        self.regions = Some(r);
+        self
+    }
+
     /// The evaluation of `variant` with weights `w` (and no region patterns).
     pub(crate) fn with_weights(variant: Variant, w: Weights) -> Eval {
         let size = variant.board_size();
@@ -551,10 +557,15 @@ impl Eval {
         ]
     }
 
-    /// The men of both sides in each side's own frame, as the region patterns
-    /// read them.
-    pub(crate) fn region_frames(&self, s0: u64, s1: u64, kings: u64) -> [(u64, u64); 2] {
-        self.frames(s0, s1, kings)
+    /// Each side's men, the enemy's, its kings and the enemy's, in that side's own
+    /// frame, as the region patterns read them.
+    pub(crate) fn region_frames(&self, s0: u64, s1: u64, kings: u64) -> [[u64; 4]; 2] {
+        let [(o0, e0), (o1, e1)] = self.frames(s0, s1, kings);
+        let (k0, k1) = (s0 & kings, s1 & kings);
+        [
+            [o0, e0, k0, k1],
+            [o1, e1, self.turn_set(k1), self.turn_set(k0)],
+        ]
     }
 
     /// The phase of `pos` and its drawish factor (1, 1/4 or 1/8).
@@ -803,7 +814,7 @@ impl Eval {
         let phase = self.phase(pos, s0, s1, kings);
         let Acc { mut mg, mut eg } = acc;
         if let Some(r) = &self.regions {
-            let (m, g) = r.sum_difference(s0 & !kings, s1 & !kings);
+            let (m, g) = r.sum_difference(s0 & !kings, s1 & !kings, s0 & kings, s1 & kings);
             mg += m;
             eg += g;
         }
@@ -873,11 +884,8 @@ impl Eval {
         let us = usize::from(pos.turn() != first);
         let regions = match &self.regions {
             Some(r) => {
-                let frames = self.frames(s0, s1, kings);
-                let (a, b) = (r.slow_sum(frames[us].0, frames[us].1), {
-                    let (o, e) = frames[1 - us];
-                    r.slow_sum(o, e)
-                });
+                let frames = self.region_frames(s0, s1, kings);
+                let (a, b) = (r.slow_sum(frames[us]), r.slow_sum(frames[1 - us]));
                 (a.0 - b.0, a.1 - b.1)
             }
             None => (0, 0),

@@ -116,7 +116,11 @@ pub(crate) struct Regions {
     rows: Vec<[u8; 4]>,
     /// Per window of side 0's frame, the window of side 1's frame on the same squares.
     turned: Vec<usize>,
-    /// `(opening, endgame)` weight of configuration `c` of window `w` at `w * CONFIGS + c`.
+    /// Whether each window has a second table, read on the kings (a window's kings as
+    /// its men are read, the men as empty): table `rows.len() + w`.
+    kings: bool,
+    /// `(opening, endgame)` weight of configuration `c` of table `w` at `w * CONFIGS + c`
+    /// (the men's tables of the windows, then their kings' tables if any).
     weights: Vec<(i16, i16)>,
 }
 
@@ -128,6 +132,12 @@ impl Regions {
 
     /// The windows of `layout` on `variant`'s board, with every weight 0.
     pub(crate) fn with_layout(variant: Variant, layout: Layout) -> Regions {
+        Regions::new(variant, layout, false)
+    }
+
+    /// The windows of `layout` on `variant`'s board, with a kings' table per window if
+    /// `kings`, with every weight 0.
+    pub(crate) fn new(variant: Variant, layout: Layout, kings: bool) -> Regions {
         let size = variant.board_size();
         let h = size / 2;
         // Display row and column of each bit, in side 0's frame (row 0 at the top).
@@ -178,10 +188,11 @@ impl Regions {
                     .expect("the windows are the same for both sides, digits reversed")
             })
             .collect();
-        let weights = vec![(0, 0); rows.len() * CONFIGS];
+        let weights = vec![(0, 0); rows.len() * if kings { 2 } else { 1 } * CONFIGS];
         Regions {
             rows,
             turned,
+            kings,
             weights,
         }
     }
@@ -201,18 +212,18 @@ impl Regions {
             .clone()
     }
 
-    /// The windows of `variant`'s board in the layout that has `windows` of them, with
-    /// every weight 0.
-    pub(crate) fn with_windows(variant: Variant, windows: usize) -> Option<Regions> {
+    /// The tables of `variant`'s board in the layout (with or without the kings'
+    /// tables) that has `tables` of them, with every weight 0.
+    pub(crate) fn with_windows(variant: Variant, tables: usize) -> Option<Regions> {
         Layout::ALL
             .into_iter()
-            .map(|l| Regions::with_layout(variant, l))
-            .find(|r| r.windows() == windows)
+            .flat_map(|l| [false, true].map(|k| Regions::new(variant, l, k)))
+            .find(|r| r.windows() == tables)
     }
 
-    /// Windows on the board.
+    /// Tables of weights: one per window on the board, two if the kings have theirs.
     pub(crate) fn windows(&self) -> usize {
-        self.rows.len()
+        self.weights.len() / CONFIGS
     }
 
     /// The weight of configuration `c` of window `w`.
@@ -225,8 +236,9 @@ impl Regions {
         self.weights[w * CONFIGS + c] = v;
     }
 
-    /// The configuration of window `w` for a side's men `own` and the enemy's `enemy`,
-    /// both in that side's frame.
+    /// The configuration of window `w` (of `rows`) for a side's men `own` and the
+    /// enemy's `enemy`, both in that side's frame (or their kings, for the kings'
+    /// table).
     #[inline]
     pub(crate) fn config(&self, w: usize, own: u64, enemy: u64) -> usize {
         let [a, b, c, d] = self.rows[w];
@@ -237,47 +249,76 @@ impl Regions {
             + 2 * usize::from(TERNARY[gather(enemy) as usize])
     }
 
-    /// The `(opening, endgame)` sum of one side's windows read square by square (the
+    /// The `(opening, endgame)` sum of one side's tables read square by square, its men,
+    /// the enemy's, its kings and the enemy's in its frame (the
     /// slow way, for tests: [`Regions::sum_difference`] must agree).
-    pub(crate) fn slow_sum(&self, own: u64, enemy: u64) -> (i32, i32) {
+    pub(crate) fn slow_sum(&self, [own, enemy, own_kings, enemy_kings]: [u64; 4]) -> (i32, i32) {
         let (mut mg, mut eg) = (0, 0);
-        for (w, rows) in self.rows.iter().enumerate() {
-            let mut c = 0usize;
-            let mut p = 1usize;
-            for &a in rows {
-                for bit in [a, a + 1] {
-                    if own >> bit & 1 != 0 {
-                        c += p;
-                    } else if enemy >> bit & 1 != 0 {
-                        c += 2 * p;
+        let n = self.rows.len();
+        let tables =
+            [(own, enemy, 0)]
+                .into_iter()
+                .chain(self.kings.then_some((own_kings, enemy_kings, n)));
+        for (own, enemy, first) in tables {
+            for (w, rows) in self.rows.iter().enumerate() {
+                let mut c = 0usize;
+                let mut p = 1usize;
+                for &a in rows {
+                    for bit in [a, a + 1] {
+                        if own >> bit & 1 != 0 {
+                            c += p;
+                        } else if enemy >> bit & 1 != 0 {
+                            c += 2 * p;
+                        }
+                        p *= 3;
                     }
-                    p *= 3;
                 }
+                let (m, e) = self.weight(first + w, c);
+                mg += i32::from(m);
+                eg += i32::from(e);
             }
-            let (m, e) = self.weight(w, c);
-            mg += i32::from(m);
-            eg += i32::from(e);
         }
         (mg, eg)
     }
 
-    /// Side 0's windows less side 1's, `(opening, endgame)`, for side 0's men `m0` and
-    /// side 1's `m1` in side 0's frame: as `sum` of each side in its own frame, but
-    /// each window's squares are gathered once (side 1 reads them turned: the digits
-    /// in reverse order, own and enemy swapped, as another window of its frame).
+    /// Side 0's tables less side 1's, `(opening, endgame)`, for side 0's men `m0`, side
+    /// 1's `m1` and their kings `k0` and `k1`, in side 0's frame: as `slow_sum` of each
+    /// side in its own frame, but each window's squares are gathered once (side 1
+    /// reads them turned: the digits in reverse order, own and enemy swapped, as
+    /// another window of its frame). Without a king on the board the kings' tables
+    /// add nothing (every window reads its empty configuration for both sides, and
+    /// `turned` is a permutation), so they are skipped.
     #[inline]
-    pub(crate) fn sum_difference(&self, m0: u64, m1: u64) -> (i32, i32) {
-        let (mut mg, mut eg) = (0, 0);
+    pub(crate) fn sum_difference(&self, m0: u64, m1: u64, k0: u64, k1: u64) -> (i32, i32) {
+        let n = self.rows.len();
+        let (mut mg, mut eg) = self.tables_difference(m0, m1, 0, 0, 0);
+        if self.kings && (k0 | k1) != 0 {
+            (mg, eg) = self.tables_difference(k0, k1, n, mg, eg);
+        }
+        (mg, eg)
+    }
+
+    /// [`Regions::sum_difference`]'s loop over the tables from `first` on, added to
+    /// `(mg, eg)`.
+    #[inline]
+    fn tables_difference(
+        &self,
+        x0: u64,
+        x1: u64,
+        first: usize,
+        mut mg: i32,
+        mut eg: i32,
+    ) -> (i32, i32) {
         for (w, &[a, b, c, d]) in self.rows.iter().enumerate() {
             let gather = |x: u64| {
                 (((x >> a) & 3) | ((x >> b) & 3) << 2 | ((x >> c) & 3) << 4 | ((x >> d) & 3) << 6)
                     as usize
             };
-            let (g0, g1) = (gather(m0), gather(m1));
+            let (g0, g1) = (gather(x0), gather(x1));
             let c0 = usize::from(TERNARY[g0]) + 2 * usize::from(TERNARY[g1]);
             let c1 = usize::from(TURNED[g1]) + 2 * usize::from(TURNED[g0]);
-            let (m, e) = self.weights[w * CONFIGS + c0];
-            let (n, f) = self.weights[self.turned[w] * CONFIGS + c1];
+            let (m, e) = self.weights[(first + w) * CONFIGS + c0];
+            let (n, f) = self.weights[(first + self.turned[w]) * CONFIGS + c1];
             mg += i32::from(m) - i32::from(n);
             eg += i32::from(e) - i32::from(f);
         }
@@ -356,6 +397,39 @@ impl Regions {
     }
 }
 
+/// Region weights read from a file, for an engine to evaluate with instead of the
+/// committed ones ([`crate::Engine::set_region_weights`]): how `draughts match`
+/// measures a fit before it is committed.
+#[derive(Debug, Clone)]
+pub struct RegionWeights {
+    variant: Variant,
+    regions: Arc<Regions>,
+}
+
+impl RegionWeights {
+    /// The weight file `text` of `variant`.
+    pub fn parse(variant: Variant, text: &str) -> Result<RegionWeights, String> {
+        Ok(RegionWeights {
+            variant,
+            regions: Arc::new(Regions::parse(variant, text)?),
+        })
+    }
+
+    /// The variant the weights are for.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Whether `self` and `other` are the same weights (one file read once).
+    pub fn same(&self, other: &RegionWeights) -> bool {
+        Arc::ptr_eq(&self.regions, &other.regions)
+    }
+
+    pub(crate) fn regions(&self) -> Arc<Regions> {
+        Arc::clone(&self.regions)
+    }
+}
+
 /// The committed weight file of `variant`, if it has one.
 fn committed_text(variant: Variant) -> Option<&'static str> {
     match variant {
@@ -401,9 +475,15 @@ impl RegionSampler {
 
     /// For the windows of `layout` on `variant`'s board.
     pub fn with_layout(variant: Variant, layout: Layout) -> RegionSampler {
+        RegionSampler::with_tables(variant, layout, false)
+    }
+
+    /// For the windows of `layout` on `variant`'s board, with a kings' table per window
+    /// if `kings`.
+    pub fn with_tables(variant: Variant, layout: Layout, kings: bool) -> RegionSampler {
         RegionSampler {
             eval: crate::eval::Eval::without_regions(variant),
-            regions: Regions::with_layout(variant, layout),
+            regions: Regions::new(variant, layout, kings),
         }
     }
 
@@ -417,11 +497,23 @@ impl RegionSampler {
         );
         let us = usize::from(pos.turn() != first);
         let frames = self.eval.region_frames(s0, s1, kings);
+        let n = self.regions.rows.len();
         let mut entries = Vec::with_capacity(2 * self.regions.windows());
-        for (side, (own, enemy)) in frames.into_iter().enumerate() {
-            for w in 0..self.regions.windows() {
+        for (side, [own, enemy, own_kings, enemy_kings]) in frames.into_iter().enumerate() {
+            let sign = if side == us { 0 } else { NEG };
+            for w in 0..n {
                 let i = (w * CONFIGS + self.regions.config(w, own, enemy)) as u32;
-                entries.push(if side == us { i } else { i | NEG });
+                entries.push(i | sign);
+            }
+            if self.regions.kings && kings != 0 {
+                for w in 0..n {
+                    // A window without a king reads the same empty configuration for
+                    // both sides: those cancel, and are left out.
+                    let c = self.regions.config(w, own_kings, enemy_kings);
+                    if c != 0 {
+                        entries.push(((n + w) * CONFIGS + c) as u32 | sign);
+                    }
+                }
             }
         }
         let (phase, scale) = self.eval.phase_and_scale(pos);
@@ -644,11 +736,12 @@ mod tests {
     fn the_fast_sum_is_the_slow_sum() {
         // `sum_difference` reads each window once for both sides; it must equal the
         // two sides' sums, each read square by square in its own frame.
-        for (v, layout) in Variant::ALL
-            .into_iter()
-            .flat_map(|v| Layout::ALL.map(|l| (v, l)))
-        {
-            let mut r = Regions::with_layout(v, layout);
+        for (v, layout, with_kings) in Variant::ALL.into_iter().flat_map(|v| {
+            Layout::ALL
+                .into_iter()
+                .flat_map(move |l| [false, true].map(|k| (v, l, k)))
+        }) {
+            let mut r = Regions::new(v, layout, with_kings);
             let mut x = 11u64;
             for w in 0..r.windows() {
                 for c in 0..CONFIGS {
@@ -668,12 +761,12 @@ mod tests {
                 let first = v.first_mover();
                 let (s0, s1) = (pos.pieces(first).0, pos.pieces(first.other()).0);
                 let kings = pos.kings().0;
-                let [(o0, e0), (o1, e1)] = eval.region_frames(s0, s1, kings);
-                let ((m0, g0), (m1, g1)) = (r.slow_sum(o0, e0), r.slow_sum(o1, e1));
+                let [f0, f1] = eval.region_frames(s0, s1, kings);
+                let ((m0, g0), (m1, g1)) = (r.slow_sum(f0), r.slow_sum(f1));
                 assert_eq!(
-                    r.sum_difference(s0 & !kings, s1 & !kings),
+                    r.sum_difference(s0 & !kings, s1 & !kings, s0 & kings, s1 & kings),
                     (m0 - m1, g0 - g1),
-                    "{v} {layout:?} {}",
+                    "{v} {layout:?} kings {with_kings} {}",
                     pos.to_fen()
                 );
             }

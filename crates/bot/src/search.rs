@@ -238,6 +238,9 @@ pub struct Engine {
     /// Evaluate with the variant's region patterns, where it has them: see
     /// [`Engine::set_region_patterns`].
     region_patterns: bool,
+    /// Region weights from a file, used instead of the committed ones in their
+    /// variant: see [`Engine::set_region_weights`].
+    region_weights: Option<crate::regions::RegionWeights>,
     /// Search threads (1: this one alone); see [`Engine::set_threads`].
     threads: usize,
     /// The helper threads' engines, kept between searches (their
@@ -322,6 +325,7 @@ impl Engine {
             book: false,
             threads: 1,
             region_patterns: true,
+            region_weights: None,
             helpers: Vec::new(),
             helper_index: 0,
             helper_nodes: Arc::new(AtomicU64::new(0)),
@@ -404,6 +408,22 @@ impl Engine {
         }
     }
 
+    /// Evaluates with region weights `w` (read from a file) instead of the committed
+    /// ones, in `w`'s variant, or with the committed ones again (`None`): how a fit is
+    /// matched before it is committed (`draughts match --param1 region-file=FILE`).
+    /// The table is not cleared: set them before a game's first search.
+    pub fn set_region_weights(&mut self, w: Option<crate::regions::RegionWeights>) {
+        let same = match (&self.region_weights, &w) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.same(b),
+            _ => false,
+        };
+        if !same {
+            self.region_weights = w;
+            self.eval = None;
+        }
+    }
+
     /// A draw's score for the side to move at `ply`.
     #[inline]
     fn draw_score(&self, ply: usize) -> i32 {
@@ -450,10 +470,12 @@ impl Engine {
 
     fn eval_for(&mut self, variant: draughts::Variant) -> &Eval {
         if self.eval.as_ref().is_none_or(|(v, _)| *v != variant) {
-            let eval = if self.region_patterns {
-                Eval::new(variant)
-            } else {
-                Eval::without_regions(variant)
+            let eval = match &self.region_weights {
+                _ if !self.region_patterns => Eval::without_regions(variant),
+                Some(w) if w.variant() == variant => {
+                    Eval::without_regions(variant).with_shared_regions(w.regions())
+                }
+                _ => Eval::new(variant),
             };
             self.eval = Some((variant, eval));
         }
@@ -650,6 +672,7 @@ impl Engine {
             h.bitbases.clone_from(&self.bitbases);
             h.contempt = self.contempt;
             h.set_region_patterns(self.region_patterns);
+            h.set_region_weights(self.region_weights.clone());
         }
         let done = AtomicBool::new(false);
         let mut result = std::thread::scope(|s| {

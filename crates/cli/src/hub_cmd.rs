@@ -304,6 +304,9 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
     let mut engine = Some(Engine::new(params.tt_bits()));
     // Endgame tables from the `bitbase-dir` parameter.
     let mut bitbases: Option<Arc<bot::Bitbases>> = None;
+    // `region-file`: the file's text, and its weights once read for a variant.
+    let mut region_text: Option<String> = None;
+    let mut region_weights: Option<bot::regions::RegionWeights> = None;
     let mut running: Option<Running> = None;
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
@@ -335,6 +338,7 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                 ));
                 say("param name=level value=3 type=int min=1 max=3");
                 say("param name=bitbase-dir value=\"\" type=string");
+                say("param name=region-file value=\"\" type=string");
                 say(&format!("param name=book value={} type=check", params.book));
                 say(&format!(
                     "param name=threads value={} type=int min=1 max={MAX_THREADS}",
@@ -379,6 +383,16 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                         "false" | "0" => params.book = false,
                         _ => error("book is true or false"),
                     },
+                    Some("region-file") => {
+                        region_weights = None;
+                        region_text = None;
+                        if !value.is_empty() {
+                            match std::fs::read_to_string(value) {
+                                Ok(t) => region_text = Some(t),
+                                Err(e) => error(&format!("region-file: {value}: {e}")),
+                            }
+                        }
+                    }
                     Some("bitbase-dir") if value.is_empty() => bitbases = None,
                     Some("bitbase-dir") => {
                         match bot::Bitbases::load_dir(std::path::Path::new(value)) {
@@ -419,6 +433,19 @@ pub(crate) fn run(args: &[String]) -> ExitCode {
                     continue;
                 };
                 e.set_bitbases(bitbases.clone());
+                let v = g.position().variant();
+                if let Some(text) = &region_text
+                    && region_weights.as_ref().is_none_or(|w| w.variant() != v)
+                {
+                    match bot::regions::RegionWeights::parse(v, text) {
+                        Ok(w) => region_weights = Some(w),
+                        Err(e) => {
+                            error(&format!("region-file: {e}"));
+                            region_text = None;
+                        }
+                    }
+                }
+                e.set_region_weights(region_weights.clone().filter(|w| w.variant() == v));
                 e.set_book(params.book && params.strength == bot::Level::Three);
                 e.set_threads(if params.strength == bot::Level::Three {
                     params.threads

@@ -87,6 +87,9 @@ pub(crate) struct RegionsArgs {
     /// odd rows and odd columns) or `all`.
     #[arg(long, default_value = "even", value_parser = layout)]
     pub layout: Layout,
+    /// Give every window a second table, read on the kings (the men as empty).
+    #[arg(long)]
+    pub kings: bool,
     /// Start from this region weight file (of the same layout) instead of zero: its
     /// measure on the data is printed first.
     #[arg(long, value_name = "FILE")]
@@ -270,10 +273,11 @@ fn fit_and_write(
         rounded.iter().filter(|x| **x != 0.0).count()
     );
     let header = format!(
-        "{v}: fitted by `draughts tune regions --variant {v} --layout {}{} {flags} --epochs {} --rate {} --lambda {:e} --batch {}`\n\
+        "{v}: fitted by `draughts tune regions --variant {v} --layout {}{}{} {flags} --epochs {} --rate {} --lambda {:e} --batch {}`\n\
          on {} positions ({} held out) from {} files; {what} {:.5} -> {:.5}, held out {:.5} -> {:.5}\n\
          window config opening endgame (the evaluation's units)",
         opts.layout.name(),
+        if opts.kings { " --kings" } else { "" },
         opts.from
             .as_ref()
             .map_or(String::new(), |f| format!(" --from {f}")),
@@ -308,7 +312,7 @@ fn regions(opts: &RegionsArgs) -> Result<(), Failure> {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let sampler = RegionSampler::with_layout(variant, opts.layout);
+                    let sampler = RegionSampler::with_tables(variant, opts.layout, opts.kings);
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -348,7 +352,7 @@ fn regions(opts: &RegionsArgs) -> Result<(), Failure> {
     }
     let (train, valid) = split_held_out(variant, &samples, opts.holdout)?;
     println!("read in {:.0} s", started.elapsed().as_secs_f64());
-    let windows = RegionSampler::with_layout(variant, opts.layout).windows();
+    let windows = RegionSampler::with_tables(variant, opts.layout, opts.kings).windows();
     let mut w = match &opts.from {
         None => regions::zero_weights(windows),
         Some(path) => {
@@ -358,8 +362,9 @@ fn regions(opts: &RegionsArgs) -> Result<(), Failure> {
                 .map_err(|e| Failure::input(format!("{path}: {e}")))?;
             if w.len() != regions::zero_weights(windows).len() {
                 return Err(Failure::usage(format!(
-                    "{path}: not of the {} layout",
-                    opts.layout.name()
+                    "{path}: not of the {} layout{}",
+                    opts.layout.name(),
+                    if opts.kings { " with kings" } else { "" }
                 )));
             }
             w

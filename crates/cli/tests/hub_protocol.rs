@@ -502,3 +502,60 @@ fn level_three_plays_from_the_book_unless_told_not_to_and_analysis_searches() {
     hub.send("set-param name=book value=maybe");
     hub.until("error", 10);
 }
+
+/// The nodes and score of a depth-6 search of the International start with the
+/// region weights of `file` (none: the committed ones).
+fn searched_with_region_file(file: Option<&std::path::Path>) -> (f64, f64) {
+    let mut hub = Hub::searching();
+    if let Some(f) = file {
+        hub.send(&format!("set-param name=region-file value={}", f.display()));
+    }
+    hub.send(&format!("pos pos={START}"));
+    hub.send("level depth=6");
+    hub.send("go think");
+    let lines = hub.until("done", 60);
+    assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
+    let last = infos(&lines).pop().expect("info").clone();
+    (number(&last, "nodes"), number(&last, "score"))
+}
+
+#[test]
+fn region_file_replaces_the_committed_region_weights() {
+    // The committed file named as a region file searches exactly as without it; a
+    // file of zero weights (the evaluation without the windows) searches otherwise.
+    let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bot/weights/international.regions");
+    let zero = std::env::temp_dir().join(format!("damka-hub-regions-{}", std::process::id()));
+    std::fs::write(&zero, "# all zero\nregions international 16\n").expect("write");
+    let plain = searched_with_region_file(None);
+    assert_eq!(searched_with_region_file(Some(&committed)), plain);
+    assert_ne!(searched_with_region_file(Some(&zero)), plain);
+    // A file that cannot be read, or of another variant, is an error; the search
+    // goes on with the committed weights.
+    let mut hub = Hub::searching();
+    hub.send("hub");
+    let init = hub.until("wait", 10);
+    assert!(
+        init.iter()
+            .any(|l| l.starts_with("param name=region-file ")),
+        "{init:?}"
+    );
+    hub.send("set-param name=region-file value=/nonexistent/damka.regions");
+    hub.until("error", 10);
+    std::fs::write(&zero, "regions american 9\n").expect("write");
+    hub.send(&format!(
+        "set-param name=region-file value={}",
+        zero.display()
+    ));
+    hub.send(&format!("pos pos={START}"));
+    hub.send("level depth=6");
+    hub.send("go think");
+    let lines = hub.until("done", 60);
+    assert!(
+        lines.iter().any(|l| l.starts_with("error")),
+        "an American file in an International game: {lines:?}"
+    );
+    let last = infos(&lines).pop().expect("info").clone();
+    assert_eq!((number(&last, "nodes"), number(&last, "score")), plain);
+    std::fs::remove_file(&zero).expect("clean up");
+}
