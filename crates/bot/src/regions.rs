@@ -221,6 +221,15 @@ impl Regions {
             .find(|r| r.windows() == tables)
     }
 
+    /// The number of tables of each layout, without and with the kings' tables, in
+    /// [`Layout::ALL`]'s order.
+    pub(crate) fn table_counts(variant: Variant) -> Vec<usize> {
+        Layout::ALL
+            .into_iter()
+            .flat_map(|l| [false, true].map(|k| Regions::new(variant, l, k).windows()))
+            .collect()
+    }
+
     /// Tables of weights: one per window on the board, two if the kings have theirs.
     pub(crate) fn windows(&self) -> usize {
         self.weights.len() / CONFIGS
@@ -325,8 +334,9 @@ impl Regions {
         (mg, eg)
     }
 
-    /// Reads a weight file: `regions VARIANT WINDOWS` (the number of windows names the
-    /// [`Layout`]) then `window config opening endgame` lines (`#` comments).
+    /// Reads a weight file: `regions VARIANT TABLES` (the number of tables names the
+    /// [`Layout`] and whether the windows have kings' tables) then `table config opening
+    /// endgame` lines (`#` comments).
     pub(crate) fn parse(variant: Variant, text: &str) -> Result<Regions, String> {
         let mut r = Regions::empty(variant);
         let mut header = false;
@@ -341,15 +351,12 @@ impl Regions {
                 if parts.len() != 3 || parts[0] != "regions" || parts[1] != variant.name() {
                     return Err(format!("{}: not a {} header", bad(), variant.name()));
                 }
-                let counts: Vec<usize> = Layout::ALL
-                    .into_iter()
-                    .map(|l| Regions::with_layout(variant, l).windows())
-                    .collect();
+                let counts = Regions::table_counts(variant);
                 r = parts[2]
                     .parse::<usize>()
                     .ok()
                     .and_then(|n| Regions::with_windows(variant, n))
-                    .ok_or_else(|| format!("{}: windows expected: one of {counts:?}", bad()))?;
+                    .ok_or_else(|| format!("{}: tables expected: one of {counts:?}", bad()))?;
                 header = true;
                 continue;
             }
@@ -526,7 +533,7 @@ impl RegionSampler {
         }
     }
 
-    /// Windows of the board.
+    /// Weight tables: the windows of the board, and their kings' tables if any.
     pub fn windows(&self) -> usize {
         self.regions.windows()
     }
@@ -808,6 +815,13 @@ mod tests {
             Regions::parse(v, "regions american 10\n").is_err(),
             "no layout of 10 windows"
         );
+        // Every layout, with or without kings' tables, has its own number of tables.
+        for v in Variant::ALL {
+            let mut counts = Regions::table_counts(v);
+            counts.sort_unstable();
+            counts.dedup();
+            assert_eq!(counts.len(), 2 * Layout::ALL.len(), "{v}");
+        }
         // The number of windows names the layout.
         let mut c = Regions::with_layout(v, Layout::Centre);
         c.set(12, 7, (9, 9));
