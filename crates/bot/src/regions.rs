@@ -351,12 +351,14 @@ impl Regions {
                 if parts.len() != 3 || parts[0] != "regions" || parts[1] != variant.name() {
                     return Err(format!("{}: not a {} header", bad(), variant.name()));
                 }
-                let counts = Regions::table_counts(variant);
                 r = parts[2]
                     .parse::<usize>()
                     .ok()
                     .and_then(|n| Regions::with_windows(variant, n))
-                    .ok_or_else(|| format!("{}: tables expected: one of {counts:?}", bad()))?;
+                    .ok_or_else(|| {
+                        let counts = Regions::table_counts(variant);
+                        format!("{}: tables expected: one of {counts:?}", bad())
+                    })?;
                 header = true;
                 continue;
             }
@@ -477,12 +479,7 @@ pub struct RegionSampler {
 impl RegionSampler {
     /// For `variant`'s [`Layout::Even`] windows.
     pub fn new(variant: Variant) -> RegionSampler {
-        RegionSampler::with_layout(variant, Layout::Even)
-    }
-
-    /// For the windows of `layout` on `variant`'s board.
-    pub fn with_layout(variant: Variant, layout: Layout) -> RegionSampler {
-        RegionSampler::with_tables(variant, layout, false)
+        RegionSampler::with_tables(variant, Layout::Even, false)
     }
 
     /// For the windows of `layout` on `variant`'s board, with a kings' table per window

@@ -57,6 +57,12 @@ impl Hub {
         hub
     }
 
+    /// The lines `hub` answers with (the `id` and every `param`), up to `wait`.
+    fn declared(&mut self) -> Vec<String> {
+        self.send("hub");
+        self.until("wait", 10)
+    }
+
     fn send(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").expect("write");
         self.stdin.flush().expect("flush");
@@ -296,8 +302,7 @@ fn analysis_searches_a_single_legal_move() {
 #[test]
 fn id_and_parameters_are_declared_and_set() {
     let mut hub = Hub::start();
-    hub.send("hub");
-    let init = hub.until("wait", 10);
+    let init = hub.declared();
     let id = &init[0];
     assert!(id.starts_with("id name=Damka"), "{id}");
     assert!(field(id, "country").is_some(), "{id}");
@@ -328,8 +333,7 @@ fn id_and_parameters_are_declared_and_set() {
 #[test]
 fn threads_search_together_and_answer_once() {
     let mut hub = Hub::start();
-    hub.send("hub");
-    let init = hub.until("wait", 10);
+    let init = hub.declared();
     assert!(
         init.iter()
             .any(|l| l.starts_with("param name=threads value=1 type=int min=1 max=64")),
@@ -399,8 +403,7 @@ fn bitbase_dir_loads_the_tables_the_search_probes() {
         .expect("the binary runs");
     assert!(!missing.status.success(), "{missing:?}");
     let mut hub = Hub::start();
-    hub.send("hub");
-    let init = hub.until("wait", 10);
+    let init = hub.declared();
     assert!(
         init.iter()
             .any(|l| l.starts_with("param name=bitbase-dir ")),
@@ -533,8 +536,7 @@ fn region_file_replaces_the_committed_region_weights() {
     // A file that cannot be read, or of another variant, is an error; the search
     // goes on with the committed weights.
     let mut hub = Hub::searching();
-    hub.send("hub");
-    let init = hub.until("wait", 10);
+    let init = hub.declared();
     assert!(
         init.iter()
             .any(|l| l.starts_with("param name=region-file ")),
@@ -542,10 +544,12 @@ fn region_file_replaces_the_committed_region_weights() {
     );
     hub.send("set-param name=region-file value=/nonexistent/damka.regions");
     hub.until("error", 10);
-    std::fs::write(&zero, "regions american 9\n").expect("write");
+    let american =
+        std::env::temp_dir().join(format!("damka-hub-regions-american-{}", std::process::id()));
+    std::fs::write(&american, "regions american 9\n").expect("write");
     hub.send(&format!(
         "set-param name=region-file value={}",
-        zero.display()
+        american.display()
     ));
     hub.send(&format!("pos pos={START}"));
     hub.send("level depth=6");
@@ -558,4 +562,5 @@ fn region_file_replaces_the_committed_region_weights() {
     let last = infos(&lines).pop().expect("info").clone();
     assert_eq!((number(&last, "nodes"), number(&last, "score")), plain);
     std::fs::remove_file(&zero).expect("clean up");
+    std::fs::remove_file(&american).expect("clean up");
 }
