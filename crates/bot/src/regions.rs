@@ -215,19 +215,23 @@ impl Regions {
     /// The tables of `variant`'s board in the layout (with or without the kings'
     /// tables) that has `tables` of them, with every weight 0.
     pub(crate) fn with_windows(variant: Variant, tables: usize) -> Option<Regions> {
-        Layout::ALL
-            .into_iter()
-            .flat_map(|l| [false, true].map(|k| Regions::new(variant, l, k)))
-            .find(|r| r.windows() == tables)
+        Regions::every_layout(variant).find(|r| r.windows() == tables)
     }
 
     /// The number of tables of each layout, without and with the kings' tables, in
     /// [`Layout::ALL`]'s order.
     pub(crate) fn table_counts(variant: Variant) -> Vec<usize> {
+        Regions::every_layout(variant)
+            .map(|r| r.windows())
+            .collect()
+    }
+
+    /// Every layout of `variant`'s board, without and with the kings' tables, in
+    /// [`Layout::ALL`]'s order, with every weight 0.
+    fn every_layout(variant: Variant) -> impl Iterator<Item = Regions> {
         Layout::ALL
             .into_iter()
-            .flat_map(|l| [false, true].map(|k| Regions::new(variant, l, k).windows()))
-            .collect()
+            .flat_map(move |l| [false, true].map(|k| Regions::new(variant, l, k)))
     }
 
     /// Tables of weights: one per window on the board, two if the kings have theirs.
